@@ -1,0 +1,53 @@
+// The one Hono app, mounted at /api. Thin routes over services; one error shape.
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { requestId } from 'hono/request-id';
+import type { AppContext } from './context.ts';
+import { AppError } from './errors.ts';
+import { securityHeaders } from './lib/security-headers.ts';
+import { authRoutes } from './routes/auth.ts';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export function createApp(ctx: AppContext) {
+  const headers = securityHeaders(ctx.env);
+  const app = new Hono().basePath('/api');
+
+  app.use(requestId());
+  app.use(async (c, next) => {
+    await next();
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+    c.res.headers.set('X-Request-Id', c.get('requestId'));
+  });
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new AppError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES / 1024} KB.`);
+      },
+    }),
+  );
+
+  app.get('/health', (c) => c.json({ ok: true }));
+  app.route('/', authRoutes(ctx));
+
+  app.notFound((c) => c.json({ code: 'not_found', message: 'Not found' }, 404));
+  app.onError((error, c) => {
+    if (error instanceof AppError) {
+      if (error.retryAfterSeconds) c.header('Retry-After', String(error.retryAfterSeconds));
+      const body = { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) };
+      if (error.status >= 500) ctx.log.error('request failed', { requestId: c.get('requestId'), path: c.req.path, error: error.message });
+      return c.json(body, error.status);
+    }
+    if (error instanceof HTTPException && error.status < 500) {
+      // Hono's own 4xx (malformed JSON, wrong content type) in our shape.
+      return c.json({ code: 'invalid_input', message: error.message || 'Invalid request' }, error.status);
+    }
+    ctx.log.error('unhandled error', { requestId: c.get('requestId'), path: c.req.path, error: String(error?.stack ?? error) });
+    return c.json({ code: 'internal', message: 'Something went wrong on our side. Please try again.' }, 500);
+  });
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

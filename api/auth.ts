@@ -1,0 +1,47 @@
+// better-auth, configured for e-mail and password over our own tables. The product's routes call
+// its server API (auth.api.*) rather than exposing better-auth's endpoints directly, so the
+// spec's calls (/api/auth/login, /signup, /logout, /me) are the only surface.
+import { betterAuth } from 'better-auth';
+import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { MIN_PASSWORD_LENGTH, PRODUCT_NAME } from '../common/constants.ts';
+import type { Db } from '../db/client.ts';
+import { accounts, sessions, users, verifications } from '../db/schema/auth.ts';
+import type { Env } from './env.ts';
+
+export const SESSION_COOKIE_PREFIX = 'localrank';
+
+export function createAuth({ db, env, secret }: { db: Db; env: Env; secret: string }) {
+  return betterAuth({
+    appName: PRODUCT_NAME,
+    baseURL: env.PUBLIC_BASE_URL,
+    basePath: '/api/auth',
+    secret,
+    database: drizzleAdapter(db, { provider: 'sqlite', schema: { users, sessions, accounts, verifications } }),
+    user: {
+      modelName: 'users',
+      additionalFields: {
+        role: { type: 'string', required: true, input: true },
+        stripeCustomerId: { type: 'string', required: false, input: false },
+        stripeSubscriptionId: { type: 'string', required: false, input: false },
+        subscriptionTier: { type: 'string', required: false, defaultValue: 'free', input: false },
+        subscriptionStatus: { type: 'string', required: false, defaultValue: 'active', input: false },
+      },
+    },
+    session: { modelName: 'sessions', expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    account: { modelName: 'accounts' },
+    verification: { modelName: 'verifications' },
+    emailAndPassword: { enabled: true, minPasswordLength: MIN_PASSWORD_LENGTH, maxPasswordLength: 128, autoSignIn: true },
+    // Login attempts are limited by our own database-backed limiter (api/services/accounts.ts).
+    rateLimit: { enabled: false },
+    telemetry: { enabled: false },
+    logger: { disabled: env.LOG_LEVEL === 'silent', level: 'error' },
+    advanced: {
+      cookiePrefix: SESSION_COOKIE_PREFIX,
+      useSecureCookies: env.NODE_ENV === 'production',
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', path: '/' },
+      database: { generateId: 'uuid' },
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

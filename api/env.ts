@@ -1,0 +1,41 @@
+// Every setting the product reads, validated once at start. A bad value stops start-up with a
+// message that names the variable. Defaults make a fresh clone run with no configuration.
+import { z } from '../common/zod.ts';
+
+const optional = z
+  .string()
+  .trim()
+  .transform((v) => v || undefined)
+  .optional();
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number({ error: 'must be a port number (0-65535)' }).int().min(0).max(65535).default(4321),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('data'),
+  DATABASE_URL: optional,
+  DATABASE_AUTH_TOKEN: optional,
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  AUTH_SECRET: z.string().min(32, 'AUTH_SECRET must be at least 32 characters').optional(),
+  WORKER: z.enum(['inline', 'off']).default('inline'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+});
+
+export type Env = z.infer<typeof schema> & { DATABASE_URL: string; PUBLIC_BASE_URL: string };
+
+export class EnvError extends Error {}
+
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new EnvError(`Invalid settings:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  return {
+    ...env,
+    DATABASE_URL: env.DATABASE_URL ?? `file:${env.DATA_DIR}/app.db`,
+    PUBLIC_BASE_URL: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+  };
+}

@@ -1,0 +1,36 @@
+// The one error type. Services throw it; the app's onError turns it into { code, message, fields? }.
+export const ERROR_STATUS = {
+  invalid_input: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  not_configured: 503,
+  internal: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly fields?: Record<string, string>;
+  readonly retryAfterSeconds?: number;
+
+  constructor(code: ErrorCode, message: string, extra: { fields?: Record<string, string>; retryAfterSeconds?: number } = {}) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.fields = extra.fields;
+    this.retryAfterSeconds = extra.retryAfterSeconds;
+  }
+
+  get status() {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export const notFound = (message = 'Not found') => new AppError('not_found', message);
+export const unauthenticated = (message = 'Not authenticated') => new AppError('unauthenticated', message);
+export const forbidden = (message = 'Forbidden') => new AppError('forbidden', message);

@@ -1,0 +1,127 @@
+// Accounts: sign-up, login, logout and the session check, over better-auth.
+import { APIError } from 'better-auth';
+import { eq } from 'drizzle-orm';
+import type { LoginInput, SignupInput } from '../../common/schemas/auth.ts';
+import { users } from '../../db/schema/auth.ts';
+import { consultants } from '../../db/schema/consultants.ts';
+import type { AppContext } from '../context.ts';
+import { AppError } from '../errors.ts';
+import { consumeRateLimit, resetRateLimit } from './rate-limit.ts';
+
+export type UserRow = typeof users.$inferSelect;
+export type ConsultantRow = typeof consultants.$inferSelect;
+
+export interface PublicUser {
+  id: string;
+  email: string;
+  role: string;
+  subscriptionTier: string;
+  subscriptionStatus: string;
+  stripeCustomerId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Viewer {
+  user: PublicUser;
+  consultant?: ConsultantRow;
+}
+
+type AuthUser = { id: string; email: string; createdAt: Date; updatedAt: Date } & Record<string, unknown>;
+
+export function publicUser(user: AuthUser | UserRow): PublicUser {
+  return {
+    id: user.id,
+    email: user.email,
+    role: String(user.role ?? ''),
+    subscriptionTier: String(user.subscriptionTier ?? 'free'),
+    subscriptionStatus: String(user.subscriptionStatus ?? 'active'),
+    stripeCustomerId: (user.stripeCustomerId as string | null | undefined) ?? null,
+    createdAt: new Date(user.createdAt).toISOString(),
+    updatedAt: new Date(user.updatedAt).toISOString(),
+  };
+}
+
+async function consultantOf(ctx: AppContext, userId: string): Promise<ConsultantRow | undefined> {
+  return ctx.db.query.consultants.findFirst({ where: eq(consultants.userId, userId) });
+}
+
+async function viewerOf(ctx: AppContext, userId: string): Promise<Viewer> {
+  const user = await ctx.db.query.users.findFirst({ where: eq(users.id, userId) });
+  if (!user) throw new AppError('unauthenticated', 'Not authenticated');
+  const consultant = await consultantOf(ctx, userId);
+  return consultant ? { user: publicUser(user), consultant } : { user: publicUser(user) };
+}
+
+/** The signed-in user and their consultant profile, or null. */
+export async function getViewer({ ctx, headers }: { ctx: AppContext; headers: Headers }): Promise<Viewer | null> {
+  const session = await ctx.auth.api.getSession({ headers });
+  if (!session) return null;
+  return viewerOf(ctx, session.user.id);
+}
+
+export async function signup({ ctx, input, headers }: { ctx: AppContext; input: SignupInput & { companyName?: string }; headers: Headers }) {
+  const existing = await ctx.db.query.users.findFirst({ where: eq(users.email, input.email), columns: { id: true } });
+  if (existing) {
+    throw new AppError('conflict', 'An account with this email already exists. Please sign in instead.', {
+      fields: { email: 'An account with this email already exists' },
+    });
+  }
+  let result;
+  try {
+    result = await ctx.auth.api.signUpEmail({
+      body: { email: input.email, password: input.password, name: input.companyName ?? '', role: input.role },
+      headers,
+      returnHeaders: true,
+    });
+  } catch (error) {
+    throw fromAuthError(error, 'Signup failed. Please try again.');
+  }
+  const userId = result.response.user.id;
+  if (input.role === 'consultant') {
+    try {
+      await ctx.db.insert(consultants).values({ userId, companyName: input.companyName! });
+    } catch (error) {
+      // Keep sign-up all-or-nothing: a consultant account without its profile is not an account.
+      await ctx.db.delete(users).where(eq(users.id, userId));
+      throw error;
+    }
+  }
+  return { viewer: await viewerOf(ctx, userId), headers: result.headers };
+}
+
+const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+const LOGIN_LIMIT_MESSAGE = 'Too many login attempts. Please wait 15 minutes and try again.';
+
+export async function login({ ctx, input, headers, ip }: { ctx: AppContext; input: LoginInput; headers: Headers; ip: string }) {
+  const emailKey = `login:email:${input.email}`;
+  await consumeRateLimit({ ctx, input: { key: `login:ip:${ip}`, limit: 50, windowMs: LOGIN_WINDOW_MS, message: LOGIN_LIMIT_MESSAGE } });
+  await consumeRateLimit({ ctx, input: { key: emailKey, limit: 10, windowMs: LOGIN_WINDOW_MS, message: LOGIN_LIMIT_MESSAGE } });
+  let result;
+  try {
+    result = await ctx.auth.api.signInEmail({ body: { email: input.email, password: input.password }, headers, returnHeaders: true });
+  } catch (error) {
+    throw fromAuthError(error, 'Login failed. Please check your credentials.');
+  }
+  await resetRateLimit({ ctx, input: { key: emailKey } });
+  return { viewer: await viewerOf(ctx, result.response.user.id), headers: result.headers };
+}
+
+export async function logout({ ctx, headers }: { ctx: AppContext; headers: Headers }) {
+  try {
+    const result = await ctx.auth.api.signOut({ headers, returnHeaders: true });
+    return { headers: result.headers };
+  } catch (error) {
+    // Signing out without a session is not an error worth showing: the user is signed out.
+    if (error instanceof APIError) return { headers: new Headers() };
+    throw error;
+  }
+}
+
+function fromAuthError(error: unknown, fallback: string): Error {
+  if (!(error instanceof APIError)) return error as Error;
+  const status = Number(error.statusCode);
+  if (status === 401) return new AppError('unauthenticated', 'Invalid email or password');
+  if (status === 422 || status === 400) return new AppError('invalid_input', error.body?.message ?? fallback);
+  return new AppError('internal', fallback);
+}

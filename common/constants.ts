@@ -1,0 +1,109 @@
+// Business constants of the spec (section 9), shared by the site and the API. One place each.
+
+export const COMPETITOR_COUNT = 9;
+export const SEARCH_RADIUS_MILES = 20;
+export const SCORE_MIN = 1;
+export const SCORE_MAX = 10;
+export const MIN_DATA_POINTS = 90;
+
+export const DASHBOARD_COMPETITOR_LIMIT = 10;
+export const DASHBOARD_DETAIL_LIMIT = 5;
+export const EARLY_WARNING_ALERT_LIMIT = 10;
+
+export const ALERT_THRESHOLD = { min: 1.0, max: 5.0, step: 0.1, default: 3.0 } as const;
+
+export const MIN_PASSWORD_LENGTH = 8;
+export const MIN_AGE = 18;
+
+export const SESSION_CACHE_MS = 5 * 60 * 1000;
+export const HERO_ROTATION_MS = 8000;
+export const REPORT_DELIVERY_TEXT = '15-30 minutes';
+
+export const TOAST = {
+  limit: 1,
+  removeDelayMs: 1_000_000,
+  durationMs: 5000,
+  swipeDirection: 'right',
+  swipeThresholdPx: 50,
+  hotkey: 'F8',
+} as const;
+export const TOOLTIP = { delayMs: 700, skipDelayMs: 300 } as const;
+
+export const TIERS = ['free', 'pro', 'enterprise', 'agency'] as const;
+export type Tier = (typeof TIERS)[number];
+export const PAID_PLANS = ['pro', 'enterprise', 'agency'] as const;
+export type PaidPlan = (typeof PAID_PLANS)[number];
+export const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due', 'canceled', 'suspended'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+export const ACCOUNT_ROLES = ['consultant', 'client'] as const;
+export type AccountRole = (typeof ACCOUNT_ROLES)[number];
+
+/** Prices in US dollars per month; yearly is the per-month price when billed annually. */
+export const PRICES = {
+  free: { monthly: 0, yearly: 0 },
+  pro: { monthly: 49, yearly: 39 },
+  enterprise: { monthly: 109, yearly: 87 },
+  agency: null,
+} as const;
+export const ANNUAL_SAVINGS_PERCENT = 20;
+
+export const BRAND_COLOURS = { primary: '#3B82F6', secondary: '#1F2937', accent: '#059669' } as const;
+
+/** Score badge bands: 8.5 or more, 7.5 or more, 7 or more, otherwise the lowest band. */
+export const SCORE_BANDS = [
+  { min: 8.5, band: 'excellent' },
+  { min: 7.5, band: 'good' },
+  { min: 7, band: 'fair' },
+  { min: -Infinity, band: 'poor' },
+] as const;
+export type ScoreBand = (typeof SCORE_BANDS)[number]['band'];
+
+export function scoreBand(score: number | string | null | undefined): ScoreBand {
+  const value = Number(score ?? 0);
+  return SCORE_BANDS.find((b) => value >= b.min)!.band;
+}
+
+/** Progress bar width: score × 10 as a percent, capped 0-100. Market share is a percent already. */
+export function progressPercent(score: number | string | null | undefined, kind: 'score' | 'percent' = 'score'): number {
+  const value = Number(score ?? 0);
+  if (!Number.isFinite(value)) return 0;
+  return Math.min(100, Math.max(0, kind === 'score' ? value * 10 : value));
+}
+
+export type RatingColour = 'green' | 'yellow' | 'red';
+export function ratingColour(rating: number | string | null | undefined): RatingColour {
+  const value = Number(rating ?? 0);
+  if (value >= 4) return 'green';
+  if (value >= 3) return 'yellow';
+  return 'red';
+}
+
+/** Market rank: the number of rows scoring higher, plus one (minimum 1). */
+export function marketRank(score: number | string, all: Array<number | string>): number {
+  const own = Number(score);
+  return all.filter((s) => Number(s) > own).length + 1;
+}
+
+/** An alert is low when the rating is at or below the threshold. */
+export const isLowRating = (rating: number, threshold: number) => rating <= threshold;
+
+/** Decimal precisions of spec section 3, applied where numbers enter or leave the database. */
+export const PRECISION = { score: 2, reviewRating: 1, rating: 2, latitude: 8, longitude: 8, distance: 2 } as const;
+export function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round((value + Number.EPSILON) * factor) / factor;
+}
+
+export const OPERATOR = {
+  name: 'Lone Star Management Solutions',
+  legalName: 'Lone Star Management Solutions LLC',
+  postalAddress: '600 Congress Avenue, Suite 1400, Austin, TX 78701',
+  supportEmail: 'support@localrank.app',
+  salesEmail: 'sales@localrank.app',
+  privacyEmail: 'privacy@localrank.app',
+  hours: 'Mon-Fri 9am-6pm EST',
+  replyTime: '24-48 hours',
+} as const;
+export const PRODUCT_NAME = 'LocalRank';
+export const LEGAL_LAST_UPDATED = 'October 1, 2025';

@@ -1,0 +1,50 @@
+import { ACCOUNT_ROLES, MIN_PASSWORD_LENGTH } from '../constants.ts';
+import { z } from '../zod.ts';
+
+const email = z.string().trim().toLowerCase().pipe(z.email());
+const COMPANY_REQUIRED = 'Company name is required for consultants';
+
+export const loginSchema = z.strictObject({
+  email,
+  password: z.string().min(1, 'Required').max(128),
+});
+export type LoginInput = z.infer<typeof loginSchema>;
+
+// The spec's sign-up payload: email, password, role, companyName (consultants only).
+export const signupSchema = z
+  .strictObject({
+    email,
+    password: z
+      .string()
+      .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`)
+      .max(128, 'Password must be at most 128 characters long'),
+    role: z.enum(ACCOUNT_ROLES),
+    companyName: z.string().trim().max(200).optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.role === 'consultant' && !value.companyName) {
+      ctx.addIssue({ code: 'custom', path: ['companyName'], message: COMPANY_REQUIRED });
+    }
+  })
+  .transform((value) => ({ ...value, companyName: value.role === 'consultant' ? value.companyName : undefined }));
+export type SignupInput = z.input<typeof signupSchema>;
+
+// What the sign-up screen asks on top of the API payload: the password twice, and the audience
+// rule (18 or older, Terms accepted). The server records the account; the screen gates it.
+export const signupFormSchema = z
+  .object({
+    email: z.string().trim().min(1, 'Required').pipe(z.email()),
+    password: z.string().min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`),
+    confirmPassword: z.string(),
+    role: z.enum(ACCOUNT_ROLES),
+    companyName: z.string().trim(),
+    acceptTerms: z.literal(true, 'You must be 18 or older and accept the Terms of Service'),
+  })
+  .superRefine((value, ctx) => {
+    if (value.password !== value.confirmPassword) {
+      ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'Passwords do not match' });
+    }
+    if (value.role === 'consultant' && !value.companyName) {
+      ctx.addIssue({ code: 'custom', path: ['companyName'], message: COMPANY_REQUIRED });
+    }
+  });

@@ -1,0 +1,27 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createClient, type Client } from '@libsql/client';
+import { drizzle } from 'drizzle-orm/libsql';
+import { migrate } from 'drizzle-orm/libsql/migrator';
+import * as schema from './schema.ts';
+
+export type Db = ReturnType<typeof drizzle<typeof schema>> & { $client: Client };
+
+export const MIGRATIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/** Opens the database; a `file:` URL gets its folder created and WAL journaling. */
+export async function openDb(url: string, authToken?: string): Promise<Db> {
+  if (url.startsWith('file:')) mkdirSync(dirname(url.slice('file:'.length)), { recursive: true });
+  const client = createClient({ url, authToken });
+  if (url.startsWith('file:')) {
+    await client.execute('PRAGMA journal_mode = WAL');
+    await client.execute('PRAGMA busy_timeout = 5000');
+  }
+  await client.execute('PRAGMA foreign_keys = ON');
+  return drizzle(client, { schema }) as Db;
+}
+
+export async function migrateDb(db: Db, migrationsFolder = MIGRATIONS_DIR): Promise<void> {
+  await migrate(db, { migrationsFolder });
+}

@@ -1,0 +1,6 @@
+// The whole schema, for the drizzle client and drizzle-kit.
+export * from './schema/auth.ts';
+export * from './schema/businesses.ts';
+export * from './schema/consultants.ts';
+export * from './schema/reports.ts';
+export * from './schema/operations.ts';

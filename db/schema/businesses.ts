@@ -1,0 +1,125 @@
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { users } from './auth.ts';
+import { createdAt, id, updatedAt } from './columns.ts';
+
+// userId is null for a request made by a visitor who was not signed in: the business becomes a
+// user's only when submitted while signed in or saved from the report's signed link.
+export const businesses = sqliteTable(
+  'businesses',
+  {
+    id: id(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    fullName: text('full_name').notNull(),
+    email: text('email').notNull(),
+    company: text('company').notNull(),
+    role: text('role').notNull(),
+    website: text('website').notNull(),
+    address: text('address').notNull(),
+    city: text('city').notNull(),
+    state: text('state').notNull(),
+    zip: text('zip').notNull(),
+    latitude: real('latitude'),
+    longitude: real('longitude'),
+    placeId: text('place_id'),
+    category: text('category'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('businesses_user_id_idx').on(t.userId), index('businesses_email_idx').on(t.email)],
+);
+
+export const competitors = sqliteTable(
+  'competitors',
+  {
+    id: id(),
+    businessId: text('business_id')
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    placeId: text('place_id').notNull(),
+    address: text('address'),
+    rating: real('rating'),
+    reviewCount: integer('review_count'),
+    website: text('website'),
+    phone: text('phone'),
+    latitude: real('latitude'),
+    longitude: real('longitude'),
+    distanceFromBusiness: real('distance_from_business'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('competitors_business_place_idx').on(t.businessId, t.placeId)],
+);
+
+// One row per business and per competitor per analysis run, so history accumulates.
+export const businessMetrics = sqliteTable(
+  'business_metrics',
+  {
+    id: id(),
+    businessId: text('business_id')
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    competitorId: text('competitor_id').references(() => competitors.id, { onDelete: 'cascade' }),
+    runId: text('run_id').notNull(),
+    isMainBusiness: integer('is_main_business', { mode: 'boolean' }).notNull().default(false),
+    reviewScore: real('review_score'),
+    digitalPresenceScore: real('digital_presence_score'),
+    engagementScore: real('engagement_score'),
+    marketShareScore: real('market_share_score'),
+    marketSharePercent: real('market_share_percent'),
+    overallScore: real('overall_score'),
+    techStackData: text('tech_stack_data', { mode: 'json' }),
+    reviewVelocityData: text('review_velocity_data', { mode: 'json' }),
+    sentimentData: text('sentiment_data', { mode: 'json' }),
+    adAnalysisData: text('ad_analysis_data', { mode: 'json' }),
+    dataPoints: text('data_points', { mode: 'json' }),
+    reportedAt: integer('reported_at', { mode: 'timestamp_ms' }).notNull().$defaultFn(() => new Date()),
+  },
+  (t) => [
+    index('business_metrics_business_reported_idx').on(t.businessId, t.reportedAt),
+    index('business_metrics_competitor_id_idx').on(t.competitorId),
+    index('business_metrics_run_id_idx').on(t.runId),
+  ],
+);
+
+// A free-report request as the form sent it. The business row holds the latest details.
+export const reportRequests = sqliteTable(
+  'report_requests',
+  {
+    id: id(),
+    businessId: text('business_id')
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    email: text('email').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    payload: text('payload', { mode: 'json' }).notNull(),
+    marketingConsent: integer('marketing_consent', { mode: 'boolean' }).notNull().default(false),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+    status: text('status').notNull().default('queued'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('report_requests_fingerprint_idx').on(t.fingerprint, t.createdAt),
+    index('report_requests_business_id_idx').on(t.businessId),
+    index('report_requests_user_id_idx').on(t.userId),
+    index('report_requests_email_idx').on(t.email),
+  ],
+);
+
+export const consentRecords = sqliteTable(
+  'consent_records',
+  {
+    id: id(),
+    requestId: text('request_id')
+      .notNull()
+      .references(() => reportRequests.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    textVersion: text('text_version').notNull(),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+    consentedAt: integer('consented_at', { mode: 'timestamp_ms' }).notNull().$defaultFn(() => new Date()),
+    withdrawnAt: integer('withdrawn_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [index('consent_records_request_id_idx').on(t.requestId), index('consent_records_email_idx').on(t.email)],
+);

@@ -1,0 +1,47 @@
+// Tables the product runs on rather than shows: the job queue, rate limits, contact messages.
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { createdAt, id, updatedAt } from './columns.ts';
+
+export const jobs = sqliteTable(
+  'jobs',
+  {
+    id: id(),
+    type: text('type').notNull(),
+    // Idempotency key: enqueueing the same key twice creates one job (e.g. monthly:2026-11:business-42).
+    key: text('key').unique(),
+    payload: text('payload', { mode: 'json' }).notNull(),
+    status: text('status', { enum: ['queued', 'running', 'done', 'failed'] }).notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(5),
+    runAt: integer('run_at', { mode: 'timestamp_ms' }).notNull().$defaultFn(() => new Date()),
+    leaseUntil: integer('lease_until', { mode: 'timestamp_ms' }),
+    lockedBy: text('locked_by'),
+    progress: text('progress', { mode: 'json' }),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    finishedAt: integer('finished_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [index('jobs_claim_idx').on(t.status, t.runAt), index('jobs_lease_idx').on(t.status, t.leaseUntil)],
+);
+
+export const rateLimits = sqliteTable('rate_limits', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull(),
+  resetAt: integer('reset_at', { mode: 'timestamp_ms' }).notNull(),
+});
+
+export const contactMessages = sqliteTable(
+  'contact_messages',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    subject: text('subject').notNull(),
+    message: text('message').notNull(),
+    ipAddress: text('ip_address'),
+    notifiedAt: integer('notified_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('contact_messages_created_at_idx').on(t.createdAt)],
+);

@@ -1,0 +1,58 @@
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { businesses, reportRequests } from './businesses.ts';
+import { createdAt, id } from './columns.ts';
+import { brandingProfiles, clients, consultants } from './consultants.ts';
+
+export const reports = sqliteTable(
+  'reports',
+  {
+    id: id(),
+    businessId: text('business_id')
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    requestId: text('request_id').references(() => reportRequests.id, { onDelete: 'set null' }),
+    consultantId: text('consultant_id').references(() => consultants.id, { onDelete: 'set null' }),
+    clientId: text('client_id').references(() => clients.id, { onDelete: 'set null' }),
+    brandingProfileId: text('branding_profile_id').references(() => brandingProfiles.id, { onDelete: 'set null' }),
+    runId: text('run_id'),
+    reportType: text('report_type').notNull(),
+    pdfUrl: text('pdf_url'),
+    signedUrl: text('signed_url'),
+    emailSent: integer('email_sent', { mode: 'boolean' }).notNull().default(false),
+    createdAt: createdAt(),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    index('reports_business_id_idx').on(t.businessId),
+    uniqueIndex('reports_request_id_idx').on(t.requestId),
+    index('reports_consultant_id_idx').on(t.consultantId),
+    index('reports_client_id_idx').on(t.clientId),
+  ],
+);
+
+export const reviewAlerts = sqliteTable(
+  'review_alerts',
+  {
+    id: id(),
+    businessId: text('business_id')
+      .notNull()
+      .references(() => businesses.id, { onDelete: 'cascade' }),
+    consultantId: text('consultant_id').references(() => consultants.id, { onDelete: 'set null' }),
+    clientId: text('client_id').references(() => clients.id, { onDelete: 'set null' }),
+    platform: text('platform', { enum: ['google', 'yelp', 'facebook', 'other'] }).notNull(),
+    reviewRating: real('review_rating').notNull(),
+    reviewText: text('review_text'),
+    reviewUrl: text('review_url'),
+    reviewAuthor: text('review_author'),
+    reviewDate: integer('review_date', { mode: 'timestamp_ms' }),
+    alertTriggered: integer('alert_triggered', { mode: 'boolean' }).notNull().default(false),
+    emailSent: integer('email_sent', { mode: 'boolean' }).notNull().default(false),
+    alertThreshold: real('alert_threshold').notNull().default(3.0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('review_alerts_business_created_idx').on(t.businessId, t.createdAt),
+    index('review_alerts_consultant_id_idx').on(t.consultantId),
+    index('review_alerts_client_id_idx').on(t.clientId),
+  ],
+);

@@ -1,0 +1,63 @@
+// Operator tool: `npm run admin -- <command>`. Works on the database the settings point at.
+import { createContext } from '../api/context.ts';
+import { EnvError, loadEnv } from '../api/env.ts';
+import { AppError } from '../api/errors.ts';
+import { listUsers, setPlan } from '../api/services/plans.ts';
+import { SUBSCRIPTION_STATUSES, TIERS } from '../common/constants.ts';
+
+const HELP = `Usage: npm run admin -- <command>
+
+Commands:
+  users                              list users with their role, plan and company
+  set-plan <email> <tier> [status]   set a user's plan (and their consultant profile's)
+                                     tiers: ${TIERS.join(', ')}
+                                     statuses: ${SUBSCRIPTION_STATUSES.join(', ')} (default active)
+  --help                             show this help
+
+Settings (DATA_DIR, DATABASE_URL, ...) are read as \`npm start\` reads them.`;
+
+async function main(args: string[]): Promise<number> {
+  const [command, ...rest] = args;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    console.log(HELP);
+    return command ? 0 : 1;
+  }
+  if (command !== 'users' && command !== 'set-plan') {
+    console.error(`Unknown command '${command}'.\n\n${HELP}`);
+    return 1;
+  }
+  if (command === 'set-plan' && (rest.length < 2 || rest.length > 3)) {
+    console.error('Usage: npm run admin -- set-plan <email> <tier> [status]');
+    return 1;
+  }
+  const ctx = await createContext(loadEnv({ ...process.env, LOG_LEVEL: 'silent' }), { migrate: true });
+  try {
+    if (command === 'users') {
+      const rows = await listUsers({ ctx });
+      if (!rows.length) console.log('No users yet.');
+      for (const r of rows) {
+        console.log([r.email, r.role, `${r.tier}/${r.status}`, r.company ?? '-', r.createdAt.toISOString()].join('\t'));
+      }
+    } else {
+      const [email, tier, status] = rest as [string, string, string | undefined];
+      const result = await setPlan({ ctx, input: { email, tier, status } });
+      console.log(`${result.email} is now on ${result.tier} (${result.status})${result.consultantUpdated ? ', consultant profile too' : ''}.`);
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof AppError) {
+      console.error(error.message);
+      return 1;
+    }
+    throw error;
+  } finally {
+    ctx.db.$client.close();
+  }
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  console.error(error instanceof EnvError ? error.message : error);
+  process.exitCode = 1;
+}

@@ -1,0 +1,63 @@
+// `npm start`: build what is missing, migrate the database, serve the site and /api from one
+// process, and run the job worker inside it (WORKER=off to run workers separately).
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { getRequestListener } from '@hono/node-server';
+import { createApp } from '../api/app.ts';
+import { createContext, setSharedContext } from '../api/context.ts';
+import { EnvError, loadEnv } from '../api/env.ts';
+import { securityHeaders } from '../api/lib/security-headers.ts';
+import { buildIfNeeded, SERVER_ENTRY } from './build-if-needed.ts';
+
+const root = resolve(import.meta.dirname, '..');
+
+let env;
+try {
+  env = loadEnv();
+} catch (error) {
+  if (error instanceof EnvError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+
+buildIfNeeded(root);
+const ctx = await createContext(env, { migrate: true });
+setSharedContext(ctx);
+
+process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+const astro: { handler: (req: IncomingMessage, res: ServerResponse) => void } = await import(
+  pathToFileURL(resolve(root, SERVER_ENTRY)).href
+);
+const api = getRequestListener(createApp(ctx).fetch);
+const pageHeaders = Object.entries(securityHeaders(env));
+
+const server = createServer((req, res) => {
+  if (req.url?.startsWith('/api/') || req.url === '/api') return api(req, res);
+  for (const [name, value] of pageHeaders) res.setHeader(name, value);
+  astro.handler(req, res);
+});
+
+const stoppers: Array<() => Promise<void>> = [];
+server.listen(env.PORT, env.HOST, () => {
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : env.PORT;
+  const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
+  console.log(`LocalRank is serving on http://${host}:${port}/`);
+});
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  ctx.log.info('shutting down', { signal });
+  server.close();
+  server.closeAllConnections();
+  await Promise.allSettled(stoppers.map((stop) => stop()));
+  ctx.db.$client.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

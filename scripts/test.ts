@@ -1,0 +1,62 @@
+// `npm test`: type checks, lint, unit and integration tests, a fresh build, then the browser
+// tests against the built server. Stops at the first failing step; ends with a summary line.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+
+process.env.ASTRO_TELEMETRY_DISABLED = '1';
+
+type Counts = { passed: number; failed: number; skipped: number };
+const total: Counts = { passed: 0, failed: 0, skipped: 0 };
+
+function run(label: string, command: string, args: string[]): boolean {
+  console.log(`\n▶ ${label}: ${command} ${args.join(' ')}`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { stdio: 'inherit', env: process.env });
+  console.log(`${result.status === 0 ? '✓' : '✗'} ${label} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  return result.status === 0;
+}
+
+function addVitest(file: string) {
+  if (!existsSync(file)) return;
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  total.passed += report.numPassedTests ?? 0;
+  total.failed += report.numFailedTests ?? 0;
+  total.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+}
+
+function addPlaywright(file: string) {
+  if (!existsSync(file)) return;
+  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+  total.passed += (stats?.expected ?? 0) + (stats?.flaky ?? 0);
+  total.failed += stats?.unexpected ?? 0;
+  total.skipped += stats?.skipped ?? 0;
+}
+
+rmSync('test-results', { recursive: true, force: true });
+process.env.CI ??= '1';
+
+const steps: Array<() => boolean> = [
+  () => run('types', 'astro', ['check', '--minimumSeverity', 'warning']) && run('types (scripts, tests)', 'tsc', ['--noEmit', '-p', 'tsconfig.json']),
+  () => run('lint', 'eslint', ['.', '--max-warnings', '0']),
+  () => {
+    const ok = run('unit and integration', 'vitest', ['run', '--reporter=default', '--reporter=json', '--outputFile=test-results/vitest.json']);
+    addVitest('test-results/vitest.json');
+    return ok;
+  },
+  () => run('build', 'astro', ['build']),
+  () => {
+    const ok = run('end-to-end', 'playwright', ['test']);
+    addPlaywright('test-results/e2e.json');
+    return ok;
+  },
+];
+
+let ok = true;
+for (const step of steps) {
+  if (!step()) {
+    ok = false;
+    break;
+  }
+}
+console.log(`\n${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+process.exit(ok ? 0 : 1);

@@ -1,0 +1,38 @@
+// Playwright fixtures: a context over the server's own database, and signing a user in by
+// creating the session directly (the login screen's own tests go through the form).
+import { test as base, type Page } from '@playwright/test';
+import { createContext, type AppContext } from '../../api/context.ts';
+import { loadEnv } from '../../api/env.ts';
+import { createUser, type CreateUserOptions } from '../helpers/factories.ts';
+
+type Fixtures = {
+  appCtx: AppContext;
+  signIn: (options?: CreateUserOptions) => Promise<Awaited<ReturnType<typeof createUser>>>;
+};
+
+export const test = base.extend<Fixtures>({
+  appCtx: async ({}, use) => {
+    const env = loadEnv({ NODE_ENV: 'test', DATA_DIR: process.env.E2E_DATA_DIR!, LOG_LEVEL: 'silent', WORKER: 'off' });
+    const ctx = await createContext(env);
+    await use(ctx);
+    ctx.db.$client.close();
+  },
+  signIn: async ({ appCtx, page, baseURL }, use) => {
+    await use(async (options) => {
+      const user = await createUser(appCtx, options);
+      await addSessionCookie(page, user.cookie, baseURL!);
+      return user;
+    });
+  },
+});
+
+async function addSessionCookie(page: Page, cookieHeader: string, baseURL: string) {
+  const url = new URL(baseURL);
+  const cookies = cookieHeader.split('; ').map((pair) => {
+    const i = pair.indexOf('=');
+    return { name: pair.slice(0, i), value: pair.slice(i + 1), domain: url.hostname, path: '/', httpOnly: true, sameSite: 'Lax' as const };
+  });
+  await page.context().addCookies(cookies);
+}
+
+export { expect } from '@playwright/test';

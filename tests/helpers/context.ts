@@ -1,0 +1,47 @@
+// A fresh, migrated libSQL database per test file, and the Hono app over it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../../api/app.ts';
+import { createContext, type AppContext } from '../../api/context.ts';
+import { loadEnv } from '../../api/env.ts';
+
+export interface TestContext {
+  ctx: AppContext;
+  app: ReturnType<typeof createApp>;
+  dataDir: string;
+  close: () => Promise<void>;
+}
+
+export async function createTestContext(overrides: Record<string, string> = {}): Promise<TestContext> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'localrank-test-'));
+  const env = loadEnv({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', WORKER: 'off', ...overrides });
+  const ctx = await createContext(env, { migrate: true });
+  return {
+    ctx,
+    app: createApp(ctx),
+    dataDir,
+    close: async () => {
+      ctx.db.$client.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** JSON request through the app in-process; returns status, parsed body and the session cookie. */
+export async function call(app: TestContext['app'], method: string, path: string, body?: unknown, cookie?: string) {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (cookie) headers.cookie = cookie;
+  const res = await app.request(path, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = text;
+  }
+  const setCookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return { status: res.status, body: json as any, headers: res.headers, cookie: setCookie };
+}

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestContext, type TestContext } from '../helpers/context.ts';
+import { createUser, uniqueEmail } from '../helpers/factories.ts';
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestContext();
+});
+afterAll(() => t.close());
+
+describe('POST /api/auth/signup', () => {
+  it('creates a consultant with a consultants row and signs them in', async () => {
+    const email = uniqueEmail('consultant');
+    const res = await call(t.app, 'POST', '/api/auth/signup', { email, password: 'longenough', role: 'consultant', companyName: 'Acme' });
+    expect(res.status).toBe(201);
+    expect(res.body.user).toMatchObject({ email, role: 'consultant', subscriptionTier: 'free', subscriptionStatus: 'active' });
+    expect(res.body.consultant).toMatchObject({ companyName: 'Acme', subscriptionTier: 'free', subscriptionStatus: 'active' });
+    expect(JSON.stringify(res.body)).not.toContain('longenough');
+    expect(res.headers.get('set-cookie')).toMatch(/HttpOnly/);
+    expect(res.headers.get('set-cookie')).toMatch(/SameSite=Lax/);
+
+    const me = await call(t.app, 'GET', '/api/auth/me', undefined, res.cookie);
+    expect(me.status).toBe(200);
+    expect(me.body.user.email).toBe(email);
+    expect(me.body.consultant.companyName).toBe('Acme');
+  });
+
+  it('creates a client without a consultant profile, ignoring a company name', async () => {
+    const res = await call(t.app, 'POST', '/api/auth/signup', { email: uniqueEmail('client'), password: 'longenough', role: 'client', companyName: 'X' });
+    expect(res.status).toBe(201);
+    expect(res.body.consultant).toBeUndefined();
+  });
+
+  it('answers the spec messages per field', async () => {
+    const res = await call(t.app, 'POST', '/api/auth/signup', { email: 'not-an-email', password: 'short', role: 'consultant' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      code: 'invalid_input',
+      fields: { email: 'Invalid email', password: 'Password must be at least 8 characters long', companyName: 'Company name is required for consultants' },
+    });
+  });
+
+  it('refuses a second sign-up with the same e-mail and leaves the first account alone', async () => {
+    const first = await createUser(t.ctx, { password: 'first-password' });
+    const again = await call(t.app, 'POST', '/api/auth/signup', { email: first.email.toUpperCase(), password: 'other-password', role: 'client' });
+    expect(again.status).toBe(409);
+    expect(again.body.fields.email).toBe('An account with this email already exists');
+    const login = await call(t.app, 'POST', '/api/auth/login', { email: first.email, password: 'first-password' });
+    expect(login.status).toBe(200);
+  });
+
+  it('answers 400, never 500, for malformed JSON, wrong types, unknown fields and huge bodies', async () => {
+    expect((await call(t.app, 'POST', '/api/auth/signup', '{"email":')).status).toBe(400);
+    const wrongTypes = await call(t.app, 'POST', '/api/auth/signup', { email: 5, password: [], role: 'admin' });
+    expect(wrongTypes.status).toBe(400);
+    expect(wrongTypes.body.fields).toMatchObject({ email: 'Expected string, received number', role: "Invalid enum value. Expected 'consultant' | 'client', received 'admin'" });
+    const unknown = await call(t.app, 'POST', '/api/auth/signup', { email: uniqueEmail(), password: 'longenough', role: 'client', isAdmin: true });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.fields._).toContain('isAdmin');
+    const huge = await call(t.app, 'POST', '/api/auth/signup', { email: uniqueEmail(), password: 'x'.repeat(100_000), role: 'client' });
+    expect(huge.status).toBe(413);
+  });
+});
+
+describe('POST /api/auth/login and logout', () => {
+  it('signs in, reports the session, and signs out', async () => {
+    const user = await createUser(t.ctx, { role: 'consultant', companyName: 'North' });
+    const login = await call(t.app, 'POST', '/api/auth/login', { email: user.email, password: user.password });
+    expect(login.status).toBe(200);
+    expect(login.body.consultant.companyName).toBe('North');
+    const logout = await call(t.app, 'POST', '/api/auth/logout', undefined, login.cookie);
+    expect(logout.status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/auth/me', undefined, login.cookie)).status).toBe(401);
+  });
+
+  it('gives one answer for a wrong password and an unknown e-mail', async () => {
+    const user = await createUser(t.ctx);
+    const wrong = await call(t.app, 'POST', '/api/auth/login', { email: user.email, password: 'wrong-password' });
+    const unknown = await call(t.app, 'POST', '/api/auth/login', { email: uniqueEmail('nobody'), password: 'wrong-password' });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.body).toEqual(unknown.body);
+  });
+
+  it('limits login attempts per e-mail with a 429 and a clear message', async () => {
+    const user = await createUser(t.ctx);
+    let last;
+    for (let i = 0; i < 11; i++) last = await call(t.app, 'POST', '/api/auth/login', { email: user.email, password: 'wrong-password' });
+    expect(last!.status).toBe(429);
+    expect(last!.body.message).toBe('Too many login attempts. Please wait 15 minutes and try again.');
+    expect(last!.headers.get('retry-after')).toBeTruthy();
+  });
+
+  it('says 401 to /api/auth/me when signed out', async () => {
+    const res = await call(t.app, 'GET', '/api/auth/me');
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ code: 'unauthenticated', message: 'Not authenticated' });
+  });
+});
