@@ -1,0 +1,27 @@
+// The durable job queue on the `jobs` table. Enqueueing is part of the caller's transaction when
+// a transaction is passed, so "stored" and "queued" happen together or not at all.
+import { jobs } from '../../db/schema/operations.ts';
+import type { Db } from '../../db/client.ts';
+
+export type JobType = 'report.generate' | (string & {});
+
+type Tx = Pick<Db, 'insert'>;
+
+export interface EnqueueInput {
+  type: JobType;
+  payload: Record<string, unknown>;
+  /** Idempotency key: a second enqueue with the same key adds nothing. */
+  key?: string;
+  runAt?: Date;
+  maxAttempts?: number;
+}
+
+/** Adds a job; returns its id, or null when a job with the same key already exists. */
+export async function enqueue(db: Tx, input: EnqueueInput): Promise<string | null> {
+  const rows = await db
+    .insert(jobs)
+    .values({ type: input.type, payload: input.payload, key: input.key, runAt: input.runAt ?? new Date(), maxAttempts: input.maxAttempts ?? 5 })
+    .onConflictDoNothing({ target: jobs.key })
+    .returning({ id: jobs.id });
+  return rows[0]?.id ?? null;
+}

@@ -1,0 +1,32 @@
+// What each plan allows, in one place. The server enforces these on every call; the browser only
+// mirrors them. A paid tier counts only while its status is active (or trialing).
+import type { Tier } from '../../common/constants.ts';
+
+export const FEATURES = ['dashboard', 'trends', 'monthlyReports', 'earlyWarning', 'api', 'clientManagement', 'whiteLabel', 'widget'] as const;
+export type Feature = (typeof FEATURES)[number];
+
+const BY_TIER: Record<Tier, readonly Feature[]> = {
+  free: [],
+  pro: ['dashboard', 'trends', 'monthlyReports'],
+  enterprise: ['dashboard', 'trends', 'monthlyReports', 'earlyWarning', 'api'],
+  agency: ['dashboard', 'trends', 'monthlyReports', 'earlyWarning', 'api', 'clientManagement', 'whiteLabel', 'widget'],
+};
+
+const GOOD_STANDING = new Set(['active', 'trialing']);
+
+export interface Plan {
+  subscriptionTier: string;
+  subscriptionStatus: string;
+}
+
+export function effectiveTier(plan: Plan): Tier {
+  const tier = (plan.subscriptionTier in BY_TIER ? plan.subscriptionTier : 'free') as Tier;
+  return GOOD_STANDING.has(plan.subscriptionStatus) ? tier : 'free';
+}
+
+export function entitlements(plan: Plan): Record<Feature, boolean> {
+  const allowed = new Set(BY_TIER[effectiveTier(plan)]);
+  return Object.fromEntries(FEATURES.map((f) => [f, allowed.has(f)])) as Record<Feature, boolean>;
+}
+
+export const can = (plan: Plan, feature: Feature) => entitlements(plan)[feature];
