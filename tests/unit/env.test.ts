@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { EnvError, loadEnv } from '../../api/env.ts';
+
+describe('settings', () => {
+  it('serve with no configuration at all', () => {
+    const env = loadEnv({});
+    expect(env).toMatchObject({ PORT: 4321, HOST: '127.0.0.1', DATA_DIR: 'data', DATABASE_URL: 'file:data/app.db', PUBLIC_BASE_URL: 'http://localhost:4321', WORKER: 'inline' });
+  });
+
+  it('derive the database file and base URL from DATA_DIR and PORT', () => {
+    const env = loadEnv({ DATA_DIR: '/srv/lr', PORT: '8080', PUBLIC_BASE_URL: 'https://example.com/' });
+    expect(env.DATABASE_URL).toBe('file:/srv/lr/app.db');
+    expect(env.PUBLIC_BASE_URL).toBe('https://example.com');
+  });
+
+  it('stop start-up naming the bad variable', () => {
+    expect(() => loadEnv({ PORT: 'eighty' })).toThrow(EnvError);
+    expect(() => loadEnv({ PORT: 'eighty' })).toThrow(/PORT: must be a port number/);
+    expect(() => loadEnv({ WORKER: 'sometimes' })).toThrow(/WORKER/);
+    expect(() => loadEnv({ PUBLIC_BASE_URL: 'ftp://x' })).toThrow(/PUBLIC_BASE_URL/);
+    expect(() => loadEnv({ AUTH_SECRET: 'short' })).toThrow(/AUTH_SECRET must be at least 32 characters/);
+  });
+});
