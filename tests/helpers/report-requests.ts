@@ -8,6 +8,8 @@ export interface RequestOptions {
   email?: string;
   company?: string;
   userId?: string | null;
+  /** false: store the request without queueing its job (jobId is then ''; the test runs the handler). */
+  enqueue?: boolean;
 }
 
 export async function createReportRequest(ctx: AppContext, options: RequestOptions = {}) {
@@ -28,6 +30,7 @@ export async function createReportRequest(ctx: AppContext, options: RequestOptio
     .insert(reportRequests)
     .values({ businessId: business!.id, userId: options.userId ?? null, email, fingerprint: `${email}|${form.company}`, payload: form, marketingConsent: true })
     .returning();
+  if (options.enqueue === false) return { business: business!, request: request!, jobId: '' };
   const jobId = await enqueue(ctx.db, { type: 'report.generate', payload: { requestId: request!.id, businessId: business!.id }, key: `report:${request!.id}` });
   return { business: business!, request: request!, jobId: jobId! };
 }
