@@ -1,5 +1,6 @@
 // Every setting the product reads, validated once at start. A bad value stops start-up with a
 // message that names the variable. Defaults make a fresh clone run with no configuration.
+import { OPERATOR } from '../common/constants.ts';
 import { z } from '../common/zod.ts';
 
 const optional = z
@@ -23,6 +24,16 @@ const schema = z.object({
   // Free-report requests accepted per hour from one IP address and for one e-mail address.
   INTAKE_RATE_LIMIT_PER_IP: z.coerce.number({ error: 'must be a whole number of requests per hour' }).int().min(1).default(20),
   INTAKE_RATE_LIMIT_PER_EMAIL: z.coerce.number({ error: 'must be a whole number of requests per hour' }).int().min(1).default(5),
+  WORKER_CONCURRENCY: z.coerce.number({ error: 'must be a whole number from 1 to 32' }).int().min(1).max(32).default(2),
+  WORKER_GRACE_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0).max(600_000).default(10_000),
+  SMTP_URL: z
+    .string()
+    .trim()
+    .transform((v) => v || undefined)
+    .pipe(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional())
+    .optional(),
+  MAIL_FROM: z.string().trim().min(3).default('LocalRank <reports@localrank.app>'),
+  OPERATOR_EMAIL: z.email({ error: 'must be an e-mail address' }).default(OPERATOR.supportEmail),
 });
 
 export type Env = z.infer<typeof schema> & { DATABASE_URL: string; PUBLIC_BASE_URL: string };

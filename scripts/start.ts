@@ -7,6 +7,7 @@ import { getRequestListener } from '@hono/node-server';
 import { createApp } from '../api/app.ts';
 import { createContext, setSharedContext } from '../api/context.ts';
 import { EnvError, loadEnv } from '../api/env.ts';
+import { runWorker } from '../api/jobs/run-worker.ts';
 import { securityHeaders } from '../api/lib/security-headers.ts';
 import { buildIfNeeded, SERVER_ENTRY } from './build-if-needed.ts';
 
@@ -41,6 +42,7 @@ const server = createServer((req, res) => {
 });
 
 const stoppers: Array<() => Promise<void>> = [];
+if (env.WORKER === 'inline') stoppers.push(runWorker(ctx));
 server.listen(env.PORT, env.HOST, () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;

@@ -14,6 +14,8 @@ export interface JobRun<P = Record<string, unknown>> {
 export interface JobTools {
   /** Merges into the job's stored progress (survives a crash). */
   saveProgress: (patch: Record<string, unknown>) => Promise<void>;
+  /** Aborted when the worker lets go of the job (shutdown past the grace period, lease lost). */
+  signal: AbortSignal;
 }
 
 export type JobHandler<P = Record<string, unknown>> = (ctx: AppContext, job: JobRun<P>, tools: JobTools) => Promise<void>;

@@ -16,9 +16,18 @@ export const reports = sqliteTable(
     brandingProfileId: text('branding_profile_id').references(() => brandingProfiles.id, { onDelete: 'set null' }),
     runId: text('run_id'),
     reportType: text('report_type').notNull(),
+    // Random, unguessable: the online report's address (/report/{token}) and the unsubscribe key.
+    // Nullable only because SQLite cannot add a NOT NULL column; every report gets one.
+    token: text('token').unique(),
+    // The ReportData snapshot the e-mail, the PDF and the online report were made from.
+    data: text('data', { mode: 'json' }),
     pdfUrl: text('pdf_url'),
     signedUrl: text('signed_url'),
     emailSent: integer('email_sent', { mode: 'boolean' }).notNull().default(false),
+    // Set atomically just before sending: the guard that makes the e-mail go out at most once.
+    emailClaimedAt: integer('email_claimed_at', { mode: 'timestamp_ms' }),
+    emailSentAt: integer('email_sent_at', { mode: 'timestamp_ms' }),
+    emailMessageId: text('email_message_id'),
     createdAt: createdAt(),
     expiresAt: integer('expires_at', { mode: 'timestamp_ms' }),
   },

@@ -1,0 +1,85 @@
+// Sends a report's e-mail at most once, ever. The report row is claimed with one atomic UPDATE
+// before sending; a send the transport reports as failed releases the claim so a retry can send;
+// a send that was interrupted (the process died) is sent again only when the transport can prove it did not
+// go out (the outbox can; an SMTP server cannot, so then the job stops with the reason).
+import { and, eq, isNull } from 'drizzle-orm';
+import { businesses } from '../../db/schema/businesses.ts';
+import { reports } from '../../db/schema/reports.ts';
+import type { AppContext } from '../context.ts';
+import { PermanentJobError } from '../jobs/worker.ts';
+import type { ReportData } from '../report/types.ts';
+import { mailerFor, messageIdFor } from './mailer.ts';
+import { reportEmail } from './report-email.ts';
+
+/** A claim younger than this may belong to a worker that is sending right now. */
+const CLAIM_IN_FLIGHT_MS = 2 * 60 * 1000;
+
+type ReportRow = typeof reports.$inferSelect;
+type BusinessRow = typeof businesses.$inferSelect;
+
+export type DeliveryOutcome = 'sent' | 'already-sent';
+
+export async function deliverReport(
+  ctx: AppContext,
+  input: { report: ReportRow; business: BusinessRow; png: Buffer; pdf: Buffer },
+): Promise<DeliveryOutcome> {
+  const { business } = input;
+  const mailer = mailerFor(ctx);
+  const now = new Date();
+  const messageId = messageIdFor(ctx, `report-${input.report.id}`);
+
+  const claimed = await ctx.db
+    .update(reports)
+    .set({ emailClaimedAt: now, emailMessageId: messageId })
+    .where(and(eq(reports.id, input.report.id), eq(reports.emailSent, false), isNull(reports.emailClaimedAt)))
+    .returning();
+  let report = claimed[0];
+  if (!report) {
+    const current = (await ctx.db.query.reports.findFirst({ where: eq(reports.id, input.report.id) }))!;
+    if (current.emailSent) return 'already-sent';
+    if (current.emailClaimedAt && now.getTime() - current.emailClaimedAt.getTime() < CLAIM_IN_FLIGHT_MS) {
+      throw new Error('the e-mail is being sent by another attempt; checking again later');
+    }
+    const delivered = mailer.wasDelivered(current.emailMessageId ?? messageId);
+    if (delivered === true) {
+      await markSent(ctx, current.id);
+      return 'already-sent';
+    }
+    if (delivered === null) {
+      throw new PermanentJobError('an earlier attempt was interrupted while sending the e-mail and the mail server cannot tell whether it went out; not sent again, so the visitor never gets two');
+    }
+    const reclaimed = await ctx.db
+      .update(reports)
+      .set({ emailClaimedAt: now })
+      .where(and(eq(reports.id, current.id), eq(reports.emailSent, false), eq(reports.emailClaimedAt, current.emailClaimedAt!)))
+      .returning();
+    report = reclaimed[0];
+    if (!report) throw new Error('another attempt claimed the e-mail meanwhile; checking again later');
+  }
+
+  const message = reportEmail(ctx, {
+    to: business.email,
+    fullName: business.fullName,
+    data: report.data as ReportData,
+    token: report.token!,
+    reportUrl: report.signedUrl!,
+    expiresAt: report.expiresAt!,
+    messageId: report.emailMessageId ?? messageId,
+    scoreCard: input.png,
+    pdf: input.pdf,
+  });
+  try {
+    await mailer.send(message);
+  } catch (error) {
+    // Not sent: let a later attempt try again.
+    await ctx.db.update(reports).set({ emailClaimedAt: null }).where(eq(reports.id, report.id));
+    throw error;
+  }
+  await markSent(ctx, report.id);
+  ctx.log.info('report e-mail sent', { reportId: report.id, via: mailer.kind });
+  return 'sent';
+}
+
+async function markSent(ctx: AppContext, reportId: string) {
+  await ctx.db.update(reports).set({ emailSent: true, emailSentAt: new Date() }).where(eq(reports.id, reportId));
+}

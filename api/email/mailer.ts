@@ -1,0 +1,82 @@
+// Sending mail. With SMTP_URL set, nodemailer's SMTP transport; without it, every message is
+// written to DATA_DIR/outbox/ as an .eml file (what the dev mailbox page lists).
+import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+import type Mail from 'nodemailer/lib/mailer';
+import type { AppContext } from '../context.ts';
+
+export type MailMessage = Mail.Options & { messageId: string };
+
+export interface Mailer {
+  kind: 'smtp' | 'outbox';
+  send: (message: MailMessage) => Promise<{ messageId: string; file?: string }>;
+  /** true/false when the transport can tell whether a message went out; null when it cannot (SMTP). */
+  wasDelivered: (messageId: string) => boolean | null;
+  close: () => void;
+}
+
+export const outboxDir = (ctx: AppContext) => join(ctx.env.DATA_DIR, 'outbox');
+
+/** A file-name-safe form of a Message-ID, the outbox file's suffix. */
+export const messageFileKey = (messageId: string) => messageId.replace(/^<|>$/g, '').replace(/[^A-Za-z0-9._-]+/g, '_');
+
+function outboxMailer(ctx: AppContext): Mailer {
+  const dir = outboxDir(ctx);
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  const find = (messageId: string) => {
+    if (!existsSync(dir)) return undefined;
+    const suffix = `-${messageFileKey(messageId)}.eml`;
+    return readdirSync(dir).find((f) => f.endsWith(suffix));
+  };
+  return {
+    kind: 'outbox',
+    async send(message) {
+      const info = await transport.sendMail(message);
+      mkdirSync(dir, { recursive: true });
+      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${messageFileKey(message.messageId)}.eml`;
+      const tmp = join(dir, `.${name}.tmp`);
+      writeFileSync(tmp, info.message as Buffer);
+      renameSync(tmp, join(dir, name)); // whole file or none: the mailbox never lists half a message
+      return { messageId: message.messageId, file: join(dir, name) };
+    },
+    wasDelivered: (messageId) => find(messageId) !== undefined,
+    close: () => transport.close(),
+  };
+}
+
+function smtpMailer(url: string): Mailer {
+  const transport = nodemailer.createTransport(url);
+  return {
+    kind: 'smtp',
+    async send(message) {
+      const info = await transport.sendMail(message);
+      if (info.rejected.length > 0) throw new Error(`the mail server rejected ${info.rejected.join(', ')}`);
+      return { messageId: message.messageId };
+    },
+    wasDelivered: () => null,
+    close: () => transport.close(),
+  };
+}
+
+const mailers = new WeakMap<AppContext, Mailer>();
+
+/** The process's mailer for this context (one SMTP connection pool, or the outbox). */
+export function mailerFor(ctx: AppContext): Mailer {
+  let mailer = mailers.get(ctx);
+  if (!mailer) {
+    mailer = ctx.env.SMTP_URL ? smtpMailer(ctx.env.SMTP_URL) : outboxMailer(ctx);
+    mailers.set(ctx, mailer);
+  }
+  return mailer;
+}
+
+export function closeMailer(ctx: AppContext): void {
+  mailers.get(ctx)?.close();
+  mailers.delete(ctx);
+}
+
+/** A Message-ID of our own, stable for a given key so a retried send can be recognised. */
+export function messageIdFor(ctx: AppContext, key: string): string {
+  return `<${key}@${new URL(ctx.env.PUBLIC_BASE_URL).hostname}>`;
+}

@@ -1,0 +1,132 @@
+// The report e-mail: HTML and text parts, the score card inline (cid), the PDF attached, the
+// signed link to the online report, one-click unsubscribe headers, the operator's postal address.
+import { OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
+import type { AppContext } from '../context.ts';
+import { bandColour, fmtDate, fmtScore, marketSize, SAMPLE_DATA_NOTICE, SCORE_KEYS, SCORE_LABELS } from '../report/render/labels.ts';
+import type { ReportData } from '../report/types.ts';
+import type { MailMessage } from './mailer.ts';
+
+export const SCORE_CARD_CID = 'score-card@localrank';
+
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+export const unsubscribeApiUrl = (ctx: AppContext, token: string) => `${ctx.env.PUBLIC_BASE_URL}/api/unsubscribe?token=${encodeURIComponent(token)}`;
+export const unsubscribePageUrl = (ctx: AppContext, token: string) => `${ctx.env.PUBLIC_BASE_URL}/unsubscribe?token=${encodeURIComponent(token)}`;
+
+export interface ReportEmailInput {
+  to: string;
+  fullName: string;
+  data: ReportData;
+  token: string;
+  reportUrl: string;
+  expiresAt: Date;
+  messageId: string;
+  scoreCard: Buffer;
+  pdf: Buffer;
+}
+
+export const pdfFileName = (company: string) => `${company.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'business'}-localrank-report.pdf`;
+
+function firstName(fullName: string) {
+  return fullName.trim().split(/\s+/)[0] || 'there';
+}
+
+export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessage {
+  const { data } = input;
+  const b = data.business;
+  const size = marketSize(data);
+  const expires = fmtDate(input.expiresAt.toISOString());
+  const unsubscribe = unsubscribePageUrl(ctx, input.token);
+  const subject = `Your ${PRODUCT_NAME} report: ${b.place.name} ranks #${b.rank} of ${size}`;
+  const topRecs = data.recommendations.slice(0, 3);
+  const footerText = `${OPERATOR.legalName}, ${OPERATOR.postalAddress}`;
+
+  const text = [
+    `Hi ${firstName(input.fullName)},`,
+    '',
+    `Your free ${PRODUCT_NAME} report for ${b.place.name} is ready.`,
+    '',
+    ...(data.sampleData ? [SAMPLE_DATA_NOTICE, ''] : []),
+    `Overall score: ${fmtScore(b.scores.overall)} / 10`,
+    `Market rank: #${b.rank} of ${size} (${data.category}, within ${data.radiusMiles} miles)`,
+    ...SCORE_KEYS.map((k) => `- ${SCORE_LABELS[k]}: ${fmtScore(b.scores[k])}`),
+    '',
+    'Where to start:',
+    ...topRecs.map((r, i) => `${i + 1}. ${r.title}: ${r.detail}`),
+    '',
+    `See the full report online (the link works until ${expires}):`,
+    input.reportUrl,
+    '',
+    'The full report, with every data point, is attached as a PDF.',
+    '',
+    '-- ',
+    `You receive this e-mail because you requested a free report on ${PRODUCT_NAME}.`,
+    `Unsubscribe: ${unsubscribe}`,
+    footerText,
+  ].join('\n');
+
+  const row = (label: string, score: number) => `
+      <tr>
+        <td style="padding:6px 0;font-size:15px;color:#334155">${escapeHtml(label)}</td>
+        <td style="padding:6px 0;font-size:15px;font-weight:700;color:${bandColour(score)};text-align:right">${fmtScore(score)}</td>
+      </tr>`;
+
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:0;background:#f1f5f9;font-family:Inter,Segoe UI,Helvetica,Arial,sans-serif;color:#0f172a">
+  <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f1f5f9;padding:24px 12px">
+    <tr><td align="center">
+      <table role="presentation" width="600" cellpadding="0" cellspacing="0" style="max-width:600px;width:100%;background:#ffffff;border-radius:12px;border:1px solid #e2e8f0">
+        <tr><td style="padding:24px 28px 8px">
+          <div style="font-size:18px;font-weight:700;color:#1F2937"><span style="display:inline-block;width:14px;height:14px;background:#3B82F6;border-radius:3px;margin-right:8px"></span>${PRODUCT_NAME}</div>
+        </td></tr>
+        <tr><td style="padding:8px 28px">
+          <h1 style="font-size:22px;line-height:1.3;margin:8px 0 4px">Your report for ${escapeHtml(b.place.name)} is ready</h1>
+          <p style="margin:0 0 16px;color:#475569;font-size:15px">Hi ${escapeHtml(firstName(input.fullName))}, here is how you compare with the top ${data.competitors.length} ${escapeHtml(data.category.toLowerCase())} businesses within ${data.radiusMiles} miles.</p>
+          ${data.sampleData ? `<p style="margin:0 0 16px;padding:10px 12px;background:#fffbeb;border:1px solid #fcd34d;border-radius:8px;color:#92400e;font-size:14px">${escapeHtml(SAMPLE_DATA_NOTICE)}</p>` : ''}
+          <img src="cid:${SCORE_CARD_CID}" width="544" alt="Overall score ${fmtScore(b.scores.overall)} of 10, rank ${b.rank} of ${size}" style="display:block;width:100%;max-width:544px;height:auto;border-radius:8px;border:1px solid #e2e8f0">
+        </td></tr>
+        <tr><td style="padding:8px 28px">
+          <table role="presentation" width="100%" cellpadding="0" cellspacing="0">
+            <tr><td style="padding:6px 0;font-size:15px;font-weight:700">Overall score</td><td style="padding:6px 0;font-size:15px;font-weight:700;text-align:right;color:${bandColour(b.scores.overall)}">${fmtScore(b.scores.overall)} / 10</td></tr>
+            <tr><td style="padding:6px 0;font-size:15px;font-weight:700">Market rank</td><td style="padding:6px 0;font-size:15px;font-weight:700;text-align:right">#${b.rank} of ${size}</td></tr>
+            ${SCORE_KEYS.map((k) => row(SCORE_LABELS[k], b.scores[k])).join('')}
+          </table>
+        </td></tr>
+        <tr><td style="padding:8px 28px">
+          <h2 style="font-size:17px;margin:12px 0 8px">Where to start</h2>
+          <ol style="margin:0;padding-left:20px;color:#334155;font-size:15px">
+            ${topRecs.map((r) => `<li style="margin-bottom:8px"><strong style="color:#0f172a">${escapeHtml(r.title)}</strong><br>${escapeHtml(r.detail)}</li>`).join('')}
+          </ol>
+        </td></tr>
+        <tr><td style="padding:16px 28px 8px" align="left">
+          <a href="${escapeHtml(input.reportUrl)}" style="display:inline-block;background:#3B82F6;color:#ffffff;text-decoration:none;font-weight:700;font-size:15px;padding:12px 22px;border-radius:8px">View your full report</a>
+          <p style="margin:12px 0 0;color:#475569;font-size:13px">The link works until ${escapeHtml(expires)}. The full report, with every data point, is attached as a PDF.</p>
+        </td></tr>
+        <tr><td style="padding:20px 28px 24px;border-top:1px solid #e2e8f0;color:#64748b;font-size:12px;line-height:1.6">
+          You receive this e-mail because you requested a free report on ${PRODUCT_NAME}.
+          <a href="${escapeHtml(unsubscribe)}" style="color:#64748b">Unsubscribe</a><br>
+          ${escapeHtml(footerText)}
+        </td></tr>
+      </table>
+    </td></tr>
+  </table>
+</body></html>`;
+
+  return {
+    messageId: input.messageId,
+    from: ctx.env.MAIL_FROM,
+    to: input.to,
+    subject,
+    text,
+    html,
+    headers: {
+      'List-Unsubscribe': `<${unsubscribeApiUrl(ctx, input.token)}>, <mailto:${ctx.env.OPERATOR_EMAIL}?subject=unsubscribe>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
+    attachments: [
+      { filename: 'score-card.png', content: input.scoreCard, contentType: 'image/png', cid: SCORE_CARD_CID, contentDisposition: 'inline' },
+      { filename: pdfFileName(b.place.name), content: input.pdf, contentType: 'application/pdf' },
+    ],
+  };
+}

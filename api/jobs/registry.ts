@@ -1,0 +1,28 @@
+// Which handler runs which job type. Every process that runs a worker builds its registry here,
+// so the web process (WORKER=inline), `npm run worker`, the CLI and the tests agree.
+import type { AppContext } from '../context.ts';
+import { contactNotifyJob } from '../email/contact-notify-job.ts';
+import { reportGenerateJob, type ReportJobDeps } from '../report/generate-job.ts';
+import type { JobHandler, JobRun } from './types.ts';
+
+export interface JobDefinition<P = Record<string, unknown>> {
+  run: JobHandler<P>;
+  /** Called once when the worker gives up on a job (attempts used up or a permanent error). */
+  onGiveUp?: (ctx: AppContext, job: JobRun<P>, reason: string) => Promise<void>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type JobRegistry = Record<string, JobDefinition<any>>;
+
+/** What the jobs need from outside: the analysis pipeline is injected (tests pass a fixture). */
+export type JobDeps = Omit<ReportJobDeps, 'analyse'> & { analyse?: ReportJobDeps['analyse'] };
+
+/** Every job type this product runs. `report.generate` needs the analysis; without it, it is left
+ *  out, and its jobs wait in the queue for a worker that has it. */
+export function createRegistry(deps: JobDeps): JobRegistry {
+  const analyse = deps.analyse;
+  return {
+    ...(analyse ? { 'report.generate': reportGenerateJob({ ...deps, analyse }) } : {}),
+    'contact.notify': contactNotifyJob,
+  };
+}

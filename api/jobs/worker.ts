@@ -1,0 +1,229 @@
+// The job worker: claims jobs from the `jobs` table with a lease, renews the lease while the
+// handler works, retries with back-off, gives up after maxAttempts keeping the reason, and on
+// stop finishes or releases what it holds. Several workers (processes) may share one database:
+// the claim is one atomic UPDATE … RETURNING, and every later write checks `locked_by`.
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { and, eq, gte, inArray, lt, lte, or, sql } from 'drizzle-orm';
+import { jobs } from '../../db/schema/operations.ts';
+import type { AppContext } from '../context.ts';
+import type { JobRegistry } from './registry.ts';
+import type { JobRun } from './types.ts';
+
+export interface WorkerOptions {
+  registry: JobRegistry;
+  concurrency?: number;
+  /** How long a claim lasts without renewal; a dead worker's job is claimed again after it. */
+  leaseMs?: number;
+  pollMs?: number;
+  /** On stop, how long running jobs may take to finish before they are released. */
+  graceMs?: number;
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  id?: string;
+}
+
+export interface Worker {
+  id: string;
+  start: () => void;
+  /** Stops claiming; waits up to graceMs for running jobs, then releases them. */
+  stop: () => Promise<void>;
+  /** Claims and runs one job to its end; false when nothing was claimable. For tests and the CLI. */
+  runNext: () => Promise<boolean>;
+  /** Runs jobs until none is claimable now. */
+  drain: () => Promise<number>;
+  activeCount: () => number;
+}
+
+/** A failure that retrying cannot fix (the business was deleted, the payload is malformed). */
+export class PermanentJobError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PermanentJobError';
+  }
+}
+
+type JobRow = typeof jobs.$inferSelect;
+interface Active {
+  job: JobRow;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+export function backoffMs(attempt: number, baseMs: number, maxMs: number): number {
+  const exp = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(exp * (1 + Math.random() * 0.25));
+}
+
+export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
+  const id = options.id ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const concurrency = options.concurrency ?? ctx.env.WORKER_CONCURRENCY;
+  const leaseMs = options.leaseMs ?? 30_000;
+  const pollMs = options.pollMs ?? 250;
+  const graceMs = options.graceMs ?? ctx.env.WORKER_GRACE_MS;
+  const backoffBaseMs = options.backoffBaseMs ?? 2_000;
+  const backoffMaxMs = options.backoffMaxMs ?? 5 * 60_000;
+  const types = Object.keys(options.registry);
+  const active = new Map<string, Active>();
+  let running = false;
+  let loopDone: Promise<void> = Promise.resolve();
+  let wake: (() => void) | null = null;
+
+  const claimable = (now: Date) =>
+    and(
+      inArray(jobs.type, types),
+      or(
+        and(eq(jobs.status, 'queued'), lte(jobs.runAt, now)),
+        and(eq(jobs.status, 'running'), lt(jobs.leaseUntil, now), lt(jobs.attempts, jobs.maxAttempts)),
+      ),
+    );
+
+  async function claim(): Promise<JobRow | null> {
+    const now = new Date();
+    // A job whose worker died during its last allowed attempt: give up on it, keeping why.
+    await ctx.db
+      .update(jobs)
+      .set({ status: 'failed', finishedAt: now, leaseUntil: null, lastError: sql`coalesce(${jobs.lastError} || '; ', '') || 'the worker stopped during the last attempt'` })
+      .where(and(inArray(jobs.type, types), eq(jobs.status, 'running'), lt(jobs.leaseUntil, now), gte(jobs.attempts, jobs.maxAttempts)));
+    const next = ctx.db.select({ id: jobs.id }).from(jobs).where(claimable(now)).orderBy(jobs.runAt).limit(1);
+    const rows = await ctx.db
+      .update(jobs)
+      .set({ status: 'running', attempts: sql`${jobs.attempts} + 1`, leaseUntil: new Date(now.getTime() + leaseMs), lockedBy: id, updatedAt: now })
+      .where(and(inArray(jobs.id, next), claimable(now)))
+      .returning();
+    return rows[0] ?? null;
+  }
+
+  const mine = (jobId: string) => and(eq(jobs.id, jobId), eq(jobs.lockedBy, id), eq(jobs.status, 'running'));
+
+  async function execute(job: JobRow, controller: AbortController): Promise<void> {
+    const definition = options.registry[job.type]!;
+    let progress = (job.progress as Record<string, unknown> | null) ?? {};
+    const renew = setInterval(() => {
+      ctx.db
+        .update(jobs)
+        .set({ leaseUntil: new Date(Date.now() + leaseMs), updatedAt: new Date() })
+        .where(mine(job.id))
+        .returning({ id: jobs.id })
+        .then((rows) => {
+          if (rows.length === 0 && !controller.signal.aborted) controller.abort(new Error('lease lost'));
+        })
+        .catch((error) => ctx.log.warn('lease renewal failed', { jobId: job.id, error: String(error) }));
+    }, Math.max(50, Math.floor(leaseMs / 3)));
+    const run: JobRun = { id: job.id, type: job.type, payload: job.payload as Record<string, unknown>, attempts: job.attempts, progress };
+    const tools = {
+      signal: controller.signal,
+      saveProgress: async (patch: Record<string, unknown>) => {
+        progress = { ...progress, ...patch };
+        run.progress = progress;
+        const rows = await ctx.db.update(jobs).set({ progress, updatedAt: new Date() }).where(mine(job.id)).returning({ id: jobs.id });
+        if (rows.length === 0) throw new Error('lease lost: the job is no longer held by this worker');
+      },
+    };
+    const started = Date.now();
+    try {
+      await definition.run(ctx, run, tools);
+      if (controller.signal.aborted) return; // released on shutdown or lease lost: not ours to finish
+      await ctx.db.update(jobs).set({ status: 'done', finishedAt: new Date(), leaseUntil: null, lastError: null }).where(mine(job.id));
+      ctx.log.info('job done', { jobId: job.id, type: job.type, attempt: job.attempts, ms: Date.now() - started });
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      const reason = error instanceof Error ? error.message : String(error);
+      const giveUp = error instanceof PermanentJobError || job.attempts >= job.maxAttempts;
+      if (giveUp) {
+        await ctx.db.update(jobs).set({ status: 'failed', finishedAt: new Date(), leaseUntil: null, lastError: reason }).where(mine(job.id));
+        ctx.log.error('job failed for good', { jobId: job.id, type: job.type, attempts: job.attempts, error: reason });
+        await definition.onGiveUp?.(ctx, run, reason).catch((e) => ctx.log.error('onGiveUp failed', { jobId: job.id, error: String(e) }));
+      } else {
+        const runAt = new Date(Date.now() + backoffMs(job.attempts, backoffBaseMs, backoffMaxMs));
+        await ctx.db.update(jobs).set({ status: 'queued', runAt, leaseUntil: null, lockedBy: null, lastError: reason }).where(mine(job.id));
+        ctx.log.warn('job will retry', { jobId: job.id, type: job.type, attempt: job.attempts, runAt: runAt.toISOString(), error: reason });
+      }
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  function launch(job: JobRow): Active {
+    const controller = new AbortController();
+    const entry: Active = { job, controller, done: Promise.resolve() };
+    entry.done = execute(job, controller)
+      .catch((error) => ctx.log.error('job bookkeeping failed', { jobId: job.id, error: String(error) }))
+      .finally(() => {
+        active.delete(job.id);
+        wake?.();
+      });
+    active.set(job.id, entry);
+    return entry;
+  }
+
+  async function loop() {
+    while (running) {
+      try {
+        while (running && active.size < concurrency) {
+          const job = await claim();
+          if (!job) break;
+          launch(job);
+        }
+      } catch (error) {
+        ctx.log.warn('claim failed', { error: String(error) });
+      }
+      if (!running) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, pollMs);
+        function done() {
+          clearTimeout(timer);
+          wake = null;
+          resolve();
+        }
+        wake = done;
+      });
+    }
+  }
+
+  async function runNext(): Promise<boolean> {
+    const job = await claim();
+    if (!job) return false;
+    await launch(job).done;
+    return true;
+  }
+
+  async function release(entry: Active) {
+    entry.controller.abort(new Error('worker stopping'));
+    // The interrupted attempt does not count against the job: it did not fail.
+    await ctx.db
+      .update(jobs)
+      .set({ status: 'queued', runAt: new Date(), leaseUntil: null, lockedBy: null, attempts: sql`max(${jobs.attempts} - 1, 0)` })
+      .where(mine(entry.job.id));
+    ctx.log.info('job released', { jobId: entry.job.id, type: entry.job.type });
+  }
+
+  return {
+    id,
+    start() {
+      if (running || types.length === 0) return;
+      running = true;
+      loopDone = loop();
+      ctx.log.info('worker started', { workerId: id, concurrency, types });
+    },
+    async stop() {
+      running = false;
+      wake?.();
+      await loopDone;
+      const pending = [...active.values()];
+      if (pending.length === 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<'grace'>((resolve) => (timer = setTimeout(() => resolve('grace'), graceMs)));
+      await Promise.race([Promise.all(pending.map((p) => p.done)), graceOver]);
+      clearTimeout(timer);
+      await Promise.all([...active.values()].map(release));
+    },
+    runNext,
+    async drain() {
+      let count = 0;
+      while (await runNext()) count++;
+      return count;
+    },
+    activeCount: () => active.size,
+  };
+}

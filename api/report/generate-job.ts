@@ -1,0 +1,119 @@
+// The `report.generate` job: analyse → persist → render → deliver. Each stage is idempotent and
+// resumable: the persisted report row (unique per request) marks analysis done, the files on
+// disk mark rendering done, and the report's e-mail claim makes the e-mail go out at most once.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { businesses, reportRequests } from '../../db/schema/businesses.ts';
+import { reports } from '../../db/schema/reports.ts';
+import type { AppContext } from '../context.ts';
+import { deliverReport } from '../email/deliver-report.ts';
+import type { JobDefinition } from '../jobs/registry.ts';
+import type { ReportGeneratePayload } from '../jobs/types.ts';
+import { PermanentJobError } from '../jobs/worker.ts';
+import { persistReport } from './persist.ts';
+import { inlineRenderer, type Renderer } from './render/renderer.ts';
+import type { ReportData, ReportInput } from './types.ts';
+
+export type AnalyseFn = (ctx: AppContext, input: ReportInput) => Promise<ReportData>;
+export type Stage = 'analyse' | 'persist' | 'renderPng' | 'renderPdf' | 'deliver';
+
+export interface ReportJobDeps {
+  analyse: AnalyseFn;
+  renderer?: Renderer;
+  /** Stage timings, for the benchmark and the logs. */
+  onStage?: (stage: Stage, ms: number) => void;
+}
+
+export type ReportRow = typeof reports.$inferSelect;
+
+export function reportFiles(ctx: AppContext, reportId: string) {
+  const dir = join(ctx.env.DATA_DIR, 'files', 'reports', reportId);
+  return { dir, pdf: join(dir, 'report.pdf'), png: join(dir, 'score-card.png') };
+}
+
+export const reportPdfUrl = (ctx: AppContext, token: string) => `${ctx.env.PUBLIC_BASE_URL}/api/reports/${token}/report.pdf`;
+
+function writeAtomic(path: string, data: Buffer) {
+  const tmp = `${path}.tmp`;
+  writeFileSync(tmp, data);
+  renameSync(tmp, path);
+}
+
+function isPayload(p: unknown): p is ReportGeneratePayload {
+  const o = p as Record<string, unknown> | null;
+  return typeof o?.requestId === 'string' && typeof o?.businessId === 'string';
+}
+
+export function reportGenerateJob(deps: ReportJobDeps): JobDefinition<ReportGeneratePayload> {
+  const renderer = deps.renderer ?? inlineRenderer();
+  const timed = async <T>(stage: Stage, fn: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    const result = await fn();
+    deps.onStage?.(stage, performance.now() - started);
+    return result;
+  };
+
+  return {
+    async run(ctx, job, tools) {
+      if (!isPayload(job.payload)) throw new PermanentJobError('payload needs requestId and businessId');
+      const { requestId, businessId } = job.payload;
+      const business = await ctx.db.query.businesses.findFirst({ where: eq(businesses.id, businessId) });
+      if (!business) throw new PermanentJobError(`business ${businessId} not found`);
+      await ctx.db.update(reportRequests).set({ status: 'processing' }).where(eq(reportRequests.id, requestId));
+
+      // Stage 1-2: analyse and persist, unless a previous attempt already persisted this request.
+      let report = await ctx.db.query.reports.findFirst({ where: eq(reports.requestId, requestId) });
+      if (!report) {
+        const data = await timed('analyse', () =>
+          deps.analyse(ctx, {
+            businessId,
+            fullName: business.fullName,
+            email: business.email,
+            company: business.company,
+            website: business.website,
+            address: business.address,
+            city: business.city,
+            state: business.state,
+            zip: business.zip,
+          }),
+        );
+        tools.signal.throwIfAborted();
+        const persisted = await timed('persist', () => persistReport(ctx, { businessId, requestId, reportType: 'free', data }));
+        report = (await ctx.db.query.reports.findFirst({ where: eq(reports.id, persisted.reportId) }))!;
+        await tools.saveProgress({ stage: 'persisted', reportId: report.id, runId: report.runId });
+      }
+      const data = report.data as ReportData;
+
+      // Stage 3: render the files (skipped when both exist from an earlier attempt).
+      const files = reportFiles(ctx, report.id);
+      let png: Buffer;
+      let pdf: Buffer;
+      if (existsSync(files.png) && existsSync(files.pdf)) {
+        png = readFileSync(files.png);
+        pdf = readFileSync(files.pdf);
+      } else {
+        tools.signal.throwIfAborted();
+        const rendered = await renderer.render(data);
+        deps.onStage?.('renderPng', rendered.pngMs);
+        deps.onStage?.('renderPdf', rendered.pdfMs);
+        mkdirSync(files.dir, { recursive: true });
+        writeAtomic(files.png, rendered.png);
+        writeAtomic(files.pdf, rendered.pdf);
+        png = rendered.png;
+        pdf = rendered.pdf;
+        await ctx.db.update(reports).set({ pdfUrl: reportPdfUrl(ctx, report.token!) }).where(eq(reports.id, report.id));
+        await tools.saveProgress({ stage: 'rendered' });
+      }
+
+      // Stage 4: deliver, at most once per report.
+      tools.signal.throwIfAborted();
+      const outcome = await timed('deliver', () => deliverReport(ctx, { report, business, png, pdf }));
+      await ctx.db.update(reportRequests).set({ status: 'sent' }).where(eq(reportRequests.id, requestId));
+      await tools.saveProgress({ stage: 'delivered', email: outcome });
+    },
+    async onGiveUp(ctx, job) {
+      if (isPayload(job.payload)) await ctx.db.update(reportRequests).set({ status: 'failed' }).where(eq(reportRequests.id, job.payload.requestId));
+    },
+  };
+}

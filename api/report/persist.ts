@@ -1,0 +1,116 @@
+// Persist one analysis run: the geocoded business, its competitors, one business_metrics row per
+// place (history accumulates run after run) and the report row with its token, in one batch so a
+// crash leaves either all of it or none of it.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { PRECISION, round } from '../../common/constants.ts';
+import { businesses, businessMetrics, competitors } from '../../db/schema/businesses.ts';
+import { reports } from '../../db/schema/reports.ts';
+import type { AppContext } from '../context.ts';
+import type { AnalysedPlace, ReportData } from './types.ts';
+
+export const REPORT_LINK_DAYS = 30;
+
+export interface PersistInput {
+  businessId: string;
+  requestId: string | null;
+  reportType: string;
+  data: ReportData;
+}
+
+export interface PersistedReport {
+  reportId: string;
+  token: string;
+  runId: string;
+}
+
+export const newReportToken = () => randomBytes(24).toString('base64url');
+export const reportUrl = (ctx: AppContext, token: string) => `${ctx.env.PUBLIC_BASE_URL}/report/${token}`;
+
+const score = (n: number) => round(n, PRECISION.score);
+
+function metricsRow(businessId: string, runId: string, reportedAt: Date, analysed: AnalysedPlace, competitorId: string | null) {
+  return {
+    businessId,
+    competitorId,
+    runId,
+    isMainBusiness: analysed.isMainBusiness,
+    reviewScore: score(analysed.scores.reviews),
+    digitalPresenceScore: score(analysed.scores.digitalPresence),
+    engagementScore: score(analysed.scores.engagement),
+    marketShareScore: score(analysed.scores.marketShare),
+    marketSharePercent: round(analysed.scores.marketSharePercent, 2),
+    overallScore: score(analysed.scores.overall),
+    techStackData: analysed.techStack,
+    reviewVelocityData: analysed.reviewVelocity,
+    sentimentData: analysed.sentiment,
+    adAnalysisData: analysed.ads,
+    dataPoints: analysed.dataPoints,
+    reportedAt,
+  };
+}
+
+export async function persistReport(ctx: AppContext, input: PersistInput): Promise<PersistedReport> {
+  const { data, businessId } = input;
+  const runId = randomUUID();
+  const reportId = randomUUID();
+  const token = newReportToken();
+  const now = new Date();
+
+  // Competitor rows are kept per business and updated in place; their ids are known before the
+  // batch so the metrics rows can point at them.
+  const existing = await ctx.db.select({ id: competitors.id, placeId: competitors.placeId }).from(competitors).where(eq(competitors.businessId, businessId));
+  const idByPlace = new Map(existing.map((c) => [c.placeId, c.id]));
+  const competitorIds = data.competitors.map((c) => idByPlace.get(c.place.placeId) ?? randomUUID());
+
+  // The geocoded point: what the competitors' distances are measured from.
+  const lat = data.location.latitude;
+  const long = data.location.longitude;
+  const statements = [
+    ctx.db
+      .update(businesses)
+      .set({
+        latitude: round(lat, PRECISION.latitude),
+        longitude: round(long, PRECISION.longitude),
+        placeId: data.business.place.placeId,
+        category: data.category,
+        updatedAt: now,
+      })
+      .where(eq(businesses.id, businessId)),
+    ...data.competitors.map((c, i) => {
+      const values = {
+        name: c.place.name,
+        address: c.place.address,
+        rating: c.place.rating === null ? null : round(c.place.rating, PRECISION.rating),
+        reviewCount: c.place.reviewCount,
+        website: c.place.website,
+        phone: c.place.phone,
+        latitude: round(c.place.latitude, PRECISION.latitude),
+        longitude: round(c.place.longitude, PRECISION.longitude),
+        distanceFromBusiness: round(c.place.distanceMiles, PRECISION.distance),
+      };
+      return ctx.db
+        .insert(competitors)
+        .values({ id: competitorIds[i], businessId, placeId: c.place.placeId, ...values })
+        .onConflictDoUpdate({ target: [competitors.businessId, competitors.placeId], set: values });
+    }),
+    ctx.db.insert(businessMetrics).values([
+      metricsRow(businessId, runId, now, data.business, null),
+      ...data.competitors.map((c, i) => metricsRow(businessId, runId, now, c, competitorIds[i]!)),
+    ]),
+    ctx.db.insert(reports).values({
+      id: reportId,
+      businessId,
+      requestId: input.requestId,
+      runId,
+      reportType: input.reportType,
+      token,
+      data,
+      signedUrl: reportUrl(ctx, token),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + REPORT_LINK_DAYS * 24 * 60 * 60 * 1000),
+    }),
+  ] as const;
+  await ctx.db.batch(statements);
+  return { reportId, token, runId };
+}

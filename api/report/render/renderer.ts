@@ -1,0 +1,106 @@
+// Rendering a report's files, inline or in a small pool of worker threads. The web process uses
+// threads so a PDF (a few hundred milliseconds of CPU) never blocks requests on its event loop.
+import { Worker } from 'node:worker_threads';
+import type { ReportData } from '../types.ts';
+import { renderPdf } from './pdf.ts';
+import { renderScoreCard } from './score-card.ts';
+
+export interface RenderResult {
+  png: Buffer;
+  pdf: Buffer;
+  pngMs: number;
+  pdfMs: number;
+}
+
+export interface Renderer {
+  kind: 'inline' | 'threads';
+  render: (data: ReportData) => Promise<RenderResult>;
+  close: () => Promise<void>;
+}
+
+export function inlineRenderer(): Renderer {
+  return {
+    kind: 'inline',
+    async render(data) {
+      let t = performance.now();
+      const png = await renderScoreCard(data);
+      const pngMs = performance.now() - t;
+      t = performance.now();
+      const pdf = await renderPdf(data);
+      return { png, pdf, pngMs, pdfMs: performance.now() - t };
+    },
+    close: async () => {},
+  };
+}
+
+interface Task {
+  id: number;
+  data: ReportData;
+  resolve: (r: RenderResult) => void;
+  reject: (e: Error) => void;
+}
+interface Slot {
+  worker: Worker;
+  task: Task | null;
+}
+type Reply = { id: number; png: Uint8Array; pdf: Uint8Array; pngMs: number; pdfMs: number } | { id: number; error: string };
+
+export function threadRenderer(size = 1): Renderer {
+  const slots: Slot[] = [];
+  const queue: Task[] = [];
+  let nextId = 1;
+  let closed = false;
+
+  function spawn(): Slot {
+    const slot: Slot = { worker: new Worker(new URL('./render-thread.ts', import.meta.url)), task: null };
+    slot.worker.unref();
+    slot.worker.on('message', (reply: Reply) => {
+      const task = slot.task;
+      slot.task = null;
+      slot.worker.unref();
+      if (task && task.id === reply.id) {
+        if ('error' in reply) task.reject(new Error(`render failed: ${reply.error}`));
+        else task.resolve({ png: Buffer.from(reply.png), pdf: Buffer.from(reply.pdf), pngMs: reply.pngMs, pdfMs: reply.pdfMs });
+      }
+      pump();
+    });
+    slot.worker.on('error', (error) => {
+      slot.task?.reject(error);
+      slot.task = null;
+    });
+    slot.worker.on('exit', () => {
+      slots.splice(slots.indexOf(slot), 1);
+      slot.task?.reject(new Error('render thread exited'));
+      if (!closed) pump();
+    });
+    slots.push(slot);
+    return slot;
+  }
+
+  function pump() {
+    while (queue.length > 0) {
+      const slot = slots.find((s) => !s.task) ?? (slots.length < size ? spawn() : undefined);
+      if (!slot) return;
+      const task = queue.shift()!;
+      slot.task = task;
+      slot.worker.ref();
+      slot.worker.postMessage({ id: task.id, data: task.data });
+    }
+  }
+
+  return {
+    kind: 'threads',
+    render(data) {
+      if (closed) return Promise.reject(new Error('renderer closed'));
+      return new Promise((resolve, reject) => {
+        queue.push({ id: nextId++, data, resolve, reject });
+        pump();
+      });
+    },
+    async close() {
+      closed = true;
+      for (const task of queue.splice(0)) task.reject(new Error('renderer closed'));
+      await Promise.all(slots.map((s) => s.worker.terminate()));
+    },
+  };
+}

@@ -1,0 +1,48 @@
+// The signed report link's API: its files, saving it to an account, one-click unsubscribe.
+import { readFile } from 'node:fs/promises';
+import { Hono } from 'hono';
+import type { AppContext } from '../context.ts';
+import { pdfFileName } from '../email/report-email.ts';
+import { notFound, unauthenticated } from '../errors.ts';
+import { reportFiles } from '../report/generate-job.ts';
+import { getViewer } from '../services/accounts.ts';
+import { requireValidReport, saveReportToAccount, unsubscribeByReportToken } from '../services/reports.ts';
+
+async function fileOrNotFound(path: string) {
+  try {
+    return await readFile(path);
+  } catch {
+    throw notFound('The report file is not ready yet.');
+  }
+}
+
+export function reportRoutes(ctx: AppContext) {
+  return new Hono()
+    .get('/reports/:token/report.pdf', async (c) => {
+      const { report, business } = await requireValidReport(ctx, c.req.param('token'));
+      const pdf = await fileOrNotFound(reportFiles(ctx, report.id).pdf);
+      return c.body(new Uint8Array(pdf), 200, {
+        'Content-Type': 'application/pdf',
+        'Content-Disposition': `inline; filename="${pdfFileName(business.company)}"`,
+        'Cache-Control': 'private, no-store',
+        'X-Robots-Tag': 'noindex',
+      });
+    })
+    .get('/reports/:token/score-card.png', async (c) => {
+      const { report } = await requireValidReport(ctx, c.req.param('token'));
+      const png = await fileOrNotFound(reportFiles(ctx, report.id).png);
+      return c.body(new Uint8Array(png), 200, { 'Content-Type': 'image/png', 'Cache-Control': 'private, max-age=3600', 'X-Robots-Tag': 'noindex' });
+    })
+    .post('/reports/:token/save', async (c) => {
+      const viewer = await getViewer({ ctx, headers: c.req.raw.headers });
+      if (!viewer) throw unauthenticated('Sign in to save this report to your account.');
+      const result = await saveReportToAccount({ ctx, token: c.req.param('token'), userId: viewer.user.id });
+      return c.json(result);
+    })
+    // RFC 8058 one-click: mail clients POST `List-Unsubscribe=One-Click` to the header's URL.
+    .post('/unsubscribe', async (c) => {
+      const token = c.req.query('token') ?? '';
+      await unsubscribeByReportToken({ ctx, token });
+      return c.json({ ok: true });
+    });
+}

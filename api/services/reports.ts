@@ -1,0 +1,73 @@
+// The online report behind a signed link: look it up by token, save its business to the signed-in
+// user's account, and one-click unsubscribe. The token is the proof: whoever holds the link got it
+// at the report's e-mail address.
+import { and, eq, isNull, or } from 'drizzle-orm';
+import { businesses, consentRecords, reportRequests } from '../../db/schema/businesses.ts';
+import { reports } from '../../db/schema/reports.ts';
+import type { AppContext } from '../context.ts';
+import { AppError, notFound } from '../errors.ts';
+import type { ReportData } from '../report/types.ts';
+
+export type ReportRow = typeof reports.$inferSelect;
+export type BusinessRow = typeof businesses.$inferSelect;
+
+export type ReportLookup =
+  | { state: 'valid'; report: ReportRow; business: BusinessRow; data: ReportData }
+  | { state: 'expired'; report: ReportRow; business: BusinessRow }
+  | { state: 'unknown' };
+
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
+
+export async function findReportByToken(ctx: AppContext, token: string, now = new Date()): Promise<ReportLookup> {
+  if (!TOKEN_SHAPE.test(token)) return { state: 'unknown' };
+  const report = await ctx.db.query.reports.findFirst({ where: eq(reports.token, token) });
+  if (!report || !report.data) return { state: 'unknown' };
+  const business = await ctx.db.query.businesses.findFirst({ where: eq(businesses.id, report.businessId) });
+  if (!business) return { state: 'unknown' };
+  if (report.expiresAt && report.expiresAt.getTime() <= now.getTime()) return { state: 'expired', report, business };
+  return { state: 'valid', report, business, data: report.data as ReportData };
+}
+
+export const reportGone = () => new AppError('gone', 'This report link has expired. Request a new free report to get a fresh one.');
+export const reportNotFound = () => notFound('No report was found for this link.');
+
+/** A report that may be read now, or the error that says why not. */
+export async function requireValidReport(ctx: AppContext, token: string) {
+  const found = await findReportByToken(ctx, token);
+  if (found.state === 'unknown') throw reportNotFound();
+  if (found.state === 'expired') throw reportGone();
+  return found;
+}
+
+/** Makes the report's business the user's own. Someone else's business stays theirs. */
+export async function saveReportToAccount({ ctx, token, userId }: { ctx: AppContext; token: string; userId: string }) {
+  const { business } = await requireValidReport(ctx, token);
+  if (business.userId === userId) return { businessId: business.id, alreadySaved: true };
+  const updated = await ctx.db
+    .update(businesses)
+    .set({ userId, updatedAt: new Date() })
+    .where(and(eq(businesses.id, business.id), or(isNull(businesses.userId), eq(businesses.userId, userId))))
+    .returning({ id: businesses.id });
+  if (updated.length === 0) throw new AppError('conflict', 'This business is already saved to another account.');
+  return { businessId: business.id, alreadySaved: false };
+}
+
+/** Withdraws marketing consent for the address the report was sent to. Idempotent. */
+export async function unsubscribeByReportToken({ ctx, token }: { ctx: AppContext; token: string }) {
+  const found = await findReportByToken(ctx, token);
+  if (found.state === 'unknown') throw notFound('This unsubscribe link is not valid.');
+  const email = found.business.email;
+  const now = new Date();
+  await ctx.db.batch([
+    ctx.db.update(consentRecords).set({ withdrawnAt: now }).where(and(eq(consentRecords.email, email), isNull(consentRecords.withdrawnAt))),
+    ctx.db.update(reportRequests).set({ marketingConsent: false }).where(eq(reportRequests.email, email)),
+  ]);
+  ctx.log.info('unsubscribed', { reportId: found.report.id });
+  return { email };
+}
+
+/** True when the address has withdrawn consent (marketing and monthly mail must skip it). */
+export async function isUnsubscribed(ctx: AppContext, email: string): Promise<boolean> {
+  const latest = await ctx.db.query.consentRecords.findFirst({ where: eq(consentRecords.email, email), orderBy: (c, { desc }) => [desc(c.consentedAt)] });
+  return Boolean(latest?.withdrawnAt);
+}

@@ -1,0 +1,32 @@
+// `npm run worker`: a job worker process on its own. Run as many as the volume needs, against
+// one database; start the web processes with WORKER=off then.
+import { createContext } from '../api/context.ts';
+import { EnvError, loadEnv } from '../api/env.ts';
+import { runWorker } from '../api/jobs/run-worker.ts';
+
+let env;
+try {
+  env = loadEnv();
+} catch (error) {
+  if (error instanceof EnvError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+
+const ctx = await createContext(env, { migrate: true });
+const stop = runWorker(ctx);
+console.log(`LocalRank worker running (concurrency ${env.WORKER_CONCURRENCY}); Ctrl+C stops it after the running jobs finish or are released.`);
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  ctx.log.info('worker shutting down', { signal });
+  await stop();
+  ctx.db.$client.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

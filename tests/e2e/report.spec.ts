@@ -1,0 +1,69 @@
+// The online report behind the signed link, and the dev mailbox that shows the e-mail.
+import { eq } from 'drizzle-orm';
+import { businesses } from '../../db/schema/businesses.ts';
+import { expect, test } from './fixtures.ts';
+import { seedReport } from './report-seed.ts';
+
+test('a valid link shows the full report without signing in', async ({ page, appCtx, baseURL }) => {
+  const { token } = await seedReport(appCtx, baseURL!, { company: 'Barton Springs Dental' });
+  const res = await page.goto(`/report/${token}`);
+  expect(res?.status()).toBe(200);
+  await expect(page.getByRole('heading', { level: 1, name: 'Barton Springs Dental' })).toBeVisible();
+  await expect(page.getByText(/Market rank #\d+ of 10/)).toBeVisible();
+  await expect(page.getByRole('note')).toContainText('Sample data.');
+  await expect(page.getByRole('heading', { name: 'Recommendations' })).toBeVisible();
+  await expect(page.locator('.recs > li')).toHaveCount(5);
+  await expect(page.locator('#competitors + .table-wrap tbody tr')).toHaveCount(10);
+  await expect(page.getByRole('heading', { name: /Every data point for Barton Springs Dental/ })).toContainText('92');
+  await expect(page.getByText(/open this link again to save the report/)).toBeVisible();
+  const pdf = await page.request.get(`/api/reports/${token}/report.pdf`);
+  expect(pdf.headers()['content-type']).toBe('application/pdf');
+  await page.screenshot({ path: 'test-results/screens/report-desktop.png', fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: 'test-results/screens/report-mobile.png', fullPage: false });
+});
+
+test('an expired link gets a clear page with status 410', async ({ page, appCtx, baseURL }) => {
+  const { token } = await seedReport(appCtx, baseURL!, { expired: true });
+  const res = await page.goto(`/report/${token}`);
+  expect(res?.status()).toBe(410);
+  await expect(page.getByRole('heading', { name: 'This report link has expired' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Get a new free report' })).toHaveAttribute('href', '/#report-form');
+});
+
+test('an unknown link gets a clear page with status 404', async ({ page }) => {
+  const res = await page.goto(`/report/${'Z'.repeat(32)}`);
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'Report not found' })).toBeVisible();
+});
+
+test('a signed-in visitor saves the business to their account', async ({ page, appCtx, signIn, baseURL }) => {
+  const { token, business } = await seedReport(appCtx, baseURL!);
+  const user = await signIn();
+  await page.goto(`/report/${token}`);
+  await page.getByRole('button', { name: 'Save to my account' }).click();
+  await expect(page.getByRole('link', { name: 'Saved to your account' })).toHaveAttribute('href', `/dashboard/${business.id}`);
+  const row = (await appCtx.db.select().from(businesses).where(eq(businesses.id, business.id)))[0]!;
+  expect(row.userId).toBe(user.userId);
+  await page.reload();
+  await expect(page.getByRole('link', { name: 'Saved to your account' })).toBeVisible();
+});
+
+test('the dev mailbox lists the report e-mail and opens it', async ({ page, appCtx, baseURL }) => {
+  const { business } = await seedReport(appCtx, baseURL!, { company: 'Mailbox Test Bakery' });
+  await page.goto('/dev/mailbox');
+  await expect(page.getByRole('heading', { name: 'Mailbox' })).toBeVisible();
+  const item = page.getByRole('link', { name: /Your LocalRank report: Mailbox Test Bakery ranks #\d+ of 10/ });
+  await expect(item).toContainText(`To ${business.email}`);
+  await item.click();
+  await expect(page.getByRole('heading', { level: 1, name: /Mailbox Test Bakery/ })).toBeVisible();
+  await expect(page.getByText('List-Unsubscribe=One-Click')).toBeVisible();
+  await expect(page.getByRole('link', { name: /mailbox-test-bakery-localrank-report\.pdf/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: /score-card\.png.*inline/ })).toBeVisible();
+  const frame = page.frameLocator('iframe.frame');
+  await expect(frame.getByRole('link', { name: 'View your full report' })).toBeVisible();
+  const link = await frame.getByRole('link', { name: 'View your full report' }).getAttribute('href');
+  await page.screenshot({ path: 'test-results/screens/mailbox-message.png', fullPage: true });
+  await page.goto(link!);
+  await expect(page.getByRole('heading', { level: 1, name: 'Mailbox Test Bakery' })).toBeVisible();
+});
