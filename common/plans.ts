@@ -1,0 +1,52 @@
+// The plan catalogue as the site shows it: names, prices (from PRICES) and each plan's
+// entitlements in the words of spec section 6. The pricing section and the subscribe flow read it;
+// what a plan actually allows is decided by api/services/entitlements.ts.
+import { PRICES, type Tier } from './constants.ts';
+
+export interface PlanCard {
+  tier: Tier;
+  name: string;
+  tagline: string;
+  /** US dollars per month; null for custom pricing. */
+  monthly: number | null;
+  /** Per-month price when billed annually. */
+  annual: number | null;
+  features: readonly string[];
+  highlighted?: boolean;
+}
+
+export const PLAN_CATALOGUE: readonly PlanCard[] = [
+  {
+    tier: 'free',
+    name: 'Free',
+    tagline: 'A one-time look at where you stand.',
+    monthly: PRICES.free.monthly,
+    annual: PRICES.free.yearly,
+    features: ['Limited one-time reports', 'Basic features', 'Rank against your top 9 local competitors', 'Report delivered by e-mail'],
+  },
+  {
+    tier: 'pro',
+    name: 'Pro',
+    tagline: 'Track your position month after month.',
+    monthly: PRICES.pro.monthly,
+    annual: PRICES.pro.yearly,
+    features: ['Unlimited monthly reports', 'Advanced analytics', '90-day trend analysis', 'Business dashboard'],
+    highlighted: true,
+  },
+  {
+    tier: 'enterprise',
+    name: 'Enterprise',
+    tagline: 'For businesses that need to act fast.',
+    monthly: PRICES.enterprise.monthly,
+    annual: PRICES.enterprise.yearly,
+    features: ['Everything in Pro', 'Priority support', 'API access', 'Early Warning Monitor', 'Real-time alerts'],
+  },
+  {
+    tier: 'agency',
+    name: 'Agency',
+    tagline: 'For consultants managing many clients.',
+    monthly: null,
+    annual: null,
+    features: ['Custom pricing', 'White-label licensing', 'Same features as Enterprise', 'Manage multiple clients'],
+  },
+];

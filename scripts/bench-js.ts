@@ -1,0 +1,67 @@
+// npm run bench:js — the JavaScript the landing page `/` ships, gzip-compressed as a server
+// sends it (zlib default level), split into what loads with the page and what loads later
+// (client:visible islands, dynamic imports). Budget: 80 KB gzip in all (1 KB = 1000 bytes).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { buildIfNeeded } from './build-if-needed.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const CLIENT = join(ROOT, 'dist/client');
+const BUDGET_KB = 80;
+const EAGER_DIRECTIVES = new Set(['load', 'idle']);
+
+buildIfNeeded(ROOT);
+const html = readFileSync(join(CLIENT, 'index.html'), 'utf8');
+const gz = (text: string | Buffer) => gzipSync(text).length;
+const kb = (bytes: number) => (bytes / 1000).toFixed(1);
+
+interface Row {
+  what: string;
+  bytes: number;
+  gzip: number;
+  when: 'load' | 'lazy';
+}
+const rows: Row[] = [];
+const seen = new Set<string>();
+
+/** A bundled file and everything it imports statically (same phase) or dynamically (lazy). */
+function addFile(url: string, when: Row['when']) {
+  if (seen.has(url)) return;
+  seen.add(url);
+  const source = readFileSync(join(CLIENT, url));
+  rows.push({ what: url, bytes: source.length, gzip: gz(source), when });
+  const text = source.toString('utf8');
+  const dir = url.slice(0, url.lastIndexOf('/') + 1);
+  for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*)["'](\.{1,2}\/[^"']+\.js)["']/g)) addFile(new URL(m[1]!, `http://x${dir}`).pathname, when);
+  for (const m of text.matchAll(/\bimport\(\s*["'](\.{1,2}\/[^"']+\.js)["']\s*\)/g)) addFile(new URL(m[1]!, `http://x${dir}`).pathname, 'lazy');
+}
+
+// Inline scripts (Astro's island runtime, the hero rotation, the mobile menu).
+const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!).filter((s) => s.trim() && !s.trim().startsWith('{'));
+const inlineText = inline.join('\n');
+rows.push({ what: `inline <script> x${inline.length}`, bytes: Buffer.byteLength(inlineText), gzip: gz(inlineText), when: 'load' });
+for (const m of html.matchAll(/<script[^>]*\bsrc="([^"]+)"/g)) addFile(m[1]!, 'load');
+
+// Islands: eager ones first, so a chunk shared with a lazy island counts once, at load.
+const islands = [...html.matchAll(/<astro-island\b[^>]*>/g)].map((m) => ({
+  component: /component-url="([^"]+)"/.exec(m[0])?.[1],
+  renderer: /renderer-url="([^"]+)"/.exec(m[0])?.[1],
+  directive: /client="([^"]+)"/.exec(m[0])?.[1] ?? 'load',
+}));
+islands.sort((a, b) => Number(EAGER_DIRECTIVES.has(b.directive)) - Number(EAGER_DIRECTIVES.has(a.directive)));
+for (const island of islands) {
+  const when = EAGER_DIRECTIVES.has(island.directive) ? 'load' : 'lazy';
+  if (island.renderer) addFile(island.renderer, when);
+  if (island.component) addFile(island.component, when);
+}
+
+const sum = (when?: Row['when']) => rows.filter((r) => !when || r.when === when).reduce((n, r) => n + r.gzip, 0);
+console.log(`JavaScript shipped on / (gzip, 1 KB = 1000 bytes)\n`);
+console.log(`${'file'.padEnd(44)} ${'raw KB'.padStart(8)} ${'gzip KB'.padStart(8)}  when`);
+for (const r of rows.sort((a, b) => b.gzip - a.gzip)) console.log(`${r.what.padEnd(44)} ${kb(r.bytes).padStart(8)} ${kb(r.gzip).padStart(8)}  ${r.when}`);
+console.log(`\nislands: ${islands.map((i) => `${i.component?.split('/').pop()?.split('.')[0]} (client:${i.directive})`).join(', ')}`);
+console.log(`on load: ${kb(sum('load'))} KB gzip`);
+console.log(`lazily:  ${kb(sum('lazy'))} KB gzip`);
+const total = sum();
+console.log(`in all:  ${kb(total)} KB gzip — budget ${BUDGET_KB} KB: ${total <= BUDGET_KB * 1000 ? 'within' : 'OVER'}`);

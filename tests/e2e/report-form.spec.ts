@@ -1,0 +1,135 @@
+// The free-report form against the real server: field messages, the submitting state, the
+// confirmation view and toasts, and a refusal by the server (its rate limit).
+import { eq, sql } from 'drizzle-orm';
+import type { Page } from '@playwright/test';
+import { REPORT_DELIVERY_TEXT } from '../../common/constants.ts';
+import { CONSENT_TEXT } from '../../common/schemas/report-request-rules.ts';
+import { reportRequests } from '../../db/schema/businesses.ts';
+import { uniqueEmail } from '../helpers/factories.ts';
+import { expect, test } from './fixtures.ts';
+
+async function openForm(page: Page) {
+  await page.goto('/#report-form');
+  const form = page.locator('#report-form form');
+  await expect(form.getByRole('button', { name: 'Generate My Free Report' })).toBeEnabled(); // hydrated
+  return form;
+}
+
+async function fillValid(page: Page, overrides: Partial<Record<string, string>> = {}) {
+  const v = { name: 'Maria Lopez', email: uniqueEmail('form'), company: `Lopez Plumbing ${Date.now()}`, website: 'https://lopezplumbing.example.com', address: '1200 Barton Springs Rd', city: 'Austin', zip: '78704', ...overrides };
+  await page.getByLabel('Full Name').fill(v.name);
+  await page.getByLabel('Email Address').fill(v.email);
+  await page.getByLabel('Company Name').fill(v.company);
+  await page.getByLabel('Your Role').selectOption({ label: 'Business Owner' });
+  await page.getByLabel('Business Website').fill(v.website);
+  await page.getByLabel('Business Address').fill(v.address);
+  await page.getByLabel('City').fill(v.city);
+  await page.getByLabel('State').selectOption('TX');
+  await page.getByLabel('ZIP Code').fill(v.zip);
+  await page.getByLabel(CONSENT_TEXT).check();
+  return v;
+}
+
+
+test('lists the roles and the 50 states as two-letter codes', async ({ page }) => {
+  const form = await openForm(page);
+  await expect(form.getByLabel('Your Role').locator('option:not([disabled])')).toHaveText(['Business Owner', 'Director', 'General Manager', 'Marketing Manager', 'Other']);
+  expect(await form.getByLabel('Your Role').locator('option:not([disabled])').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value))).toEqual(['owner', 'director', 'gm', 'marketing', 'other']);
+  const states = await form.getByLabel('State').locator('option:not([disabled])').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
+  expect(states).toHaveLength(50);
+  for (const code of states) expect(code).toMatch(/^[A-Z]{2}$/);
+  await expect(form.getByLabel('Email Address')).toHaveAttribute('type', 'email');
+  await expect(form.getByLabel('Business Website')).toHaveAttribute('type', 'url');
+  await expect(form.getByLabel(CONSENT_TEXT)).toHaveAttribute('required', '');
+});
+
+test('shows every field message in red under its input', async ({ page }) => {
+  const form = await openForm(page);
+  const submit = form.getByRole('button', { name: 'Generate My Free Report' });
+  const message = (id: string) => form.locator(`#rf-${id}-error`);
+  await submit.click();
+  for (const id of ['fullName', 'email', 'company', 'role', 'website', 'address', 'city', 'state', 'zip']) {
+    await expect(message(id)).toHaveText('Required');
+    await expect(form.locator(`#rf-${id}`)).toHaveAttribute('aria-invalid', 'true');
+  }
+  await expect(message('consent')).toHaveText('Please agree to receive your report');
+  await expect(message('fullName')).toHaveCSS('color', 'rgb(185, 28, 28)');
+  await expect(form.getByLabel('Full Name')).toBeFocused();
+
+  await form.getByLabel('Full Name').fill('M');
+  await form.getByLabel('Email Address').fill('maria@');
+  await form.getByLabel('Company Name').fill('L');
+  await form.getByLabel('Business Website').fill('lopezplumbing.com');
+  await form.getByLabel('Business Address').fill('12 A');
+  await form.getByLabel('City').fill('A');
+  await form.getByLabel('ZIP Code').fill('7870');
+  await submit.click();
+  await expect(message('fullName')).toHaveText('String must contain at least 2 character(s)');
+  await expect(message('email')).toHaveText('Invalid email');
+  await expect(message('company')).toHaveText('String must contain at least 2 character(s)');
+  await expect(message('website')).toHaveText('Invalid url');
+  await expect(message('address')).toHaveText('String must contain at least 5 character(s)');
+  await expect(message('city')).toHaveText('String must contain at least 2 character(s)');
+  await expect(message('zip')).toHaveText('ZIP code must be 5 digits or ZIP+4 (12345-6789)');
+
+  await form.getByLabel('Business Website').fill('ftp://lopezplumbing.com');
+  await form.getByLabel('ZIP Code').fill('78704-12');
+  await submit.click();
+  await expect(message('website')).toHaveText('Invalid url');
+  await expect(message('zip')).toHaveText('ZIP code must be 5 digits or ZIP+4 (12345-6789)');
+
+  // Correcting a field clears its message.
+  await form.getByLabel('ZIP Code').fill('78704-1234');
+  await expect(message('zip')).toHaveCount(0);
+});
+
+test('submits: Processing... with a spinner while sending, then the confirmation and toast', async ({ page, appCtx }) => {
+  const form = await openForm(page);
+  const values = await fillValid(page);
+
+  // Hold the request on its way to the real server, to see the submitting state.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/submit-request', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await form.getByRole('button', { name: 'Generate My Free Report' }).click();
+  const busy = form.getByRole('button', { name: 'Processing...' });
+  await expect(busy).toBeDisabled();
+  await expect(busy.locator('.spinner')).toBeVisible();
+  release();
+
+  const done = page.locator('#report-form');
+  await expect(done.getByRole('heading', { name: 'Report Being Generated!' })).toBeVisible();
+  await expect(done).toContainText(`We're analysing ${values.company} and its top local competitors now.`);
+  await expect(done).toContainText(`An email with your report will arrive in ${REPORT_DELIVERY_TEXT}.`);
+  const toast = page.getByRole('status').filter({ hasText: 'Report Requested!' });
+  await expect(toast).toContainText("Your business analysis is being processed. You'll receive an email when it's ready.");
+
+  const [stored] = await appCtx.db.select().from(reportRequests).where(eq(reportRequests.email, values.email));
+  expect(stored).toMatchObject({ marketingConsent: true });
+
+  await done.getByRole('button', { name: 'Submit Another Request' }).click();
+  const blank = page.locator('#report-form form');
+  for (const label of ['Full Name', 'Email Address', 'Company Name', 'Business Website', 'Business Address', 'City', 'ZIP Code']) await expect(blank.getByLabel(label)).toHaveValue('');
+  await expect(blank.getByLabel('Your Role')).toHaveValue('');
+  await expect(blank.getByLabel('State')).toHaveValue('');
+  await expect(blank.getByLabel(CONSENT_TEXT)).not.toBeChecked();
+});
+
+test('a refusal by the server keeps the form, shows its message and the failure toast', async ({ page, appCtx }) => {
+  const email = uniqueEmail('limited');
+  // This address has used up its hourly requests: the server answers 429.
+  await appCtx.db.run(sql`INSERT INTO rate_limits (key, count, reset_at) VALUES (${`intake:email:${email}`}, 1000000, ${Date.now() + 3_600_000})`);
+  const form = await openForm(page);
+  await fillValid(page, { email });
+  await form.getByRole('button', { name: 'Generate My Free Report' }).click();
+
+  const toast = page.getByRole('status').filter({ hasText: 'Submission Failed' });
+  await expect(toast).toContainText('Please check your information and try again.');
+  await expect(form.getByRole('alert')).toHaveText('Too many report requests for this email address. Please try again in an hour.');
+  await expect(form.getByLabel('Email Address')).toHaveValue(email);
+  await expect(form.getByRole('button', { name: 'Generate My Free Report' })).toBeEnabled();
+  await expect(page.getByRole('heading', { name: 'Report Being Generated!' })).toHaveCount(0);
+});
