@@ -7,6 +7,7 @@ import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { authRoutes } from './routes/auth.ts';
+import { reportRequestRoutes } from './routes/report-requests.ts';
 import { reportRoutes } from './routes/reports.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -32,6 +33,7 @@ export function createApp(ctx: AppContext) {
 
   app.get('/health', (c) => c.json({ ok: true }));
   app.route('/', authRoutes(ctx));
+  app.route('/', reportRequestRoutes(ctx));
   app.route('/', reportRoutes(ctx));
 
   app.notFound((c) => c.json({ code: 'not_found', message: 'Not found' }, 404));

@@ -21,6 +21,9 @@ const schema = z.object({
   WORKER: z.enum(['inline', 'off']).default('inline'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  // Free-report requests accepted per hour from one IP address and for one e-mail address.
+  INTAKE_RATE_LIMIT_PER_IP: z.coerce.number({ error: 'must be a whole number of requests per hour' }).int().min(1).default(20),
+  INTAKE_RATE_LIMIT_PER_EMAIL: z.coerce.number({ error: 'must be a whole number of requests per hour' }).int().min(1).default(5),
   WORKER_CONCURRENCY: z.coerce.number({ error: 'must be a whole number from 1 to 32' }).int().min(1).max(32).default(2),
   WORKER_GRACE_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0).max(600_000).default(10_000),
   SMTP_URL: z

@@ -25,3 +25,15 @@ export async function enqueue(db: Tx, input: EnqueueInput): Promise<string | nul
     .returning({ id: jobs.id });
   return rows[0]?.id ?? null;
 }
+
+/**
+ * The same insert as `enqueue`, not yet run: for `db.batch([...])`, so a row and its job are
+ * written in one transaction without an interactive transaction (which the inline worker's
+ * writes turn into SQLITE_BUSY).
+ */
+export function enqueueStatement(db: Tx, input: EnqueueInput) {
+  return db
+    .insert(jobs)
+    .values({ type: input.type, payload: input.payload, key: input.key, runAt: input.runAt ?? new Date(), maxAttempts: input.maxAttempts ?? 5 })
+    .onConflictDoNothing({ target: jobs.key });
+}

@@ -1,0 +1,96 @@
+// The free-report intake: de-duplication, rate limits, then the business, the request, the
+// consent record and the report.generate job written together in one batch (one transaction).
+import { createHash, randomUUID } from 'node:crypto';
+import { and, asc, eq, gt } from 'drizzle-orm';
+import { CONSENT_TEXT_VERSION } from '../../common/schemas/report-request-rules.ts';
+import type { ReportRequest } from '../../common/schemas/report-request.ts';
+import { businesses, consentRecords, reportRequests } from '../../db/schema/businesses.ts';
+import type { AppContext } from '../context.ts';
+import { enqueueStatement } from '../jobs/queue.ts';
+import type { ReportGeneratePayload } from '../jobs/types.ts';
+import { consumeRateLimit } from './rate-limit.ts';
+
+/** A second identical request within this window returns the first request's id. */
+export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
+export const INTAKE_WINDOW_MS = 60 * 60 * 1000;
+
+export interface Requester {
+  ip: string;
+  userAgent: string | null;
+  /** The signed-in user, who then owns the business. */
+  userId: string | null;
+}
+
+const PAYLOAD_FIELDS = ['fullName', 'email', 'company', 'role', 'website', 'address', 'city', 'state', 'zip'] as const;
+
+/** Same fields (case and spacing aside) from the same user means the same request. */
+export function requestFingerprint(input: ReportRequest, userId: string | null): string {
+  const parts = PAYLOAD_FIELDS.map((key) => input[key].trim().toLowerCase().replace(/\s+/g, ' '));
+  return createHash('sha256').update(JSON.stringify([userId ?? '', ...parts])).digest('hex');
+}
+
+export async function submitReportRequest({ ctx, input, requester }: { ctx: AppContext; input: ReportRequest; requester: Requester }) {
+  const fingerprint = requestFingerprint(input, requester.userId);
+  const [previous] = await ctx.db
+    .select({ id: reportRequests.id })
+    .from(reportRequests)
+    .where(and(eq(reportRequests.fingerprint, fingerprint), gt(reportRequests.createdAt, new Date(Date.now() - DUPLICATE_WINDOW_MS))))
+    .orderBy(asc(reportRequests.createdAt))
+    .limit(1);
+  if (previous) return { requestId: previous.id, duplicate: true };
+
+  await consumeRateLimit({
+    ctx,
+    input: {
+      key: `intake:ip:${requester.ip}`,
+      limit: ctx.env.INTAKE_RATE_LIMIT_PER_IP,
+      windowMs: INTAKE_WINDOW_MS,
+      message: 'Too many report requests from your network. Please try again in an hour.',
+    },
+  });
+  await consumeRateLimit({
+    ctx,
+    input: {
+      key: `intake:email:${input.email}`,
+      limit: ctx.env.INTAKE_RATE_LIMIT_PER_EMAIL,
+      windowMs: INTAKE_WINDOW_MS,
+      message: 'Too many report requests for this email address. Please try again in an hour.',
+    },
+  });
+
+  const businessId = randomUUID();
+  const requestId = randomUUID();
+  const now = new Date();
+  const details = Object.fromEntries(PAYLOAD_FIELDS.map((key) => [key, input[key]])) as Pick<ReportRequest, (typeof PAYLOAD_FIELDS)[number]>;
+  const consent = input.consent === true;
+  const payload: ReportGeneratePayload = { requestId, businessId };
+
+  const business = ctx.db.insert(businesses).values({ id: businessId, userId: requester.userId, ...details, createdAt: now, updatedAt: now });
+  const request = ctx.db.insert(reportRequests).values({
+    id: requestId,
+    businessId,
+    userId: requester.userId,
+    email: input.email,
+    fingerprint,
+    payload: details,
+    marketingConsent: consent,
+    ipAddress: requester.ip,
+    userAgent: requester.userAgent,
+    createdAt: now,
+  });
+  const job = enqueueStatement(ctx.db, { type: 'report.generate', payload: { ...payload }, key: `report.generate:${requestId}` });
+  if (consent) {
+    const record = ctx.db.insert(consentRecords).values({
+      requestId,
+      email: input.email,
+      textVersion: CONSENT_TEXT_VERSION,
+      ipAddress: requester.ip,
+      userAgent: requester.userAgent,
+      consentedAt: now,
+    });
+    await ctx.db.batch([business, request, record, job]);
+  } else {
+    await ctx.db.batch([business, request, job]);
+  }
+  return { requestId, duplicate: false };
+}

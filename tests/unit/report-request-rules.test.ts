@@ -1,0 +1,69 @@
+// The browser's zod-free check and the API's zod schema must agree: same fields flagged, same
+// message per field, over valid and invalid values of every field.
+import { describe, expect, it } from 'vitest';
+import { checkReportRequest, CONSENT_TEXT, STATE_CODES, US_STATES } from '../../common/schemas/report-request-rules.ts';
+import { reportRequestSchema } from '../../common/schemas/report-request.ts';
+import { fieldErrors } from '../../common/zod.ts';
+
+const base = {
+  fullName: 'Maria Lopez',
+  email: 'maria@lopezplumbing.com',
+  company: 'Lopez Plumbing',
+  role: 'owner',
+  website: 'https://lopezplumbing.com',
+  address: '1200 Barton Springs Rd',
+  city: 'Austin',
+  state: 'TX',
+  zip: '78704',
+};
+
+const variants: Record<keyof typeof base, string[]> = {
+  fullName: ['', ' ', 'M', 'Mo', ' M ', 'x'.repeat(100), 'x'.repeat(101)],
+  email: ['', 'maria', 'maria@', '@x.com', 'maria@x', 'maria@x.c', 'maria@x.co', 'Maria.Lopez+tag@Sub.Example.ORG', 'a..b@x.com', 'maria@-x.com', ' maria@x.com ', `${'a'.repeat(250)}@x.com`],
+  company: ['', 'L', 'LP', 'x'.repeat(151)],
+  role: ['', 'owner', 'director', 'gm', 'marketing', 'other', 'Owner', 'ceo'],
+  website: ['', 'lopez.com', 'http://lopez.com', 'https://www.lopez.com/path?q=1', 'ftp://lopez.com', 'https://localhost', 'javascript:alert(1)', 'https://', 'http://lopez', ' https://lopez.com '],
+  address: ['', '12 A', '12 Ab', 'x'.repeat(201)],
+  city: ['', 'A', 'Al'],
+  state: ['', 'TX', 'tx', 'DC', 'Texas', ...STATE_CODES],
+  zip: ['', '7870', '78704', '78704-1234', '78704-12', '787041', 'abcde', ' 78704 '],
+};
+
+function zodErrors(input: Record<string, unknown>) {
+  const result = reportRequestSchema.safeParse(input);
+  return result.success ? {} : fieldErrors(result.error);
+}
+
+describe('checkReportRequest matches the API schema', () => {
+  for (const [field, values] of Object.entries(variants)) {
+    it.each(values)(`${field} = %j`, (value) => {
+      const input = { ...base, [field]: value };
+      expect(checkReportRequest(input)).toEqual(zodErrors(input));
+    });
+  }
+
+  it('agrees when every field is missing', () => {
+    expect(checkReportRequest({})).toEqual(zodErrors({}));
+  });
+
+  it('requires consent only in the form', () => {
+    expect(checkReportRequest(base, { requireConsent: true })).toEqual({ consent: 'Please agree to receive your report' });
+    expect(checkReportRequest({ ...base, consent: true }, { requireConsent: true })).toEqual({});
+    expect(reportRequestSchema.safeParse(base).success).toBe(true);
+  });
+});
+
+describe('form constants', () => {
+  it('lists the 50 states as unique two-letter codes', () => {
+    expect(US_STATES).toHaveLength(50);
+    expect(new Set(STATE_CODES).size).toBe(50);
+    for (const code of STATE_CODES) expect(code).toMatch(/^[A-Z]{2}$/);
+    expect(STATE_CODES).not.toContain('DC');
+  });
+
+  it('says what the consent covers and that one can unsubscribe', () => {
+    expect(CONSENT_TEXT).toMatch(/report/);
+    expect(CONSENT_TEXT).toMatch(/marketing communications/);
+    expect(CONSENT_TEXT).toMatch(/unsubscribe at any time/);
+  });
+});
