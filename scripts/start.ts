@@ -42,7 +42,7 @@ const server = createServer((req, res) => {
 });
 
 const stoppers: Array<() => Promise<void>> = [];
-if (env.WORKER === 'inline') stoppers.push(runWorker(ctx));
+if (env.WORKER === 'inline') stoppers.push(runWorker(ctx, { inline: true }));
 server.listen(env.PORT, env.HOST, () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;

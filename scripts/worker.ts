@@ -16,7 +16,7 @@ try {
 }
 
 const ctx = await createContext(env, { migrate: true });
-const stop = runWorker(ctx);
+const stop = runWorker(ctx, { inline: false });
 console.log(`LocalRank worker running (concurrency ${env.WORKER_CONCURRENCY}); Ctrl+C stops it after the running jobs finish or are released.`);
 
 let stopping = false;

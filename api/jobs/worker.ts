@@ -44,6 +44,7 @@ export class PermanentJobError extends Error {
 }
 
 type JobRow = typeof jobs.$inferSelect;
+const SWEEP_EVERY_MS = 5_000;
 interface Active {
   job: JobRow;
   controller: AbortController;
@@ -78,14 +79,22 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
       ),
     );
 
-  async function claim(): Promise<JobRow | null> {
-    const now = new Date();
+  let lastSweep = 0;
+  async function sweep(now: Date) {
     // A job whose worker died during its last allowed attempt: give up on it, keeping why.
+    lastSweep = now.getTime();
     await ctx.db
       .update(jobs)
       .set({ status: 'failed', finishedAt: now, leaseUntil: null, lastError: sql`coalesce(${jobs.lastError} || '; ', '') || 'the worker stopped during the last attempt'` })
       .where(and(inArray(jobs.type, types), eq(jobs.status, 'running'), lt(jobs.leaseUntil, now), gte(jobs.attempts, jobs.maxAttempts)));
+  }
+
+  async function claim(): Promise<JobRow | null> {
+    const now = new Date();
+    if (now.getTime() - lastSweep >= SWEEP_EVERY_MS) await sweep(now);
+    // Look before writing: an idle worker only reads, so it never holds SQLite's write lock.
     const next = ctx.db.select({ id: jobs.id }).from(jobs).where(claimable(now)).orderBy(jobs.runAt).limit(1);
+    if ((await next).length === 0) return null;
     const rows = await ctx.db
       .update(jobs)
       .set({ status: 'running', attempts: sql`${jobs.attempts} + 1`, leaseUntil: new Date(now.getTime() + leaseMs), lockedBy: id, updatedAt: now })

@@ -67,3 +67,14 @@ test('the dev mailbox lists the report e-mail and opens it', async ({ page, appC
   await page.goto(link!);
   await expect(page.getByRole('heading', { level: 1, name: 'Mailbox Test Bakery' })).toBeVisible();
 });
+
+test('the unsubscribe link asks first, then unsubscribes', async ({ page, appCtx, baseURL }) => {
+  const { token } = await seedReport(appCtx, baseURL!);
+  await page.goto(`/unsubscribe?token=${token}`);
+  await expect(page.getByRole('heading', { name: 'Unsubscribe from LocalRank e-mail?' })).toBeVisible();
+  await page.getByRole('button', { name: 'Unsubscribe' }).click();
+  await expect(page.getByRole('heading', { name: 'You are unsubscribed' })).toBeVisible();
+  const res = await page.goto('/unsubscribe?token=not-a-real-token-at-all');
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'This unsubscribe link is not valid' })).toBeVisible();
+});

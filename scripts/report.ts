@@ -1,0 +1,105 @@
+// `npm run report -- --company … --address … --city … --state … --zip … --website … [--email …] [--name …]`
+// Runs the report pipeline once, here, and prints the scores and where the files went.
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { createContext } from '../api/context.ts';
+import { closeMailer, outboxDir } from '../api/email/mailer.ts';
+import { EnvError, loadEnv } from '../api/env.ts';
+import { productionDeps } from '../api/jobs/production.ts';
+import { fmtScore, marketSize, ranked, SCORE_KEYS, SCORE_LABELS } from '../api/report/render/labels.ts';
+import { runReportOnce } from '../api/report/run-once.ts';
+
+const usage = 'usage: npm run report -- --company NAME --address STREET --city CITY --state TX --zip 78701 --website https://… [--email you@example.com] [--name "Full Name"]';
+
+let args;
+try {
+  args = parseArgs({
+    options: {
+      company: { type: 'string' },
+      address: { type: 'string' },
+      city: { type: 'string' },
+      state: { type: 'string' },
+      zip: { type: 'string' },
+      website: { type: 'string' },
+      email: { type: 'string' },
+      name: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }).values;
+} catch (error) {
+  console.error(`${(error as Error).message}\n${usage}`);
+  process.exit(2);
+}
+if (args.help) {
+  console.log(usage);
+  process.exit(0);
+}
+const required = ['company', 'address', 'city', 'state', 'zip', 'website'] as const;
+const missing = required.filter((k) => !args[k]?.trim());
+if (missing.length > 0) {
+  console.error(`missing ${missing.map((m) => `--${m}`).join(', ')}\n${usage}`);
+  process.exit(2);
+}
+if (!/^https?:\/\//i.test(args.website!)) {
+  console.error('--website must start with http:// or https://');
+  process.exit(2);
+}
+if (!/^[A-Za-z]{2}$/.test(args.state!)) {
+  console.error('--state must be a two-letter state code, e.g. TX');
+  process.exit(2);
+}
+
+let env;
+try {
+  env = loadEnv();
+} catch (error) {
+  if (error instanceof EnvError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+const analyse = productionDeps.analyse;
+if (!analyse) {
+  console.error('The analysis pipeline (api/report/analyse.ts) is not part of this build, so no report can be made.');
+  process.exit(1);
+}
+
+const ctx = await createContext(env, { migrate: true });
+const timings: Record<string, number> = {};
+try {
+  const result = await runReportOnce(
+    ctx,
+    {
+      fullName: args.name?.trim() || 'LocalRank operator',
+      email: args.email?.trim() || env.OPERATOR_EMAIL,
+      company: args.company!.trim(),
+      website: args.website!.trim(),
+      address: args.address!.trim(),
+      city: args.city!.trim(),
+      state: args.state!.trim().toUpperCase(),
+      zip: args.zip!.trim(),
+    },
+    { analyse, onStage: (stage, ms) => (timings[stage] = ms) },
+  );
+  const d = result.data;
+  const b = d.business;
+  const pad = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s.padEnd(n));
+  console.log(`\n${b.place.name} · ${d.category} · ${d.provider}${d.sampleData ? ' (SAMPLE DATA)' : ''}`);
+  console.log(`Overall ${fmtScore(b.scores.overall)} · rank #${b.rank} of ${marketSize(d)} · market share ${b.scores.marketSharePercent.toFixed(2)}%`);
+  for (const k of SCORE_KEYS) console.log(`  ${SCORE_LABELS[k].padEnd(22)} ${fmtScore(b.scores[k])}`);
+  console.log(`  Data points            ${b.dataPoints.length}`);
+  console.log('\nRank  Business                          Miles  Overall');
+  for (const p of ranked(d)) console.log(`#${String(p.rank).padEnd(4)} ${pad(p.place.name + (p.isMainBusiness ? ' (you)' : ''), 33)} ${p.place.distanceMiles.toFixed(2).padStart(5)}  ${fmtScore(p.scores.overall)}`);
+  console.log('\nRecommendations');
+  d.recommendations.forEach((r, i) => console.log(`  ${i + 1}. ${r.title} (+${r.gain.toFixed(2)} ${SCORE_LABELS[r.score]})`));
+  for (const note of d.notes) console.log(`Note: ${note}`);
+  console.log(`\nPDF        ${resolve(result.pdf)}`);
+  console.log(`Score card ${resolve(result.png)}`);
+  console.log(`Online     ${result.url}`);
+  console.log(`E-mail     ${result.emailSent ? (env.SMTP_URL ? 'sent via SMTP' : `written to ${resolve(outboxDir(ctx))}`) : 'not sent'}`);
+  console.log(`Stages     ${Object.entries(timings).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(' · ')}`);
+} finally {
+  closeMailer(ctx);
+  ctx.db.$client.close();
+}

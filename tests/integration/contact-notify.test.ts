@@ -1,0 +1,55 @@
+// contact.notify: the operator gets the stored contact message once, with Reply-To the sender.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { closeMailer } from '../../api/email/mailer.ts';
+import { enqueue } from '../../api/jobs/queue.ts';
+import { createRegistry } from '../../api/jobs/registry.ts';
+import { createWorker } from '../../api/jobs/worker.ts';
+import { contactMessages, jobs } from '../../db/schema/operations.ts';
+import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { startSmtpServer } from '../helpers/smtp.ts';
+
+let t: TestContext;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  t = await createTestContext({ SMTP_URL: smtp.url, OPERATOR_EMAIL: 'ops@example.com' });
+});
+afterAll(async () => {
+  closeMailer(t.ctx);
+  await t.close();
+  await smtp.close();
+});
+
+it('e-mails the operator once, with the message and a Reply-To of the sender', async () => {
+  const [m] = await t.ctx.db
+    .insert(contactMessages)
+    .values({ name: 'Rosa <Diaz>', email: 'rosa@example.com', subject: 'billing', message: 'Can I pay yearly?\nThanks & regards' })
+    .returning();
+  const jobId = (await enqueue(t.ctx.db, { type: 'contact.notify', payload: { messageId: m!.id } }))!;
+  const worker = createWorker(t.ctx, { registry: createRegistry({}) });
+  await worker.runNext();
+  expect((await t.ctx.db.select().from(jobs).where(eq(jobs.id, jobId)))[0]!.status).toBe('done');
+  expect((await t.ctx.db.select().from(contactMessages).where(eq(contactMessages.id, m!.id)))[0]!.notifiedAt).toBeInstanceOf(Date);
+  expect(smtp.received).toHaveLength(1);
+  const mail = smtp.received[0]!;
+  expect(mail.envelope.to).toEqual(['ops@example.com']);
+  expect(mail.parsed.subject).toBe('[LocalRank contact] billing: Rosa <Diaz>');
+  expect(mail.parsed.replyTo?.[0]?.address).toBe('rosa@example.com');
+  expect(mail.parsed.text).toContain('Can I pay yearly?\nThanks & regards');
+  expect(mail.parsed.html).toContain('Rosa &lt;Diaz&gt;');
+  expect(mail.parsed.html).not.toContain('<Diaz>');
+
+  // The same message queued again (a duplicate enqueue) does not notify twice.
+  await enqueue(t.ctx.db, { type: 'contact.notify', payload: { messageId: m!.id } });
+  await worker.runNext();
+  expect(smtp.received).toHaveLength(1);
+});
+
+it('fails for good when the message does not exist', async () => {
+  const jobId = (await enqueue(t.ctx.db, { type: 'contact.notify', payload: { messageId: 'missing' } }))!;
+  await createWorker(t.ctx, { registry: createRegistry({}) }).runNext();
+  const row = (await t.ctx.db.select().from(jobs).where(eq(jobs.id, jobId)))[0]!;
+  expect(row.status).toBe('failed');
+  expect(row.lastError).toBe('contact message missing not found');
+});
