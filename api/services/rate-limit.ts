@@ -10,19 +10,34 @@ export interface Limit {
   message: string;
 }
 
-export async function consumeRateLimit({ ctx, input }: { ctx: Pick<AppContext, 'db'>; input: Limit }): Promise<void> {
-  const now = Date.now();
+function upsert(ctx: Pick<AppContext, 'db'>, input: Limit, now: number) {
   const resetAt = now + input.windowMs;
-  const rows = await ctx.db.all<{ count: number; reset_at: number }>(sql`
+  return ctx.db.all<{ count: number; reset_at: number }>(sql`
     INSERT INTO rate_limits (key, count, reset_at) VALUES (${input.key}, 1, ${resetAt})
     ON CONFLICT (key) DO UPDATE SET
       count = CASE WHEN rate_limits.reset_at <= ${now} THEN 1 ELSE rate_limits.count + 1 END,
       reset_at = CASE WHEN rate_limits.reset_at <= ${now} THEN excluded.reset_at ELSE rate_limits.reset_at END
     RETURNING count, reset_at`);
-  const row = rows[0]!;
+}
+
+function check(input: Limit, row: { count: number; reset_at: number }, now: number) {
   if (row.count > input.limit) {
     throw new AppError('rate_limited', input.message, { retryAfterSeconds: Math.max(1, Math.ceil((row.reset_at - now) / 1000)) });
   }
+}
+
+export async function consumeRateLimit({ ctx, input }: { ctx: Pick<AppContext, 'db'>; input: Limit }): Promise<void> {
+  const now = Date.now();
+  const rows = await upsert(ctx, input, now);
+  check(input, rows[0]!, now);
+}
+
+/** Several limits counted in one transaction (one commit); the first one exceeded is thrown. */
+export async function consumeRateLimits({ ctx, input }: { ctx: Pick<AppContext, 'db'>; input: [Limit, ...Limit[]] }): Promise<void> {
+  const now = Date.now();
+  const [first, ...rest] = input.map((limit) => upsert(ctx, limit, now));
+  const results = await ctx.db.batch([first!, ...rest]);
+  input.forEach((limit, i) => check(limit, (results[i] as Array<{ count: number; reset_at: number }>)[0]!, now));
 }
 
 export async function resetRateLimit({ ctx, input }: { ctx: Pick<AppContext, 'db'>; input: { key: string } }): Promise<void> {

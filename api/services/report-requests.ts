@@ -8,7 +8,7 @@ import { businesses, consentRecords, reportRequests } from '../../db/schema/busi
 import type { AppContext } from '../context.ts';
 import { enqueueStatement } from '../jobs/queue.ts';
 import type { ReportGeneratePayload } from '../jobs/types.ts';
-import { consumeRateLimit } from './rate-limit.ts';
+import { consumeRateLimits } from './rate-limit.ts';
 
 /** A second identical request within this window returns the first request's id. */
 export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
@@ -39,23 +39,22 @@ export async function submitReportRequest({ ctx, input, requester }: { ctx: AppC
     .limit(1);
   if (previous) return { requestId: previous.id, duplicate: true };
 
-  await consumeRateLimit({
+  await consumeRateLimits({
     ctx,
-    input: {
-      key: `intake:ip:${requester.ip}`,
-      limit: ctx.env.INTAKE_RATE_LIMIT_PER_IP,
-      windowMs: INTAKE_WINDOW_MS,
-      message: 'Too many report requests from your network. Please try again in an hour.',
-    },
-  });
-  await consumeRateLimit({
-    ctx,
-    input: {
-      key: `intake:email:${input.email}`,
-      limit: ctx.env.INTAKE_RATE_LIMIT_PER_EMAIL,
-      windowMs: INTAKE_WINDOW_MS,
-      message: 'Too many report requests for this email address. Please try again in an hour.',
-    },
+    input: [
+      {
+        key: `intake:ip:${requester.ip}`,
+        limit: ctx.env.INTAKE_RATE_LIMIT_PER_IP,
+        windowMs: INTAKE_WINDOW_MS,
+        message: 'Too many report requests from your network. Please try again in an hour.',
+      },
+      {
+        key: `intake:email:${input.email}`,
+        limit: ctx.env.INTAKE_RATE_LIMIT_PER_EMAIL,
+        windowMs: INTAKE_WINDOW_MS,
+        message: 'Too many report requests for this email address. Please try again in an hour.',
+      },
+    ],
   });
 
   const businessId = randomUUID();

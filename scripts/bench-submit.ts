@@ -1,0 +1,141 @@
+// npm run bench:submit [-- --rate 200 --seconds 10 --worker]
+// Load on POST /api/submit-request against a real server (`scripts/start.ts`, fresh database,
+// job worker off unless --worker), every request a different business so none is a duplicate.
+// 1. Fixed rate (open loop): requests are sent on a schedule, and latency counts from the
+//    scheduled time, so a stalled server cannot hide its queueing (no coordinated omission).
+// 2. Saturation (closed loop, 32 in flight): the most requests per second it sustains.
+// Budget (docs: ARCHITECTURE): p99 ≤ 25 ms at 200 requests/s on 2 cores.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values: args } = parseArgs({
+  options: { rate: { type: 'string', default: '200' }, seconds: { type: 'string', default: '10' }, worker: { type: 'boolean', default: false } },
+});
+const RATE = Number(args.rate);
+const SECONDS = Number(args.seconds);
+const root = resolve(import.meta.dirname, '..');
+
+const freePort = () =>
+  new Promise<number>((done) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => done(port));
+    });
+  });
+
+const port = await freePort();
+const dataDir = mkdtempSync(join(tmpdir(), 'localrank-bench-'));
+const server = spawn(process.execPath, ['scripts/start.ts'], {
+  cwd: root,
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    WORKER: args.worker ? 'inline' : 'off',
+    INTAKE_RATE_LIMIT_PER_IP: '100000000',
+    INTAKE_RATE_LIMIT_PER_EMAIL: '100000000',
+  },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+await new Promise<void>((ready, fail) => {
+  server.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('serving on') && ready());
+  server.on('exit', (code) => fail(new Error(`server exited with ${code}`)));
+});
+
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+let seq = 0;
+function body(): string {
+  const n = ++seq;
+  return JSON.stringify({
+    fullName: 'Bench Owner',
+    email: `bench-${n}@example.com`,
+    company: `Bench Plumbing ${n}`,
+    role: 'owner',
+    website: `https://bench-${n}.example.com`,
+    address: `${100 + (n % 900)} Congress Ave`,
+    city: 'Austin',
+    state: 'TX',
+    zip: '78701',
+    consent: n % 2 === 0,
+  });
+}
+
+const statuses = new Map<number, number>();
+function post(): Promise<void> {
+  const payload = body();
+  return new Promise((done, fail) => {
+    const req = request(
+      { host: '127.0.0.1', port, path: '/api/submit-request', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      (res) => {
+        statuses.set(res.statusCode!, (statuses.get(res.statusCode!) ?? 0) + 1);
+        res.resume();
+        res.on('end', done);
+      },
+    );
+    req.on('error', fail);
+    req.end(payload);
+  });
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const ms = (v: number) => `${v.toFixed(2)} ms`;
+function report(label: string, latencies: number[], elapsedMs: number) {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  console.log(
+    `${label}: ${sorted.length} requests in ${(elapsedMs / 1000).toFixed(1)} s = ${((sorted.length / elapsedMs) * 1000).toFixed(0)} req/s · ` +
+      `p50 ${ms(pct(sorted, 50))} · p90 ${ms(pct(sorted, 90))} · p99 ${ms(pct(sorted, 99))} · max ${ms(sorted[sorted.length - 1]!)}`,
+  );
+  return sorted;
+}
+
+try {
+  // Warm-up: JIT, connection pool, SQLite page cache.
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    for (let i = 0; i < 40; i++) await post();
+  }));
+  statuses.clear();
+
+  // 1. Fixed rate.
+  const total = RATE * SECONDS;
+  const fixed: number[] = [];
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: total }, (_, i) => {
+      const due = t0 + (i * 1000) / RATE;
+      return new Promise<void>((done, fail) => {
+        setTimeout(() => post().then(() => (fixed.push(performance.now() - due), done()), fail), Math.max(0, due - performance.now()));
+      });
+    }),
+  );
+  const fixedSorted = report(`fixed rate ${RATE}/s`, fixed, performance.now() - t0);
+
+  // 2. Saturation.
+  const closed: number[] = [];
+  const t1 = performance.now();
+  const until = t1 + 5000;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (performance.now() < until) {
+        const start = performance.now();
+        await post();
+        closed.push(performance.now() - start);
+      }
+    }),
+  );
+  report('saturation, 32 in flight', closed, performance.now() - t1);
+
+  console.log(`statuses: ${[...statuses].map(([s, n]) => `${s}×${n}`).join(', ')}`);
+  console.log(`worker: ${args.worker ? 'inline (reports generated meanwhile)' : 'off (intake only)'} · budget p99 ≤ 25 ms at 200 req/s: ${pct(fixedSorted, 99) <= 25 && RATE >= 200 ? 'met' : 'NOT met'}`);
+} finally {
+  agent.destroy();
+  server.kill('SIGTERM');
+  await new Promise((done) => server.on('exit', done));
+  rmSync(dataDir, { recursive: true, force: true });
+}
