@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Page } from '@playwright/test';
 import { REPORT_DELIVERY_TEXT } from '../../common/constants.ts';
 import { CONSENT_TEXT } from '../../common/schemas/report-request-rules.ts';
-import { reportRequests } from '../../db/schema/businesses.ts';
+import { businesses, reportRequests } from '../../db/schema/businesses.ts';
 import { uniqueEmail } from '../helpers/factories.ts';
 import { expect, test } from './fixtures.ts';
 
@@ -132,4 +132,16 @@ test('a refusal by the server keeps the form, shows its message and the failure 
   await expect(form.getByLabel('Email Address')).toHaveValue(email);
   await expect(form.getByRole('button', { name: 'Generate My Free Report' })).toBeEnabled();
   await expect(page.getByRole('heading', { name: 'Report Being Generated!' })).toHaveCount(0);
+});
+
+test('a signed-in visitor owns the business they submit', async ({ page, appCtx, signIn }) => {
+  const user = await signIn();
+  const form = await openForm(page);
+  const values = await fillValid(page, { email: user.email });
+  await form.getByRole('button', { name: 'Generate My Free Report' }).click();
+  await expect(page.getByRole('heading', { name: 'Report Being Generated!' })).toBeVisible();
+  const [stored] = await appCtx.db.select().from(reportRequests).where(eq(reportRequests.email, user.email));
+  expect(stored?.userId).toBe(user.userId);
+  const [business] = await appCtx.db.select().from(businesses).where(eq(businesses.id, stored!.businessId));
+  expect(business).toMatchObject({ userId: user.userId, company: values.company });
 });

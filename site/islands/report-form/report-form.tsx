@@ -48,7 +48,12 @@ export default function ReportForm() {
   // disabled, so a click never submits the bare HTML form.
   const ready = useSyncExternalStore(noSubscription, () => true, () => false);
   useEffect(() => {
-    if (phase === 'success') heading.current?.focus();
+    // The confirmation is shorter than the form: bring it to the middle of the screen and move
+    // focus to its heading so screen readers announce it.
+    if (phase === 'success' && heading.current) {
+      heading.current.focus({ preventScroll: true });
+      heading.current.scrollIntoView({ block: 'center' });
+    }
   }, [phase]);
 
   function focusFirstError(found: ReportRequestErrors) {
