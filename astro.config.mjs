@@ -5,6 +5,8 @@ import { defineConfig } from 'astro/config';
 
 export default defineConfig({
   srcDir: './site',
+  // Static files (favicon, robots.txt) live beside the sources; Astro's default is ./public.
+  publicDir: './site/public',
   output: 'server',
   adapter: node({ mode: 'standalone' }),
   integrations: [react()],
