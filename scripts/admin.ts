@@ -2,6 +2,7 @@
 import { createContext } from '../api/context.ts';
 import { EnvError, loadEnv } from '../api/env.ts';
 import { AppError } from '../api/errors.ts';
+import { JOB_STATUSES, listJobs, retryJob } from '../api/jobs/admin.ts';
 import { listUsers, setPlan } from '../api/services/plans.ts';
 import { SUBSCRIPTION_STATUSES, TIERS } from '../common/constants.ts';
 
@@ -12,6 +13,8 @@ Commands:
   set-plan <email> <tier> [status]   set a user's plan (and their consultant profile's)
                                      tiers: ${TIERS.join(', ')}
                                      statuses: ${SUBSCRIPTION_STATUSES.join(', ')} (default active)
+  jobs [status]                      latest jobs (${JOB_STATUSES.join(', ')}), with the reason of failures
+  retry-job <id>                     queue a failed job again; it resumes from its saved progress
   --help                             show this help
 
 Settings (DATA_DIR, DATABASE_URL, ...) are read as \`npm start\` reads them.`;
@@ -22,12 +25,16 @@ async function main(args: string[]): Promise<number> {
     console.log(HELP);
     return command ? 0 : 1;
   }
-  if (command !== 'users' && command !== 'set-plan') {
+  if (!['users', 'set-plan', 'jobs', 'retry-job'].includes(command)) {
     console.error(`Unknown command '${command}'.\n\n${HELP}`);
     return 1;
   }
   if (command === 'set-plan' && (rest.length < 2 || rest.length > 3)) {
     console.error('Usage: npm run admin -- set-plan <email> <tier> [status]');
+    return 1;
+  }
+  if (command === 'retry-job' && rest.length !== 1) {
+    console.error('Usage: npm run admin -- retry-job <id>');
     return 1;
   }
   const ctx = await createContext(loadEnv({ ...process.env, LOG_LEVEL: 'silent' }), { migrate: true });
@@ -38,6 +45,15 @@ async function main(args: string[]): Promise<number> {
       for (const r of rows) {
         console.log([r.email, r.role, `${r.tier}/${r.status}`, r.company ?? '-', r.createdAt.toISOString()].join('\t'));
       }
+    } else if (command === 'jobs') {
+      const rows = await listJobs({ ctx, status: rest[0] });
+      if (!rows.length) console.log('No jobs.');
+      for (const j of rows) {
+        console.log([j.id, j.type, j.status, `${j.attempts}/${j.maxAttempts}`, j.updatedAt.toISOString(), j.lastError ?? ''].join('\t'));
+      }
+    } else if (command === 'retry-job') {
+      const job = await retryJob({ ctx, id: rest[0]! });
+      console.log(`${job.type} ${job.id} is queued again.`);
     } else {
       const [email, tier, status] = rest as [string, string, string | undefined];
       const result = await setPlan({ ctx, input: { email, tier, status } });

@@ -187,3 +187,23 @@ describe('worker', () => {
     leaseSeen = [];
   });
 });
+
+describe('operator job commands', () => {
+  it('lists failed jobs with their reason and queues one again', async () => {
+    const { listJobs, retryJob } = await import('../../api/jobs/admin.ts');
+    const kind = type();
+    let fail = true;
+    const registry: JobRegistry = { [kind]: { run: async () => { if (fail) throw new PermanentJobError('bad address'); } } };
+    const id = (await enqueue(t.ctx.db, { type: kind, payload: {} }))!;
+    await createWorker(t.ctx, { registry }).runNext();
+    const failed = await listJobs({ ctx: t.ctx, status: 'failed' });
+    expect(failed.find((j) => j.id === id)?.lastError).toBe('bad address');
+    await expect(listJobs({ ctx: t.ctx, status: 'stuck' })).rejects.toThrow("Unknown status 'stuck'");
+    await expect(retryJob({ ctx: t.ctx, id: 'nope' })).rejects.toThrow('No job nope.');
+    await retryJob({ ctx: t.ctx, id });
+    fail = false;
+    await createWorker(t.ctx, { registry }).runNext();
+    expect((await jobRow(id)).status).toBe('done');
+    await expect(retryJob({ ctx: t.ctx, id })).rejects.toThrow('only failed jobs can be retried');
+  });
+});
