@@ -9,6 +9,7 @@ import { securityHeaders } from './lib/security-headers.ts';
 import { authRoutes } from './routes/auth.ts';
 import { reportRequestRoutes } from './routes/report-requests.ts';
 import { reportRoutes } from './routes/reports.ts';
+import { sampleSiteRoutes } from './routes/sample-sites.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -35,6 +36,7 @@ export function createApp(ctx: AppContext) {
   app.route('/', authRoutes(ctx));
   app.route('/', reportRequestRoutes(ctx));
   app.route('/', reportRoutes(ctx));
+  app.route('/', sampleSiteRoutes(ctx));
 
   app.notFound((c) => c.json({ code: 'not_found', message: 'Not found' }, 404));
   app.onError((error, c) => {
