@@ -24,6 +24,9 @@ const schema = z.object({
   // Free-report requests accepted per hour from one IP address and for one e-mail address.
   INTAKE_RATE_LIMIT_PER_IP: z.coerce.number({ error: 'must be a whole number of requests per hour' }).int().min(1).default(20),
   INTAKE_RATE_LIMIT_PER_EMAIL: z.coerce.number({ error: 'must be a whole number of requests per hour' }).int().min(1).default(5),
+  // Contact-form messages accepted per hour from one IP address and from one e-mail address.
+  CONTACT_RATE_LIMIT_PER_IP: z.coerce.number({ error: 'must be a whole number of messages per hour' }).int().min(1).default(10),
+  CONTACT_RATE_LIMIT_PER_EMAIL: z.coerce.number({ error: 'must be a whole number of messages per hour' }).int().min(1).default(5),
   WORKER_CONCURRENCY: z.coerce.number({ error: 'must be a whole number from 1 to 32' }).int().min(1).max(32).default(2),
   WORKER_GRACE_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0).max(600_000).default(10_000),
   SMTP_URL: z

@@ -1,0 +1,110 @@
+// The FAQ's questions and answers. Figures come from the shared constants so the page never
+// disagrees with the product (prices, radius, competitor count, delivery time, support times).
+import {
+  ANNUAL_SAVINGS_PERCENT,
+  COMPETITOR_COUNT,
+  MIN_DATA_POINTS,
+  OPERATOR,
+  PRICES,
+  REPORT_DELIVERY_TEXT,
+  SCORE_MAX,
+  SCORE_MIN,
+  SEARCH_RADIUS_MILES,
+} from '../../common/constants.ts';
+
+export interface FaqItem {
+  id: string;
+  question: string;
+  /** Plain text paragraphs (rendered escaped). */
+  answer: readonly string[];
+}
+
+export const FAQ_ITEMS: readonly FaqItem[] = [
+  {
+    id: 'what-is-localrank',
+    question: 'What does LocalRank do?',
+    answer: [
+      `LocalRank compares your business with its top ${COMPETITOR_COUNT} local competitors within a ${SEARCH_RADIUS_MILES}-mile radius. It analyses more than ${MIN_DATA_POINTS} data points and scores you from ${SCORE_MIN} to ${SCORE_MAX} on online reviews, digital presence, customer engagement and market share, with an overall score and your rank in the local market.`,
+    ],
+  },
+  {
+    id: 'free-report',
+    question: 'Is the first report really free?',
+    answer: [
+      'Yes. Fill in the free report form on the home page with your business details. No credit card and no account are needed. The free plan gives a limited one-time report with the basic features.',
+    ],
+  },
+  {
+    id: 'delivery-time',
+    question: 'How long does it take to get my report?',
+    answer: [
+      `Your report arrives by e-mail ${REPORT_DELIVERY_TEXT} after you submit the form. The e-mail contains a PDF of the report, a score card image and a link to the online version, which stays available for 30 days.`,
+      'If nothing has arrived after an hour, check your spam folder, then contact us with the e-mail address you used.',
+    ],
+  },
+  {
+    id: 'competitors',
+    question: 'How do you choose my competitors?',
+    answer: [
+      `We look for businesses in your category within ${SEARCH_RADIUS_MILES} miles of your address and keep the ${COMPETITOR_COUNT} most prominent ones, judged by review volume, ratings and visibility in local search. Your business is then ranked among them.`,
+    ],
+  },
+  {
+    id: 'scores',
+    question: 'What do the scores mean?',
+    answer: [
+      'Each score runs from 1 to 10. Online reviews covers your rating, review volume, how recent your reviews are and their sentiment. Digital presence covers your website: speed, mobile readiness, security and search basics. Customer engagement covers how often you answer reviews and how people can reach you. Market share estimates your share of local attention against your competitors.',
+      'A score of 8.5 or more is excellent, 7.5 or more is good, 7 or more is fair, and anything lower needs work. The Help Center explains each score in detail.',
+    ],
+  },
+  {
+    id: 'plans',
+    question: 'What do the paid plans cost?',
+    answer: [
+      `Pro costs $${PRICES.pro.monthly} a month, or $${PRICES.pro.yearly} a month billed annually. Enterprise costs $${PRICES.enterprise.monthly} a month, or $${PRICES.enterprise.yearly} a month billed annually. Agency pricing is custom. Paying annually saves ${ANNUAL_SAVINGS_PERCENT}%.`,
+      'Pro adds unlimited monthly reports, 90-day trend analysis and the dashboard. Enterprise adds priority support, API access, the Early Warning Monitor and real-time alerts. Agency adds white-label licensing and client management on top of everything in Enterprise.',
+    ],
+  },
+  {
+    id: 'api-access',
+    question: 'Do you offer API access?',
+    answer: [
+      'Yes. API access is available on the Enterprise and Agency plans. It lets you pull your scores, rankings and competitor data into your own tools and reports. The Free and Pro plans do not include API access.',
+    ],
+  },
+  {
+    id: 'early-warning',
+    question: 'What is the Early Warning Monitor?',
+    answer: [
+      'The Early Warning Monitor watches your new reviews and alerts you when one comes in at or below your alert threshold (3.0 stars unless you change it; you can set anything from 1.0 to 5.0). It is included in the Enterprise and Agency plans.',
+    ],
+  },
+  {
+    id: 'agencies',
+    question: 'Can agencies and consultants use LocalRank for clients?',
+    answer: [
+      'Yes. The Agency plan lets you manage several client businesses, brand the reports with your own logo and colours, and put the free report form on your own website with an embeddable widget. Contact our sales team for a quote.',
+    ],
+  },
+  {
+    id: 'cancel-refund',
+    question: 'Can I cancel at any time? Do you give refunds?',
+    answer: [
+      'You can cancel at any time; the cancellation takes effect at the end of the billing period you have paid for. New paid subscriptions come with a 30-day money-back guarantee. Refunds are returned to the original payment method within 5-10 business days. We do not give partial refunds for unused periods.',
+    ],
+  },
+  {
+    id: 'data',
+    question: 'What happens to my data?',
+    answer: [
+      'Your data is stored encrypted, we never sell it, and we delete it when you ask. You can request an export of your data at any time, including within 30 days after your account is closed. The Privacy Policy has the details.',
+    ],
+  },
+  {
+    id: 'support',
+    question: 'How quickly does support answer?',
+    answer: [
+      `Free and Pro customers hear back within 48 hours; Enterprise customers within 24 hours. Our team works ${OPERATOR.hours}.`,
+    ],
+  },
+];

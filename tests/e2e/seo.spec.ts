@@ -1,0 +1,48 @@
+import { expect, test } from './fixtures.ts';
+
+const PAGES = ['/faq', '/help-center', '/contact', '/privacy', '/terms'];
+
+for (const path of PAGES) {
+  test(`${path}: title, description, canonical and Open Graph tags`, async ({ page, request }) => {
+    await page.goto(path);
+    await expect(page).toHaveTitle(/ \| LocalRank$|LocalRank/);
+    const meta = (selector: string) => page.locator(selector).getAttribute('content');
+    expect((await meta('meta[name="description"]'))!.length).toBeGreaterThan(50);
+    const canonical = await page.locator('link[rel="canonical"]').getAttribute('href');
+    expect(new URL(canonical!).pathname).toBe(path);
+    expect(await meta('meta[property="og:title"]')).toBe(await page.title());
+    expect(await meta('meta[property="og:url"]')).toBe(canonical);
+    const image = await meta('meta[property="og:image"]');
+    const imageResponse = await request.get(new URL(image!).pathname);
+    expect(imageResponse.status()).toBe(200);
+    expect(imageResponse.headers()['content-type']).toBe('image/png');
+    const png = await imageResponse.body();
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    expect(png.readUInt32BE(16)).toBe(1200);
+    expect(png.readUInt32BE(20)).toBe(630);
+    await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', '/favicon.svg');
+  });
+}
+
+test('robots.txt points at the sitemap and keeps private screens out', async ({ request }) => {
+  const res = await request.get('/robots.txt');
+  expect(res.status()).toBe(200);
+  const text = await res.text();
+  expect(text).toContain('User-agent: *');
+  expect(text).toContain('Disallow: /api/');
+  expect(text).toContain('Disallow: /dashboard');
+  expect(text).toMatch(/^Sitemap: https?:\/\/.+\/sitemap\.xml$/m);
+});
+
+test('sitemap.xml lists the public pages', async ({ request }) => {
+  const res = await request.get('/sitemap.xml');
+  expect(res.status()).toBe(200);
+  expect(res.headers()['content-type']).toContain('xml');
+  const locs = [...(await res.text()).matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
+  expect(locs).toEqual(['/', '/faq', '/help-center', '/contact', '/privacy', '/terms']);
+});
+
+test('the favicon is served', async ({ request }) => {
+  const res = await request.get('/favicon.svg');
+  expect(res.status()).toBe(200);
+});
