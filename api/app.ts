@@ -11,6 +11,7 @@ import { dashboardRoutes } from './routes/dashboard.ts';
 import { contactRoutes } from './routes/contact.ts';
 import { reportRequestRoutes } from './routes/report-requests.ts';
 import { reportRoutes } from './routes/reports.ts';
+import { sampleSiteRoutes } from './routes/sample-sites.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -37,6 +38,7 @@ export function createApp(ctx: AppContext) {
   app.route('/', authRoutes(ctx));
   app.route('/', reportRequestRoutes(ctx));
   app.route('/', reportRoutes(ctx));
+  app.route('/', sampleSiteRoutes(ctx));
   app.route('/', dashboardRoutes(ctx));
   app.route('/', contactRoutes(ctx));
 

@@ -8,10 +8,13 @@ import { carriedQuery, destinationAfterAuth, readStoredPlan } from '../../lib/au
 import { setSignedIn, type Viewer } from '../../lib/session.ts';
 import { queueToast, toast } from '../../lib/toasts.ts';
 import { AuthField, fieldMessages } from './auth-field.tsx';
+import { loadAuthSchemas } from './load-schemas.ts';
 import './auth.css';
 
 const noSubscription = () => () => {};
+const warmSchemas = () => void loadAuthSchemas().catch(() => undefined);
 const LOGIN_FAILED = 'Login failed. Please check your credentials.';
+const OFFLINE = 'Could not reach LocalRank. Please check your connection and try again.';
 
 export default function LoginForm() {
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -31,7 +34,14 @@ export default function LoginForm() {
     if (!values.password) found.password = 'Required';
     let payload = values;
     if (!Object.keys(found).length) {
-      const { loginSchema } = await import('../../../common/schemas/auth.ts');
+      let loginSchema;
+      try {
+        ({ loginSchema } = await loadAuthSchemas());
+      } catch {
+        toast({ title: 'Login failed', description: OFFLINE, variant: 'destructive' });
+        setBusy(false);
+        return;
+      }
       const parsed = loginSchema.safeParse(values);
       if (parsed.success) payload = parsed.data;
       else Object.assign(found, fieldMessages(parsed.error.issues));
@@ -58,7 +68,7 @@ export default function LoginForm() {
     <div className="auth-card card">
       <h1>Welcome back</h1>
       <p className="auth-lead">Sign in to your LocalRank account.</p>
-      <form ref={form} className="auth-form" noValidate onSubmit={onSubmit} aria-label="Sign in">
+      <form ref={form} className="auth-form" noValidate onSubmit={onSubmit} onInput={warmSchemas} onPointerDown={warmSchemas} aria-label="Sign in">
         <AuthField name="email" label="Email" error={errors.email}>
           {(a11y) => <input {...a11y} className="input" type="email" autoComplete="email" inputMode="email" autoFocus />}
         </AuthField>

@@ -9,9 +9,11 @@ import { carriedQuery, destinationAfterAuth, readStoredPlan } from '../../lib/au
 import { setSignedIn, type Viewer } from '../../lib/session.ts';
 import { queueToast, toast } from '../../lib/toasts.ts';
 import { AuthField, fieldMessages } from './auth-field.tsx';
+import { loadAuthSchemas } from './load-schemas.ts';
 import './auth.css';
 
 const noSubscription = () => () => {};
+const warmSchemas = () => void loadAuthSchemas().catch(() => undefined);
 const SIGNUP_FAILED = 'Signup failed. Please try again.';
 const FIELD_ORDER = ['email', 'password', 'confirmPassword', 'role', 'companyName', 'acceptTerms'];
 const ROLES: ReadonlyArray<{ value: AccountRole; label: string; note: string }> = [
@@ -54,7 +56,14 @@ export default function SignupForm() {
       acceptTerms: data.get('acceptTerms') === 'on',
     };
     setBusy(true);
-    const { signupFormSchema } = await import('../../../common/schemas/auth.ts');
+    let signupFormSchema;
+    try {
+      ({ signupFormSchema } = await loadAuthSchemas());
+    } catch {
+      toast({ title: 'Signup failed', description: 'Could not reach LocalRank. Please check your connection and try again.', variant: 'destructive' });
+      setBusy(false);
+      return;
+    }
     const parsed = signupFormSchema.safeParse(values);
     if (!parsed.success) {
       const found = fieldMessages(parsed.error.issues);
@@ -84,7 +93,7 @@ export default function SignupForm() {
     <div className="auth-card card">
       <h1>Create your account</h1>
       <p className="auth-lead">Rank your business, or your clients', against the local competition.</p>
-      <form ref={form} className="auth-form" noValidate onSubmit={onSubmit} aria-label="Sign up">
+      <form ref={form} className="auth-form" noValidate onSubmit={onSubmit} onInput={warmSchemas} onPointerDown={warmSchemas} aria-label="Sign up">
         <fieldset className="auth-roles" aria-describedby={errors.role ? 'auth-role-error' : undefined}>
           <legend className="label">Account type</legend>
           <div className="auth-role-options">
