@@ -91,7 +91,7 @@ export default function ContactForm() {
     );
   const sending = phase === 'sending';
   return (
-    <form ref={form} className="contact-form" noValidate={ready} onSubmit={onSubmit} aria-busy={sending} aria-labelledby="contact-form-title" onChange={(e) => clearError((e.target as Element).getAttribute('name'))}>
+    <form ref={form} className="contact-form" noValidate={ready} onSubmit={onSubmit} aria-busy={sending} onChange={(e) => clearError((e.target as Element).getAttribute('name'))}>
       <h2 id="contact-form-title" className="contact-title">
         Send us a message
       </h2>
