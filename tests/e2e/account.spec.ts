@@ -70,6 +70,7 @@ test.describe('protected pages', () => {
     const user = await createUser(appCtx);
     await page.goto('/account');
     await expect(page).toHaveURL(/\/login\?redirect=%2Faccount$/);
+    await expect(page.getByRole('main').getByRole('button', { name: 'Sign In' })).toBeEnabled();
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password').fill(user.password);
     await page.getByRole('button', { name: 'Sign In' }).click();
@@ -114,6 +115,7 @@ test.describe('top bar session links and logout', () => {
     await expect(bar.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/login');
     await expect(bar.getByRole('link', { name: 'Sign Up' })).toHaveAttribute('href', '/signup');
     await page.goto('/login');
+    await expect(page.getByRole('main').getByRole('button', { name: 'Sign In' })).toBeEnabled();
     await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
     expect(checks).toEqual([]);
   });
