@@ -49,6 +49,7 @@ export default defineConfig({
       // Every e2e request comes from 127.0.0.1: generous intake limits so runs are not throttled.
       INTAKE_RATE_LIMIT_PER_IP: '100000',
       INTAKE_RATE_LIMIT_PER_EMAIL: '100000',
+      CONTACT_RATE_LIMIT_PER_IP: '100000',
     },
   },
 });

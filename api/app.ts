@@ -7,9 +7,11 @@ import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { authRoutes } from './routes/auth.ts';
+import { dashboardRoutes } from './routes/dashboard.ts';
 import { contactRoutes } from './routes/contact.ts';
 import { reportRequestRoutes } from './routes/report-requests.ts';
 import { reportRoutes } from './routes/reports.ts';
+import { sampleSiteRoutes } from './routes/sample-sites.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -36,6 +38,8 @@ export function createApp(ctx: AppContext) {
   app.route('/', authRoutes(ctx));
   app.route('/', reportRequestRoutes(ctx));
   app.route('/', reportRoutes(ctx));
+  app.route('/', sampleSiteRoutes(ctx));
+  app.route('/', dashboardRoutes(ctx));
   app.route('/', contactRoutes(ctx));
 
   app.notFound((c) => c.json({ code: 'not_found', message: 'Not found' }, 404));

@@ -37,6 +37,27 @@ const schema = z.object({
     .optional(),
   MAIL_FROM: z.string().trim().min(3).default('LocalRank <reports@localrank.app>'),
   OPERATOR_EMAIL: z.email({ error: 'must be an e-mail address' }).default(OPERATOR.supportEmail),
+  // Analysis: where places, reviews and locations come from, and how websites are fetched.
+  PLACES_PROVIDER: z.enum(['sample', 'google', 'yelp']).default('sample'),
+  GOOGLE_PLACES_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://places.googleapis.com'),
+  GOOGLE_PLACES_KEY: optional,
+  YELP_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.yelp.com'),
+  YELP_API_KEY: optional,
+  GEOCODER_URL: z.url({ protocol: /^https?$/ }).default('https://maps.googleapis.com/maps/api/geocode/json'),
+  GEOCODER_KEY: optional,
+  PROVIDER_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(100).max(120_000).default(10_000),
+  SITE_FETCH_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(100).max(120_000).default(8000),
+  SITE_FETCH_MAX_BYTES: z.coerce.number({ error: 'must be a number of bytes' }).int().min(1024).max(50_000_000).default(2_000_000),
+  SITE_FETCH_CONCURRENCY: z.coerce.number({ error: 'must be a whole number from 1 to 16' }).int().min(1).max(16).default(4),
+  SITE_FETCH_PORTS: z
+    .string()
+    .trim()
+    .default('')
+    .refine((v) => v === '' || v.split(',').every((p) => /^\d{1,5}$/.test(p.trim()) && Number(p) > 0 && Number(p) < 65536), 'must be a comma-separated list of port numbers')
+    .transform((v) => (v === '' ? [] : v.split(',').map((p) => Number(p.trim())))),
+}).superRefine((env, issues) => {
+  if (env.PLACES_PROVIDER === 'google' && !env.GOOGLE_PLACES_KEY) issues.addIssue({ code: 'custom', path: ['GOOGLE_PLACES_KEY'], message: 'is required when PLACES_PROVIDER=google' });
+  if (env.PLACES_PROVIDER === 'yelp' && !env.YELP_API_KEY) issues.addIssue({ code: 'custom', path: ['YELP_API_KEY'], message: 'is required when PLACES_PROVIDER=yelp' });
 });
 
 export type Env = z.infer<typeof schema> & { DATABASE_URL: string; PUBLIC_BASE_URL: string };

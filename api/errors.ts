@@ -3,6 +3,8 @@ export const ERROR_STATUS = {
   invalid_input: 400,
   unauthenticated: 401,
   forbidden: 403,
+  // A paid feature asked for on a plan that does not include it (the screen offers the upgrade).
+  plan_required: 403,
   not_found: 404,
   conflict: 409,
   gone: 410,

@@ -107,3 +107,17 @@ export const OPERATOR = {
 } as const;
 export const PRODUCT_NAME = 'LocalRank';
 export const LEGAL_LAST_UPDATED = 'October 1, 2025';
+
+/** Support answers within these hours, by plan (spec section 9; Agency has Enterprise's features). */
+export const SUPPORT_RESPONSE_HOURS = { free: 48, pro: 48, enterprise: 24, agency: 24 } as const;
+
+/** The policy constants of spec section 9 that the terms, privacy policy, FAQ and help quote. */
+export const POLICY = {
+  moneyBackDays: 30,
+  refundProcessing: '5-10 business days',
+  priceChangeNoticeDays: 30,
+  dataExportDaysAfterTermination: 30,
+  liabilityCapMonths: 12,
+  governingLaw: 'Texas',
+  arbitrationCity: 'Austin, Texas',
+} as const;

@@ -1,5 +1,5 @@
-// The production dependencies of the jobs. The analysis pipeline (api/report/analyse.ts) plugs in
-// here; until it is present, report.generate jobs stay queued.
+// The production dependencies of the jobs: the analysis pipeline (api/report/analyse.ts).
+import { analyseBusiness } from '../report/analyse.ts';
 import type { JobDeps } from './registry.ts';
 
-export const productionDeps: JobDeps = {};
+export const productionDeps: JobDeps = { analyse: (ctx, input) => analyseBusiness(ctx, input) };

@@ -40,11 +40,16 @@ export const signupFormSchema = z
     companyName: z.string().trim(),
     acceptTerms: z.literal(true, 'You must be 18 or older and accept the Terms of Service'),
   })
-  .superRefine((value, ctx) => {
-    if (value.password !== value.confirmPassword) {
-      ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'Passwords do not match' });
-    }
-    if (value.role === 'consultant' && !value.companyName) {
-      ctx.addIssue({ code: 'custom', path: ['companyName'], message: COMPANY_REQUIRED });
-    }
-  });
+  .superRefine(
+    (value, ctx) => {
+      if (value.password !== value.confirmPassword) {
+        ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'Passwords do not match' });
+      }
+      if (value.role === 'consultant' && !String(value.companyName ?? '').trim()) {
+        ctx.addIssue({ code: 'custom', path: ['companyName'], message: COMPANY_REQUIRED });
+      }
+    },
+    // Run even when a field already failed (an unticked box aborts the object's checks
+    // otherwise), so the form shows every message at once.
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+  );

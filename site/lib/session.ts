@@ -1,7 +1,9 @@
 // The session store shared by every island. The check runs once, is cached for 5 minutes (in
 // sessionStorage, so it survives page loads), is never retried and never refetched on focus.
+// Without the session hint cookie (set by the API on login/sign-up) no check is made at all.
 import { atom } from 'nanostores';
 import { SESSION_CACHE_MS } from '../../common/constants.ts';
+import { hasSessionHint } from '../../common/session-hint.ts';
 import { ApiError, apiRequest } from './api.ts';
 
 export interface SessionUser {
@@ -22,7 +24,9 @@ export interface Viewer {
   user: SessionUser;
   consultant?: SessionConsultant;
 }
-export type SessionState = { status: 'loading' } | { status: 'signed-out' } | ({ status: 'signed-in' } & Viewer);
+/** `loggedOut` marks a sign-out by the user here: the page is on its way home, so protected
+ *  screens do not send it to /login instead. */
+export type SessionState = { status: 'loading' } | { status: 'signed-out'; loggedOut?: true } | ({ status: 'signed-in' } & Viewer);
 
 /** Every key this product keeps in the browser starts with this; logout wipes them all. */
 export const STORAGE_PREFIX = 'localrank.';
@@ -60,6 +64,11 @@ let inFlight: Promise<SessionState> | null = null;
 export function checkSession(): Promise<SessionState> {
   const current = $session.get();
   if (current.status !== 'loading') return Promise.resolve(current);
+  // Nobody signed in from this browser (no hint cookie): signed out, without asking the API.
+  if (!hasSessionHint(document.cookie)) {
+    $session.set({ status: 'signed-out' });
+    return Promise.resolve($session.get());
+  }
   const cached = readCache();
   if (cached) {
     $session.set(cached);
@@ -95,5 +104,5 @@ export function clearSession() {
     /* storage unavailable */
   }
   inFlight = null;
-  $session.set({ status: 'signed-out' });
+  $session.set({ status: 'signed-out', loggedOut: true });
 }

@@ -31,3 +31,27 @@ export function dismissToast(id: number) {
   // Closed toasts are kept (hidden) until the removal delay, as the spec's constants say.
   setTimeout(() => $toasts.set($toasts.get().filter((t) => t.id !== id)), TOAST.removeDelayMs);
 }
+
+// A toast that must survive a page change (e.g. 'Welcome back!' before going to /account) is
+// queued in session storage and shown by the toaster on the next page.
+const QUEUE_KEY = 'localrank.toast';
+
+export function queueToast(input: Omit<ToastInput, 'action'>) {
+  try {
+    sessionStorage.setItem(QUEUE_KEY, JSON.stringify(input));
+  } catch {
+    toast(input); // storage unavailable: show it now, at least
+  }
+}
+
+export function showQueuedToast() {
+  let input: ToastInput | null;
+  try {
+    const raw = sessionStorage.getItem(QUEUE_KEY);
+    sessionStorage.removeItem(QUEUE_KEY);
+    input = raw ? (JSON.parse(raw) as ToastInput) : null;
+  } catch {
+    input = null;
+  }
+  if (input && typeof input.title === 'string') toast({ title: input.title, description: input.description, variant: input.variant });
+}

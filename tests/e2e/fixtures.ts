@@ -2,6 +2,7 @@
 // creating the session directly (the login screen's own tests go through the form).
 import { test as base, type Page } from '@playwright/test';
 import { createContext, type AppContext } from '../../api/context.ts';
+import { SESSION_HINT_COOKIE, SESSION_HINT_VALUE } from '../../common/session-hint.ts';
 import { loadEnv } from '../../api/env.ts';
 import { createUser, type CreateUserOptions } from '../helpers/factories.ts';
 
@@ -26,12 +27,14 @@ export const test = base.extend<Fixtures>({
   },
 });
 
-async function addSessionCookie(page: Page, cookieHeader: string, baseURL: string) {
+export async function addSessionCookie(page: Page, cookieHeader: string, baseURL: string) {
   const url = new URL(baseURL);
   const cookies = cookieHeader.split('; ').map((pair) => {
     const i = pair.indexOf('=');
     return { name: pair.slice(0, i), value: pair.slice(i + 1), domain: url.hostname, path: '/', httpOnly: true, sameSite: 'Lax' as const };
   });
+  // The session hint the API sets on login (readable by scripts): without it the site skips the check.
+  cookies.push({ name: SESSION_HINT_COOKIE, value: SESSION_HINT_VALUE, domain: url.hostname, path: '/', httpOnly: false, sameSite: 'Lax' });
   await page.context().addCookies(cookies);
 }
 

@@ -1,6 +1,6 @@
 import { expect, test } from './fixtures.ts';
 
-const PAGES = ['/faq'];
+const PAGES = ['/faq', '/help-center', '/contact', '/privacy', '/terms'];
 
 for (const path of PAGES) {
   test(`${path}: title, description, canonical and Open Graph tags`, async ({ page, request }) => {

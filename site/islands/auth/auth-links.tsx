@@ -16,8 +16,8 @@ export default function AuthLinks() {
     setBusy(true);
     try {
       await apiRequest('POST', '/api/auth/logout');
-      clearSession();
       window.location.assign('/');
+      clearSession();
     } catch {
       toast({ title: 'Logout failed', description: 'There was an error logging out. Please try again.', variant: 'destructive' });
     } finally {

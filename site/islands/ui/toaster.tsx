@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
 import { TOAST } from '../../../common/constants.ts';
-import { $toasts, dismissToast, type Toast } from '../../lib/toasts.ts';
+import { $toasts, dismissToast, showQueuedToast, type Toast } from '../../lib/toasts.ts';
 import './toaster.css';
 
 function ToastItem({ item }: { item: Toast }) {
@@ -55,6 +55,7 @@ export default function Toaster() {
   const region = useRef<HTMLOListElement>(null);
 
   useEffect(() => {
+    showQueuedToast();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === TOAST.hotkey) {
         e.preventDefault();

@@ -1,0 +1,264 @@
+// The one way the product fetches a URL it did not choose (a business's website, a competitor's
+// website). Rules (ARCHITECTURE.md "Data sources"): http/https only; ports 80/443 unless allowed;
+// the address actually connected to must be public unicast (no loopback, private, link-local,
+// metadata, CGNAT, multicast, ULA, IPv4-mapped/translated IPv6...), checked at DNS lookup time,
+// again on the connected socket, and again for every redirect (at most 5); a time limit for the
+// whole exchange and a body size limit.
+//
+// Two explicit exceptions, both opt-in by the caller, never by a URL:
+// - `inProcess`: URLs under the product's own sample-site prefix are answered by a handler in
+//   this process (the sample provider's websites; decision 0041). No socket is opened.
+// - `allowLoopback`: tests that serve fixture sites on 127.0.0.1 turn it on; production never does.
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction, Socket } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+export const SAFE_FETCH_DEFAULTS = { timeoutMs: 8000, maxBytes: 2 * 1024 * 1024, maxRedirects: 5, ports: [80, 443] } as const;
+
+export type SafeFetchRefusal = 'scheme' | 'port' | 'address' | 'dns' | 'redirects' | 'too_large' | 'timeout' | 'network' | 'credentials';
+
+export class SafeFetchError extends Error {
+  readonly reason: SafeFetchRefusal;
+  constructor(reason: SafeFetchRefusal, message: string) {
+    super(message);
+    this.name = 'SafeFetchError';
+    this.reason = reason;
+  }
+}
+
+export interface InProcessSite {
+  /** Origin + path prefix answered in-process, e.g. `http://localhost:4321/api/sample-sites/`. */
+  prefix: string;
+  handle: (url: URL) => Promise<Response> | Response;
+}
+
+export interface SafeFetchOptions {
+  timeoutMs?: number;
+  maxBytes?: number;
+  maxRedirects?: number;
+  /** Extra ports besides 80 and 443 (SAFE_FETCH_PORTS). */
+  extraPorts?: number[];
+  /** Tests only: let 127.0.0.1/::1 through (fixture servers). */
+  allowLoopback?: boolean;
+  inProcess?: InProcessSite;
+  headers?: Record<string, string>;
+  method?: 'GET' | 'HEAD';
+  /** DNS resolver (tests inject one that answers with a private address); defaults to dns.lookup. */
+  resolver?: typeof dnsLookup;
+}
+
+export interface SafeResponse {
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  text: () => string;
+  /** Time to the full body, ms. */
+  elapsedMs: number;
+  redirects: string[];
+  /** The address connected to ('in-process' for the product's sample sites). */
+  address: string;
+}
+
+/** Why an address is refused, or null when it is public unicast. */
+export function addressRefusal(address: string, allowLoopback = false): string | null {
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
+  } catch {
+    return `not an IP address: ${address}`;
+  }
+  const range = parsed.range();
+  if (allowLoopback && range === 'loopback') return null;
+  if (range === 'unicast') return null;
+  return `${parsed.toString()} is ${range}`;
+}
+
+function refuseAddress(address: string, allowLoopback: boolean): void {
+  const why = addressRefusal(address, allowLoopback);
+  if (why) throw new SafeFetchError('address', `refused address (${why})`);
+}
+
+function checkUrl(url: URL, options: SafeFetchOptions): void {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SafeFetchError('scheme', `refused scheme ${url.protocol}`);
+  if (url.username || url.password) throw new SafeFetchError('credentials', 'refused URL with credentials');
+  const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  const allowed = [...SAFE_FETCH_DEFAULTS.ports, ...(options.extraPorts ?? [])];
+  if (!allowed.includes(port)) throw new SafeFetchError('port', `refused port ${port}`);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (ipaddr.isValid(host)) refuseAddress(host, options.allowLoopback ?? false);
+  if (/(^|\.)localhost\.?$/i.test(host) && !options.allowLoopback) throw new SafeFetchError('address', 'refused host localhost');
+}
+
+/** A DNS lookup that refuses any non-public answer before a connection is attempted. */
+function guardedLookup(allowLoopback: boolean, resolver: typeof dnsLookup = dnsLookup): LookupFunction {
+  return (hostname, opts, callback) => {
+    resolver(hostname, { ...opts, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      const list = addresses as LookupAddress[];
+      for (const a of list) {
+        const why = addressRefusal(a.address, allowLoopback);
+        if (why) return callback(new SafeFetchError('address', `refused ${hostname}: ${why}`), '', 0);
+      }
+      if (list.length === 0) return callback(new SafeFetchError('dns', `no address for ${hostname}`), '', 0);
+      if ((opts as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+      callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
+}
+
+interface OneResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  address: string;
+}
+
+function flatHeaders(raw: http.IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+async function readLimited(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Buffer> {
+  if (!body) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new SafeFetchError('too_large', `body larger than ${maxBytes} bytes`);
+    }
+    chunks.push(Buffer.from(value));
+  }
+  return Buffer.concat(chunks);
+}
+
+function requestOnce(url: URL, options: SafeFetchOptions, signal: AbortSignal, maxBytes: number): Promise<OneResponse> {
+  const allowLoopback = options.allowLoopback ?? false;
+  const lib = url.protocol === 'https:' ? https : http;
+  return new Promise<OneResponse>((resolve, reject) => {
+    const req = lib.request(
+      url,
+      {
+        method: options.method ?? 'GET',
+        lookup: guardedLookup(allowLoopback, options.resolver),
+        signal,
+        agent: false,
+        headers: {
+          'user-agent': 'LocalRankBot/1.0 (+https://localrank.app/methodology)',
+          accept: 'text/html,application/xhtml+xml,text/plain,application/xml;q=0.9,*/*;q=0.5',
+          'accept-encoding': 'identity',
+          ...options.headers,
+        },
+      },
+      (res) => {
+        const address = res.socket?.remoteAddress ?? '';
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const declared = Number(res.headers['content-length'] ?? 0);
+        if (declared > maxBytes) {
+          res.destroy();
+          return reject(new SafeFetchError('too_large', `body larger than ${maxBytes} bytes`));
+        }
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxBytes) {
+            res.destroy();
+            reject(new SafeFetchError('too_large', `body larger than ${maxBytes} bytes`));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: flatHeaders(res.headers), body: Buffer.concat(chunks), address }));
+        res.on('error', reject);
+      },
+    );
+    // The connected address, checked again (a resolver answer may differ from what was used).
+    req.on('socket', (socket: Socket) => {
+      socket.once('connect', () => {
+        const why = socket.remoteAddress ? addressRefusal(socket.remoteAddress, allowLoopback) : 'no remote address';
+        if (why) req.destroy(new SafeFetchError('address', `refused connected address (${why})`));
+      });
+    });
+    req.on('error', (error) => {
+      if (error instanceof SafeFetchError) return reject(error);
+      const cause = (error as { cause?: unknown }).cause;
+      if (cause instanceof SafeFetchError) return reject(cause);
+      if (signal.aborted) return reject(new SafeFetchError('timeout', `no answer within the time limit`));
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return reject(new SafeFetchError('dns', `host not found: ${url.hostname}`));
+      reject(new SafeFetchError('network', `${code ?? error.message}`));
+    });
+    req.end();
+  });
+}
+
+async function inProcessOnce(url: URL, site: InProcessSite, maxBytes: number): Promise<OneResponse> {
+  const res = await site.handle(url);
+  const headers: Record<string, string> = {};
+  res.headers.forEach((v, k) => (headers[k.toLowerCase()] = v));
+  const body = await readLimited(res.body, maxBytes);
+  return { status: res.status, headers, body, address: 'in-process' };
+}
+
+/** GET (or HEAD) a URL under the rules above. Throws SafeFetchError on any refusal or failure;
+ *  an HTTP error status is a normal answer. */
+export async function safeFetch(input: string, options: SafeFetchOptions = {}): Promise<SafeResponse> {
+  const timeoutMs = options.timeoutMs ?? SAFE_FETCH_DEFAULTS.timeoutMs;
+  const maxBytes = options.maxBytes ?? SAFE_FETCH_DEFAULTS.maxBytes;
+  const maxRedirects = options.maxRedirects ?? SAFE_FETCH_DEFAULTS.maxRedirects;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const started = performance.now();
+  const redirects: string[] = [];
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    clearTimeout(timer);
+    throw new SafeFetchError('scheme', `not a URL: ${input}`);
+  }
+  try {
+    for (;;) {
+      const site = options.inProcess;
+      let one: OneResponse;
+      if (site && url.href.startsWith(site.prefix)) {
+        one = await Promise.race([
+          inProcessOnce(url, site, maxBytes),
+          new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(new SafeFetchError('timeout', 'no answer within the time limit')))),
+        ]);
+      } else {
+        checkUrl(url, options);
+        one = await requestOnce(url, options, controller.signal, maxBytes);
+      }
+      const location = one.headers.location;
+      if (one.status >= 300 && one.status < 400 && location) {
+        if (redirects.length >= maxRedirects) throw new SafeFetchError('redirects', `more than ${maxRedirects} redirects`);
+        const next = new URL(location, url);
+        redirects.push(next.href);
+        url = next;
+        continue;
+      }
+      const body = one.body;
+      return {
+        url: url.href,
+        status: one.status,
+        headers: one.headers,
+        body,
+        text: () => body.toString('utf8'),
+        elapsedMs: performance.now() - started,
+        redirects,
+        address: one.address,
+      };
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}

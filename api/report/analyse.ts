@@ -1,0 +1,308 @@
+// The analysis pipeline: a report request in, ReportData out.
+// geocode → identify the business and its category → discover competitors (top 9 by prominence
+// within 20 miles) → reviews → websites (concurrently, through the safe fetcher) → data points →
+// scores → rank → recommendations. A provider failure or an unreadable website never stops it:
+// the data it would have given is marked missing and a note says why.
+import { COMPETITOR_COUNT, PRECISION, round, SEARCH_RADIUS_MILES } from '../../common/constants.ts';
+import type { AppContext } from '../context.ts';
+import type { Env } from '../env.ts';
+import { PermanentJobError } from '../jobs/worker.ts';
+import { safeFetch, type SafeFetchOptions } from '../lib/safe-fetch.ts';
+import { categoryFromProvider, FALLBACK_CATEGORY, inferCategory, type Category } from './analysis/categories.ts';
+import { collectDataPoints, type MarketView, type Subject } from './analysis/data-points.ts';
+import { distanceMiles, geocode, GeocodeError, roundMiles } from './analysis/geocode.ts';
+import { googleProvider } from './analysis/providers/google.ts';
+import { sampleProvider } from './analysis/providers/sample.ts';
+import { describeFailure, type Listing, type PlacesProvider } from './analysis/providers/types.ts';
+import { yelpProvider } from './analysis/providers/yelp.ts';
+import { analyseReviews, type ReviewAnalysis } from './analysis/reviews.ts';
+import { SAMPLE_SITES_PATH, sampleSiteResponse } from './analysis/sample-sites.ts';
+import { ranks, recommend, scorePlace } from './analysis/scoring.ts';
+import { analyseWebsite, type WebsiteAnalysis } from './analysis/website.ts';
+import type { AnalysedPlace, ReportData, ReportInput } from './types.ts';
+
+export type AnalyseStage = 'geocode' | 'identify' | 'discover' | 'reviews' | 'websites' | 'score';
+
+export interface AnalyseOptions {
+  /** The analysis time (review ages, copyright year); defaults to now. */
+  now?: Date;
+  /** Replaces the provider chosen by PLACES_PROVIDER (tests). */
+  provider?: PlacesProvider;
+  /** Overrides for the website fetcher, e.g. `allowLoopback` for tests with local fixture sites. */
+  fetch?: Partial<SafeFetchOptions>;
+  /** Used for the online geocoder and the google/yelp providers (tests). */
+  fetchImpl?: typeof fetch;
+  /** Stage timings (bench:analyse). */
+  onStage?: (stage: AnalyseStage, ms: number) => void;
+}
+
+/** The provider PLACES_PROVIDER names. */
+export function createProvider(env: Env, now: Date, fetchImpl?: typeof fetch): PlacesProvider {
+  if (env.PLACES_PROVIDER === 'google') return googleProvider({ baseUrl: env.GOOGLE_PLACES_BASE_URL, key: env.GOOGLE_PLACES_KEY ?? '', timeoutMs: env.PROVIDER_TIMEOUT_MS, fetchImpl });
+  if (env.PLACES_PROVIDER === 'yelp') return yelpProvider({ baseUrl: env.YELP_BASE_URL, key: env.YELP_API_KEY ?? '', timeoutMs: env.PROVIDER_TIMEOUT_MS, fetchImpl });
+  return sampleProvider({ origin: env.PUBLIC_BASE_URL, now });
+}
+
+/** The safe fetcher's options for this product: its limits, and its own sample sites answered
+ *  in-process (decision 0041). */
+export function siteFetchOptions(env: Env, now: Date, overrides: Partial<SafeFetchOptions> = {}): SafeFetchOptions {
+  const prefix = `${env.PUBLIC_BASE_URL}${SAMPLE_SITES_PATH}`;
+  return {
+    timeoutMs: env.SITE_FETCH_TIMEOUT_MS,
+    maxBytes: env.SITE_FETCH_MAX_BYTES,
+    extraPorts: env.SITE_FETCH_PORTS,
+    inProcess: { prefix, handle: (url) => sampleSiteResponse(url.pathname.slice(SAMPLE_SITES_PATH.length), now) },
+    ...overrides,
+  };
+}
+
+/** Run `fn` over `items` with at most `limit` at once, keeping the order. */
+export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!, i);
+    }
+  });
+  await Promise.all(workers);
+  return out;
+}
+
+function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const s = [...values].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+async function guessCategory(input: ReportInput, fetchOptions: SafeFetchOptions): Promise<{ category: Category; from: 'name' | 'website' | 'fallback' }> {
+  const byName = inferCategory(input.company);
+  if (byName) return { category: byName, from: 'name' };
+  if (input.website) {
+    try {
+      const res = await safeFetch(input.website, { ...fetchOptions, maxBytes: Math.min(fetchOptions.maxBytes ?? 2_000_000, 1_000_000) });
+      const text = res.text().replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ').replace(/<[^>]+>/g, ' ');
+      const bySite = inferCategory(text, 2);
+      if (bySite) return { category: bySite, from: 'website' };
+    } catch {
+      // The website stage reports an unreachable site; the category falls back.
+    }
+  }
+  return { category: FALLBACK_CATEGORY, from: 'fallback' };
+}
+
+function techStack(site: WebsiteAnalysis | null): Record<string, unknown> {
+  if (!site?.reachable) return { read: false, reason: site ? site.error : 'no website listed' };
+  return { read: true, ...site.tech, https: site.https, viewport: site.viewport, schemaTypes: site.schemaTypes };
+}
+
+function velocity(r: ReviewAnalysis | null): Record<string, unknown> {
+  if (!r) return { read: false };
+  return { read: true, last30: r.last30, last90: r.last90, previous90: r.previous90, last365: r.last365, perMonth: r.monthlyVelocity, trend: r.velocityTrend, daysSinceLatest: r.daysSinceLatest, byMonth: r.byMonth };
+}
+
+function sentiment(r: ReviewAnalysis | null): Record<string, unknown> {
+  if (!r) return { read: false };
+  return {
+    read: true,
+    reviewsRead: r.sampled,
+    average: r.sentimentAverage,
+    positiveShare: r.positiveShare,
+    negativeShare: r.negativeShare,
+    neutralShare: r.neutralShare,
+    starShare: r.starShare,
+    positiveThemes: r.positiveThemes,
+    negativeThemes: r.negativeThemes,
+    ownerResponseRate: r.responseRate,
+    medianResponseHours: r.medianResponseHours,
+  };
+}
+
+function ads(site: WebsiteAnalysis | null): Record<string, unknown> {
+  if (!site?.reachable) return { read: false };
+  return { read: true, ...site.ads, pixels: Object.values(site.ads).filter(Boolean).length };
+}
+
+export async function analyseBusiness(ctx: AppContext, input: ReportInput, options: AnalyseOptions = {}): Promise<ReportData> {
+  const env = ctx.env;
+  const now = options.now ?? new Date();
+  const notes: string[] = [];
+  const timed = async <T>(stage: AnalyseStage, fn: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await fn();
+    } finally {
+      options.onStage?.(stage, performance.now() - started);
+    }
+  };
+  const fetchOptions = siteFetchOptions(env, now, options.fetch);
+  const provider = options.provider ?? createProvider(env, now, options.fetchImpl);
+  const providerLabel = { sample: 'the sample data provider', google: 'Google Places', yelp: 'Yelp' }[provider.name];
+
+  // 1. Geocode.
+  const geo = await timed('geocode', async () => {
+    try {
+      return await geocode(input, { GEOCODER_URL: env.GEOCODER_URL, GEOCODER_KEY: env.GEOCODER_KEY, PROVIDER_TIMEOUT_MS: env.PROVIDER_TIMEOUT_MS }, options.fetchImpl);
+    } catch (error) {
+      // Retrying cannot find a place that is not in the data.
+      if (error instanceof GeocodeError) throw new PermanentJobError(error.message);
+      throw error;
+    }
+  });
+  notes.push(...geo.notes);
+  const point = geo.point;
+
+  // 2. Identify the business and its category.
+  const { listing, listingFound, category } = await timed('identify', async () => {
+    const guess = await guessCategory(input, fetchOptions);
+    let found: Listing | null = null;
+    try {
+      found = await provider.identify({ company: input.company, address: input.address, city: input.city, state: input.state, zip: input.zip, website: input.website, point, anchorZip: geo.zip, categoryId: guess.category.id });
+      if (!found) notes.push(`${input.company} was not found on ${providerLabel} near ${input.city}, ${input.state}; its listing data is marked missing.`);
+    } catch (error) {
+      notes.push(`${providerLabel} could not look up the business (${describeFailure(error)}); its listing data is marked missing.`);
+    }
+    const fromProvider = provider.name === 'sample' ? null : categoryFromProvider(found?.providerCategory) ?? categoryFromProvider(found?.categoryLabel);
+    const cat = fromProvider ?? guess.category;
+    if (!fromProvider && guess.from === 'fallback') notes.push(`The business category could not be told from the company name or the website, so competitors are local businesses in general.`);
+    const own: Listing = found ?? {
+      placeId: `input:${input.businessId}`,
+      name: input.company,
+      address: `${input.address}, ${input.city}, ${input.state} ${input.zip}`,
+      phone: null,
+      website: input.website || null,
+      rating: null,
+      reviewCount: null,
+      latitude: point.latitude,
+      longitude: point.longitude,
+      providerCategory: null,
+      categoryLabel: cat.label,
+    };
+    return { listing: { ...own, website: input.website || own.website, categoryLabel: own.categoryLabel ?? cat.label }, listingFound: found !== null, category: cat };
+  });
+  const home = { latitude: listingFound ? listing.latitude : point.latitude, longitude: listingFound ? listing.longitude : point.longitude };
+
+  // 3. Competitors: the provider's order is prominence; keep those within the radius.
+  const competitors = await timed('discover', async () => {
+    try {
+      const found = await provider.discover({
+        point,
+        categoryId: category.id,
+        providerCategory: listingFound && provider.name !== 'sample' ? listing.providerCategory : null,
+        radiusMiles: SEARCH_RADIUS_MILES,
+        limit: COMPETITOR_COUNT,
+        excludePlaceId: listing.placeId,
+        anchorZip: geo.zip,
+        city: geo.city,
+        state: geo.state,
+        company: input.company,
+      });
+      const within = found
+        .map((l) => ({ listing: l, distance: roundMiles(distanceMiles(home, l)) }))
+        .filter((c) => c.distance <= SEARCH_RADIUS_MILES && c.listing.placeId !== listing.placeId)
+        .slice(0, COMPETITOR_COUNT);
+      if (within.length < COMPETITOR_COUNT) notes.push(`${providerLabel} found ${within.length} ${category.label.toLowerCase()} competitor${within.length === 1 ? '' : 's'} within ${SEARCH_RADIUS_MILES} miles (the report compares up to ${COMPETITOR_COUNT}).`);
+      return within;
+    } catch (error) {
+      notes.push(`${providerLabel} could not list competitors (${describeFailure(error)}); the market comparison is missing.`);
+      return [];
+    }
+  });
+  const all = [{ listing, distance: 0 }, ...competitors];
+
+  // 4. Reviews.
+  const reviewResults = await timed('reviews', async () => {
+    const failures: string[] = [];
+    const results = await mapLimit(all, 4, async ({ listing: l }, i) => {
+      if (i === 0 && !listingFound) return null;
+      try {
+        const r = await provider.reviews(l);
+        return analyseReviews(r.reviews, { now, complete: r.complete, ownerResponsesKnown: r.ownerResponsesKnown });
+      } catch (error) {
+        failures.push(describeFailure(error));
+        return null;
+      }
+    });
+    if (failures.length) notes.push(`Reviews could not be read for ${failures.length} of ${all.length} businesses (${failures[0]}); their review details are marked missing.`);
+    if (provider.name !== 'sample' && results.some(Boolean)) notes.push(`${providerLabel} gives a few review excerpts per business and no owner responses: velocity, sentiment and themes are read from those excerpts, and owner-response figures are marked missing.`);
+    return results;
+  });
+
+  // 5. Websites, concurrently with a limit.
+  const sites = await timed('websites', () =>
+    mapLimit(all, env.SITE_FETCH_CONCURRENCY, async ({ listing: l }) => (l.website ? analyseWebsite(l.website, fetchOptions) : null)),
+  );
+  const ownSite = sites[0];
+  if (ownSite && !ownSite.reachable) notes.push(`Your website (${input.website}) could not be read (${ownSite.error}); its website data points are marked missing.`);
+  if (!ownSite) notes.push('No website was given for the business; its website data points are marked missing.');
+  const noSite = sites.slice(1).filter((s) => !s).length;
+  if (noSite > 0) notes.push(provider.name === 'yelp' ? 'Yelp does not give the websites of businesses, so the competitors\' website data points are marked missing.' : `${noSite} competitor${noSite === 1 ? ' has' : 's have'} no website on ${providerLabel}.`);
+
+  // 6. Data points, scores, rank, recommendations.
+  return timed('score', async () => {
+    const reviewCounts = all.map((p) => p.listing.reviewCount).filter((n): n is number => n !== null);
+    const ratings = all.map((p) => p.listing.rating).filter((n): n is number => n !== null);
+    const totalReviews = reviewCounts.reduce((s, n) => s + n, 0);
+    const totalLast90 = reviewResults.reduce((s, r) => s + (r?.last90 ?? 0), 0);
+    const prominence = (l: Listing) => (l.reviewCount ?? 0) ** 0.6 * (l.rating ?? 0) ** 2;
+    const order = all.map((p, i) => ({ i, v: prominence(p.listing) })).sort((a, b) => b.v - a.v || a.i - b.i);
+
+    const analysed: AnalysedPlace[] = all.map((p, i) => {
+      const others = all.filter((_, j) => j !== i).map((o) => distanceMiles(p.listing, o.listing));
+      const market: MarketView = {
+        places: all.length,
+        totalReviews,
+        totalLast90,
+        medianReviewCount: median(reviewCounts),
+        averageRating: ratings.length ? round(ratings.reduce((s, n) => s + n, 0) / ratings.length, 2) : null,
+        nearestOtherMiles: others.length ? roundMiles(Math.min(...others)) : null,
+        othersWithin5: others.filter((d) => d <= 5).length,
+        prominencePosition: order.findIndex((o) => o.i === i) + 1,
+      };
+      const subject: Subject = { listing: p.listing, listingFound: i === 0 ? listingFound : true, distanceMiles: p.distance, reviews: reviewResults[i] ?? null, site: sites[i] ?? null, market, now };
+      const dataPoints = collectDataPoints(subject);
+      const { scores } = scorePlace(dataPoints);
+      return {
+        place: {
+          placeId: p.listing.placeId,
+          name: p.listing.name,
+          address: p.listing.address,
+          phone: p.listing.phone,
+          website: p.listing.website,
+          rating: p.listing.rating === null ? null : round(p.listing.rating, PRECISION.reviewRating),
+          reviewCount: p.listing.reviewCount,
+          latitude: round(p.listing.latitude, PRECISION.latitude),
+          longitude: round(p.listing.longitude, PRECISION.longitude),
+          category: p.listing.categoryLabel ?? category.label,
+          distanceMiles: p.distance,
+        },
+        isMainBusiness: i === 0,
+        scores,
+        rank: 0,
+        dataPoints,
+        techStack: techStack(sites[i] ?? null),
+        reviewVelocity: velocity(reviewResults[i] ?? null),
+        sentiment: sentiment(reviewResults[i] ?? null),
+        ads: ads(sites[i] ?? null),
+      };
+    });
+    const r = ranks(analysed.map((a) => a.scores.overall));
+    analysed.forEach((a, i) => (a.rank = r[i]!));
+
+    return {
+      generatedAt: now.toISOString(),
+      provider: provider.name,
+      sampleData: provider.name === 'sample',
+      notes,
+      location: point,
+      category: category.label,
+      radiusMiles: SEARCH_RADIUS_MILES,
+      business: analysed[0]!,
+      competitors: analysed.slice(1),
+      recommendations: recommend(analysed[0]!.dataPoints),
+    };
+  });
+}
+

@@ -1,0 +1,286 @@
+// THE registry of data points: every data point the analysis reports is defined here once, with
+// its label, source, unit, the score it feeds, its weight and how it is normalised. The scores,
+// the recommendations and docs/methodology.md (`npm run docs:methodology`) are all derived from it.
+import type { DataPoint, ScoreKey } from '../types.ts';
+import type { Listing } from './providers/types.ts';
+import type { ReviewAnalysis } from './reviews.ts';
+import { digitsOnly, type WebsiteAnalysis } from './website.ts';
+
+export type Value = number | string | boolean | null;
+export const MISSING = Symbol('missing');
+type Got = Value | typeof MISSING;
+
+export type Source = 'listing' | 'reviews' | 'website' | 'market';
+
+/** How a value becomes 0-1 for its score. */
+export type Norm =
+  | { kind: 'bool' }
+  | { kind: 'ramp'; lo: number; hi: number }
+  | { kind: 'inverse'; lo: number; hi: number }
+  | { kind: 'band'; zeroLo: number; idealLo: number; idealHi: number; zeroHi: number };
+
+export interface MarketView {
+  places: number;
+  totalReviews: number;
+  totalLast90: number;
+  medianReviewCount: number;
+  averageRating: number | null;
+  nearestOtherMiles: number | null;
+  othersWithin5: number;
+  /** 1 = the most prominent place in the market. */
+  prominencePosition: number;
+}
+
+export interface Subject {
+  listing: Listing;
+  /** False when the provider could not identify the business (listing built from the request). */
+  listingFound: boolean;
+  distanceMiles: number;
+  /** null when the provider's reviews could not be read. */
+  reviews: ReviewAnalysis | null;
+  /** null when the listing has no website. */
+  site: WebsiteAnalysis | null;
+  market: MarketView;
+  now: Date;
+}
+
+export interface DataPointDef {
+  key: string;
+  label: string;
+  source: Source;
+  unit: string;
+  score: ScoreKey | null;
+  /** Relative weight within its score (0 for points that are shown, not scored). */
+  weight: number;
+  norm: Norm | null;
+  /** What it measures, for the methodology. */
+  how: string;
+  /** The recommendation when this point holds the score back: [title, detail]. */
+  advice: [string, string] | null;
+  get: (s: Subject) => Got;
+}
+
+// ---- helpers -----------------------------------------------------------------------------
+const BOOL: Norm = { kind: 'bool' };
+const ramp = (lo: number, hi: number): Norm => ({ kind: 'ramp', lo, hi });
+const inverse = (lo: number, hi: number): Norm => ({ kind: 'inverse', lo, hi });
+const band = (zeroLo: number, idealLo: number, idealHi: number, zeroHi: number): Norm => ({ kind: 'band', zeroLo, idealLo, idealHi, zeroHi });
+
+/** Website points are missing when the site could not be read (or there is none). */
+const web = (f: (a: WebsiteAnalysis) => Value) => (s: Subject): Got => (s.site?.reachable ? f(s.site) : MISSING);
+/** Review points are missing when the provider's reviews could not be read. */
+const rev = (f: (r: ReviewAnalysis) => Value) => (s: Subject): Got => (s.reviews ? f(s.reviews) : MISSING);
+/** Owner-response points are missing when the source does not report responses. */
+const resp = (f: (r: ReviewAnalysis) => Value) => (s: Subject): Got => (s.reviews?.ownerResponsesKnown ? f(s.reviews) : MISSING);
+
+type Spec = [key: string, label: string, source: Source, unit: string, score: ScoreKey | null, weight: number, norm: Norm | null, how: string, get: (s: Subject) => Got, advice?: [string, string]];
+const d = (...[key, label, source, unit, score, weight, norm, how, get, advice]: Spec): DataPointDef => ({ key, label, source, unit, score, weight: score ? weight : 0, norm: score ? norm : null, how, get, advice: advice ?? null });
+
+const words = (s: string) => s.toLowerCase().replace(/&/g, ' and ').replace(/[^a-z0-9 ]+/g, ' ').split(/\s+/).filter((w) => w.length > 1 && !['the', 'and', 'of', 'llc', 'inc', 'co'].includes(w));
+
+export function nameOnPage(name: string, a: WebsiteAnalysis): boolean {
+  const hay = ` ${words(`${a.title ?? ''} ${a.h1.join(' ')} ${a.pageText}`).join(' ')} `;
+  const w = words(name);
+  return w.length > 0 && w.filter((x) => hay.includes(` ${x} `)).length / w.length >= 0.75;
+}
+
+export function phoneOnPage(phone: string | null, a: WebsiteAnalysis): boolean | null {
+  if (!phone) return null;
+  const target = digitsOnly(phone);
+  return a.phonesOnPage.some((p) => digitsOnly(p) === target) || (a.schemaPhone !== null && digitsOnly(a.schemaPhone) === target);
+}
+
+export function addressOnPage(address: string | null, a: WebsiteAnalysis): boolean | null {
+  if (!address) return null;
+  const street = address.split(',')[0]!.trim();
+  const m = /^(\d+[a-z]?)\s+(\S+)/i.exec(street);
+  if (!m) return null;
+  const text = a.pageText.toLowerCase();
+  return text.includes(`${m[1]!.toLowerCase()} ${m[2]!.toLowerCase()}`);
+}
+
+const pct = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 10000) / 100 : null);
+const theme = (list: Array<{ theme: string }>) => list[0]?.theme ?? null;
+
+// ---- the registry ------------------------------------------------------------------------
+export const DATA_POINTS: DataPointDef[] = [
+  // Listing (the places provider)
+  d('listing.found', 'Business found on the listing source', 'listing', 'yes/no', 'digitalPresence', 3, BOOL, 'Whether the places provider knows the business (matched by name near the address).', (s) => s.listingFound, ['Claim your business listing', 'Your business could not be matched on the listing source. Claim and verify the listing so customers searching nearby find you.']),
+  d('listing.category', 'Listing category', 'listing', 'text', null, 0, null, 'The category the provider (or the name and website) gives the business.', (s) => s.listing.categoryLabel),
+  d('listing.has_address', 'Address on the listing', 'listing', 'yes/no', 'digitalPresence', 2, BOOL, 'The listing shows a street address.', (s) => Boolean(s.listing.address), ['Complete your listing address', 'Add your full street address to your listing so maps and directions work.']),
+  d('listing.has_phone', 'Phone on the listing', 'listing', 'yes/no', 'digitalPresence', 2, BOOL, 'The listing shows a phone number.', (s) => Boolean(s.listing.phone), ['Add a phone number to your listing', 'Listings with a phone number get calls straight from search results.']),
+  d('listing.has_website', 'Website on the listing', 'listing', 'yes/no', 'digitalPresence', 4, BOOL, 'The listing links to a website.', (s) => Boolean(s.listing.website), ['Link a website from your listing', 'A listing without a website loses the customers who want to read more before they call.']),
+  d('listing.distance_miles', 'Distance from your business', 'listing', 'miles', null, 0, null, 'Great-circle distance from the business, 2 decimals.', (s) => s.distanceMiles),
+  d('listing.latitude', 'Latitude', 'listing', 'degrees', null, 0, null, 'The listing\'s latitude (8 decimals).', (s) => s.listing.latitude),
+  d('listing.longitude', 'Longitude', 'listing', 'degrees', null, 0, null, 'The listing\'s longitude (8 decimals).', (s) => s.listing.longitude),
+
+  // Reviews
+  d('reviews.rating', 'Average rating', 'listing', 'stars', 'reviews', 10, ramp(3, 5), 'The listing\'s average star rating (1-5).', (s) => (s.listing.rating === null ? (s.listingFound ? null : MISSING) : s.listing.rating), ['Lift your average rating', 'Ask every happy customer for a review and fix the issue behind the low ones: a few tenths of a star move you up the local results.']),
+  d('reviews.count', 'Review count', 'listing', 'reviews', 'reviews', 7, ramp(0, 250), 'Total reviews on the listing.', (s) => (s.listing.reviewCount === null ? (s.listingFound ? 0 : MISSING) : s.listing.reviewCount), ['Collect more reviews', 'Send a review link after every visit; review volume is one of the strongest local ranking signals.']),
+  d('reviews.last_30_days', 'Reviews in the last 30 days', 'reviews', 'reviews', 'reviews', 5, ramp(0, 8), 'Reviews dated within the last 30 days (among those the source gives).', rev((r) => r.last30), ['Keep reviews coming every month', 'A steady flow of fresh reviews tells customers and search engines you are active: aim for two a week.']),
+  d('reviews.last_90_days', 'Reviews in the last 90 days', 'reviews', 'reviews', 'reviews', 4, ramp(0, 20), 'Reviews dated within the last 90 days.', rev((r) => r.last90), ['Build review velocity', 'Make asking for a review part of checkout or the follow-up e-mail so the 90-day count grows.']),
+  d('reviews.last_365_days', 'Reviews in the last 12 months', 'reviews', 'reviews', null, 0, null, 'Reviews dated within the last 365 days.', rev((r) => r.last365)),
+  d('reviews.previous_90_days', 'Reviews 91-180 days ago', 'reviews', 'reviews', null, 0, null, 'Reviews dated 91 to 180 days ago (the base of the trend).', rev((r) => r.previous90)),
+  d('reviews.days_since_latest', 'Days since the latest review', 'reviews', 'days', 'reviews', 4, inverse(7, 120), 'Days since the most recent review.', rev((r) => r.daysSinceLatest), ['Get a fresh review this week', 'Your latest review is old; customers read recency as a sign the business is still good.']),
+  d('reviews.days_since_oldest', 'Age of the oldest review read', 'reviews', 'days', null, 0, null, 'Days since the oldest review the source gave.', rev((r) => r.daysSinceOldest)),
+  d('reviews.sampled', 'Reviews read', 'reviews', 'reviews', null, 0, null, 'How many review texts the source gave for analysis (Google gives 5, Yelp 3).', rev((r) => r.sampled)),
+  d('reviews.sample_complete', 'All reviews read', 'reviews', 'yes/no', null, 0, null, 'Whether the source gave every review or only excerpts.', rev((r) => r.complete)),
+  d('reviews.sampled_average', 'Average of the reviews read', 'reviews', 'stars', null, 0, null, 'Mean stars of the reviews read.', rev((r) => r.sampledAverage)),
+  d('reviews.share_5_star', 'Five-star share', 'reviews', '%', 'reviews', 3, ramp(30, 80), 'Share of reviews read with 5 stars.', rev((r) => r.starShare[5]), ['Turn good visits into five-star reviews', 'Follow up with customers who had a good experience and ask them directly for a five-star review.']),
+  d('reviews.share_4_star', 'Four-star share', 'reviews', '%', null, 0, null, 'Share of reviews read with 4 stars.', rev((r) => r.starShare[4])),
+  d('reviews.share_3_star', 'Three-star share', 'reviews', '%', null, 0, null, 'Share of reviews read with 3 stars.', rev((r) => r.starShare[3])),
+  d('reviews.share_2_star', 'Two-star share', 'reviews', '%', null, 0, null, 'Share of reviews read with 2 stars.', rev((r) => r.starShare[2])),
+  d('reviews.share_1_star', 'One-star share', 'reviews', '%', 'reviews', 3, inverse(2, 20), 'Share of reviews read with 1 star.', rev((r) => r.starShare[1]), ['Reduce one-star experiences', 'Read your one-star reviews for the common cause and fix it; answer each one publicly.']),
+  d('reviews.sentiment_average', 'Average sentiment', 'reviews', 'score per word', 'reviews', 3, ramp(-0.2, 0.4), 'Mean AFINN-165 comparative sentiment of the review texts (the `sentiment` package), -5 to +5 per word.', rev((r) => r.sentimentAverage), ['Improve what customers write about', 'The tone of your reviews is cooler than the market. The recurring negative theme below is where to start.']),
+  d('reviews.positive_share', 'Positive review share', 'reviews', '%', 'reviews', 3, ramp(40, 90), 'Share of review texts with positive sentiment.', rev((r) => r.positiveShare), ['Earn more positive reviews', 'Fewer than most of your reviews read as positive; fix the top complaint and ask satisfied customers to write.']),
+  d('reviews.negative_share', 'Negative review share', 'reviews', '%', 'reviews', 3, inverse(5, 40), 'Share of review texts with negative sentiment.', rev((r) => r.negativeShare), ['Cut the share of negative reviews', 'Negative reviews stand out; resolve complaints before customers leave and reply to each negative review.']),
+  d('reviews.neutral_share', 'Neutral review share', 'reviews', '%', null, 0, null, 'Share of review texts with neutral sentiment.', rev((r) => r.neutralShare)),
+  d('reviews.average_words', 'Average review length', 'reviews', 'words', null, 0, null, 'Mean words per review text.', rev((r) => r.averageWords)),
+  d('reviews.with_text_share', 'Reviews with text', 'reviews', '%', null, 0, null, 'Share of reviews read that have text.', rev((r) => r.withTextShare)),
+  d('reviews.monthly_velocity', 'Reviews per month (12-month average)', 'reviews', 'reviews/month', null, 0, null, 'Reviews in the last 12 months divided by 12.', rev((r) => r.monthlyVelocity)),
+  d('reviews.velocity_trend', 'Review trend (90 days vs the 90 before)', 'reviews', 'ratio', 'reviews', 2, ramp(-0.5, 0.5), 'Change in reviews from the previous 90 days to the last 90 days, as a ratio (0.5 = +50%).', rev((r) => r.velocityTrend ?? 0), ['Reverse the slowing review trend', 'Fewer reviews arrived this quarter than the one before; restart your review requests.']),
+  d('reviews.top_positive_theme', 'Most praised', 'reviews', 'text', null, 0, null, 'The theme (staff, wait time, price, quality, communication, cleanliness, booking) most mentioned in positive reviews.', rev((r) => theme(r.positiveThemes))),
+  d('reviews.top_negative_theme', 'Most criticised', 'reviews', 'text', null, 0, null, 'The theme most mentioned in negative reviews.', rev((r) => theme(r.negativeThemes))),
+  d('reviews.positive_themes', 'Recurring positive themes', 'reviews', 'themes', null, 0, null, 'Themes named in at least two positive reviews.', rev((r) => r.positiveThemes.length)),
+  d('reviews.negative_themes', 'Recurring negative themes', 'reviews', 'themes', 'reviews', 2, inverse(0, 4), 'Themes named in at least two negative reviews.', rev((r) => r.negativeThemes.length), ['Fix the recurring complaint', 'The same complaint shows up again and again in your reviews; fixing it removes a steady source of low ratings.']),
+
+  // Engagement: owner responses
+  d('engagement.response_rate', 'Owner response rate', 'reviews', '%', 'engagement', 8, ramp(0, 80), 'Share of reviews read with an owner response (where the source reports responses).', resp((r) => r.responseRate), ['Reply to every review', 'Answer every review within a day or two, the good and the bad: customers read the replies.']),
+  d('engagement.negative_response_rate', 'Response rate to 1-2 star reviews', 'reviews', '%', 'engagement', 5, ramp(0, 100), 'Share of 1-2 star reviews with an owner response (no low reviews counts as 100%).', resp((r) => (r.negativeResponseRate === null ? 100 : r.negativeResponseRate)), ['Answer every negative review', 'An unanswered negative review is the first thing a prospective customer reads. Reply calmly and offer to fix it.']),
+  d('engagement.median_response_hours', 'Median owner response time', 'reviews', 'hours', 'engagement', 4, inverse(12, 168), 'Median hours from a review to the owner\'s response (missing when there are no responses).', (s) => (s.reviews?.ownerResponsesKnown && s.reviews.medianResponseHours !== null ? s.reviews.medianResponseHours : MISSING), ['Reply to reviews faster', 'Aim to answer reviews within 24 hours; set up alerts for new reviews.']),
+  d('engagement.responses_last_90_days', 'Owner responses in the last 90 days', 'reviews', 'responses', null, 0, null, 'Owner responses dated within the last 90 days.', resp((r) => r.responsesLast90)),
+
+  // Website: basics and performance
+  d('site.reachable', 'Website reachable', 'website', 'yes/no', 'digitalPresence', 6, BOOL, 'The homepage answered with a success status through the safe fetcher.', (s) => (s.site ? s.site.reachable : false), ['Fix your website', 'Your website did not answer when we visited. Check your hosting and domain; an unreachable site loses every visitor.']),
+  d('site.https', 'HTTPS', 'website', 'yes/no', 'digitalPresence', 4, BOOL, 'The final homepage URL uses HTTPS.', web((a) => a.https), ['Serve your site over HTTPS', 'Browsers mark plain-HTTP sites "Not secure". Turn on a free certificate with your host.']),
+  d('site.status', 'Homepage HTTP status', 'website', 'code', null, 0, null, 'HTTP status of the homepage.', web((a) => a.status)),
+  d('site.response_ms', 'Response time', 'website', 'ms', 'digitalPresence', 3, inverse(300, 3000), 'Time to the full homepage body, milliseconds.', web((a) => a.responseMs), ['Speed up your website', 'Your homepage is slow to load. Compress images, cache pages and consider faster hosting.']),
+  d('site.page_weight_kb', 'Page weight', 'website', 'KB', 'digitalPresence', 2, inverse(200, 3000), 'Size of the homepage HTML, KB.', web((a) => a.pageWeightKb), ['Make your homepage lighter', 'Your homepage is heavy; trim unused scripts and inline content.']),
+  d('site.redirects', 'Redirects to the homepage', 'website', 'redirects', null, 0, null, 'Redirects followed to reach the homepage (at most 5).', web((a) => a.redirects)),
+  d('site.final_url', 'Homepage address', 'website', 'URL', null, 0, null, 'The homepage URL after redirects.', web((a) => a.finalUrl)),
+  d('site.hsts', 'HSTS header', 'website', 'yes/no', null, 0, null, 'The homepage sends Strict-Transport-Security.', web((a) => a.hsts)),
+  d('site.compressed', 'Compressed response', 'website', 'yes/no', null, 0, null, 'The homepage was sent compressed (Content-Encoding).', web((a) => a.compressed)),
+  d('site.cache_control', 'Cache-Control header', 'website', 'yes/no', null, 0, null, 'The homepage sends Cache-Control.', web((a) => a.cacheControl)),
+  d('site.mixed_content', 'Insecure resources on an HTTPS page', 'website', 'resources', 'digitalPresence', 1, inverse(0, 5), 'http:// images, scripts, styles or frames on an HTTPS page.', web((a) => a.mixedContent), ['Remove insecure resources', 'Some images or scripts load over plain HTTP on your HTTPS page; browsers may block them.']),
+
+  // Website: search basics
+  d('site.title_present', 'Page title', 'website', 'yes/no', 'digitalPresence', 3, BOOL, 'The homepage has a <title>.', web((a) => Boolean(a.title)), ['Add a page title', 'Give your homepage a title with your business name, category and city.']),
+  d('site.title_length', 'Title length', 'website', 'characters', 'digitalPresence', 2, band(5, 30, 65, 110), 'Characters in the <title>; 30-65 is ideal.', web((a) => a.title?.length ?? 0), ['Rewrite your page title', 'Your title is too short or too long for search results. Use 30-65 characters: name, service, city.']),
+  d('site.title', 'Title text', 'website', 'text', null, 0, null, 'The homepage <title>.', web((a) => a.title)),
+  d('site.meta_description_present', 'Meta description', 'website', 'yes/no', 'digitalPresence', 3, BOOL, 'The homepage has a meta description.', web((a) => Boolean(a.metaDescription)), ['Write a meta description', 'Add a one-sentence description of what you do and where; it is the text under your link in search results.']),
+  d('site.meta_description_length', 'Meta description length', 'website', 'characters', 'digitalPresence', 1, band(20, 70, 160, 320), 'Characters in the meta description; 70-160 is ideal.', web((a) => a.metaDescription?.length ?? 0), ['Tune your meta description', 'Keep the description between 70 and 160 characters so it shows in full.']),
+  d('site.h1_count', 'H1 headings', 'website', 'headings', 'digitalPresence', 2, band(0, 1, 1, 4), 'Number of <h1> headings; exactly one is ideal.', web((a) => a.h1.length), ['Use one clear H1 heading', 'Give the homepage exactly one main heading that says what you do and where.']),
+  d('site.h1', 'Main heading', 'website', 'text', null, 0, null, 'Text of the first <h1>.', web((a) => a.h1[0] ?? null)),
+  d('site.h2_count', 'H2 headings', 'website', 'headings', null, 0, null, 'Number of <h2> headings.', web((a) => a.h2Count)),
+  d('site.viewport', 'Mobile viewport', 'website', 'yes/no', 'digitalPresence', 4, BOOL, 'A viewport meta tag (the page is built for phones).', web((a) => a.viewport), ['Make your site mobile-friendly', 'Most local searches happen on phones; add a responsive viewport and test the site on a phone.']),
+  d('site.lang', 'Language declared', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'The <html> element has a lang attribute.', web((a) => a.lang), ['Declare the page language', 'Add lang="en" to your page so screen readers and search engines read it right.']),
+  d('site.canonical', 'Canonical link', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'A rel=canonical link.', web((a) => a.canonical), ['Add a canonical link', 'A canonical link tells search engines which address is the real homepage.']),
+  d('site.charset', 'Character set declared', 'website', 'yes/no', null, 0, null, 'A charset in a meta tag or the Content-Type header.', web((a) => a.charset)),
+  d('site.word_count', 'Words on the homepage', 'website', 'words', 'digitalPresence', 2, ramp(80, 600), 'Words of visible text on the homepage.', web((a) => a.wordCount), ['Say more on your homepage', 'Describe your services, area and what makes you different: thin pages rank poorly.']),
+  d('site.internal_links', 'Internal links', 'website', 'links', null, 0, null, 'Links to pages of the same site.', web((a) => a.internalLinks)),
+  d('site.external_links', 'External links', 'website', 'links', null, 0, null, 'Links to other sites.', web((a) => a.externalLinks)),
+  d('site.images', 'Images', 'website', 'images', null, 0, null, 'Images on the homepage.', web((a) => a.images)),
+  d('site.image_alt_coverage', 'Image alt text coverage', 'website', '%', 'digitalPresence', 2, ramp(20, 100), 'Share of images with alt text (no images counts as 100%).', web((a) => (a.images ? pct(a.imagesWithAlt, a.images) : 100)), ['Describe your images', 'Add alt text to every image: it helps accessibility and image search.']),
+  d('site.scripts', 'Scripts', 'website', 'scripts', null, 0, null, 'Script elements on the homepage.', web((a) => a.scripts)),
+  d('site.stylesheets', 'Stylesheets', 'website', 'stylesheets', null, 0, null, 'Linked stylesheets.', web((a) => a.stylesheets)),
+  d('site.copyright_year', 'Copyright year', 'website', 'year', null, 0, null, 'The latest year in a copyright notice.', web((a) => a.copyrightYear)),
+  d('site.copyright_current', 'Copyright notice up to date', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'The copyright year is this year or last year.', (s) => (s.site?.reachable ? s.site.copyrightYear !== null && s.site.copyrightYear >= s.now.getUTCFullYear() - 1 : MISSING), ['Update your footer', 'An old copyright year makes the site look abandoned; update it (or make it automatic).']),
+
+  // Website: structured data and sharing
+  d('site.schema_local_business', 'LocalBusiness structured data', 'website', 'yes/no', 'digitalPresence', 3, BOOL, 'schema.org LocalBusiness (or a subtype) in JSON-LD or microdata.', web((a) => a.schemaLocalBusiness), ['Add LocalBusiness structured data', 'Mark up your name, address, phone and hours with schema.org LocalBusiness so search engines show them.']),
+  d('site.schema_types', 'Structured data types', 'website', 'text', null, 0, null, 'schema.org types found.', web((a) => (a.schemaTypes.length ? a.schemaTypes.join(', ') : null))),
+  d('site.schema_address', 'Address in structured data', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'The structured data has an address.', web((a) => a.schemaAddress), ['Put your address in structured data', 'Add your postal address to the LocalBusiness markup.']),
+  d('site.schema_opening_hours', 'Opening hours in structured data', 'website', 'yes/no', null, 0, null, 'The structured data has opening hours.', web((a) => a.schemaOpeningHours)),
+  d('site.og_title', 'Open Graph title', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'An og:title tag (how links to the site look when shared).', web((a) => a.ogTitle), ['Add Open Graph tags', 'Add og:title, og:description and og:image so your links look good when shared on social media.']),
+  d('site.og_description', 'Open Graph description', 'website', 'yes/no', null, 0, null, 'An og:description tag.', web((a) => a.ogDescription)),
+  d('site.og_image', 'Open Graph image', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'An og:image tag.', web((a) => a.ogImage), ['Add a share image', 'Set an og:image so shared links show your photo or logo.']),
+  d('site.twitter_card', 'Twitter/X card', 'website', 'yes/no', null, 0, null, 'A twitter:card tag.', web((a) => a.twitterCard)),
+  d('site.favicon', 'Favicon', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'An icon link, or /favicon.ico answers.', web((a) => a.favicon), ['Add a favicon', 'A small icon in the browser tab makes the site look finished and recognisable.']),
+  d('site.robots_txt', 'robots.txt', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'robots.txt answers 200 with text.', web((a) => a.robotsTxt), ['Add a robots.txt', 'A robots.txt file points search engines to your sitemap.']),
+  d('site.sitemap', 'XML sitemap', 'website', 'yes/no', 'digitalPresence', 2, BOOL, 'A sitemap (from robots.txt, else /sitemap.xml) answers with a urlset.', web((a) => a.sitemap), ['Publish a sitemap', 'An XML sitemap helps search engines find every page of your site.']),
+  d('site.sitemap_in_robots', 'Sitemap named in robots.txt', 'website', 'yes/no', null, 0, null, 'robots.txt names the sitemap.', web((a) => a.sitemapInRobots)),
+
+  // Website: name, address, phone versus the listing
+  d('site.nap_name', 'Business name on the site matches the listing', 'website', 'yes/no', 'digitalPresence', 2, BOOL, 'At least 3/4 of the listing name\'s words appear in the title, headings or text.', (s) => (s.site?.reachable ? nameOnPage(s.listing.name, s.site) : MISSING), ['Use the same business name everywhere', 'Your site and your listing name the business differently; consistent names help search engines connect them.']),
+  d('site.nap_phone', 'Phone on the site matches the listing', 'website', 'yes/no', 'digitalPresence', 3, BOOL, 'The listing\'s phone number appears on the page, in a tel: link or in structured data.', (s) => (s.site?.reachable ? phoneOnPage(s.listing.phone, s.site) ?? MISSING : MISSING), ['Make your phone number consistent', 'The phone number on your website differs from your listing. Use one number everywhere.']),
+  d('site.nap_address', 'Address on the site matches the listing', 'website', 'yes/no', 'digitalPresence', 2, BOOL, 'The listing\'s street number and street name appear on the page.', (s) => (s.site?.reachable ? addressOnPage(s.listing.address, s.site) ?? MISSING : MISSING), ['Show your address on your site', 'Put the same street address as on your listing in your site\'s footer.']),
+  d('site.phones_on_page', 'Phone numbers on the page', 'website', 'numbers', null, 0, null, 'Distinct phone numbers found on the page.', web((a) => a.phonesOnPage.length)),
+
+  // Tech stack, analytics and ads
+  d('tech.cms', 'Website platform', 'website', 'text', null, 0, null, 'CMS or site builder recognised by signature (WordPress, Squarespace, Wix, Shopify...).', web((a) => a.tech.cms)),
+  d('tech.ecommerce', 'E-commerce platform', 'website', 'text', null, 0, null, 'Online shop platform recognised by signature.', web((a) => a.tech.ecommerce)),
+  d('tech.booking', 'Online booking', 'website', 'yes/no', 'engagement', 4, BOOL, 'A booking tool (Calendly, Zocdoc, Square Appointments, OpenTable...) is linked or embedded.', web((a) => Boolean(a.tech.booking)), ['Offer online booking', 'Let customers book from your site at any hour with a scheduling tool; competitors that do win the after-hours customers.']),
+  d('tech.booking_tool', 'Booking tool', 'website', 'text', null, 0, null, 'Which booking tool.', web((a) => a.tech.booking)),
+  d('tech.chat', 'Live chat', 'website', 'yes/no', 'engagement', 2, BOOL, 'A chat widget (Intercom, Tidio, Drift, LiveChat...).', web((a) => Boolean(a.tech.chat)), ['Add live chat or text-us', 'A chat widget catches visitors who will not call.']),
+  d('tech.chat_tool', 'Chat tool', 'website', 'text', null, 0, null, 'Which chat tool.', web((a) => a.tech.chat)),
+  d('tech.analytics', 'Web analytics', 'website', 'yes/no', 'digitalPresence', 2, BOOL, 'An analytics tool (Google Analytics, Plausible, Matomo, Clarity, Hotjar).', web((a) => a.tech.analytics.length > 0), ['Measure your visitors', 'Install web analytics so you know where customers come from and what they read.']),
+  d('tech.analytics_tools', 'Analytics tools', 'website', 'text', null, 0, null, 'Which analytics tools.', web((a) => (a.tech.analytics.length ? a.tech.analytics.join(', ') : null))),
+  d('tech.tag_manager', 'Google Tag Manager', 'website', 'yes/no', null, 0, null, 'A GTM container id.', web((a) => a.tech.tagManager)),
+  d('ads.google_ads', 'Google Ads tag', 'website', 'yes/no', null, 0, null, 'A Google Ads conversion tag (AW-…).', web((a) => a.ads.googleAds)),
+  d('ads.meta_pixel', 'Meta (Facebook) pixel', 'website', 'yes/no', null, 0, null, 'The Meta pixel (fbq).', web((a) => a.ads.metaPixel)),
+  d('ads.tiktok_pixel', 'TikTok pixel', 'website', 'yes/no', null, 0, null, 'The TikTok pixel.', web((a) => a.ads.tiktokPixel)),
+  d('ads.linkedin_insight', 'LinkedIn Insight tag', 'website', 'yes/no', null, 0, null, 'The LinkedIn Insight tag.', web((a) => a.ads.linkedinInsight)),
+  d('ads.bing_ads', 'Microsoft Ads tag', 'website', 'yes/no', null, 0, null, 'The Microsoft (Bing) UET tag.', web((a) => a.ads.bingAds)),
+  d('ads.pixel_count', 'Advertising pixels', 'website', 'pixels', 'marketShare', 1, ramp(0, 2), 'Advertising pixels found (a sign of paid acquisition).', web((a) => Object.values(a.ads).filter(Boolean).length), ['Advertise where your competitors do', 'Competitors run ads with conversion tracking; a small, tracked local campaign can win share.']),
+
+  // Engagement: social and contact
+  d('social.profiles', 'Social profiles linked', 'website', 'profiles', 'engagement', 4, ramp(0, 3), 'Social networks linked from the homepage.', web((a) => Object.values(a.socials).filter(Boolean).length), ['Link your social profiles', 'Link your Facebook, Instagram and other profiles from your site, and keep them active.']),
+  d('social.facebook', 'Facebook', 'website', 'yes/no', null, 0, null, 'A facebook.com link.', web((a) => a.socials.facebook)),
+  d('social.instagram', 'Instagram', 'website', 'yes/no', null, 0, null, 'An instagram.com link.', web((a) => a.socials.instagram)),
+  d('social.linkedin', 'LinkedIn', 'website', 'yes/no', null, 0, null, 'A linkedin.com link.', web((a) => a.socials.linkedin)),
+  d('social.x', 'X (Twitter)', 'website', 'yes/no', null, 0, null, 'An x.com or twitter.com link.', web((a) => a.socials.x)),
+  d('social.youtube', 'YouTube', 'website', 'yes/no', null, 0, null, 'A youtube.com link.', web((a) => a.socials.youtube)),
+  d('social.tiktok', 'TikTok', 'website', 'yes/no', null, 0, null, 'A tiktok.com link.', web((a) => a.socials.tiktok)),
+  d('engagement.contact_form', 'Contact form', 'website', 'yes/no', 'engagement', 4, BOOL, 'A form with a message box or an e-mail field and at least three fields.', web((a) => a.contactForm), ['Add a contact form', 'A short contact form turns visitors who are not ready to call into leads.']),
+  d('engagement.tel_link', 'Click-to-call link', 'website', 'yes/no', 'engagement', 4, BOOL, 'A tel: link (one tap to call on a phone).', web((a) => a.telLinks.length > 0), ['Make your number tap-to-call', 'Wrap your phone number in a tel: link so mobile visitors can call with one tap.']),
+  d('engagement.mailto_link', 'E-mail link', 'website', 'yes/no', 'engagement', 1, BOOL, 'A mailto: link.', web((a) => a.mailtoLinks > 0), ['Show an e-mail address', 'Some customers prefer e-mail; add a mailto link.']),
+  d('engagement.call_to_action', 'Call to action', 'website', 'yes/no', 'engagement', 3, BOOL, 'A clear call to action ("Book now", "Call us today", "Get a quote"...).', web((a) => a.callToAction), ['Add a clear call to action', 'Put one obvious next step ("Book now", "Call today") at the top of the homepage.']),
+  d('engagement.opening_hours', 'Opening hours on the site', 'website', 'yes/no', 'engagement', 2, BOOL, 'Opening hours in the text or structured data.', web((a) => a.openingHours), ['Show your opening hours', 'Visitors check the hours before they come; show them on the homepage.']),
+  d('engagement.testimonials', 'Testimonials on the site', 'website', 'yes/no', 'engagement', 1, BOOL, 'Testimonials or quoted reviews on the homepage.', web((a) => a.testimonials), ['Show testimonials', 'Quote your best reviews on the homepage: social proof converts visitors.']),
+  d('engagement.newsletter', 'Newsletter sign-up', 'website', 'yes/no', null, 0, null, 'A newsletter or subscribe form.', web((a) => a.newsletter)),
+  d('engagement.map_embed', 'Map on the site', 'website', 'yes/no', null, 0, null, 'An embedded map.', web((a) => a.mapEmbed)),
+
+  // Market (computed across the business and its competitors)
+  d('market.review_share', 'Share of local reviews', 'market', '%', 'marketShare', 8, ramp(0, 25), 'The place\'s reviews as a share of all reviews of the business and its competitors.', (s) => (s.listing.reviewCount === null ? MISSING : pct(s.listing.reviewCount, s.market.totalReviews) ?? 0), ['Grow your share of local reviews', 'Competitors hold most of the reviews in your market; a review request after every visit closes the gap.']),
+  d('market.review_count_vs_median', 'Review count versus the market median', 'market', 'ratio', 'marketShare', 4, ramp(0.25, 2), 'Review count divided by the market\'s median review count.', (s) => (s.listing.reviewCount === null ? MISSING : s.market.medianReviewCount > 0 ? Math.round((s.listing.reviewCount / s.market.medianReviewCount) * 100) / 100 : 0), ['Catch up with the typical competitor', 'You have fewer reviews than the typical business near you.']),
+  d('market.rating_vs_average', 'Rating versus the market average', 'market', 'stars', 'marketShare', 4, ramp(-0.8, 0.5), 'Rating minus the market\'s average rating.', (s) => (s.listing.rating === null || s.market.averageRating === null ? MISSING : Math.round((s.listing.rating - s.market.averageRating) * 100) / 100), ['Out-rate the market', 'Your rating is below the local average; customers compare stars side by side.']),
+  d('market.prominence_position', 'Prominence position', 'market', 'position', 'marketShare', 4, inverse(1, 10), 'Position among the business and its competitors by prominence (reviews and rating), 1 = most prominent.', (s) => s.market.prominencePosition, ['Move up in local search', 'Reviews, a complete listing and a strong site push you up the local results.']),
+  d('market.velocity_share', 'Share of the market\'s recent reviews', 'market', '%', 'marketShare', 3, ramp(0, 25), 'The place\'s reviews in the last 90 days as a share of the market\'s.', (s) => (s.reviews ? pct(s.reviews.last90, s.market.totalLast90) ?? 0 : MISSING), ['Win more of this quarter\'s reviews', 'Competitors are collecting more new reviews than you right now.']),
+  d('market.places', 'Businesses compared', 'market', 'businesses', null, 0, null, 'The business plus the competitors found.', (s) => s.market.places),
+  d('market.total_reviews', 'Reviews in the market', 'market', 'reviews', null, 0, null, 'Total reviews of the business and its competitors.', (s) => s.market.totalReviews),
+  d('market.average_rating', 'Market average rating', 'market', 'stars', null, 0, null, 'Mean rating of the business and its competitors.', (s) => s.market.averageRating),
+  d('market.median_reviews', 'Market median review count', 'market', 'reviews', null, 0, null, 'Median review count.', (s) => s.market.medianReviewCount),
+  d('market.nearest_other_miles', 'Nearest other business compared', 'market', 'miles', null, 0, null, 'Distance to the nearest other business in the comparison.', (s) => s.market.nearestOtherMiles),
+  d('market.others_within_5_miles', 'Others within 5 miles', 'market', 'businesses', null, 0, null, 'Other compared businesses within 5 miles.', (s) => s.market.othersWithin5),
+];
+
+export function normalise(norm: Norm, value: Value): number {
+  if (norm.kind === 'bool') return value === true ? 1 : 0;
+  const v = typeof value === 'number' && Number.isFinite(value) ? value : null;
+  if (v === null) return 0;
+  const clamp = (x: number) => Math.min(1, Math.max(0, x));
+  if (norm.kind === 'ramp') return clamp((v - norm.lo) / (norm.hi - norm.lo));
+  if (norm.kind === 'inverse') return clamp((norm.hi - v) / (norm.hi - norm.lo));
+  if (v < norm.idealLo) return clamp((v - norm.zeroLo) / (norm.idealLo - norm.zeroLo));
+  if (v > norm.idealHi) return clamp((norm.zeroHi - v) / (norm.zeroHi - norm.idealHi));
+  return 1;
+}
+
+export function describeNorm(norm: Norm | null): string {
+  if (!norm) return '';
+  if (norm.kind === 'bool') return 'yes = 1, no = 0';
+  if (norm.kind === 'ramp') return `0 at ≤ ${norm.lo}, 1 at ≥ ${norm.hi}, linear between`;
+  if (norm.kind === 'inverse') return `1 at ≤ ${norm.lo}, 0 at ≥ ${norm.hi}, linear between`;
+  return `1 from ${norm.idealLo} to ${norm.idealHi}, falling to 0 at ${norm.zeroLo} and ${norm.zeroHi}`;
+}
+
+/** The data points of one place, in registry order. */
+export function collectDataPoints(subject: Subject): DataPoint[] {
+  return DATA_POINTS.map((def) => {
+    const got = def.get(subject);
+    const missing = got === MISSING;
+    return { key: def.key, label: def.label, value: missing ? null : got, unit: def.unit, score: def.score, ...(missing ? { missing: true } : {}) };
+  });
+}
+
+export const dataPointDef = (key: string) => DATA_POINTS.find((d) => d.key === key);

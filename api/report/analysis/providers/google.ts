@@ -1,0 +1,121 @@
+// Google Places API (New): Text Search to identify the business, Nearby Search (ranked by
+// popularity) for competitors, Place Details for reviews (at most 5 per place). Text fields are
+// objects (`displayName.text`, `review.text.text`). The base URL is a setting so tests can point it
+// at a local server answering in these shapes.
+import { ProviderError, providerJson, MILES_TO_METERS, type DiscoverQuery, type IdentifyQuery, type Listing, type PlacesProvider, type ReviewsResult } from './types.ts';
+import { categoryById } from '../categories.ts';
+import { sameBusiness } from './match.ts';
+import type { Review } from '../../types.ts';
+
+export interface GoogleSettings {
+  baseUrl: string;
+  key: string;
+  timeoutMs: number;
+  fetchImpl?: typeof fetch;
+}
+
+const PLACE_FIELDS = ['id', 'displayName', 'formattedAddress', 'nationalPhoneNumber', 'internationalPhoneNumber', 'websiteUri', 'rating', 'userRatingCount', 'location', 'primaryType', 'primaryTypeDisplayName'];
+/** Nearby Search takes at most 50,000 m. */
+const MAX_RADIUS_M = 50_000;
+
+interface GPlace {
+  id?: unknown;
+  displayName?: { text?: unknown };
+  formattedAddress?: unknown;
+  nationalPhoneNumber?: unknown;
+  internationalPhoneNumber?: unknown;
+  websiteUri?: unknown;
+  rating?: unknown;
+  userRatingCount?: unknown;
+  location?: { latitude?: unknown; longitude?: unknown };
+  primaryType?: unknown;
+  primaryTypeDisplayName?: { text?: unknown };
+}
+
+const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+function toListing(p: GPlace): Listing | null {
+  const id = str(p.id);
+  const name = str(p.displayName?.text);
+  const lat = num(p.location?.latitude);
+  const lon = num(p.location?.longitude);
+  if (!id || !name || lat === null || lon === null) return null;
+  return {
+    placeId: `google:${id}`,
+    name,
+    address: str(p.formattedAddress),
+    phone: str(p.nationalPhoneNumber) ?? str(p.internationalPhoneNumber),
+    website: str(p.websiteUri),
+    rating: num(p.rating),
+    reviewCount: num(p.userRatingCount) ?? 0,
+    latitude: lat,
+    longitude: lon,
+    providerCategory: str(p.primaryType),
+    categoryLabel: str(p.primaryTypeDisplayName?.text),
+  };
+}
+
+function places(body: unknown, provider = 'google' as const): Listing[] {
+  const list = (body as { places?: unknown } | null)?.places;
+  if (list === undefined) return []; // Google omits `places` when nothing matched.
+  if (!Array.isArray(list)) throw new ProviderError(provider, 'malformed', '`places` is not a list');
+  return list.map((p) => toListing(p as GPlace)).filter((l): l is Listing => l !== null);
+}
+
+export function googleProvider(settings: GoogleSettings): PlacesProvider {
+  const base = settings.baseUrl.replace(/\/$/, '');
+  const headers = (mask: string) => ({ 'content-type': 'application/json', 'X-Goog-Api-Key': settings.key, 'X-Goog-FieldMask': mask });
+  const call = (path: string, init: RequestInit) => providerJson('google', `${base}${path}`, init, { timeoutMs: settings.timeoutMs, fetchImpl: settings.fetchImpl });
+  const mask = PLACE_FIELDS.map((f) => `places.${f}`).join(',');
+
+  return {
+    name: 'google',
+
+    async identify(q: IdentifyQuery) {
+      const body = await call('/v1/places:searchText', {
+        method: 'POST',
+        headers: headers(mask),
+        body: JSON.stringify({
+          textQuery: `${q.company}, ${q.address}, ${q.city}, ${q.state} ${q.zip}`,
+          pageSize: 5,
+          locationBias: { circle: { center: { latitude: q.point.latitude, longitude: q.point.longitude }, radius: 5000 } },
+        }),
+      });
+      return places(body).find((p) => sameBusiness(p.name, q.company)) ?? null;
+    },
+
+    async discover(q: DiscoverQuery) {
+      const type = q.providerCategory ?? categoryById(q.categoryId).google;
+      const body = await call('/v1/places:searchNearby', {
+        method: 'POST',
+        headers: headers(mask),
+        body: JSON.stringify({
+          includedTypes: [type],
+          maxResultCount: 20,
+          rankPreference: 'POPULARITY',
+          locationRestriction: { circle: { center: { latitude: q.point.latitude, longitude: q.point.longitude }, radius: Math.min(MAX_RADIUS_M, Math.round(q.radiusMiles * MILES_TO_METERS)) } },
+        }),
+      });
+      return places(body).filter((p) => p.placeId !== q.excludePlaceId && !sameBusiness(p.name, q.company));
+    },
+
+    async reviews(place: Listing): Promise<ReviewsResult> {
+      const id = place.placeId.replace(/^google:/, '');
+      const body = (await call(`/v1/places/${encodeURIComponent(id)}`, { method: 'GET', headers: headers('reviews') })) as { reviews?: unknown } | null;
+      if (body === null || typeof body !== 'object') throw new ProviderError('google', 'malformed', 'place details is not an object');
+      const list = body.reviews ?? [];
+      if (!Array.isArray(list)) throw new ProviderError('google', 'malformed', '`reviews` is not a list');
+      const reviews: Review[] = [];
+      for (const r of list as Array<Record<string, unknown>>) {
+        const rating = num(r.rating);
+        const date = str(r.publishTime);
+        if (rating === null || !date || Number.isNaN(Date.parse(date))) continue;
+        const text = (r.text as { text?: unknown } | undefined)?.text ?? (r.originalText as { text?: unknown } | undefined)?.text;
+        const author = (r.authorAttribution as { displayName?: unknown } | undefined)?.displayName;
+        reviews.push({ rating, text: str(text) ?? '', author: str(author), date: new Date(date).toISOString(), url: str(r.googleMapsUri), ownerResponse: null });
+      }
+      return { reviews, complete: false, ownerResponsesKnown: false };
+    },
+  };
+}

@@ -1,0 +1,199 @@
+// The offline sample provider (PLACES_PROVIDER=sample, the default): a plausible local market,
+// deterministic for a given input. Competitors sit at real nearby ZIP centroids within the radius,
+// with names in the category's vocabulary, addresses, phones, ratings, review counts, a year of
+// dated reviews of varied sentiment, and websites served by the product (sample-sites.ts).
+// Every report made from it says it is sample data.
+import zipcodes from 'zipcodes';
+import type { Review } from '../../types.ts';
+import { categoryById, type Category } from '../categories.ts';
+import { distanceMiles } from '../geocode.ts';
+import { createRng, hashString, type Rng } from '../random.ts';
+import { sampleSiteUrl } from '../sample-sites.ts';
+import type { DiscoverQuery, IdentifyQuery, Listing, PlacesProvider, ReviewsResult } from './types.ts';
+
+const STREETS = ['Main St', 'Oak Ave', 'Maple Dr', 'Commerce Blvd', 'Park Ave', 'Elm St', 'Lakeview Dr', 'Market St', 'Cedar Ln', 'Highland Ave', 'Washington Ave', 'Mill Rd', 'Pecan St', 'Ridge Rd', 'Broadway', 'Church St'];
+const FIRST = ['Maria', 'James', 'Linda', 'Robert', 'Priya', 'Michael', 'Sarah', 'David', 'Wei', 'Jennifer', 'Carlos', 'Emily', 'Ahmed', 'Jessica', 'Daniel', 'Ashley', 'Kevin', 'Olivia', 'Luis', 'Hannah'];
+const LAST = 'ABCDEFGHJKLMNPRSTVW';
+
+/** Sample listings carry what the sample reviews need, in the place id. */
+const REVIEW_HORIZON_DAYS = 365;
+
+function phoneFor(r: Rng): string {
+  return `(${r.pick(['512', '737', '214', '713', '210', '312', '415', '617', '303', '206'])}) 555-01${String(r.int(0, 99)).padStart(2, '0')}`;
+}
+
+function round1(x: number) {
+  return Math.round(x * 10) / 10;
+}
+
+export interface SampleOptions {
+  /** Where the product is reached: the sample websites live under it. */
+  origin: string;
+  now: Date;
+}
+
+interface Seeded {
+  rating: number;
+  reviewCount: number;
+  /** 0-1: share of reviews the owner answers. */
+  responsiveness: number;
+  /** 0-1: how recent the reviews are (1 = steady flow, 0 = went quiet months ago). */
+  activity: number;
+}
+
+function seededStats(r: Rng): Seeded {
+  const rating = round1(Math.min(4.9, Math.max(2.8, 3.2 + r.next() * 1.7 + (r.chance(0.2) ? -0.4 : 0))));
+  const reviewCount = Math.round(8 + Math.exp(r.next() * 6.2));
+  return { rating, reviewCount, responsiveness: r.chance(0.35) ? 0 : r.next() * 0.9, activity: r.next() };
+}
+
+function encodePlaceId(prefix: string, seed: number, stats: Seeded, category: string) {
+  return `${prefix}-${seed.toString(36)}-${category}-${Math.round(stats.rating * 10)}-${stats.reviewCount}-${Math.round(stats.responsiveness * 100)}-${Math.round(stats.activity * 100)}`;
+}
+
+function decodePlaceId(id: string): { seed: number; stats: Seeded; category: Category } | null {
+  const m = /^sample-(?:b|c)-([0-9a-z]+)-([a-z_]+)-(\d+)-(\d+)-(\d+)-(\d+)$/.exec(id);
+  if (!m) return null;
+  return {
+    seed: parseInt(m[1]!, 36),
+    category: categoryById(m[2]!),
+    stats: { rating: Number(m[3]) / 10, reviewCount: Number(m[4]), responsiveness: Number(m[5]) / 100, activity: Number(m[6]) / 100 },
+  };
+}
+
+function reviewText(r: Rng, stars: number, category: Category): string {
+  const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+  if (stars >= 5) return `${r.pick(['Excellent experience!', 'Highly recommend.', 'Best in town.', 'Wonderful from start to finish.'])} ${cap(r.pick(category.praise))} and ${r.pick(category.praise)}.`;
+  if (stars === 4) return `${r.pick(['Good experience overall.', 'Very good.', 'Happy with the service.'])} ${cap(r.pick(category.praise))}, though ${r.pick(category.complaints)} once.`;
+  if (stars === 3) return `${r.pick(['It was okay.', 'Average.', 'Mixed feelings.'])} ${cap(r.pick(category.praise))}, but ${r.pick(category.complaints)}.`;
+  if (stars === 2) return `${r.pick(['Disappointed.', 'Not great.', 'Frustrating visit.'])} ${cap(r.pick(category.complaints))} and ${r.pick(category.complaints)}.`;
+  return `${r.pick(['Terrible experience.', 'Awful, avoid.', 'Worst service ever.'])} ${cap(r.pick(category.complaints))}. ${cap(r.pick(category.complaints))}.`;
+}
+
+function starsAround(r: Rng, rating: number): number {
+  // A skewed draw whose mean is close to the listing's rating.
+  const u = r.next();
+  const spread = rating >= 4.5 ? 0.6 : rating >= 4 ? 1.1 : 1.6;
+  const s = Math.round(rating + (u - 0.5) * 2 * spread + (r.chance(0.06) ? -2 : 0));
+  return Math.min(5, Math.max(1, s));
+}
+
+export function sampleProvider(options: SampleOptions): PlacesProvider {
+  const { origin, now } = options;
+
+  function listingFor(prefix: 'b' | 'c', seed: number, fields: Omit<Listing, 'placeId' | 'rating' | 'reviewCount' | 'providerCategory' | 'categoryLabel'>, category: Category, stats: Seeded): Listing {
+    return {
+      placeId: encodePlaceId(`sample-${prefix}`, seed, stats, category.id),
+      ...fields,
+      rating: stats.rating,
+      reviewCount: stats.reviewCount,
+      providerCategory: category.id,
+      categoryLabel: category.label,
+    };
+  }
+
+  return {
+    name: 'sample',
+
+    async identify(q: IdentifyQuery): Promise<Listing> {
+      const category = categoryById(q.categoryId);
+      const seed = hashString(`${q.company.trim().toLowerCase()}|${q.zip.trim()}|${category.id}`);
+      const r = createRng(seed);
+      const stats = seededStats(r);
+      return listingFor('b', seed, {
+        name: q.company.trim(),
+        address: `${q.address.trim()}, ${q.city.trim()}, ${q.state.trim().toUpperCase()} ${q.zip.trim()}`,
+        phone: phoneFor(r),
+        website: q.website.trim() || null,
+        latitude: q.point.latitude,
+        longitude: q.point.longitude,
+      }, category, stats);
+    },
+
+    async discover(q: DiscoverQuery): Promise<Listing[]> {
+      const category = categoryById(q.categoryId);
+      const marketSeed = hashString(`${q.company.trim().toLowerCase()}|${q.anchorZip ?? `${q.city}|${q.state}`}|${category.id}|market`);
+      const r = createRng(marketSeed);
+      const nearby = q.anchorZip ? zipcodes.radius(q.anchorZip, Math.max(1, q.radiusMiles - 1), true).filter((z) => Number.isFinite(z.latitude)) : [];
+      // Real towns only: the ZIP data also names single-organisation ZIPs ("State Board Of Insurance").
+      const towns = new Map<string, number>();
+      for (const z of nearby) towns.set(z.city, (towns.get(z.city) ?? 0) + 1);
+      const anchorCity = q.anchorZip ? zipcodes.lookup(q.anchorZip)?.city : undefined;
+      const realTowns = nearby.filter((z) => (towns.get(z.city) ?? 0) >= 2 || z.city === anchorCity);
+      if (realTowns.length > 0) nearby.splice(0, nearby.length, ...realTowns);
+      nearby.sort((a, b) => a.zip.localeCompare(b.zip));
+      const used = new Set<string>([q.company.trim().toLowerCase()]);
+      const out: Listing[] = [];
+      const candidates = q.limit + 3;
+      for (let i = 0; out.length < candidates && i < candidates * 6; i++) {
+        const name = r.chance(0.25) && nearby.length > 0 ? `${r.pick(nearby).city} ${r.pick(category.suffixes)}` : `${r.pick(category.nameStems)} ${r.pick(category.suffixes)}`;
+        if (used.has(name.toLowerCase())) continue;
+        used.add(name.toLowerCase());
+        const seed = hashString(`${marketSeed}|${i}`);
+        const pr = createRng(seed);
+        const zip = nearby.length > 0 ? pr.pick(nearby) : null;
+        let lat = (zip?.latitude ?? q.point.latitude) + (pr.next() - 0.5) * 0.02;
+        let lon = (zip?.longitude ?? q.point.longitude) + (pr.next() - 0.5) * 0.02;
+        if (!zip) {
+          // No ZIP neighbours: scatter within the radius around the point.
+          const miles = 0.3 + pr.next() * (q.radiusMiles - 1);
+          const bearing = pr.next() * 2 * Math.PI;
+          lat = q.point.latitude + (miles / 69) * Math.cos(bearing);
+          lon = q.point.longitude + (miles / (69 * Math.cos((q.point.latitude * Math.PI) / 180))) * Math.sin(bearing);
+        }
+        if (distanceMiles(q.point, { latitude: lat, longitude: lon }) > q.radiusMiles - 0.05) continue;
+        const stats = seededStats(pr);
+        const phone = phoneFor(pr);
+        const street = `${pr.int(100, 9899)} ${pr.pick(STREETS)}`;
+        const locality = `${zip?.city ?? q.city}, ${zip?.state ?? q.state.toUpperCase()} ${zip?.zip ?? q.anchorZip ?? ''}`.trim();
+        const address = `${street}, ${locality}`;
+        const hasSite = pr.chance(0.88);
+        out.push(
+          listingFor('c', seed, {
+            name,
+            address,
+            phone,
+            website: hasSite ? sampleSiteUrl(origin, { n: name, a: address, p: phone, c: category.id, q: seed }) : null,
+            latitude: lat,
+            longitude: lon,
+          }, category, stats),
+        );
+      }
+      // Prominence: a provider's blend of rating and volume.
+      const prominence = (l: Listing) => (l.reviewCount ?? 0) ** 0.6 * (l.rating ?? 0) ** 2;
+      return out.filter((l) => l.placeId !== q.excludePlaceId).sort((a, b) => prominence(b) - prominence(a)).slice(0, q.limit);
+    },
+
+    async reviews(place: Listing): Promise<ReviewsResult> {
+      const decoded = decodePlaceId(place.placeId);
+      if (!decoded) return { reviews: [], complete: false, ownerResponsesKnown: true };
+      const { seed, stats, category } = decoded;
+      const r = createRng(seed ^ 0x9e3779b9);
+      const n = Math.min(stats.reviewCount, 60);
+      // Active businesses get reviews steadily up to today; quiet ones stopped some months ago.
+      const quietDays = Math.round((1 - stats.activity) ** 3 * 240);
+      const span = REVIEW_HORIZON_DAYS - quietDays;
+      const reviews: Review[] = [];
+      for (let i = 0; i < n; i++) {
+        const ageDays = quietDays + Math.floor(r.next() ** 1.3 * span);
+        const date = new Date(now.getTime() - ageDays * 86_400_000 - r.int(0, 86_399) * 1000);
+        const stars = starsAround(r, stats.rating);
+        const answered = r.chance(stars <= 2 ? Math.min(1, stats.responsiveness + 0.15) : stats.responsiveness);
+        const responseHours = r.int(2, stars <= 2 ? 48 : 160);
+        const responseDate = new Date(Math.min(now.getTime(), date.getTime() + responseHours * 3_600_000));
+        reviews.push({
+          rating: stars,
+          text: reviewText(r, stars, category),
+          author: `${r.pick(FIRST)} ${LAST[r.int(0, LAST.length - 1)]}.`,
+          date: date.toISOString(),
+          url: null,
+          ownerResponse: answered
+            ? { date: responseDate.toISOString(), text: stars >= 4 ? `Thank you for the kind words, we look forward to seeing you again!` : `We are sorry to hear this. Please call us so we can make it right.` }
+            : null,
+        });
+      }
+      reviews.sort((a, b) => b.date.localeCompare(a.date));
+      return { reviews, complete: n === stats.reviewCount, ownerResponsesKnown: true };
+    },
+  };
+}

@@ -1,0 +1,130 @@
+// One interface for places and reviews; three implementations (sample, google, yelp).
+import type { GeoPoint, ProviderName, Review } from '../../types.ts';
+
+/** A place as a provider lists it (distance is computed by the analysis). */
+export interface Listing {
+  placeId: string;
+  name: string;
+  address: string | null;
+  phone: string | null;
+  website: string | null;
+  rating: number | null;
+  reviewCount: number | null;
+  latitude: number;
+  longitude: number;
+  /** The provider's own category id (Google type, Yelp alias), used to search for competitors. */
+  providerCategory: string | null;
+  /** Human-readable category as the provider names it. */
+  categoryLabel: string | null;
+}
+
+export interface IdentifyQuery {
+  company: string;
+  address: string;
+  city: string;
+  state: string;
+  zip: string;
+  website: string;
+  point: GeoPoint;
+  /** The geocoder's anchor ZIP (the sample provider builds its market around it). */
+  anchorZip: string | null;
+  /** Category inferred from the company name (and the website), when there is one. */
+  categoryId: string;
+}
+
+export interface DiscoverQuery {
+  point: GeoPoint;
+  categoryId: string;
+  providerCategory: string | null;
+  radiusMiles: number;
+  /** How many to return at most, best first (prominence). */
+  limit: number;
+  excludePlaceId: string | null;
+  anchorZip: string | null;
+  city: string;
+  state: string;
+  company: string;
+}
+
+export interface ReviewsResult {
+  reviews: Review[];
+  /** True when the provider gives every review (sample); false when it gives a few excerpts. */
+  complete: boolean;
+  /** Whether the source reports owner responses at all (Google and Yelp's APIs do not). */
+  ownerResponsesKnown: boolean;
+}
+
+export interface PlacesProvider {
+  name: ProviderName;
+  identify(query: IdentifyQuery): Promise<Listing | null>;
+  discover(query: DiscoverQuery): Promise<Listing[]>;
+  reviews(place: Listing): Promise<ReviewsResult>;
+}
+
+export type ProviderFailure = 'rate_limited' | 'timeout' | 'malformed' | 'http' | 'network' | 'not_configured';
+
+export class ProviderError extends Error {
+  readonly kind: ProviderFailure;
+  readonly provider: ProviderName;
+  constructor(provider: ProviderName, kind: ProviderFailure, message: string) {
+    super(message);
+    this.name = 'ProviderError';
+    this.kind = kind;
+    this.provider = provider;
+  }
+}
+
+/** Plain-language cause for the report's notes. */
+export function describeFailure(error: unknown): string {
+  if (error instanceof ProviderError) {
+    const label = { rate_limited: 'its request quota was exhausted (429)', timeout: 'it did not answer in time', malformed: 'its answer could not be read', http: 'it answered with an error', network: 'it could not be reached', not_configured: 'it is not configured' }[error.kind];
+    return `${label}: ${error.message}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** JSON over HTTP with a time limit and one retry on 429 (honouring a short Retry-After). Every
+ *  failure becomes a ProviderError so the analysis can mark what is missing and go on. */
+export async function providerJson(
+  provider: ProviderName,
+  url: string,
+  init: RequestInit,
+  options: { timeoutMs: number; fetchImpl?: typeof fetch; retryOn429?: boolean },
+): Promise<unknown> {
+  const doFetch = options.fetchImpl ?? fetch;
+  for (let attempt = 0; ; attempt++) {
+    let res: Response;
+    try {
+      res = await doFetch(url, { ...init, signal: AbortSignal.timeout(options.timeoutMs) });
+    } catch (error) {
+      const name = (error as Error).name;
+      if (name === 'TimeoutError' || name === 'AbortError') throw new ProviderError(provider, 'timeout', `no answer within ${options.timeoutMs} ms`);
+      throw new ProviderError(provider, 'network', (error as Error).message);
+    }
+    if (res.status === 429) {
+      const retryAfter = Number(res.headers.get('retry-after'));
+      await res.body?.cancel();
+      if (attempt === 0 && options.retryOn429 !== false && Number.isFinite(retryAfter) && retryAfter >= 0 && retryAfter <= 2) {
+        await new Promise((r) => setTimeout(r, retryAfter * 1000));
+        continue;
+      }
+      throw new ProviderError(provider, 'rate_limited', `HTTP 429 from ${new URL(url).pathname}`);
+    }
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (error) {
+      const name = (error as Error).name;
+      if (name === 'TimeoutError' || name === 'AbortError') throw new ProviderError(provider, 'timeout', `no answer within ${options.timeoutMs} ms`);
+      throw new ProviderError(provider, 'network', (error as Error).message);
+    }
+    if (!res.ok) throw new ProviderError(provider, 'http', `HTTP ${res.status} from ${new URL(url).pathname}`);
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new ProviderError(provider, 'malformed', `not JSON from ${new URL(url).pathname}`);
+    }
+  }
+}
+
+export const MILES_TO_METERS = 1609.344;

@@ -1,0 +1,98 @@
+// Yelp Fusion: /v3/businesses/search to identify the business (by name near the point) and find
+// competitors in its category (radius ≤ 40,000 m, limit ≤ 50), /v3/businesses/{id}/reviews for
+// up to 3 review excerpts. Yelp gives no business website, so competitors' websites are missing.
+import { ProviderError, providerJson, MILES_TO_METERS, type DiscoverQuery, type IdentifyQuery, type Listing, type PlacesProvider, type ReviewsResult } from './types.ts';
+import { categoryById } from '../categories.ts';
+import { sameBusiness } from './match.ts';
+import type { Review } from '../../types.ts';
+
+export interface YelpSettings {
+  baseUrl: string;
+  key: string;
+  timeoutMs: number;
+  fetchImpl?: typeof fetch;
+}
+
+const MAX_RADIUS_M = 40_000;
+const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+function toListing(b: Record<string, unknown>): Listing | null {
+  const id = str(b.id);
+  const name = str(b.name);
+  const coords = b.coordinates as { latitude?: unknown; longitude?: unknown } | undefined;
+  const lat = num(coords?.latitude);
+  const lon = num(coords?.longitude);
+  if (!id || !name || lat === null || lon === null) return null;
+  const location = b.location as { display_address?: unknown } | undefined;
+  const address = Array.isArray(location?.display_address) ? location.display_address.filter((x) => typeof x === 'string').join(', ') : null;
+  const categories = Array.isArray(b.categories) ? (b.categories as Array<{ alias?: unknown; title?: unknown }>) : [];
+  return {
+    placeId: `yelp:${id}`,
+    name,
+    address: address || null,
+    phone: str(b.display_phone) ?? str(b.phone),
+    website: null,
+    rating: num(b.rating),
+    reviewCount: num(b.review_count) ?? 0,
+    latitude: lat,
+    longitude: lon,
+    providerCategory: str(categories[0]?.alias),
+    categoryLabel: str(categories[0]?.title),
+  };
+}
+
+function businesses(body: unknown): Listing[] {
+  const list = (body as { businesses?: unknown } | null)?.businesses;
+  if (!Array.isArray(list)) throw new ProviderError('yelp', 'malformed', '`businesses` is not a list');
+  return list.map((b) => toListing(b as Record<string, unknown>)).filter((l): l is Listing => l !== null);
+}
+
+export function yelpProvider(settings: YelpSettings): PlacesProvider {
+  const base = settings.baseUrl.replace(/\/$/, '');
+  const get = (path: string, params: Record<string, string | number>) => {
+    const url = new URL(`${base}${path}`);
+    for (const [k, v] of Object.entries(params)) url.searchParams.set(k, String(v));
+    return providerJson('yelp', url.href, { method: 'GET', headers: { authorization: `Bearer ${settings.key}`, accept: 'application/json' } }, { timeoutMs: settings.timeoutMs, fetchImpl: settings.fetchImpl });
+  };
+
+  return {
+    name: 'yelp',
+
+    async identify(q: IdentifyQuery) {
+      const body = await get('/v3/businesses/search', { term: q.company, latitude: q.point.latitude, longitude: q.point.longitude, radius: 10_000, sort_by: 'best_match', limit: 10 });
+      const hit = businesses(body).find((b) => sameBusiness(b.name, q.company));
+      return hit ? { ...hit, website: q.website || null } : null;
+    },
+
+    async discover(q: DiscoverQuery) {
+      const alias = q.providerCategory ?? categoryById(q.categoryId).yelp;
+      const body = await get('/v3/businesses/search', {
+        categories: alias,
+        latitude: q.point.latitude,
+        longitude: q.point.longitude,
+        radius: Math.min(MAX_RADIUS_M, Math.round(q.radiusMiles * MILES_TO_METERS)),
+        sort_by: 'best_match',
+        limit: 20,
+      });
+      return businesses(body).filter((b) => b.placeId !== q.excludePlaceId && !sameBusiness(b.name, q.company));
+    },
+
+    async reviews(place: Listing): Promise<ReviewsResult> {
+      const id = place.placeId.replace(/^yelp:/, '');
+      const body = (await get(`/v3/businesses/${encodeURIComponent(id)}/reviews`, { limit: 3, sort_by: 'yelp_sort' })) as { reviews?: unknown } | null;
+      const list = body?.reviews;
+      if (!Array.isArray(list)) throw new ProviderError('yelp', 'malformed', '`reviews` is not a list');
+      const reviews: Review[] = [];
+      for (const r of list as Array<Record<string, unknown>>) {
+        const rating = num(r.rating);
+        const created = str(r.time_created);
+        // Yelp dates read "2016-08-29 00:41:13" (Pacific time); taken as UTC, off by hours at most.
+        const date = created ? new Date(created.replace(' ', 'T') + (/[zZ]|[+-]\d\d:?\d\d$/.test(created) ? '' : 'Z')) : null;
+        if (rating === null || !date || Number.isNaN(date.getTime())) continue;
+        reviews.push({ rating, text: str(r.text) ?? '', author: str((r.user as { name?: unknown } | undefined)?.name), date: date.toISOString(), url: str(r.url), ownerResponse: null });
+      }
+      return { reviews, complete: false, ownerResponsesKnown: false };
+    },
+  };
+}

@@ -1,0 +1,134 @@
+// Stage 4: what a place's reviews say. Rating and count come from the listing; velocity, recency,
+// star distribution, sentiment (the `sentiment` package, AFINN-165), owner responses and recurring
+// themes come from the reviews the provider gives.
+import Sentiment from 'sentiment';
+import type { Review } from '../types.ts';
+
+const analyser = new Sentiment();
+const DAY = 86_400_000;
+
+/** Themes: a name and the words that signal it. */
+export const THEMES: Array<{ theme: string; words: string[] }> = [
+  { theme: 'staff', words: ['staff', 'team', 'friendly', 'rude', 'front desk', 'receptionist', 'polite', 'stylist', 'technician', 'mechanic', 'server', 'coaches', 'hygienist'] },
+  { theme: 'wait time', words: ['wait', 'waited', 'late', 'on time', 'fast', 'quick', 'quickly', 'same day', 'slow', 'no-show', 'never showed', 'rushed'] },
+  { theme: 'price', words: ['price', 'prices', 'priced', 'overpriced', 'expensive', 'charges', 'charged', 'overcharged', 'billing', 'bill', 'fees', 'value', 'upfront'] },
+  { theme: 'quality', words: ['quality', 'fixed', 'delicious', 'great', 'excellent', 'came back', 'redone', 'wrong', 'uneven', 'runs great', 'won'] },
+  { theme: 'communication', words: ['explained', 'listened', 'informed', 'called', 'answered', 'communication', 'returned my calls', 'respond', 'responsive', 'phone'] },
+  { theme: 'cleanliness', words: ['clean', 'spotless', 'dirty', 'mess', 'cleaned up'] },
+  { theme: 'booking', words: ['appointment', 'booked', 'book', 'schedule', 'double booked', 'fit me in', 'reservation'] },
+];
+
+export interface ReviewAnalysis {
+  sampled: number;
+  complete: boolean;
+  last30: number;
+  last90: number;
+  previous90: number;
+  last365: number;
+  daysSinceLatest: number | null;
+  daysSinceOldest: number | null;
+  sampledAverage: number | null;
+  starShare: Record<1 | 2 | 3 | 4 | 5, number | null>;
+  sentimentAverage: number | null;
+  positiveShare: number | null;
+  negativeShare: number | null;
+  neutralShare: number | null;
+  averageWords: number | null;
+  withTextShare: number | null;
+  monthlyVelocity: number | null;
+  velocityTrend: number | null;
+  positiveThemes: Array<{ theme: string; count: number }>;
+  negativeThemes: Array<{ theme: string; count: number }>;
+  ownerResponsesKnown: boolean;
+  responseRate: number | null;
+  negativeResponseRate: number | null;
+  medianResponseHours: number | null;
+  responsesLast90: number | null;
+  byMonth: Array<{ month: string; count: number }>;
+}
+
+export function sentimentOf(text: string): { score: number; comparative: number } {
+  const r = analyser.analyze(text);
+  return { score: r.score, comparative: r.comparative };
+}
+
+const share = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 10000) / 100 : null);
+
+export function analyseReviews(reviews: Review[], options: { now: Date; complete: boolean; ownerResponsesKnown: boolean }): ReviewAnalysis {
+  const now = options.now.getTime();
+  const ages = reviews.map((r) => (now - Date.parse(r.date)) / DAY).filter((d) => Number.isFinite(d));
+  const n = reviews.length;
+  const count = (from: number, to: number) => ages.filter((d) => d >= from && d < to).length;
+  const stars = { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 } as Record<1 | 2 | 3 | 4 | 5, number>;
+  for (const r of reviews) stars[Math.min(5, Math.max(1, Math.round(r.rating))) as 1 | 2 | 3 | 4 | 5]++;
+
+  const sentiments = reviews.filter((r) => r.text.trim()).map((r) => ({ review: r, ...sentimentOf(r.text) }));
+  const pos = sentiments.filter((s) => s.score > 0).length;
+  const neg = sentiments.filter((s) => s.score < 0).length;
+
+  const positive = new Map<string, number>();
+  const negative = new Map<string, number>();
+  for (const s of sentiments) {
+    const lower = s.review.text.toLowerCase();
+    for (const t of THEMES) {
+      if (!t.words.some((w) => lower.includes(w))) continue;
+      const target = s.score > 0 && s.review.rating >= 4 ? positive : s.score < 0 || s.review.rating <= 2 ? negative : null;
+      if (target) target.set(t.theme, (target.get(t.theme) ?? 0) + 1);
+    }
+  }
+  const ranked = (m: Map<string, number>) =>
+    [...m.entries()].filter(([, c]) => c >= 2).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([theme, c]) => ({ theme, count: c }));
+
+  const answered = reviews.filter((r) => r.ownerResponse);
+  const lows = reviews.filter((r) => r.rating <= 2);
+  const hours = answered
+    .map((r) => (r.ownerResponse!.date ? (Date.parse(r.ownerResponse!.date) - Date.parse(r.date)) / 3_600_000 : NaN))
+    .filter((h) => Number.isFinite(h) && h >= 0)
+    .sort((a, b) => a - b);
+  const median = hours.length ? (hours.length % 2 ? hours[(hours.length - 1) / 2]! : (hours[hours.length / 2 - 1]! + hours[hours.length / 2]!) / 2) : null;
+
+  const months = new Map<string, number>();
+  for (let i = 11; i >= 0; i--) {
+    const d = new Date(options.now);
+    d.setUTCDate(1);
+    d.setUTCMonth(d.getUTCMonth() - i);
+    months.set(d.toISOString().slice(0, 7), 0);
+  }
+  for (const r of reviews) {
+    const m = r.date.slice(0, 7);
+    if (months.has(m)) months.set(m, months.get(m)! + 1);
+  }
+
+  const last90 = count(0, 90);
+  const previous90 = count(90, 180);
+  const last365 = count(0, 365);
+  const known = options.ownerResponsesKnown;
+  return {
+    sampled: n,
+    complete: options.complete,
+    last30: count(0, 30),
+    last90,
+    previous90,
+    last365,
+    daysSinceLatest: ages.length ? Math.floor(Math.min(...ages)) : null,
+    daysSinceOldest: ages.length ? Math.floor(Math.max(...ages)) : null,
+    sampledAverage: n ? Math.round((reviews.reduce((s, r) => s + r.rating, 0) / n) * 100) / 100 : null,
+    starShare: { 1: share(stars[1], n), 2: share(stars[2], n), 3: share(stars[3], n), 4: share(stars[4], n), 5: share(stars[5], n) },
+    sentimentAverage: sentiments.length ? Math.round((sentiments.reduce((s, x) => s + x.comparative, 0) / sentiments.length) * 1000) / 1000 : null,
+    positiveShare: share(pos, sentiments.length),
+    negativeShare: share(neg, sentiments.length),
+    neutralShare: share(sentiments.length - pos - neg, sentiments.length),
+    averageWords: sentiments.length ? Math.round(sentiments.reduce((s, x) => s + x.review.text.trim().split(/\s+/).length, 0) / sentiments.length) : null,
+    withTextShare: share(sentiments.length, n),
+    monthlyVelocity: n ? Math.round((last365 / 12) * 100) / 100 : null,
+    velocityTrend: last90 + previous90 > 0 ? Math.round(((last90 - previous90) / Math.max(1, previous90)) * 100) / 100 : null,
+    positiveThemes: ranked(positive),
+    negativeThemes: ranked(negative),
+    ownerResponsesKnown: known,
+    responseRate: known ? share(answered.length, n) : null,
+    negativeResponseRate: known ? share(lows.filter((r) => r.ownerResponse).length, lows.length) : null,
+    medianResponseHours: known && median !== null ? Math.round(median * 10) / 10 : null,
+    responsesLast90: known ? answered.filter((r) => r.ownerResponse!.date && (now - Date.parse(r.ownerResponse!.date)) / DAY < 90).length : null,
+    byMonth: [...months.entries()].map(([month, c]) => ({ month, count: c })),
+  };
+}

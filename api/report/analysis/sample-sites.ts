@@ -1,0 +1,212 @@
+// The sample provider's competitor websites, served by the product itself under
+// /api/sample-sites/<site id>/ (decision 0041). The site id carries the business's profile
+// (name, address, phone, category, a quality seed), so the pages are regenerated on every request
+// with no state; the same id always gives the same site. The real website analyser reads them,
+// over HTTP from a browser or in-process from the analysis (safe-fetch's `inProcess`).
+import { categoryById } from './categories.ts';
+import { createRng } from './random.ts';
+
+export const SAMPLE_SITES_PATH = '/api/sample-sites/';
+
+export interface SiteProfile {
+  /** name */
+  n: string;
+  /** street address line, city, state ZIP */
+  a: string;
+  /** phone as listed */
+  p: string;
+  /** category id */
+  c: string;
+  /** quality seed */
+  q: number;
+}
+
+export function encodeSiteId(profile: SiteProfile): string {
+  return Buffer.from(JSON.stringify(profile), 'utf8').toString('base64url');
+}
+
+export function decodeSiteId(id: string): SiteProfile | null {
+  if (!/^[A-Za-z0-9_-]{8,600}$/.test(id)) return null;
+  try {
+    const o = JSON.parse(Buffer.from(id, 'base64url').toString('utf8')) as Partial<SiteProfile>;
+    if (typeof o.n !== 'string' || typeof o.a !== 'string' || typeof o.p !== 'string' || typeof o.c !== 'string' || typeof o.q !== 'number') return null;
+    if (o.n.length > 120 || o.a.length > 200 || o.p.length > 40) return null;
+    return { n: o.n, a: o.a, p: o.p, c: o.c, q: o.q >>> 0 };
+  } catch {
+    return null;
+  }
+}
+
+export const sampleSiteUrl = (origin: string, profile: SiteProfile) => `${origin.replace(/\/$/, '')}${SAMPLE_SITES_PATH}${encodeSiteId(profile)}/`;
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+interface Features {
+  tier: number;
+  cms: 'wordpress' | 'squarespace' | 'wix' | 'shopify' | 'none';
+  viewport: boolean;
+  metaDescription: boolean;
+  schema: boolean;
+  openGraph: boolean;
+  favicon: boolean;
+  robots: boolean;
+  sitemap: boolean;
+  analytics: boolean;
+  gtm: boolean;
+  googleAds: boolean;
+  metaPixel: boolean;
+  booking: 'calendly' | 'zocdoc' | 'square' | 'none';
+  chat: 'intercom' | 'tidio' | 'drift' | 'none';
+  socials: string[];
+  contactForm: boolean;
+  telLink: boolean;
+  mailto: boolean;
+  altCoverage: number;
+  copyrightYear: number;
+  stalePhone: boolean;
+  canonical: boolean;
+  lang: boolean;
+  hours: boolean;
+  testimonials: boolean;
+  newsletter: boolean;
+  mapEmbed: boolean;
+  images: number;
+  paragraphs: number;
+}
+
+function features(profile: SiteProfile, year: number): Features {
+  const r = createRng(profile.q);
+  // Three tiers of care: a polished site, an average one, a neglected one.
+  const tier = r.pick([0, 1, 1, 2, 2, 2]);
+  const p = [0.35, 0.7, 0.95][tier]!;
+  const socials = ['facebook', 'instagram', 'linkedin', 'x', 'youtube', 'tiktok'].filter(() => r.chance(p * 0.7));
+  return {
+    tier,
+    cms: r.pick(['wordpress', 'wordpress', 'squarespace', 'wix', profile.c === 'restaurant' ? 'shopify' : 'wordpress', 'none'] as const),
+    viewport: r.chance(Math.min(1, p + 0.2)),
+    metaDescription: r.chance(p),
+    schema: r.chance(p * 0.8),
+    openGraph: r.chance(p * 0.9),
+    favicon: r.chance(Math.min(1, p + 0.15)),
+    robots: r.chance(p),
+    sitemap: r.chance(p * 0.9),
+    analytics: r.chance(p),
+    gtm: r.chance(p * 0.6),
+    googleAds: r.chance(p * 0.5),
+    metaPixel: r.chance(p * 0.5),
+    booking: r.chance(p * 0.6) ? r.pick(['calendly', 'zocdoc', 'square'] as const) : 'none',
+    chat: r.chance(p * 0.4) ? r.pick(['intercom', 'tidio', 'drift'] as const) : 'none',
+    socials,
+    contactForm: r.chance(p),
+    telLink: r.chance(Math.min(1, p + 0.1)),
+    mailto: r.chance(p * 0.8),
+    altCoverage: [1, 0.75, 0.3][tier]! * (0.8 + r.next() * 0.2),
+    copyrightYear: tier === 0 ? year - r.int(2, 6) : year - r.int(0, 1),
+    stalePhone: r.chance(tier === 0 ? 0.5 : 0.1),
+    canonical: r.chance(p),
+    lang: r.chance(Math.min(1, p + 0.2)),
+    hours: r.chance(p),
+    testimonials: r.chance(p * 0.7),
+    newsletter: r.chance(p * 0.4),
+    mapEmbed: r.chance(p * 0.6),
+    images: r.int(3, 12),
+    paragraphs: tier === 0 ? r.int(1, 2) : r.int(3, 6),
+  };
+}
+
+function otherPhone(phone: string): string {
+  return phone.replace(/(\d)(\d)$/, (_m, a: string, b: string) => `${(Number(a) + 3) % 10}${b}`);
+}
+
+export function renderSamplePage(profile: SiteProfile, path: string, now = new Date()): { status: number; type: string; body: string } {
+  const f = features(profile, now.getUTCFullYear());
+  const category = categoryById(profile.c);
+  const slug = profile.n.toLowerCase().replace(/[^a-z0-9]+/g, '');
+  const phone = f.stalePhone ? otherPhone(profile.p) : profile.p;
+  const telHref = `+1${phone.replace(/\D/g, '')}`;
+  const email = `hello@${slug}.example`;
+  const [street, ...rest] = profile.a.split(', ');
+  const locality = rest.join(', ');
+
+  if (path === 'robots.txt') {
+    if (!f.robots) return { status: 404, type: 'text/plain', body: 'Not found' };
+    return { status: 200, type: 'text/plain', body: `User-agent: *\nAllow: /\n${f.sitemap ? 'Sitemap: sitemap.xml\n' : ''}` };
+  }
+  if (path === 'sitemap.xml') {
+    if (!f.sitemap) return { status: 404, type: 'text/plain', body: 'Not found' };
+    return { status: 200, type: 'application/xml', body: `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>./</loc></url><url><loc>./contact</loc></url></urlset>\n` };
+  }
+  if (path === 'favicon.ico') {
+    if (!f.favicon) return { status: 404, type: 'text/plain', body: 'Not found' };
+    return { status: 200, type: 'image/svg+xml', body: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#3B82F6"/></svg>` };
+  }
+  if (path !== '' && path !== 'contact') return { status: 404, type: 'text/html; charset=utf-8', body: '<!doctype html><title>Not found</title><h1>Not found</h1>' };
+
+  const r = createRng(profile.q ^ 0x5bd1e995);
+  const title = f.tier === 0 ? 'Home' : `${profile.n} | ${category.label} in ${locality.split(',')[0]}`;
+  const description = `${profile.n} offers ${category.services.slice(0, 3).join(', ').toLowerCase()} in ${locality}. Call ${phone} to book.`;
+  const head: string[] = ['<meta charset="utf-8">', `<title>${esc(title)}</title>`];
+  if (f.viewport) head.push('<meta name="viewport" content="width=device-width, initial-scale=1">');
+  if (f.metaDescription) head.push(`<meta name="description" content="${esc(description)}">`);
+  if (f.canonical) head.push('<link rel="canonical" href="./">');
+  if (f.favicon) head.push('<link rel="icon" href="favicon.ico">');
+  if (f.openGraph) head.push(`<meta property="og:title" content="${esc(profile.n)}">`, `<meta property="og:description" content="${esc(description)}">`, '<meta property="og:image" content="favicon.ico">', '<meta name="twitter:card" content="summary">');
+  if (f.cms === 'wordpress') head.push('<meta name="generator" content="WordPress 6.6">', '<link rel="stylesheet" href="wp-content/themes/local/style.css">');
+  if (f.cms === 'wix') head.push('<meta name="generator" content="Wix.com Website Builder">');
+  if (f.cms === 'squarespace') head.push('<!-- This is Squarespace. -->', '<link rel="stylesheet" href="https://static1.squarespace.com/static/site.css">');
+  if (f.cms === 'shopify') head.push('<link rel="stylesheet" href="https://cdn.shopify.com/s/files/theme.css">');
+  if (f.schema) {
+    const schema = { '@context': 'https://schema.org', '@type': 'LocalBusiness', name: profile.n, telephone: phone, address: { '@type': 'PostalAddress', streetAddress: street, addressLocality: locality }, ...(f.hours ? { openingHours: 'Mo-Fr 08:00-17:00' } : {}) };
+    head.push(`<script type="application/ld+json">${JSON.stringify(schema)}</script>`);
+  }
+  if (f.analytics) head.push('<script async src="https://www.googletagmanager.com/gtag/js?id=G-SAMPLE01"></script><script>window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments)}gtag("js",new Date());gtag("config","G-SAMPLE01");</script>');
+  if (f.gtm) head.push('<script>(function(w,d,s,l,i){w[l]=w[l]||[];})(window,document,"script","dataLayer","GTM-SAMPLE");</script>');
+  if (f.googleAds) head.push('<script>gtag("config","AW-1234567890");</script>');
+  if (f.metaPixel) head.push('<script>!function(f,b,e,v,n,t,s){}(window,document,"script","https://connect.facebook.net/en_US/fbevents.js");fbq("init","1234567890");</script>');
+
+  const images = Array.from({ length: f.images }, (_, i) => {
+    const alt = i < Math.round(f.images * f.altCoverage) ? ` alt="${esc(`${category.services[i % category.services.length]} at ${profile.n}`)}"` : '';
+    return `<img src="img/photo-${i + 1}.jpg" width="320" height="200"${alt}>`;
+  });
+  const paragraphs = Array.from({ length: f.paragraphs }, (_, i) => `<p>${esc(`${profile.n} has served ${locality.split(',')[0]} for ${5 + (profile.q % 20)} years. ${category.services[(i + 1) % category.services.length]} and ${category.services[(i + 3) % category.services.length]!.toLowerCase()} are our speciality; our team ${r.pick(category.praise)} is what our clients tell us most.`)}</p>`);
+  const socials = f.socials.map((s) => `<a href="https://www.${s === 'x' ? 'x' : s}.com/${slug}">${s}</a>`);
+  const body: string[] = [
+    `<header><a href="./">${esc(profile.n)}</a><nav><a href="./">Home</a> <a href="contact">Contact</a></nav></header>`,
+    '<main>',
+    f.tier === 2 || path === 'contact' ? `<h1>${esc(path === 'contact' ? `Contact ${profile.n}` : `${category.label} in ${locality.split(',')[0]}`)}</h1>` : '',
+    f.tier === 0 ? `<h1>Welcome</h1><h1>${esc(profile.n)}</h1>` : '',
+    f.tier === 1 ? `<h1>${esc(profile.n)}</h1>` : '',
+    `<h2>Services</h2><ul>${category.services.map((s) => `<li>${esc(s)}</li>`).join('')}</ul>`,
+    ...paragraphs,
+    ...images,
+    f.booking === 'calendly' ? '<a class="button" href="https://calendly.com/sample/appointment">Book an appointment</a><script src="https://assets.calendly.com/assets/external/widget.js"></script>' : '',
+    f.booking === 'zocdoc' ? '<a class="button" href="https://www.zocdoc.com/practice/sample">Book online</a>' : '',
+    f.booking === 'square' ? '<a class="button" href="https://squareup.com/appointments/book/sample">Schedule now</a>' : '',
+    f.testimonials ? `<section class="testimonials"><h2>Testimonials</h2><blockquote>${esc(`“${r.pick(category.praise)}”`)}</blockquote></section>` : '',
+    f.hours ? '<section><h2>Hours</h2><p>Monday-Friday 8am-5pm</p></section>' : '',
+    f.contactForm ? '<form method="post" action="contact"><label>Name <input name="name"></label><label>Email <input type="email" name="email"></label><label>Message <textarea name="message"></textarea></label><button type="submit">Send</button></form>' : '',
+    f.newsletter ? '<form class="newsletter"><input type="email" name="newsletter" placeholder="Your e-mail"><button>Subscribe</button></form>' : '',
+    f.mapEmbed ? `<iframe src="https://www.google.com/maps/embed?q=${encodeURIComponent(profile.a)}" title="Map"></iframe>` : '',
+    '</main>',
+    `<footer><address>${esc(street ?? '')}<br>${esc(locality)}</address>`,
+    f.telLink ? `<a href="tel:${telHref}">${esc(phone)}</a>` : `<span>${esc(phone)}</span>`,
+    f.mailto ? `<a href="mailto:${email}">${email}</a>` : '',
+    socials.join(' '),
+    `<p>&copy; ${f.copyrightYear} ${esc(profile.n)}. All rights reserved.</p></footer>`,
+    f.chat === 'intercom' ? '<script src="https://widget.intercom.io/widget/sample"></script>' : '',
+    f.chat === 'tidio' ? '<script src="https://code.tidio.co/sample.js"></script>' : '',
+    f.chat === 'drift' ? '<script src="https://js.driftt.com/include/sample.js"></script>' : '',
+    f.cms === 'wix' ? '<script src="https://static.parastorage.com/services/wix-thunderbolt/dist/main.js"></script>' : '',
+  ];
+  const html = `<!doctype html>\n<html${f.lang ? ' lang="en"' : ''}>\n<head>\n${head.join('\n')}\n</head>\n<body>\n${body.filter(Boolean).join('\n')}\n</body>\n</html>\n`;
+  return { status: 200, type: 'text/html; charset=utf-8', body: html };
+}
+
+/** The Response for a sample-site URL path after the prefix: `<id>/` or `<id>/<file>`. */
+export function sampleSiteResponse(rest: string, now = new Date()): Response {
+  const [id, ...parts] = rest.split('/');
+  const profile = id ? decodeSiteId(id) : null;
+  if (!profile) return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } });
+  const page = renderSamplePage(profile, parts.join('/'), now);
+  return new Response(page.body, { status: page.status, headers: { 'content-type': page.type, 'cache-control': 'public, max-age=3600' } });
+}

@@ -1,0 +1,102 @@
+// The dashboard read: GET /api/business/{id} and GET /api/my-business. One SQL statement checks
+// the session, finds the business the viewer may see (its owner, or the consultant whose client
+// it is) and builds the whole JSON answer with json_object/json_group_array, so the route hands
+// SQLite's text straight to the client. Decision 0060.
+import { DASHBOARD_COMPETITOR_LIMIT } from '../../common/constants.ts';
+import type { AppContext } from '../context.ts';
+import { AppError, unauthenticated } from '../errors.ts';
+import { can } from './entitlements.ts';
+import { sessionTokenFrom } from './session-token.ts';
+
+export const TREND_DAYS = 90;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export const noBusiness = () => new AppError('not_found', 'No business found');
+export const planRequired = () =>
+  new AppError('plan_required', 'The business dashboard is part of the Pro, Enterprise and Agency plans. Upgrade to see your dashboard.');
+
+const iso = (col: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', ${col} / 1000.0, 'unixepoch')`;
+
+const SCORES = `'reviewScore', m.review_score, 'digitalPresenceScore', m.digital_presence_score, 'engagementScore', m.engagement_score,
+  'marketShareScore', m.market_share_score, 'marketSharePercent', m.market_share_percent, 'overallScore', m.overall_score`;
+
+// ?1 session token, ?2 now (ms), ?3 business id (by-id variant only), ?4 start of the trend window (ms).
+function dashboardSql(byId: boolean) {
+  const which = byId
+    ? `bz.id = ?3 AND (bz.user_id = v.user_id OR EXISTS (
+         SELECT 1 FROM clients cl WHERE cl.business_id = bz.id AND cl.consultant_id = v.consultant_id))`
+    : `bz.user_id = v.user_id`;
+  return `
+WITH v AS (
+  SELECT u.id AS user_id, u.subscription_tier AS tier, u.subscription_status AS status, c.id AS consultant_id
+  FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN consultants c ON c.user_id = u.id
+  WHERE s.token = ?1 AND s.expires_at > ?2
+),
+b AS (
+  SELECT bz.* FROM businesses bz, v WHERE ${which}
+  ORDER BY (SELECT max(m.reported_at) FROM business_metrics m WHERE m.business_id = bz.id) DESC NULLS LAST, bz.created_at DESC
+  LIMIT 1
+),
+run AS (
+  SELECT m.run_id FROM business_metrics m, b
+  WHERE m.business_id = b.id AND m.is_main_business = 1 ORDER BY m.reported_at DESC LIMIT 1
+)
+SELECT v.tier, v.status, (
+  SELECT json_object(
+    'business', json_object('id', b.id, 'company', b.company, 'city', b.city, 'state', b.state, 'website', b.website,
+      'category', b.category, 'updatedAt', ${iso('b.updated_at')}),
+    'competitors', (
+      SELECT json_group_array(json_object('id', x.id, 'name', x.name, 'address', x.address, 'phone', x.phone, 'website', x.website,
+        'rating', x.rating, 'reviewCount', x.review_count, 'distanceFromBusiness', x.distance_from_business))
+      FROM (
+        SELECT c.* FROM business_metrics m JOIN competitors c ON c.id = m.competitor_id
+        WHERE m.business_id = b.id AND m.run_id = (SELECT run_id FROM run)
+        ORDER BY m.overall_score DESC, c.name LIMIT ${DASHBOARD_COMPETITOR_LIMIT}
+      ) x
+    ),
+    'metrics', (
+      SELECT json_group_array(json_object('id', m.id, 'businessId', m.business_id, 'competitorId', m.competitor_id,
+        'isMainBusiness', json(CASE WHEN m.is_main_business THEN 'true' ELSE 'false' END), ${SCORES},
+        'reportedAt', ${iso('m.reported_at')}))
+      FROM business_metrics m WHERE m.business_id = b.id AND m.run_id = (SELECT run_id FROM run)
+    )
+  ) FROM b
+) AS body, (
+  SELECT json_group_array(json_object('runId', h.run_id, 'reviewScore', h.review_score, 'digitalPresenceScore', h.digital_presence_score,
+        'engagementScore', h.engagement_score, 'marketShareScore', h.market_share_score, 'marketSharePercent', h.market_share_percent,
+        'overallScore', h.overall_score, 'reportedAt', ${iso('h.reported_at')}))
+      FROM (
+        SELECT m.* FROM business_metrics m, b
+        WHERE m.business_id = b.id AND m.is_main_business = 1 AND m.reported_at >= ?4
+        ORDER BY m.reported_at
+      ) h
+) AS history
+FROM v`;
+}
+
+const SQL = { byId: dashboardSql(true), mine: dashboardSql(false) };
+
+/**
+ * The dashboard JSON for the signed-in viewer, as text: `{ access, business, competitors,
+ * metrics, history }`. `businessId` null means the viewer's own business. Throws 401 when signed
+ * out, 403 plan_required on a plan without the dashboard, 404 'No business found' when there is no
+ * such business or the viewer may not see it (the same answer either way).
+ */
+export async function getDashboardJson({ ctx, cookie, businessId, now = Date.now() }: { ctx: AppContext; cookie: string | null | undefined; businessId: string | null; now?: number }): Promise<string> {
+  const token = await sessionTokenFrom(ctx, cookie);
+  if (!token) throw unauthenticated();
+  const since = now - TREND_DAYS * DAY_MS;
+  const result = await ctx.db.$client.execute({
+    sql: businessId === null ? SQL.mine : SQL.byId,
+    args: businessId === null ? [token, now, null, since] : [token, now, businessId, since],
+  });
+  const row = result.rows[0];
+  if (!row) throw unauthenticated();
+  const plan = { subscriptionTier: String(row.tier), subscriptionStatus: String(row.status) };
+  if (!can(plan, 'dashboard')) throw planRequired();
+  if (typeof row.body !== 'string') throw noBusiness();
+  const access = { trends: can(plan, 'trends'), earlyWarning: can(plan, 'earlyWarning') };
+  const history = access.trends && typeof row.history === 'string' ? row.history : '[]';
+  // SQLite's JSON text is spliced, not parsed and serialised again: the read stays one query.
+  return `{"access":${JSON.stringify(access)},${row.body.slice(1, -1)},"history":${history}}`;
+}

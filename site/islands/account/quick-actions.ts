@@ -1,0 +1,44 @@
+// The account screen's rules (spec sections 2 and 6), as data so they are tested without a browser:
+// Manage Clients is shown to consultants but disabled; Branding Settings only on the agency tier,
+// disabled; Billing Settings leads to the pro plan for free users, else to their own tier.
+import { TIERS, type Tier } from '../../../common/constants.ts';
+import type { Viewer } from '../../lib/session.ts';
+
+export interface QuickAction {
+  key: 'dashboard' | 'report' | 'clients' | 'branding' | 'billing';
+  label: string;
+  description: string;
+  /** Absent when the action is shown but not available yet. */
+  href?: string;
+}
+
+/** The tier the account is on: the consultant profile's when there is one, else the user's. */
+export function accountTier(viewer: Viewer): Tier {
+  const tier = viewer.consultant?.subscriptionTier ?? viewer.user.subscriptionTier;
+  return (TIERS as readonly string[]).includes(tier) ? (tier as Tier) : 'free';
+}
+
+export function billingHref(viewer: Viewer): string {
+  const tier = accountTier(viewer);
+  return `/subscribe?plan=${tier === 'free' ? 'pro' : tier}`;
+}
+
+export function quickActions(viewer: Viewer): QuickAction[] {
+  const tier = accountTier(viewer);
+  const actions: QuickAction[] = [
+    { key: 'dashboard', label: 'View Dashboard', description: 'Scores, rank and competitors of your business.', href: '/dashboard' },
+    { key: 'report', label: 'New Free Report', description: 'Analyse a business against its local competitors.', href: '/#report-form' },
+  ];
+  if (viewer.user.role === 'consultant') actions.push({ key: 'clients', label: 'Manage Clients', description: 'Your clients and their reports in one place.' });
+  if (tier === 'agency') actions.push({ key: 'branding', label: 'Branding Settings', description: 'Your logo and colours on every report.' });
+  actions.push({ key: 'billing', label: 'Billing Settings', description: tier === 'free' ? 'Upgrade to Pro for monthly reports and trends.' : 'Your plan and payment details.', href: billingHref(viewer) });
+  return actions;
+}
+
+export const TIER_NAMES: Record<Tier, string> = { free: 'Free', pro: 'Pro', enterprise: 'Enterprise', agency: 'Agency' };
+
+export function roleLabel(role: string): string {
+  if (role === 'consultant') return 'Consultant / Agency';
+  if (role === 'client') return 'Business Owner';
+  return role;
+}

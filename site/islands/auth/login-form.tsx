@@ -1,0 +1,88 @@
+// The login screen: e-mail and password, checked on submit with the API's own zod schema (loaded
+// lazily, so zod is not in the page's first JavaScript), then POST /api/auth/login. On success the
+// session store is set, 'Welcome back!' is queued for the next page, and the browser goes where
+// spec section 2 says (auth-redirect.ts).
+import { useRef, useState, useSyncExternalStore, type SubmitEvent } from 'react';
+import { apiRequest, messageOf, ApiError } from '../../lib/api.ts';
+import { carriedQuery, destinationAfterAuth, readStoredPlan } from '../../lib/auth-redirect.ts';
+import { setSignedIn, type Viewer } from '../../lib/session.ts';
+import { queueToast, toast } from '../../lib/toasts.ts';
+import { AuthField, fieldMessages } from './auth-field.tsx';
+import { loadAuthSchemas } from './load-schemas.ts';
+import './auth.css';
+
+const noSubscription = () => () => {};
+const warmSchemas = () => void loadAuthSchemas().catch(() => undefined);
+const LOGIN_FAILED = 'Login failed. Please check your credentials.';
+const OFFLINE = 'Could not reach LocalRank. Please check your connection and try again.';
+
+export default function LoginForm() {
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  const ready = useSyncExternalStore(noSubscription, () => true, () => false);
+  const query = useSyncExternalStore(noSubscription, () => window.location.search, () => '');
+
+  async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    const data = new FormData(event.currentTarget);
+    const values = { email: String(data.get('email') ?? ''), password: String(data.get('password') ?? '') };
+    setBusy(true);
+    const found: Record<string, string> = {};
+    if (!values.email.trim()) found.email = 'Required';
+    if (!values.password) found.password = 'Required';
+    let payload = values;
+    if (!Object.keys(found).length) {
+      let loginSchema;
+      try {
+        ({ loginSchema } = await loadAuthSchemas());
+      } catch {
+        toast({ title: 'Login failed', description: OFFLINE, variant: 'destructive' });
+        setBusy(false);
+        return;
+      }
+      const parsed = loginSchema.safeParse(values);
+      if (parsed.success) payload = parsed.data;
+      else Object.assign(found, fieldMessages(parsed.error.issues));
+    }
+    setErrors(found);
+    if (Object.keys(found).length) {
+      setBusy(false);
+      form.current?.querySelector<HTMLElement>(`#auth-${Object.keys(found)[0]}`)?.focus();
+      return;
+    }
+    try {
+      const viewer = await apiRequest<Viewer>('POST', '/api/auth/login', payload);
+      setSignedIn(viewer);
+      queueToast({ title: 'Welcome back!', description: `Signed in as ${viewer.user.email}.` });
+      window.location.assign(destinationAfterAuth(window.location.search, readStoredPlan()));
+    } catch (error) {
+      if (error instanceof ApiError && error.details.fields) setErrors(error.details.fields);
+      toast({ title: 'Login failed', description: messageOf(error, LOGIN_FAILED), variant: 'destructive' });
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="auth-card card">
+      <h1>Welcome back</h1>
+      <p className="auth-lead">Sign in to your LocalRank account.</p>
+      <form ref={form} className="auth-form" noValidate onSubmit={onSubmit} onInput={warmSchemas} onPointerDown={warmSchemas} aria-label="Sign in">
+        <AuthField name="email" label="Email" error={errors.email}>
+          {(a11y) => <input {...a11y} className="input" type="email" autoComplete="email" inputMode="email" autoFocus />}
+        </AuthField>
+        <AuthField name="password" label="Password" error={errors.password}>
+          {(a11y) => <input {...a11y} className="input" type="password" autoComplete="current-password" />}
+        </AuthField>
+        <button type="submit" className="btn btn-primary btn-block auth-submit" disabled={!ready || busy}>
+          {busy && <span className="spinner" aria-hidden="true" />}
+          {busy ? 'Signing in...' : 'Sign In'}
+        </button>
+      </form>
+      <p className="auth-switch">
+        Don't have an account? <a href={`/signup${query && carriedQuery(query)}`}>Sign up</a>
+      </p>
+    </div>
+  );
+}
