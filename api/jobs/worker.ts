@@ -4,7 +4,7 @@
 // the claim is one atomic UPDATE … RETURNING, and every later write checks `locked_by`.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { and, eq, gte, inArray, lt, lte, or, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, lte, notInArray, or, sql } from 'drizzle-orm';
 import { jobs } from '../../db/schema/operations.ts';
 import type { AppContext } from '../context.ts';
 import type { JobRegistry } from './registry.ts';
@@ -73,6 +73,8 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
   const claimable = (now: Date) =>
     and(
       inArray(jobs.type, types),
+      // Never a job this worker is still running, even if a stall let its lease lapse.
+      active.size > 0 ? notInArray(jobs.id, [...active.keys()]) : undefined,
       or(
         and(eq(jobs.status, 'queued'), lte(jobs.runAt, now)),
         and(eq(jobs.status, 'running'), lt(jobs.leaseUntil, now), lt(jobs.attempts, jobs.maxAttempts)),
