@@ -1,10 +1,11 @@
 // Builds the site when dist/ is missing or older than any source it is built from.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const SOURCES = ['site', 'common', 'api', 'db', 'astro.config.mjs', 'package.json', 'package-lock.json'];
 export const SERVER_ENTRY = 'dist/server/entry.mjs';
+const SITE_URL_FILE = 'dist/site-url.txt';
 
 function newestMtime(path: string): number {
   if (!existsSync(path)) return 0;
@@ -15,12 +16,25 @@ function newestMtime(path: string): number {
   return newest;
 }
 
+/** The public address pre-rendered pages name (canonical, Open Graph), as astro.config.mjs sets it. */
+export function expectedSiteUrl(env: Record<string, string | undefined> = process.env): string {
+  return env.PUBLIC_BASE_URL?.replace(/\/$/, '') || `http://localhost:${env.PORT || 4321}`;
+}
+
+function builtSiteUrl(root: string): string | null {
+  const file = join(root, SITE_URL_FILE);
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : null;
+}
+
 export function buildIfNeeded(root: string): void {
   const entry = join(root, SERVER_ENTRY);
   const builtAt = existsSync(entry) ? statSync(entry).mtimeMs : 0;
   const sourcesAt = Math.max(...SOURCES.map((s) => newestMtime(join(root, s))));
-  if (builtAt >= sourcesAt) return;
-  console.log(builtAt ? 'Sources changed since the last build: building the site…' : 'No build yet: building the site…');
+  const siteChanged = builtAt > 0 && builtSiteUrl(root) !== expectedSiteUrl();
+  if (builtAt >= sourcesAt && !siteChanged) return;
+  if (!builtAt) console.log('No build yet: building the site…');
+  else if (builtAt < sourcesAt) console.log('Sources changed since the last build: building the site…');
+  else console.log(`The site was built for ${builtSiteUrl(root) ?? 'another address'}; building it for ${expectedSiteUrl()}…`);
   const result = spawnSync('astro', ['build'], { cwd: root, stdio: 'inherit', shell: false, env: process.env });
   if (result.status !== 0) {
     console.error('The site build failed; see the output above.');

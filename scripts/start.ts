@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
+import compression from 'compression';
 import { createApp } from '../api/app.ts';
 import { createContext, setSharedContext } from '../api/context.ts';
 import { EnvError, loadEnv } from '../api/env.ts';
@@ -35,10 +36,16 @@ const astro: { handler: (req: IncomingMessage, res: ServerResponse) => void } = 
 const api = getRequestListener(createApp(ctx).fetch);
 const pageHeaders = Object.entries(securityHeaders(env));
 
+// gzip/deflate/brotli for pages and API answers alike (text types only, 1 KB and up), at the
+// node:http level because the Astro handler and the Hono listener each write to `res` directly.
+const compress = compression({ threshold: 1024 }) as unknown as (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+
 const server = createServer((req, res) => {
-  if (req.url?.startsWith('/api/') || req.url === '/api') return api(req, res);
-  for (const [name, value] of pageHeaders) res.setHeader(name, value);
-  astro.handler(req, res);
+  compress(req, res, () => {
+    if (req.url?.startsWith('/api/') || req.url === '/api') return api(req, res);
+    for (const [name, value] of pageHeaders) res.setHeader(name, value);
+    astro.handler(req, res);
+  });
 });
 
 const stoppers: Array<() => Promise<void>> = [];

@@ -43,7 +43,11 @@ const steps: Array<() => boolean> = [
     addVitest('test-results/vitest.json');
     return ok;
   },
-  () => run('build', 'astro', ['build']),
+  // Built for the address the browser tests' server uses, so that server does not build again.
+  () => {
+    process.env.PUBLIC_BASE_URL = `http://127.0.0.1:${process.env.E2E_PORT ?? 43210}`;
+    return run('build', 'astro', ['build']);
+  },
   () => {
     const ok = run('end-to-end', 'playwright', ['test']);
     addPlaywright('test-results/e2e.json');

@@ -50,12 +50,27 @@ test.describe('account rules per role and tier', () => {
   });
 });
 
+test('an operator set-plan to agency shows up on the next visit (new tab: no cached check)', async ({ page, signIn, appCtx }) => {
+  const { setPlan } = await import('../../api/services/plans.ts');
+  const user = await signIn({ role: 'consultant' });
+  await page.goto('/account');
+  await expect(page.locator('.acct-sub')).toContainText('Free plan');
+  await expect(page.getByText('Branding Settings')).toHaveCount(0);
+  await setPlan({ ctx: appCtx, input: { email: user.email, tier: 'agency', status: 'active' } });
+  const next = await page.context().newPage();
+  await next.goto('/account');
+  await expect(next.locator('.acct-sub')).toContainText('Agency plan');
+  await expect(next.getByRole('button', { name: /Branding Settings/ })).toBeDisabled();
+  await expect(next.getByRole('link', { name: /Billing Settings/ })).toHaveAttribute('href', '/subscribe?plan=agency');
+});
+
 test.describe('protected pages', () => {
   test('signed out, /account goes to /login and back after signing in', async ({ page, appCtx }) => {
     const { createUser } = await import('../helpers/factories.ts');
     const user = await createUser(appCtx);
     await page.goto('/account');
     await expect(page).toHaveURL(/\/login\?redirect=%2Faccount$/);
+    await expect(page.getByRole('main').getByRole('button', { name: 'Sign In' })).toBeEnabled();
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password').fill(user.password);
     await page.getByRole('button', { name: 'Sign In' }).click();
@@ -100,6 +115,7 @@ test.describe('top bar session links and logout', () => {
     await expect(bar.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/login');
     await expect(bar.getByRole('link', { name: 'Sign Up' })).toHaveAttribute('href', '/signup');
     await page.goto('/login');
+    await expect(page.getByRole('main').getByRole('button', { name: 'Sign In' })).toBeEnabled();
     await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
     expect(checks).toEqual([]);
   });
@@ -136,6 +152,28 @@ test.describe('top bar session links and logout', () => {
     await expect(toast).toHaveClass(/toast-destructive/);
     await expect(page).toHaveURL(/\/account$/);
     await expect(page.getByRole('banner').getByRole('link', { name: 'Account' })).toBeVisible();
+  });
+
+  test('toast area: max 420px wide from md up; swiping right 50px closes a toast, less does not', async ({ page, signIn }) => {
+    await signIn();
+    await page.route('**/api/auth/logout', (route) => route.fulfill({ status: 500, body: '' }));
+    await page.goto('/account');
+    const logout = page.getByRole('banner').getByRole('button', { name: 'Logout' });
+    await logout.click();
+    const toast = page.getByRole('status').filter({ hasText: 'Logout failed' });
+    await expect(toast).toBeVisible();
+    expect((await page.locator('ol.toaster').boundingBox())!.width).toBeLessThanOrEqual(420);
+    const swipe = async (dx: number) => {
+      const box = (await toast.boundingBox())!;
+      await page.mouse.move(box.x + 40, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + 40 + dx, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+    };
+    await swipe(30);
+    await expect(toast).toBeVisible();
+    await swipe(60);
+    await expect(toast).toBeHidden();
   });
 
   test('F8 focuses the toast region; a toast can be closed', async ({ page, signIn }) => {

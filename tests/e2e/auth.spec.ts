@@ -8,6 +8,7 @@ const PASSWORD = 'correct-horse-battery';
 test.describe('sign-up', () => {
   test('shows every validation message and keeps the form', async ({ page }) => {
     await page.goto('/signup');
+    await expect(page.getByRole('main').getByRole('button', { name: 'Create Account' })).toBeEnabled();
     await expect(page.getByLabel('Consultant / Agency')).toBeChecked();
     await page.getByRole('button', { name: 'Create Account' }).click();
     await expect(page.locator('#auth-email-error')).toHaveText('Required');
@@ -29,6 +30,7 @@ test.describe('sign-up', () => {
 
   test('switching to client hides and clears the company name', async ({ page }) => {
     await page.goto('/signup');
+    await expect(page.getByRole('main').getByRole('button', { name: 'Create Account' })).toBeEnabled();
     await page.getByLabel('Company name').fill('Acme Consulting');
     await page.getByLabel('Business Owner').check();
     await expect(page.getByLabel('Company name')).toHaveCount(0);
@@ -39,6 +41,7 @@ test.describe('sign-up', () => {
   test('a consultant signs up, lands on /account with the toast and the badge', async ({ page }) => {
     const email = uniqueEmail('e2e-consultant');
     await page.goto('/signup');
+    await expect(page.getByRole('main').getByRole('button', { name: 'Create Account' })).toBeEnabled();
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Company name').fill('Lone Star Growth');
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
@@ -56,6 +59,7 @@ test.describe('sign-up', () => {
 
   test('a client signs up without a company name and has no subscription card', async ({ page }) => {
     await page.goto('/signup');
+    await expect(page.getByRole('main').getByRole('button', { name: 'Create Account' })).toBeEnabled();
     await page.getByLabel('Business Owner').check();
     await page.getByLabel('Email').fill(uniqueEmail('e2e-client'));
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
@@ -71,6 +75,7 @@ test.describe('sign-up', () => {
   test('a taken e-mail shows the server message; the first account is untouched', async ({ page, appCtx }) => {
     const first = await createUser(appCtx, { role: 'client' });
     await page.goto('/signup');
+    await expect(page.getByRole('main').getByRole('button', { name: 'Create Account' })).toBeEnabled();
     await page.getByLabel('Business Owner').check();
     await page.getByLabel('Email').fill(first.email);
     await page.getByLabel('Password', { exact: true }).fill('another-password');
@@ -83,6 +88,7 @@ test.describe('sign-up', () => {
     await expect(page).toHaveURL(/\/signup$/);
 
     await page.goto('/login');
+    await expect(page.getByRole('main').getByRole('button', { name: 'Sign In' })).toBeEnabled();
     await page.getByLabel('Email').fill(first.email);
     await page.getByLabel('Password').fill(first.password);
     await page.getByRole('button', { name: 'Sign In' }).click();
@@ -92,6 +98,7 @@ test.describe('sign-up', () => {
   test('a failure without a server message shows the fallback text', async ({ page }) => {
     await page.route('**/api/auth/signup', (route) => route.fulfill({ status: 502, body: '' }));
     await page.goto('/signup');
+    await expect(page.getByRole('main').getByRole('button', { name: 'Create Account' })).toBeEnabled();
     await page.getByLabel('Business Owner').check();
     await page.getByLabel('Email').fill(uniqueEmail('e2e-fail'));
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
@@ -103,6 +110,7 @@ test.describe('sign-up', () => {
 
   test('with redirect=subscribe and a plan it continues to the subscribe page', async ({ page }) => {
     await page.goto('/signup?redirect=subscribe&plan=enterprise');
+    await expect(page.getByRole('main').getByRole('button', { name: 'Create Account' })).toBeEnabled();
     await page.getByLabel('Business Owner').check();
     await page.getByLabel('Email').fill(uniqueEmail('e2e-sub'));
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
@@ -117,6 +125,7 @@ test.describe('login', () => {
   test('empty fields say Required; a wrong password shows the server message', async ({ page, appCtx }) => {
     const user = await createUser(appCtx);
     await page.goto('/login');
+    await expect(page.getByRole('main').getByRole('button', { name: 'Sign In' })).toBeEnabled();
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page.locator('#auth-email-error')).toHaveText('Required');
     await expect(page.locator('#auth-password-error')).toHaveText('Required');
@@ -132,6 +141,7 @@ test.describe('login', () => {
   test('a failure without a server message shows the fallback text', async ({ page }) => {
     await page.route('**/api/auth/login', (route) => route.fulfill({ status: 500, body: '' }));
     await page.goto('/login');
+    await expect(page.getByRole('main').getByRole('button', { name: 'Sign In' })).toBeEnabled();
     await page.getByLabel('Email').fill('someone@example.com');
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign In' }).click();
@@ -153,6 +163,7 @@ test.describe('login', () => {
       const user = await createUser(appCtx);
       if (c.stored) await page.addInitScript((plan) => sessionStorage.setItem('localrank.selectedPlan', plan), c.stored);
       await page.goto(`/login${c.query}`);
+      await expect(page.getByRole('main').getByRole('button', { name: 'Sign In' })).toBeEnabled();
       await page.getByLabel('Email').fill(user.email.toUpperCase());
       await page.getByLabel('Password').fill(user.password);
       await page.getByRole('button', { name: 'Sign In' }).click();
@@ -161,8 +172,17 @@ test.describe('login', () => {
     });
   }
 
+  test('a visitor already signed in is told so, with a link to the account', async ({ page, signIn }) => {
+    const user = await signIn();
+    await page.goto('/login');
+    await expect(page.getByRole('main').getByRole('button', { name: 'Sign In' })).toBeEnabled();
+    await expect(page.getByRole('note')).toContainText(`You're signed in as ${user.email}.`);
+    await expect(page.getByRole('note').getByRole('link', { name: 'Go to your account' })).toHaveAttribute('href', '/account');
+  });
+
   test('the sign-up link carries the redirect and plan', async ({ page }) => {
     await page.goto('/login?redirect=subscribe&plan=pro');
+    await expect(page.getByRole('main').getByRole('button', { name: 'Sign In' })).toBeEnabled();
     // The pages are static: the link takes the query once the island has hydrated.
     const signUp = page.getByRole('main').getByRole('link', { name: 'Sign up' });
     await expect(signUp).toHaveAttribute('href', '/signup?redirect=subscribe&plan=pro');
@@ -184,6 +204,7 @@ test('zod stays out of the first JavaScript: the schemas load once the visitor t
     if (body.includes('Passwords do not match')) schemaScripts.push(r.url());
   });
   await page.goto('/signup');
+  await expect(page.getByRole('main').getByRole('button', { name: 'Create Account' })).toBeEnabled();
   await page.waitForLoadState('networkidle');
   await expect(page.getByRole('button', { name: 'Create Account' })).toBeEnabled();
   expect(schemaScripts).toEqual([]);

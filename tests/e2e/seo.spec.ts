@@ -3,13 +3,14 @@ import { expect, test } from './fixtures.ts';
 const PAGES = ['/faq', '/help-center', '/contact', '/privacy', '/terms'];
 
 for (const path of PAGES) {
-  test(`${path}: title, description, canonical and Open Graph tags`, async ({ page, request }) => {
+  test(`${path}: title, description, canonical and Open Graph tags`, async ({ page, request, baseURL }) => {
     await page.goto(path);
     await expect(page).toHaveTitle(/ \| LocalRank$|LocalRank/);
     const meta = (selector: string) => page.locator(selector).getAttribute('content');
     expect((await meta('meta[name="description"]'))!.length).toBeGreaterThan(50);
     const canonical = await page.locator('link[rel="canonical"]').getAttribute('href');
-    expect(new URL(canonical!).pathname).toBe(path);
+    // The build names the address the server runs under (npm start rebuilds when it changes).
+    expect(canonical).toBe(`${baseURL}${path}`);
     expect(await meta('meta[property="og:title"]')).toBe(await page.title());
     expect(await meta('meta[property="og:url"]')).toBe(canonical);
     const image = await meta('meta[property="og:image"]');
@@ -45,4 +46,15 @@ test('sitemap.xml lists the public pages', async ({ request }) => {
 test('the favicon is served', async ({ request }) => {
   const res = await request.get('/favicon.svg');
   expect(res.status()).toBe(200);
+});
+
+test('pages are sent compressed when the browser accepts it, and plain when it does not', async ({ request }) => {
+  const gzip = await request.get('/help-center', { headers: { 'Accept-Encoding': 'gzip' } });
+  expect(gzip.headers()['content-encoding']).toBe('gzip');
+  expect(gzip.headers()['vary']).toMatch(/Accept-Encoding/i);
+  expect(await gzip.text()).toContain('How can we help?');
+  const br = await request.get('/faq', { headers: { 'Accept-Encoding': 'br' } });
+  expect(br.headers()['content-encoding']).toBe('br');
+  const plain = await request.get('/faq', { headers: { 'Accept-Encoding': 'identity' } });
+  expect(plain.headers()['content-encoding']).toBeUndefined();
 });

@@ -18,6 +18,7 @@ test('signed out: the plan is remembered and login continues to it', async ({ pa
   const user = await createUser(appCtx);
   await page.goto('/subscribe?plan=enterprise');
   await expect(page).toHaveURL(/\/login\?redirect=subscribe$/);
+  await expect(page.getByRole('main').getByRole('button', { name: 'Sign In' })).toBeEnabled();
   expect(await page.evaluate(() => sessionStorage.getItem('localrank.selectedPlan'))).toBe('enterprise');
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password').fill(user.password);

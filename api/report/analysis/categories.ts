@@ -178,5 +178,11 @@ export function inferCategory(text: string, min = 1): Category | null {
 export function categoryFromProvider(value: string | null | undefined): Category | null {
   if (!value) return null;
   const v = value.toLowerCase();
-  return CATEGORIES.find((c) => c.google === v || c.yelp === v || c.label.toLowerCase() === v) ?? inferCategory(v.replace(/_/g, ' '));
+  return (
+    CATEGORIES.find((c) => c.google === v || c.yelp === v || c.label.toLowerCase() === v) ??
+    inferCategory(v.replace(/_/g, ' ')) ??
+    // Yelp aliases run words together ("generaldentistry", "autorepair").
+    CATEGORIES.find((c) => c.keywords.some((k) => k.length >= 4 && v.includes(k.replace(/ /g, '')))) ??
+    null
+  );
 }

@@ -12,7 +12,7 @@ export const THEMES: Array<{ theme: string; words: string[] }> = [
   { theme: 'staff', words: ['staff', 'team', 'friendly', 'rude', 'front desk', 'receptionist', 'polite', 'stylist', 'technician', 'mechanic', 'server', 'coaches', 'hygienist'] },
   { theme: 'wait time', words: ['wait', 'waited', 'late', 'on time', 'fast', 'quick', 'quickly', 'same day', 'slow', 'no-show', 'never showed', 'rushed'] },
   { theme: 'price', words: ['price', 'prices', 'priced', 'overpriced', 'expensive', 'charges', 'charged', 'overcharged', 'billing', 'bill', 'fees', 'value', 'upfront'] },
-  { theme: 'quality', words: ['quality', 'fixed', 'delicious', 'great', 'excellent', 'came back', 'redone', 'wrong', 'uneven', 'runs great', 'won'] },
+  { theme: 'quality', words: ['quality', 'fixed', 'delicious', 'came back', 'redone', 'wrong', 'uneven', 'runs great', 'won'] },
   { theme: 'communication', words: ['explained', 'listened', 'informed', 'called', 'answered', 'communication', 'returned my calls', 'respond', 'responsive', 'phone'] },
   { theme: 'cleanliness', words: ['clean', 'spotless', 'dirty', 'mess', 'cleaned up'] },
   { theme: 'booking', words: ['appointment', 'booked', 'book', 'schedule', 'double booked', 'fit me in', 'reservation'] },

@@ -9,6 +9,7 @@ import { setSignedIn, type Viewer } from '../../lib/session.ts';
 import { queueToast, toast } from '../../lib/toasts.ts';
 import { AuthField, fieldMessages } from './auth-field.tsx';
 import { loadAuthSchemas } from './load-schemas.ts';
+import { SignedInNotice } from './signed-in-notice.tsx';
 import './auth.css';
 
 const noSubscription = () => () => {};
@@ -66,6 +67,7 @@ export default function LoginForm() {
 
   return (
     <div className="auth-card card">
+      <SignedInNotice />
       <h1>Welcome back</h1>
       <p className="auth-lead">Sign in to your LocalRank account.</p>
       <form ref={form} className="auth-form" noValidate onSubmit={onSubmit} onInput={warmSchemas} onPointerDown={warmSchemas} aria-label="Sign in">

@@ -10,6 +10,7 @@ import { setSignedIn, type Viewer } from '../../lib/session.ts';
 import { queueToast, toast } from '../../lib/toasts.ts';
 import { AuthField, fieldMessages } from './auth-field.tsx';
 import { loadAuthSchemas } from './load-schemas.ts';
+import { SignedInNotice } from './signed-in-notice.tsx';
 import './auth.css';
 
 const noSubscription = () => () => {};
@@ -91,6 +92,7 @@ export default function SignupForm() {
 
   return (
     <div className="auth-card card">
+      <SignedInNotice />
       <h1>Create your account</h1>
       <p className="auth-lead">Rank your business, or your clients', against the local competition.</p>
       <form ref={form} className="auth-form" noValidate onSubmit={onSubmit} onInput={warmSchemas} onPointerDown={warmSchemas} aria-label="Sign up">

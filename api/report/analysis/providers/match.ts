@@ -5,11 +5,12 @@ export function nameTokens(name: string): string[] {
   return name.toLowerCase().replace(/&/g, ' and ').replace(/[^a-z0-9 ]+/g, ' ').split(/\s+/).filter((w) => w.length > 1 && !STOP.has(w));
 }
 
-/** At least half of the shorter name's words appear in the other name. */
+/** Dice similarity of the names' words ≥ 0.6: "Acme Dental" = "Acme Dental Care", but
+ *  "Congress Dental" ≠ "Bright Smile Dental" (a shared category word is not enough). */
 export function sameBusiness(a: string, b: string): boolean {
-  const x = nameTokens(a);
-  const y = nameTokens(b);
-  if (x.length === 0 || y.length === 0) return false;
-  const [short, long] = x.length <= y.length ? [x, new Set(y)] : [y, new Set(x)];
-  return short.filter((w) => long.has(w)).length / short.length >= 0.5;
+  const x = [...new Set(nameTokens(a))];
+  const y = new Set(nameTokens(b));
+  if (x.length === 0 || y.size === 0) return false;
+  const shared = x.filter((w) => y.has(w)).length;
+  return (2 * shared) / (x.length + y.size) >= 0.6;
 }

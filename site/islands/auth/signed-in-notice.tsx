@@ -1,0 +1,13 @@
+import { useStore } from '@nanostores/react';
+import { $session } from '../../lib/session.ts';
+
+/** On /login and /signup, a visitor who is already signed in is told so (the top bar runs the check). */
+export function SignedInNotice() {
+  const session = useStore($session);
+  if (session.status !== 'signed-in') return null;
+  return (
+    <p className="auth-notice" role="note">
+      You're signed in as <strong>{session.user.email}</strong>. <a href="/account">Go to your account</a>
+    </p>
+  );
+}

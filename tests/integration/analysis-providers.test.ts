@@ -1,0 +1,242 @@
+// The google and yelp providers against local HTTP servers answering in the documented shapes,
+// including 429, timeouts and malformed bodies: the analysis still completes, with the missing
+// data marked and a note.
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { COMPETITOR_COUNT, MIN_DATA_POINTS } from '../../common/constants.ts';
+import { analyseBusiness } from '../../api/report/analyse.ts';
+import type { ReportInput } from '../../api/report/types.ts';
+import { createTestContext, type TestContext } from '../helpers/context.ts';
+
+const good = readFileSync(new URL('../fixtures/sites/good.html', import.meta.url), 'utf8');
+const NOW = new Date('2026-11-22T12:00:00Z');
+const CENTER = { latitude: 30.2713, longitude: -97.7426 };
+const input: ReportInput = { businessId: 'b-1', fullName: 'Ada', email: 'ada@example.com', company: 'Bright Smile Dental', website: '', address: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' };
+
+type Mode = 'ok' | '429' | '429-once' | 'slow' | 'malformed' | 'html' | '500';
+const modes: Record<string, Mode> = {};
+const hits: Record<string, number> = {};
+const seen: Array<{ path: string; headers: IncomingMessage['headers']; body: string }> = [];
+let base = '';
+let port = 0;
+let server: Server;
+
+function send(res: ServerResponse, route: string, body: unknown) {
+  const mode = modes[route] ?? 'ok';
+  hits[route] = (hits[route] ?? 0) + 1;
+  if (mode === '429' || (mode === '429-once' && hits[route] === 1)) return res.writeHead(429, { 'retry-after': '0', 'content-type': 'application/json' }).end('{"error":{"code":"TOO_MANY_REQUESTS"}}');
+  if (mode === 'slow') return setTimeout(() => res.writeHead(200).end(JSON.stringify(body)), 3000);
+  if (mode === 'malformed') return res.writeHead(200, { 'content-type': 'application/json' }).end('{"places": [{"id": ');
+  if (mode === 'html') return res.writeHead(200, { 'content-type': 'text/html' }).end('<html>maintenance</html>');
+  if (mode === '500') return res.writeHead(500).end('{}');
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+// 12 places around Austin; two beyond 20 miles; the business itself is listed too.
+const offsets = [[0, 0], [0.01, 0.02], [0.03, -0.01], [-0.05, 0.04], [0.08, 0.02], [-0.1, -0.06], [0.12, 0.1], [0.15, -0.12], [-0.2, 0.05], [0.05, -0.2], [0.1, 0.1], [0.5, 0.3], [-0.4, 0.2]];
+const names = ['Bright Smile Dental', 'Congress Dental', 'Lamar Smiles', 'Zilker Dentistry', 'Hyde Park Dental', 'Mueller Family Dental', 'Barton Creek Dental', 'Riverside Dentistry', 'Cedar Dental Care', 'Oak Hill Dental', 'Tarrytown Dental', 'Round Rock Far Dental', 'Kyle Far Dental'];
+const gPlace = (i: number) => ({
+  id: `gp${i}`,
+  displayName: { text: names[i], languageCode: 'en' },
+  formattedAddress: `${100 + i} Main St, Austin, TX 78701, USA`,
+  nationalPhoneNumber: `(512) 555-01${String(i).padStart(2, '0')}`,
+  websiteUri: i % 3 === 0 ? `${base}/site/${i}` : undefined,
+  rating: 3.5 + (i % 5) * 0.3,
+  userRatingCount: 20 + i * 15,
+  location: { latitude: CENTER.latitude + offsets[i]![0]!, longitude: CENTER.longitude + offsets[i]![1]! },
+  primaryType: 'dentist',
+  primaryTypeDisplayName: { text: 'Dentist', languageCode: 'en-US' },
+});
+const gReviews = (i: number) => ({
+  reviews: [1, 2, 3, 4, 5].map((k) => ({
+    name: `places/gp${i}/reviews/r${k}`,
+    relativePublishTimeDescription: `${k} weeks ago`,
+    rating: ((i + k) % 5) + 1,
+    text: { text: k % 2 ? 'Great staff, friendly and on time.' : 'Terrible wait and rude front desk.', languageCode: 'en' },
+    originalText: { text: 'x', languageCode: 'en' },
+    authorAttribution: { displayName: `Author ${k}`, uri: 'https://maps.google.com/contrib/1', photoUri: '' },
+    publishTime: new Date(NOW.getTime() - k * 7 * 86_400_000).toISOString(),
+  })),
+});
+const yBusiness = (i: number) => ({
+  id: `yb${i}`,
+  alias: `yb-${i}`,
+  name: names[i],
+  image_url: '',
+  is_closed: false,
+  url: `https://www.yelp.com/biz/yb-${i}`,
+  review_count: 10 + i * 9,
+  categories: [{ alias: 'generaldentistry', title: 'General Dentistry' }],
+  rating: 3 + (i % 4) * 0.5,
+  coordinates: { latitude: CENTER.latitude + offsets[i]![0]!, longitude: CENTER.longitude + offsets[i]![1]! },
+  transactions: [],
+  location: { address1: `${200 + i} Oak Ave`, city: 'Austin', zip_code: '78701', state: 'TX', country: 'US', display_address: [`${200 + i} Oak Ave`, 'Austin, TX 78701'] },
+  phone: `+1512555020${i % 10}`,
+  display_phone: `(512) 555-020${i % 10}`,
+  distance: 1000 * i,
+});
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const url = new URL(req.url!, 'http://x');
+      seen.push({ path: url.pathname + url.search, headers: req.headers, body });
+      if (url.pathname.startsWith('/site/')) return res.writeHead(200, { 'content-type': 'text/html' }).end(good);
+      if (url.pathname === '/v1/places:searchText') return send(res, 'searchText', { places: [gPlace(0)] });
+      if (url.pathname === '/v1/places:searchNearby') return send(res, 'searchNearby', { places: names.map((_, i) => gPlace(i)) });
+      if (url.pathname.startsWith('/v1/places/')) return send(res, 'details', gReviews(Number(url.pathname.replace(/\D/g, ''))));
+      if (url.pathname === '/v3/businesses/search') {
+        const matching = url.searchParams.get('term') ? [yBusiness(0), yBusiness(3)] : names.map((_, i) => yBusiness(i));
+        return send(res, url.searchParams.get('term') ? 'ySearchTerm' : 'ySearch', { businesses: matching, total: matching.length, region: { center: CENTER } });
+      }
+      if (/^\/v3\/businesses\/[^/]+\/reviews$/.test(url.pathname)) {
+        return send(res, 'yReviews', {
+          reviews: [1, 2, 3].map((k) => ({ id: `r${k}`, url: 'https://www.yelp.com/biz/x?hrid=1', text: k === 2 ? 'Awful, rude and overpriced.' : 'Wonderful team, explained everything.', rating: k === 2 ? 1 : 5, time_created: new Date(NOW.getTime() - k * 20 * 86_400_000).toISOString().slice(0, 19).replace('T', ' '), user: { id: 'u', profile_url: '', image_url: null, name: `User ${k}.` } })),
+          total: 40,
+          possible_languages: ['en'],
+        });
+      }
+      res.writeHead(404).end('{}');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  port = (server.address() as AddressInfo).port;
+  base = `http://127.0.0.1:${port}`;
+});
+afterAll(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+beforeEach(() => {
+  for (const k of Object.keys(modes)) delete modes[k];
+  for (const k of Object.keys(hits)) delete hits[k];
+  seen.length = 0;
+});
+
+const localSites = () => ({ allowLoopback: true, extraPorts: [port], timeoutMs: 3000 });
+
+describe('google provider (Places API New)', () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestContext({ PLACES_PROVIDER: 'google', GOOGLE_PLACES_KEY: 'g-key', GOOGLE_PLACES_BASE_URL: base, PROVIDER_TIMEOUT_MS: '800' });
+  });
+  afterAll(() => t.close());
+
+  it('identifies the business, finds 9 competitors within 20 miles by popularity, reads reviews and websites', async () => {
+    const data = await analyseBusiness(t.ctx, { ...input, website: `${base}/site/own` }, { now: NOW, fetch: localSites() });
+    expect(data.provider).toBe('google');
+    expect(data.sampleData).toBe(false);
+    expect(data.category).toBe('Dentist');
+    expect(data.business.place.placeId).toBe('google:gp0');
+    expect(data.business.place.rating).toBe(3.5);
+    expect(data.competitors).toHaveLength(COMPETITOR_COUNT);
+    expect(data.competitors.map((c) => c.place.name)).not.toContain('Bright Smile Dental');
+    expect(data.competitors.every((c) => c.place.distanceMiles <= 20)).toBe(true);
+    expect(data.competitors.map((c) => c.place.name)).toEqual(names.slice(1, 10));
+    expect(data.business.dataPoints.length).toBeGreaterThanOrEqual(MIN_DATA_POINTS);
+    expect(data.business.dataPoints.find((d) => d.key === 'reviews.last_30_days')?.value).toBe(4);
+    expect(data.business.dataPoints.find((d) => d.key === 'engagement.response_rate')?.missing).toBe(true);
+    expect(data.business.dataPoints.find((d) => d.key === 'site.schema_local_business')?.value).toBe(true);
+    expect(data.competitors.find((c) => c.place.name === 'Zilker Dentistry')!.techStack).toMatchObject({ read: true, cms: 'WordPress' });
+    expect(data.notes.join(' ')).toMatch(/few review excerpts/);
+
+    const nearby = seen.find((s) => s.path === '/v1/places:searchNearby')!;
+    expect(nearby.headers['x-goog-api-key']).toBe('g-key');
+    expect(nearby.headers['x-goog-fieldmask']).toContain('places.displayName');
+    const req = JSON.parse(nearby.body);
+    expect(req).toMatchObject({ includedTypes: ['dentist'], rankPreference: 'POPULARITY', maxResultCount: 20 });
+    expect(req.locationRestriction.circle.radius).toBe(32187);
+    expect(seen.find((s) => s.path === '/v1/places/gp1')!.headers['x-goog-fieldmask']).toBe('reviews');
+  });
+
+  it('retries one 429 with a short Retry-After', async () => {
+    modes.searchNearby = '429-once';
+    const data = await analyseBusiness(t.ctx, input, { now: NOW, fetch: localSites() });
+    expect(hits.searchNearby).toBe(2);
+    expect(data.competitors).toHaveLength(COMPETITOR_COUNT);
+  });
+
+  it('completes with the market missing when competitor search keeps answering 429', async () => {
+    modes.searchNearby = '429';
+    const data = await analyseBusiness(t.ctx, input, { now: NOW, fetch: localSites() });
+    expect(data.competitors).toEqual([]);
+    expect(data.notes.join(' ')).toMatch(/could not list competitors \(its request quota was exhausted \(429\)/);
+    expect(data.business.rank).toBe(1);
+    expect(data.recommendations).toHaveLength(5);
+  });
+
+  it('completes with reviews missing when place details time out', async () => {
+    modes.details = 'slow';
+    const data = await analyseBusiness(t.ctx, input, { now: NOW, fetch: localSites() });
+    expect(data.competitors).toHaveLength(COMPETITOR_COUNT);
+    expect(data.business.dataPoints.find((d) => d.key === 'reviews.last_30_days')).toMatchObject({ missing: true, value: null });
+    expect(data.business.dataPoints.find((d) => d.key === 'reviews.rating')?.value).toBe(3.5);
+    expect(data.notes.join(' ')).toMatch(/Reviews could not be read for 10 of 10 businesses \(it did not answer in time/);
+  });
+
+  it('completes with the listing missing when text search answers a malformed body', async () => {
+    modes.searchText = 'malformed';
+    const data = await analyseBusiness(t.ctx, input, { now: NOW, fetch: localSites() });
+    expect(data.business.place.placeId).toBe('input:b-1');
+    expect(data.business.dataPoints.find((d) => d.key === 'reviews.rating')?.missing).toBe(true);
+    expect(data.business.dataPoints.find((d) => d.key === 'listing.found')?.value).toBe(false);
+    expect(data.notes.join(' ')).toMatch(/could not look up the business \(its answer could not be read/);
+    expect(data.competitors.length).toBeGreaterThan(0);
+  });
+
+  it('completes when every call fails', async () => {
+    modes.searchText = '500';
+    modes.searchNearby = 'html';
+    const data = await analyseBusiness(t.ctx, input, { now: NOW, fetch: localSites() });
+    expect(data.competitors).toEqual([]);
+    expect(data.business.scores.overall).toBeGreaterThanOrEqual(1);
+    expect(data.notes.length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('yelp provider (Fusion)', () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestContext({ PLACES_PROVIDER: 'yelp', YELP_API_KEY: 'y-key', YELP_BASE_URL: base, PROVIDER_TIMEOUT_MS: '800' });
+  });
+  afterAll(() => t.close());
+
+  it('identifies the business, finds competitors in its category, reads 3 review excerpts each', async () => {
+    const data = await analyseBusiness(t.ctx, input, { now: NOW, fetch: localSites() });
+    expect(data.provider).toBe('yelp');
+    expect(data.business.place.placeId).toBe('yelp:yb0');
+    expect(data.competitors).toHaveLength(COMPETITOR_COUNT);
+    expect(data.competitors.every((c) => c.place.website === null && c.place.distanceMiles <= 20)).toBe(true);
+    expect(data.business.sentiment).toMatchObject({ read: true, reviewsRead: 3 });
+    expect(data.notes.join(' ')).toMatch(/Yelp does not give the websites/);
+    const search = seen.find((s) => s.path.startsWith('/v3/businesses/search?categories='))!;
+    expect(search.headers.authorization).toBe('Bearer y-key');
+    const q = new URL(search.path, 'http://x').searchParams;
+    expect(q.get('categories')).toBe('generaldentistry');
+    expect(q.get('radius')).toBe('32187');
+    expect(Number(q.get('limit'))).toBeLessThanOrEqual(50);
+  });
+
+  it('completes with reviews missing when the reviews endpoint is rate limited', async () => {
+    modes.yReviews = '429';
+    const data = await analyseBusiness(t.ctx, input, { now: NOW, fetch: localSites() });
+    expect(data.competitors).toHaveLength(COMPETITOR_COUNT);
+    expect(data.competitors[0]!.dataPoints.find((d) => d.key === 'reviews.sentiment_average')?.missing).toBe(true);
+    expect(data.notes.join(' ')).toMatch(/429/);
+  });
+
+  it('completes when the search answers a malformed body', async () => {
+    modes.ySearch = 'malformed';
+    const data = await analyseBusiness(t.ctx, input, { now: NOW, fetch: localSites() });
+    expect(data.competitors).toEqual([]);
+    expect(data.notes.join(' ')).toMatch(/Yelp could not list competitors/);
+  });
+});
+
+describe('settings', () => {
+  it('refuse a real provider without its key', async () => {
+    await expect(createTestContext({ PLACES_PROVIDER: 'google' })).rejects.toThrow(/GOOGLE_PLACES_KEY: is required when PLACES_PROVIDER=google/);
+    await expect(createTestContext({ PLACES_PROVIDER: 'yelp' })).rejects.toThrow(/YELP_API_KEY/);
+  });
+});
