@@ -31,7 +31,7 @@ export default defineConfig({
     build: {
       rolldownOptions: {
         output: {
-          advancedChunks: {
+          codeSplitting: {
             groups: [
               { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
               { name: 'app', test: /site[\\/]lib[\\/](api|session|toasts)\.ts$|node_modules[\\/](nanostores|@nanostores)[\\/]/ },

@@ -1,7 +1,7 @@
 // The dashboard read: GET /api/business/{id} and GET /api/my-business. One SQL statement checks
 // the session, finds the business the viewer may see (its owner, or the consultant whose client
 // it is) and builds the whole JSON answer with json_object/json_group_array, so the route hands
-// SQLite's text straight to the client. Decision 0060.
+// SQLite's text straight to the client. Times are milliseconds since the epoch. Decision 0060.
 import { DASHBOARD_COMPETITOR_LIMIT } from '../../common/constants.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, unauthenticated } from '../errors.ts';
@@ -15,12 +15,12 @@ export const noBusiness = () => new AppError('not_found', 'No business found');
 export const planRequired = () =>
   new AppError('plan_required', 'The business dashboard is part of the Pro, Enterprise and Agency plans. Upgrade to see your dashboard.');
 
-const iso = (col: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', ${col} / 1000.0, 'unixepoch')`;
-
 const SCORES = `'reviewScore', m.review_score, 'digitalPresenceScore', m.digital_presence_score, 'engagementScore', m.engagement_score,
   'marketShareScore', m.market_share_score, 'marketSharePercent', m.market_share_percent, 'overallScore', m.overall_score`;
 
 // ?1 session token, ?2 now (ms), ?3 business id (by-id variant only), ?4 start of the trend window (ms).
+// Only the score columns are read: business_metrics rows also hold ~10 KB of data points, which
+// would drag overflow pages into every read.
 function dashboardSql(byId: boolean) {
   const which = byId
     ? `bz.id = ?3 AND (bz.user_id = v.user_id OR EXISTS (
@@ -33,43 +33,50 @@ WITH v AS (
   WHERE s.token = ?1 AND s.expires_at > ?2
 ),
 b AS (
-  SELECT bz.* FROM businesses bz, v WHERE ${which}
-  ORDER BY (SELECT max(m.reported_at) FROM business_metrics m WHERE m.business_id = bz.id) DESC NULLS LAST, bz.created_at DESC
+  SELECT bz.id, bz.company, bz.city, bz.state, bz.website, bz.category, bz.updated_at FROM businesses bz, v WHERE ${which}
+  ORDER BY (SELECT max(m.reported_at) FROM business_metrics m WHERE m.business_id = bz.id AND m.is_main_business = 1) DESC NULLS LAST,
+    bz.created_at DESC
   LIMIT 1
 ),
 run AS (
-  SELECT m.run_id FROM business_metrics m, b
-  WHERE m.business_id = b.id AND m.is_main_business = 1 ORDER BY m.reported_at DESC LIMIT 1
+  SELECT m.run_id, m.reported_at FROM business_metrics m
+  WHERE m.business_id = (SELECT id FROM b) AND m.is_main_business = 1 ORDER BY m.reported_at DESC LIMIT 1
 )
 SELECT v.tier, v.status, (
   SELECT json_object(
     'business', json_object('id', b.id, 'company', b.company, 'city', b.city, 'state', b.state, 'website', b.website,
-      'category', b.category, 'updatedAt', ${iso('b.updated_at')}),
+      'category', b.category, 'updatedAt', b.updated_at),
     'competitors', (
       SELECT json_group_array(json_object('id', x.id, 'name', x.name, 'address', x.address, 'phone', x.phone, 'website', x.website,
         'rating', x.rating, 'reviewCount', x.review_count, 'distanceFromBusiness', x.distance_from_business))
       FROM (
-        SELECT c.* FROM business_metrics m JOIN competitors c ON c.id = m.competitor_id
-        WHERE m.business_id = b.id AND m.run_id = (SELECT run_id FROM run)
+        SELECT c.id, c.name, c.address, c.phone, c.website, c.rating, c.review_count, c.distance_from_business
+        FROM business_metrics m JOIN competitors c ON c.id = m.competitor_id
+        WHERE m.run_id = (SELECT run_id FROM run)
         ORDER BY m.overall_score DESC, c.name LIMIT ${DASHBOARD_COMPETITOR_LIMIT}
       ) x
     ),
     'metrics', (
       SELECT json_group_array(json_object('id', m.id, 'businessId', m.business_id, 'competitorId', m.competitor_id,
         'isMainBusiness', json(CASE WHEN m.is_main_business THEN 'true' ELSE 'false' END), ${SCORES},
-        'reportedAt', ${iso('m.reported_at')}))
-      FROM business_metrics m WHERE m.business_id = b.id AND m.run_id = (SELECT run_id FROM run)
+        'reportedAt', (SELECT reported_at FROM run)))
+      FROM (
+        SELECT id, business_id, competitor_id, is_main_business, review_score, digital_presence_score, engagement_score,
+          market_share_score, market_share_percent, overall_score
+        FROM business_metrics WHERE run_id = (SELECT run_id FROM run)
+      ) m
     )
   ) FROM b
 ) AS body, (
   SELECT json_group_array(json_object('runId', h.run_id, 'reviewScore', h.review_score, 'digitalPresenceScore', h.digital_presence_score,
-        'engagementScore', h.engagement_score, 'marketShareScore', h.market_share_score, 'marketSharePercent', h.market_share_percent,
-        'overallScore', h.overall_score, 'reportedAt', ${iso('h.reported_at')}))
-      FROM (
-        SELECT m.* FROM business_metrics m, b
-        WHERE m.business_id = b.id AND m.is_main_business = 1 AND m.reported_at >= ?4
-        ORDER BY m.reported_at
-      ) h
+    'engagementScore', h.engagement_score, 'marketShareScore', h.market_share_score, 'marketSharePercent', h.market_share_percent,
+    'overallScore', h.overall_score, 'reportedAt', h.reported_at))
+  FROM (
+    SELECT run_id, review_score, digital_presence_score, engagement_score, market_share_score, market_share_percent, overall_score, reported_at
+    FROM business_metrics
+    WHERE business_id = (SELECT id FROM b) AND is_main_business = 1 AND reported_at >= ?4
+    ORDER BY reported_at
+  ) h
 ) AS history
 FROM v`;
 }

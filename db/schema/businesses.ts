@@ -76,6 +76,8 @@ export const businessMetrics = sqliteTable(
   },
   (t) => [
     index('business_metrics_business_reported_idx').on(t.businessId, t.reportedAt),
+    // The dashboard's latest run and 90-day history of the business itself (docs/decisions/0060).
+    index('business_metrics_business_main_reported_idx').on(t.businessId, t.isMainBusiness, t.reportedAt),
     index('business_metrics_competitor_id_idx').on(t.competitorId),
     index('business_metrics_run_id_idx').on(t.runId),
   ],

@@ -1,0 +1,1 @@
+CREATE INDEX `business_metrics_business_main_reported_idx` ON `business_metrics` (`business_id`,`is_main_business`,`reported_at`);

@@ -1,0 +1,142 @@
+// npm run bench:dashboard [-- --rate 500 --seconds 10 --users 200]
+// Load on GET /api/business/{id} against a real server (`scripts/start.ts`, fresh database, worker
+// off), next to GET /api/health on the same server for comparison. The database is seeded with
+// `--users` pro owners, each with a business analysed weekly for 13 weeks (10 places per run), and
+// every request reads a different owner's dashboard with that owner's session.
+// 1. Fixed rate (open loop): latency counts from the scheduled send time (no coordinated omission).
+// 2. Saturation (closed loop, 32 in flight): the most requests per second it sustains.
+// Budget (ARCHITECTURE): p99 ≤ 15 ms at 500 requests/s on 2 cores.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createContext } from '../api/context.ts';
+import { loadEnv } from '../api/env.ts';
+import { seedBusiness } from '../tests/helpers/dashboard-seed.ts';
+import { createUser } from '../tests/helpers/factories.ts';
+
+const { values: args } = parseArgs({
+  options: { rate: { type: 'string', default: '500' }, seconds: { type: 'string', default: '10' }, users: { type: 'string', default: '200' } },
+});
+const RATE = Number(args.rate);
+const SECONDS = Number(args.seconds);
+const USERS = Number(args.users);
+const root = resolve(import.meta.dirname, '..');
+
+const freePort = () =>
+  new Promise<number>((done) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => done(port));
+    });
+  });
+
+const port = await freePort();
+const dataDir = mkdtempSync(join(tmpdir(), 'localrank-bench-'));
+const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', WORKER: 'off', AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-0123' };
+const server = spawn(process.execPath, ['scripts/start.ts'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+await new Promise<void>((ready, fail) => {
+  server.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('serving on') && ready());
+  server.on('exit', (code) => fail(new Error(`server exited with ${code}`)));
+});
+
+// Seed through the server's own database (it has migrated it by now).
+const ctx = await createContext(loadEnv({ ...env, NODE_ENV: 'test', LOG_LEVEL: 'silent' }));
+const targets: Array<{ path: string; cookie: string }> = [];
+const seedStart = performance.now();
+for (let i = 0; i < USERS; i++) {
+  const owner = await createUser(ctx, { tier: 'pro' });
+  const { business } = await seedBusiness(ctx, {
+    userId: owner.userId,
+    company: `Bench Dental ${i}`,
+    snapshots: Array.from({ length: 13 }, (_, w) => ({ daysAgo: (12 - w) * 7, seed: i * 100 + w })),
+  });
+  targets.push({ path: `/api/business/${business.id}`, cookie: owner.cookie });
+}
+ctx.db.$client.close();
+console.log(`seeded ${USERS} pro owners × 13 weekly runs × 10 places in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+const statuses = new Map<string, number>();
+let seq = 0;
+function get(kind: 'dashboard' | 'health'): Promise<number> {
+  const target = kind === 'health' ? { path: '/api/health', cookie: '' } : targets[seq++ % targets.length]!;
+  return new Promise((done, fail) => {
+    const req = request({ host: '127.0.0.1', port, path: target.path, agent, headers: target.cookie ? { cookie: target.cookie } : {} }, (res) => {
+      const key = `${kind} ${res.statusCode}`;
+      statuses.set(key, (statuses.get(key) ?? 0) + 1);
+      let bytes = 0;
+      res.on('data', (c: Buffer) => (bytes += c.length));
+      res.on('end', () => done(bytes));
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const ms = (v: number) => `${v.toFixed(2)} ms`;
+function report(label: string, latencies: number[], elapsedMs: number) {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  console.log(
+    `${label.padEnd(34)} ${String(sorted.length).padStart(6)} req in ${(elapsedMs / 1000).toFixed(1)} s = ${((sorted.length / elapsedMs) * 1000).toFixed(0).padStart(5)} req/s · ` +
+      `p50 ${ms(pct(sorted, 50))} · p90 ${ms(pct(sorted, 90))} · p99 ${ms(pct(sorted, 99))} · max ${ms(sorted[sorted.length - 1]!)}`,
+  );
+  return sorted;
+}
+
+async function fixedRate(kind: 'dashboard' | 'health') {
+  const total = RATE * SECONDS;
+  const latencies: number[] = [];
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: total }, (_, i) => {
+      const due = t0 + (i * 1000) / RATE;
+      return new Promise<void>((done, fail) => {
+        setTimeout(() => get(kind).then(() => (latencies.push(performance.now() - due), done()), fail), Math.max(0, due - performance.now()));
+      });
+    }),
+  );
+  return report(`GET ${kind === 'health' ? '/api/health' : '/api/business/{id}'} at ${RATE}/s`, latencies, performance.now() - t0);
+}
+
+async function saturation(kind: 'dashboard' | 'health') {
+  const latencies: number[] = [];
+  const t0 = performance.now();
+  const until = t0 + 5000;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (performance.now() < until) {
+        const start = performance.now();
+        await get(kind);
+        latencies.push(performance.now() - start);
+      }
+    }),
+  );
+  report(`GET ${kind === 'health' ? '/api/health' : '/api/business/{id}'}, 32 in flight`, latencies, performance.now() - t0);
+}
+
+try {
+  const bytes = await get('dashboard');
+  console.log(`dashboard answer: ${(bytes / 1024).toFixed(1)} KB (10 places, 13 snapshots)`);
+  // Warm-up: JIT, connection pool, SQLite page cache.
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    for (let i = 0; i < 100; i++) await get(i % 2 ? 'dashboard' : 'health');
+  }));
+  statuses.clear();
+  const dashboard = await fixedRate('dashboard');
+  await fixedRate('health');
+  await saturation('dashboard');
+  await saturation('health');
+  console.log(`statuses: ${[...statuses].map(([s, n]) => `${s}×${n}`).join(', ')}`);
+  const p99 = pct(dashboard, 99);
+  console.log(`budget p99 ≤ 15 ms at 500 req/s: ${p99 <= 15 && RATE >= 500 ? 'met' : 'NOT met'} (p99 ${ms(p99)} at ${RATE}/s)`);
+} finally {
+  agent.destroy();
+  server.kill('SIGTERM');
+  await new Promise((done) => server.on('exit', done));
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,205 @@
+// The dashboard answer turned into what the screen shows: numbers (scores may arrive as strings),
+// ranks by the spec's rule, deltas and trends from the business's own snapshots, the market
+// average for the radar. Pure functions, unit-tested.
+import { DASHBOARD_COMPETITOR_LIMIT, DASHBOARD_DETAIL_LIMIT, marketRank } from '../../../common/constants.ts';
+import type { ScoreKey } from '../../../api/report/types.ts';
+
+type Num = number | string | null | undefined;
+
+export interface MetricRow {
+  id?: string;
+  competitorId?: string | null;
+  isMainBusiness?: boolean | number | string;
+  reviewScore?: Num;
+  digitalPresenceScore?: Num;
+  engagementScore?: Num;
+  marketShareScore?: Num;
+  marketSharePercent?: Num;
+  overallScore?: Num;
+  reportedAt?: Num;
+}
+
+export interface CompetitorRow {
+  id: string;
+  name: string;
+  address?: string | null;
+  phone?: string | null;
+  website?: string | null;
+  rating?: Num;
+  reviewCount?: Num;
+  distanceFromBusiness?: Num;
+}
+
+export interface DashboardResponse {
+  access?: { trends?: boolean; earlyWarning?: boolean };
+  business: { id: string; company: string; city: string; state: string; website?: string | null; category?: string | null };
+  competitors: CompetitorRow[];
+  metrics: MetricRow[];
+  history?: MetricRow[];
+}
+
+export const SCORE_KEYS: ScoreKey[] = ['reviews', 'digitalPresence', 'engagement', 'marketShare'];
+export const SCORE_FIELD = {
+  reviews: 'reviewScore',
+  digitalPresence: 'digitalPresenceScore',
+  engagement: 'engagementScore',
+  marketShare: 'marketShareScore',
+} as const satisfies Record<ScoreKey, keyof MetricRow>;
+
+/** A number from a number or a numeric string; null when there is none. */
+export function num(value: Num): number | null {
+  if (value === null || value === undefined || value === '') return null;
+  const n = typeof value === 'number' ? value : Number(value);
+  return Number.isFinite(n) ? n : null;
+}
+
+/** Milliseconds since the epoch from a number, a numeric string or an ISO date. */
+export function timeOf(value: Num): number | null {
+  if (typeof value === 'string' && !/^\d+(\.\d+)?$/.test(value)) {
+    const t = Date.parse(value);
+    return Number.isNaN(t) ? null : t;
+  }
+  return num(value);
+}
+
+const isMain = (m: MetricRow) => m.isMainBusiness === true || m.isMainBusiness === 1 || m.isMainBusiness === 'true' || m.isMainBusiness === '1';
+
+export interface Scores {
+  overall: number;
+  reviews: number;
+  digitalPresence: number;
+  engagement: number;
+  marketShare: number;
+  marketSharePercent: number | null;
+}
+
+export function scoresOf(m: MetricRow): Scores {
+  return {
+    overall: num(m.overallScore) ?? 0,
+    reviews: num(m.reviewScore) ?? 0,
+    digitalPresence: num(m.digitalPresenceScore) ?? 0,
+    engagement: num(m.engagementScore) ?? 0,
+    marketShare: num(m.marketShareScore) ?? 0,
+    marketSharePercent: num(m.marketSharePercent),
+  };
+}
+
+export interface MetricCard {
+  key: ScoreKey;
+  score: number;
+  rank: number;
+  /** Change since the previous snapshot; null without one. */
+  delta: number | null;
+  /** Market share only: the share of local reviews, a percent. */
+  percent: number | null;
+}
+
+export interface TrendPoint extends Scores {
+  at: number;
+}
+
+export interface CompetitorView extends CompetitorRow {
+  rating: number | null;
+  reviewCount: number | null;
+  distance: number | null;
+  scores: Scores | null;
+  rank: number | null;
+}
+
+export interface DashboardView {
+  business: DashboardResponse['business'];
+  /** False while the first analysis is still running: no metrics of the business yet. */
+  analysed: boolean;
+  scores: Scores;
+  overallRank: number;
+  total: number;
+  overallDelta: number | null;
+  /** The snapshot the deltas compare with. */
+  previousAt: number | null;
+  latestAt: number | null;
+  cards: MetricCard[];
+  /** Average of the competitors' scores in the latest run; null without competitors. */
+  marketAverage: Record<ScoreKey, number> | null;
+  trend: TrendPoint[];
+  competitors: CompetitorView[];
+  details: CompetitorView[];
+  trendsIncluded: boolean;
+  earlyWarning: boolean;
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+export function buildDashboard(res: DashboardResponse): DashboardView {
+  const metrics = Array.isArray(res.metrics) ? res.metrics : [];
+  const main = metrics.find(isMain);
+  const scores = main ? scoresOf(main) : scoresOf({});
+  const all = metrics.map(scoresOf);
+  const trend = (Array.isArray(res.history) ? res.history : [])
+    .map((h) => ({ at: timeOf(h.reportedAt), ...scoresOf(h) }))
+    .filter((p): p is TrendPoint => p.at !== null)
+    .sort((a, b) => a.at - b.at);
+  const latest = trend.at(-1);
+  const previous = trend.length >= 2 ? trend.at(-2)! : null;
+  const delta = (key: keyof Scores) => {
+    const now = latest?.[key];
+    const before = previous?.[key];
+    return typeof now === 'number' && typeof before === 'number' ? round2(now - before) : null;
+  };
+
+  const others = metrics.filter((m) => !isMain(m)).map(scoresOf);
+  const marketAverage = others.length
+    ? (Object.fromEntries(SCORE_KEYS.map((k) => [k, round2(others.reduce((sum, s) => sum + s[k], 0) / others.length)])) as Record<ScoreKey, number>)
+    : null;
+
+  const byCompetitor = new Map(metrics.filter((m) => m.competitorId).map((m) => [m.competitorId!, scoresOf(m)]));
+  const overallAll = all.map((s) => s.overall);
+  const competitors = (Array.isArray(res.competitors) ? res.competitors : []).slice(0, DASHBOARD_COMPETITOR_LIMIT).map((c): CompetitorView => {
+    const s = byCompetitor.get(c.id) ?? null;
+    return {
+      ...c,
+      rating: num(c.rating),
+      reviewCount: num(c.reviewCount),
+      distance: num(c.distanceFromBusiness),
+      scores: s,
+      rank: s ? marketRank(s.overall, overallAll) : null,
+    };
+  });
+
+  return {
+    business: res.business,
+    analysed: Boolean(main),
+    scores,
+    overallRank: marketRank(scores.overall, overallAll),
+    total: Math.max(1, metrics.length),
+    overallDelta: delta('overall'),
+    previousAt: previous?.at ?? null,
+    latestAt: latest?.at ?? timeOf(main?.reportedAt),
+    cards: SCORE_KEYS.map((key) => ({
+      key,
+      score: scores[key],
+      rank: marketRank(scores[key], all.map((s) => s[key])),
+      delta: delta(key),
+      percent: key === 'marketShare' ? scores.marketSharePercent : null,
+    })),
+    marketAverage,
+    trend,
+    competitors,
+    details: competitors.filter((c) => c.scores).slice(0, DASHBOARD_DETAIL_LIMIT),
+    trendsIncluded: res.access?.trends !== false,
+    earlyWarning: res.access?.earlyWarning === true,
+  };
+}
+
+export type DashboardError = 'login' | 'no-business' | 'not-found';
+
+/** Spec section 8: the message decides the error state. */
+export function errorStateOf(message: string): DashboardError {
+  if (message.includes('Not authenticated') || message.includes('401')) return 'login';
+  if (message.includes('No business found') || message.includes('404')) return 'no-business';
+  return 'not-found';
+}
+
+export const fmtScore = (n: number) => n.toFixed(2);
+export const fmtDelta = (n: number) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${Math.abs(n).toFixed(2)}`;
+export const fmtDay = (t: number) => new Date(t).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+export const fmtDate = (t: number) => new Date(t).toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' });

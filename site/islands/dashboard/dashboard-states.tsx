@@ -1,0 +1,85 @@
+// The dashboard's other screens: loading, the three error states of spec section 8 (exact texts
+// and buttons), and what a signed-in free user sees instead of an error: the offer and the upgrade.
+import { PLAN_CATALOGUE } from '../../../common/plans.ts';
+import type { DashboardError } from './dashboard-data.ts';
+
+export function Loading() {
+  return (
+    <div className="page-loading" role="status">
+      <span className="spinner spinner-lg" aria-hidden="true" />
+      Loading...
+    </div>
+  );
+}
+
+const ICONS = {
+  lock: <path d="M7 11V8a5 5 0 0 1 10 0v3M5 11h14v10H5z" />,
+  chart: <path d="M4 20V10m6 10V4m6 16v-7m4 7H2" />,
+  search: <path d="M11 18a7 7 0 1 1 0-14 7 7 0 0 1 0 14zm10 3-5.2-5.2" />,
+};
+
+const STATES: Record<DashboardError, { icon: keyof typeof ICONS; title: string; text: string; action: string; href: string }> = {
+  login: { icon: 'lock', title: 'Login Required', text: 'Please log in to view your business dashboard.', action: 'Go to Login', href: '/account' },
+  'no-business': {
+    icon: 'chart',
+    title: 'No Business Analysis Found',
+    text: "You haven't submitted a business analysis yet. Get started with a free report!",
+    action: 'Start New Analysis',
+    href: '/#report-form',
+  },
+  'not-found': {
+    icon: 'search',
+    title: 'Dashboard Not Found',
+    text: 'The requested business dashboard could not be found or is still being processed.',
+    action: 'Go Home',
+    href: '/',
+  },
+};
+
+export function ErrorState({ kind }: { kind: DashboardError }) {
+  const s = STATES[kind];
+  return (
+    <section className="dash-state" data-state={kind}>
+      <div className="card state-card">
+        <span className="state-icon" aria-hidden="true">
+          <svg width="28" height="28" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">{ICONS[s.icon]}</svg>
+        </span>
+        <h1>{s.title}</h1>
+        <p>{s.text}</p>
+        <a className="btn btn-primary" href={s.href}>{s.action}</a>
+      </div>
+    </section>
+  );
+}
+
+const pro = PLAN_CATALOGUE.find((p) => p.tier === 'pro')!;
+const OFFER = [
+  { title: 'Scores that move', text: 'Overall score, market rank and the four scores, each ranked against your local competitors.' },
+  { title: '90-day trends', text: 'Your business is re-analysed every week, so you see each score rise or fall over time.' },
+  { title: 'Market position', text: 'A radar of your scores against the market average, and where each competitor stands.' },
+  { title: 'Monthly reports', text: 'A fresh PDF report in your inbox on the first of every month.' },
+];
+
+export function UpgradeOffer() {
+  return (
+    <section className="dash-state upgrade" data-state="upgrade">
+      <div className="card upgrade-card">
+        <span className="badge">{pro.name} plan</span>
+        <h1>Your business dashboard is part of {pro.name}</h1>
+        <p className="lead">Track where you stand against your top local competitors, week after week, instead of a one-time snapshot.</p>
+        <ul className="offer">
+          {OFFER.map((o) => (
+            <li key={o.title}>
+              <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="#059669" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round"><path d="M20 6 9 17l-5-5" /></svg>
+              <span><strong>{o.title}.</strong> {o.text}</span>
+            </li>
+          ))}
+        </ul>
+        <div className="upgrade-actions">
+          <a className="btn btn-primary" href="/subscribe?plan=pro">Upgrade to {pro.name}</a>
+          <span className="price">${pro.monthly}/month, or ${pro.annual}/month billed annually</span>
+        </div>
+      </div>
+    </section>
+  );
+}

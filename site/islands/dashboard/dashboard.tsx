@@ -1,0 +1,224 @@
+// The business dashboard island: /dashboard (the signed-in user's own business) and
+// /dashboard/{businessId}. Loads once (no refetch, no retry, no polling), then shows the scores,
+// ranks, trends, the market radar and the competitors. The server decides access and the plan.
+import { useEffect, useState } from 'react';
+import { BAND_LABELS, SCORE_LABELS } from '../../../api/report/render/labels.ts';
+import { progressPercent, ratingColour, scoreBand } from '../../../common/constants.ts';
+import { ApiError, apiRequest } from '../../lib/api.ts';
+import { buildDashboard, errorStateOf, fmtDate, fmtDelta, fmtScore, type CompetitorView, type DashboardError, type DashboardResponse, type DashboardView } from './dashboard-data.ts';
+import { ErrorState, Loading, UpgradeOffer } from './dashboard-states.tsx';
+import RadarChart from './radar-chart.tsx';
+import TrendChart from './trend-chart.tsx';
+import './dashboard.css';
+
+type State = { status: 'loading' } | { status: 'ready'; view: DashboardView } | { status: 'error'; kind: DashboardError } | { status: 'upgrade' };
+
+const TREND_DAYS = 90;
+
+export default function Dashboard({ businessId }: { businessId?: string }) {
+  const [state, setState] = useState<State>({ status: 'loading' });
+
+  useEffect(() => {
+    const path = businessId ? `/api/business/${encodeURIComponent(businessId)}` : '/api/my-business';
+    apiRequest<DashboardResponse>('GET', path)
+      .then((res) => {
+        const view = buildDashboard(res);
+        setState(view.analysed ? { status: 'ready', view } : { status: 'error', kind: 'not-found' });
+      })
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 403 && error.details.code === 'plan_required') return setState({ status: 'upgrade' });
+        setState({ status: 'error', kind: errorStateOf(error instanceof Error ? error.message : String(error)) });
+      });
+  }, [businessId]);
+
+  if (state.status === 'loading') return <Loading />;
+  if (state.status === 'upgrade') return <UpgradeOffer />;
+  if (state.status === 'error') return <ErrorState kind={state.kind} />;
+  return <DashboardView view={state.view} />;
+}
+
+function Delta({ value, since }: { value: number | null; since: number | null }) {
+  if (value === null || since === null) return <p className="delta none">First snapshot: change shows after the next analysis</p>;
+  const dir = value > 0 ? 'up' : value < 0 ? 'down' : 'flat';
+  return (
+    <p className={`delta ${dir}`}>
+      <span className="delta-value">{dir === 'up' ? '▲' : dir === 'down' ? '▼' : '■'} {fmtDelta(value)}</span> since {fmtDate(since)}
+    </p>
+  );
+}
+
+function Bar({ percent, band }: { percent: number; band: string }) {
+  return (
+    <div className="bar" role="presentation">
+      <span className={`band-bg-solid-${band}`} style={{ width: `${percent}%` }} />
+    </div>
+  );
+}
+
+function ScoreBadge({ score }: { score: number }) {
+  const band = scoreBand(score);
+  return <span className={`score-badge band-bg-${band}`} title={BAND_LABELS[band]}>{fmtScore(score)}</span>;
+}
+
+function DashboardView({ view }: { view: DashboardView }) {
+  const { business, scores } = view;
+  const band = scoreBand(scores.overall);
+  return (
+    <div className="dash container" data-testid="dashboard">
+      <header className="dash-head">
+        <div>
+          <p className="eyebrow">Business dashboard</p>
+          <h1>{business.company}</h1>
+          <p className="muted">
+            {business.city}, {business.state}
+            {view.latestAt !== null && <> · Last analysed {fmtDate(view.latestAt)}</>}
+          </p>
+        </div>
+        <nav className="dash-nav" aria-label="Dashboard">
+          {view.earlyWarning && <span className="badge enterprise-badge">Enterprise+</span>}
+          {view.earlyWarning && (
+            <a className="btn btn-secondary" href={`/early-warning/${encodeURIComponent(business.id)}`}>
+              <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round"><path d="M12 3 2 20h20L12 3zm0 7v4m0 3v.5" /></svg>
+              Early Warning
+            </a>
+          )}
+        </nav>
+      </header>
+
+      <section className="kpis" aria-label="Summary">
+        <div className="card kpi">
+          <p className="label">Overall Score</p>
+          <p className={`kpi-value band-${band}`} data-testid="overall-score">{fmtScore(scores.overall)}<span>/10</span></p>
+          <span className={`badge band-bg-${band}`}>{BAND_LABELS[band]}</span>
+          <Bar percent={progressPercent(scores.overall)} band={band} />
+          <Delta value={view.overallDelta} since={view.previousAt} />
+        </div>
+        <div className="card kpi">
+          <p className="label">Market Rank</p>
+          <p className="kpi-value" data-testid="market-rank">#{view.overallRank}<span> of {view.total}</span></p>
+          <p className="muted small">Among your business and {view.total - 1} local competitors, by overall score.</p>
+          {view.marketAverage && (
+            <p className="muted small">
+              Market average {fmtScore((view.marketAverage.reviews + view.marketAverage.digitalPresence + view.marketAverage.engagement + view.marketAverage.marketShare) / 4)} on the four scores.
+            </p>
+          )}
+        </div>
+      </section>
+
+      <section className="metric-grid" aria-label="Scores">
+        {view.cards.map((card) => {
+          const b = scoreBand(card.score);
+          const percent = card.key === 'marketShare' ? progressPercent(card.percent ?? 0, 'percent') : progressPercent(card.score);
+          return (
+            <div className="card metric" key={card.key} data-testid={`metric-${card.key}`}>
+              <div className="metric-top">
+                <h2>{SCORE_LABELS[card.key]}</h2>
+                <span className="rank-chip">Rank #{card.rank}</span>
+              </div>
+              <p className={`metric-score band-${b}`}>{fmtScore(card.score)}<span>/10</span></p>
+              <Bar percent={percent} band={b} />
+              {card.key === 'marketShare' && card.percent !== null && <p className="muted small">{card.percent.toFixed(1)}% of local reviews</p>}
+              <Delta value={card.delta} since={view.previousAt} />
+            </div>
+          );
+        })}
+      </section>
+
+      <section className="chart-grid">
+        <div className="card">
+          <h2 className="card-title">90-Day Trend</h2>
+          {!view.trendsIncluded ? (
+            <p className="chart-empty">Trends are not part of your plan.</p>
+          ) : view.trend.length >= 2 ? (
+            <TrendChart points={view.trend} days={TREND_DAYS} />
+          ) : (
+            <p className="chart-empty" data-testid="trend-empty">
+              Not enough history yet. The trend line needs at least two analyses in the last 90 days; {view.trend.length === 1 ? 'you have one so far' : 'none are recorded yet'}. Your business is re-analysed every week, so the line starts with the next analysis.
+            </p>
+          )}
+        </div>
+        <div className="card">
+          <h2 className="card-title">Market Position</h2>
+          {view.marketAverage ? (
+            <RadarChart business={scores} market={view.marketAverage} name={business.company} />
+          ) : (
+            <p className="chart-empty" data-testid="radar-empty">No competitors were found in the latest analysis, so there is no market average to compare with yet.</p>
+          )}
+        </div>
+      </section>
+
+      <section className="card flush block" aria-labelledby="competitors-title">
+        <h2 className="card-title padded" id="competitors-title">Competitors <span className="count">{view.competitors.length}</span></h2>
+        <div className="table-wrap">
+          <table className="table" data-testid="competitor-table">
+            <thead>
+              <tr>
+                <th scope="col" className="num">Rank</th>
+                <th scope="col">Competitor</th>
+                <th scope="col" className="num">Rating</th>
+                <th scope="col" className="num">Reviews</th>
+                <th scope="col">Website</th>
+                <th scope="col" className="num">Distance</th>
+                <th scope="col" className="num">Overall</th>
+              </tr>
+            </thead>
+            <tbody>
+              {view.competitors.map((c) => (
+                <CompetitorRowView key={c.id} c={c} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      {view.details.length > 0 && (
+        <section className="block" aria-labelledby="details-title">
+          <h2 id="details-title" className="section-title">Detailed Competitor Metrics</h2>
+          <div className="detail-grid">
+            {view.details.map((c) => (
+              <div className="card detail" key={c.id} data-testid="competitor-detail">
+                <div className="metric-top">
+                  <h3>{c.name}</h3>
+                  <ScoreBadge score={c.scores!.overall} />
+                </div>
+                {(['reviews', 'digitalPresence', 'engagement', 'marketShare'] as const).map((k) => {
+                  const value = c.scores![k];
+                  const b = scoreBand(value);
+                  const percent = k === 'marketShare' ? progressPercent(c.scores!.marketSharePercent ?? 0, 'percent') : progressPercent(value);
+                  return (
+                    <div className="detail-row" key={k}>
+                      <div className="detail-label">
+                        <span>{SCORE_LABELS[k]}</span>
+                        <strong>{k === 'marketShare' && c.scores!.marketSharePercent !== null ? `${c.scores!.marketSharePercent.toFixed(1)}%` : fmtScore(value)}</strong>
+                      </div>
+                      <Bar percent={percent} band={b} />
+                    </div>
+                  );
+                })}
+              </div>
+            ))}
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}
+
+function CompetitorRowView({ c }: { c: CompetitorView }) {
+  return (
+    <tr>
+      <td className="num" data-label="Rank">{c.rank === null ? '–' : `#${c.rank}`}</td>
+      <th scope="row">
+        {c.name}
+        {c.address && <span className="addr">{c.address}</span>}
+      </th>
+      <td className="num" data-label="Rating">
+        {c.rating === null ? <span className="muted">–</span> : <span className={`rating rating-${ratingColour(c.rating)}`}>★ {c.rating.toFixed(1)}</span>}
+      </td>
+      <td className="num" data-label="Reviews">{c.reviewCount ?? '–'}</td>
+      <td data-label="Website">{c.website ? <span className="site yes">Available</span> : <span className="site no">N/A</span>}</td>
+      <td className="num" data-label="Distance">{c.distance === null ? '–' : `${c.distance.toFixed(1)} mi`}</td>
+      <td className="num" data-label="Overall">{c.scores ? <ScoreBadge score={c.scores.overall} /> : '–'}</td>
+    </tr>
+  );
+}

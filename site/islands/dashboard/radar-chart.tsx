@@ -1,0 +1,53 @@
+// The market-position radar: the business's four scores against the average of its competitors
+// in the same analysis, on a 0-10 scale, hand-drawn in SVG.
+import { SCORE_LABELS } from '../../../api/report/render/labels.ts';
+import type { ScoreKey } from '../../../api/report/types.ts';
+import { fmtScore, SCORE_KEYS } from './dashboard-data.ts';
+
+const W = 440;
+const H = 300;
+const CX = W / 2;
+const CY = H / 2;
+const R = 100;
+
+function point(i: number, value: number): [number, number] {
+  const angle = -Math.PI / 2 + (i * 2 * Math.PI) / SCORE_KEYS.length;
+  const r = (Math.min(10, Math.max(0, value)) / 10) * R;
+  return [CX + r * Math.cos(angle), CY + r * Math.sin(angle)];
+}
+const polygon = (values: number[]) => values.map((v, i) => point(i, v).map((n) => n.toFixed(1)).join(',')).join(' ');
+
+export default function RadarChart({ business, market, name }: { business: Record<ScoreKey, number>; market: Record<ScoreKey, number>; name: string }) {
+  const own = SCORE_KEYS.map((k) => business[k]);
+  const avg = SCORE_KEYS.map((k) => market[k]);
+  const summary = SCORE_KEYS.map((k) => `${SCORE_LABELS[k]} ${fmtScore(business[k])} against a market average of ${fmtScore(market[k])}`).join('; ');
+  return (
+    <figure className="chart radar">
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={summary} className="chart-svg radar-svg" data-testid="radar-chart">
+        {[2, 4, 6, 8, 10].map((ring) => (
+          <polygon key={ring} points={polygon(SCORE_KEYS.map(() => ring))} className="grid" fill="none" />
+        ))}
+        {SCORE_KEYS.map((k, i) => {
+          const [x, y] = point(i, 10);
+          const [lx, ly] = point(i, 11.6);
+          return (
+            <g key={k}>
+              <line x1={CX} y1={CY} x2={x} y2={y} className="grid" />
+              <text x={lx} y={ly + 4} textAnchor={i === 1 ? 'start' : i === 3 ? 'end' : 'middle'} className="axis radar-label">{SCORE_LABELS[k]}</text>
+            </g>
+          );
+        })}
+        <polygon points={polygon(avg)} fill="rgb(100 116 139 / 0.12)" stroke="#64748b" strokeWidth={2} strokeDasharray="5 4" data-series="market" />
+        <polygon points={polygon(own)} fill="rgb(37 99 235 / 0.22)" stroke="#2563eb" strokeWidth={2.5} data-series="business" />
+        {own.map((v, i) => {
+          const [x, y] = point(i, v);
+          return <circle key={i} cx={x} cy={y} r={4} fill="#2563eb" stroke="#fff" strokeWidth={1.5} />;
+        })}
+      </svg>
+      <figcaption className="legend">
+        <span className="legend-item static"><span className="swatch" style={{ background: '#2563eb' }} aria-hidden="true" />{name}</span>
+        <span className="legend-item static"><span className="swatch dashed" aria-hidden="true" />Market average</span>
+      </figcaption>
+    </figure>
+  );
+}

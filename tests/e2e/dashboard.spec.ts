@@ -1,0 +1,177 @@
+// The business dashboard in the browser, in every state: owner, consultant with a client,
+// stranger, free user, signed out, no business, unknown id, still processing, scores as strings.
+import { marketRank } from '../../common/constants.ts';
+import { reportDataFixture } from '../fixtures/report-data.ts';
+import { addClient, seedBusiness } from '../helpers/dashboard-seed.ts';
+import { expect, test } from './fixtures.ts';
+
+const DAY = 24 * 60 * 60 * 1000;
+const HISTORY = [
+  { daysAgo: 60, scores: { overall: 6.1, reviews: 6.6 } },
+  { daysAgo: 30, scores: { overall: 6.4, reviews: 6.8 } },
+  { daysAgo: 7, scores: { overall: 6.9, reviews: 7 } },
+  { daysAgo: 1, scores: { overall: 7.25, reviews: 8.5 } },
+];
+const fmtDate = (t: number) => new Date(t).toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+
+test('the owner sees scores, ranks, real charts with deltas from history, and the competitors', async ({ page, appCtx, signIn }) => {
+  const owner = await signIn({ tier: 'pro' });
+  const now = Date.now();
+  await seedBusiness(appCtx, { userId: owner.userId, company: 'Lamar Smiles Dental', snapshots: HISTORY, now });
+  await page.goto('/dashboard');
+
+  await expect(page.getByRole('heading', { level: 1, name: 'Lamar Smiles Dental' })).toBeVisible();
+  await expect(page.locator('.dash-head .muted')).toContainText('Austin, TX · Last analysed');
+  await expect(page.getByTestId('overall-score')).toHaveText('7.25/10');
+  const fixture = reportDataFixture({ seed: 42 });
+  const rank = marketRank(7.25, [7.25, ...fixture.competitors.map((c) => c.scores.overall)]);
+  await expect(page.getByTestId('market-rank')).toHaveText(`#${rank} of 10`);
+
+  // Deltas: the latest snapshot against the one before it (7 days ago), not fixed numbers.
+  const since = fmtDate(now - 7 * DAY);
+  await expect(page.locator('.kpi .delta')).toHaveText(`▲ +0.35 since ${since}`);
+  await expect(page.getByTestId('metric-reviews').locator('.delta')).toHaveText(`▲ +1.50 since ${since}`);
+  await expect(page.getByTestId('metric-reviews')).toContainText('8.50/10');
+  const reviewRank = marketRank(8.5, [8.5, ...fixture.competitors.map((c) => c.scores.reviews)]);
+  await expect(page.getByTestId('metric-reviews')).toContainText(`Rank #${reviewRank}`);
+  for (const key of ['digitalPresence', 'engagement', 'marketShare']) await expect(page.getByTestId(`metric-${key}`)).toContainText(/Rank #\d+/);
+  await expect(page.getByTestId('metric-marketShare')).toContainText('% of local reviews');
+
+  // Trend: one line per series, one point per snapshot in the 90 days.
+  const trend = page.getByTestId('trend-chart');
+  await expect(trend.locator('polyline')).toHaveCount(5);
+  await expect(trend.locator('[data-series="overall"] circle')).toHaveCount(4);
+  await expect(trend).toHaveAttribute('aria-label', /from 6\.10 .* to 7\.25 .* 4 snapshots/);
+  await page.getByRole('button', { name: 'Digital Presence' }).click();
+  await expect(trend.locator('polyline')).toHaveCount(4);
+  await expect(page.getByTestId('radar-chart').locator('[data-series="business"]')).toBeVisible();
+  await expect(page.getByTestId('radar-chart').locator('[data-series="market"]')).toBeVisible();
+
+  // Competitors: 9, website only as Available or N/A, ratings coloured; details for the first 5.
+  const rows = page.getByTestId('competitor-table').locator('tbody tr');
+  await expect(rows).toHaveCount(9);
+  await expect(page.getByTestId('competitor-table').getByText('N/A', { exact: true })).toHaveCount(1);
+  await expect(page.getByTestId('competitor-table').getByText('Available', { exact: true })).toHaveCount(8);
+  await expect(page.getByTestId('competitor-table')).not.toContainText('https://');
+  await expect(page.locator('.rating')).toHaveCount(9);
+  await expect(page.getByTestId('competitor-detail')).toHaveCount(5);
+  // Not enterprise: no Early Warning link, no badge.
+  await expect(page.getByText('Enterprise+')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Early Warning' })).toHaveCount(0);
+
+  await page.screenshot({ path: 'test-results/screens/dashboard-desktop.png', fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: 'test-results/screens/dashboard-mobile.png' });
+  await trend.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/screens/dashboard-mobile-charts.png' });
+  await page.getByTestId('competitor-table').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/screens/dashboard-mobile-table.png' });
+});
+
+test('an enterprise owner gets the Early Warning link and the Enterprise+ badge; consultantId text grants nothing', async ({ page, appCtx, signIn }) => {
+  const pro = await signIn({ tier: 'pro' });
+  const { business: proBusiness } = await seedBusiness(appCtx, { userId: pro.userId, snapshots: [{ daysAgo: 1 }] });
+  await page.goto(`/dashboard/${proBusiness.id}?consultantId=enterprise-white-label`);
+  await expect(page.getByTestId('dashboard')).toBeVisible();
+  await expect(page.getByText('Enterprise+')).toHaveCount(0);
+
+  await page.context().clearCookies();
+  const enterprise = await signIn({ tier: 'enterprise' });
+  const { business } = await seedBusiness(appCtx, { userId: enterprise.userId, company: 'Zilker Orthodontics', snapshots: [{ daysAgo: 1 }] });
+  await page.goto(`/dashboard/${business.id}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Zilker Orthodontics' })).toBeVisible();
+  await expect(page.getByText('Enterprise+', { exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Early Warning' })).toHaveAttribute('href', `/early-warning/${business.id}`);
+  // One snapshot: the charts say plainly that there is not enough history yet.
+  await expect(page.getByTestId('trend-empty')).toContainText('Not enough history yet');
+  await expect(page.locator('.kpi .delta')).toHaveText('First snapshot: change shows after the next analysis');
+});
+
+test("a consultant opens a client's dashboard; another consultant gets no business", async ({ page, appCtx, signIn }) => {
+  const owner = await signIn({ tier: 'free' });
+  const { business } = await seedBusiness(appCtx, { userId: owner.userId, company: 'Hyde Park Bakery', snapshots: HISTORY });
+  await page.context().clearCookies();
+  const consultant = await signIn({ role: 'consultant', tier: 'agency' });
+  await addClient(appCtx, consultant.viewer.consultant!.id, business.id);
+  await page.goto(`/dashboard/${business.id}?consultantId=${consultant.viewer.consultant!.id}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Hyde Park Bakery' })).toBeVisible();
+  await expect(page.getByText('Enterprise+', { exact: true })).toBeVisible();
+
+  await page.context().clearCookies();
+  const stranger = await signIn({ role: 'consultant', tier: 'agency' });
+  await page.goto(`/dashboard/${business.id}?consultantId=${stranger.viewer.consultant!.id}`);
+  await expect(page.getByRole('heading', { name: 'No Business Analysis Found' })).toBeVisible();
+  await expect(page.getByText('Hyde Park Bakery')).toHaveCount(0);
+});
+
+test("a stranger and an unknown id get No Business Analysis Found", async ({ page, appCtx, signIn }) => {
+  const { business } = await seedBusiness(appCtx, { snapshots: [{ daysAgo: 1 }] });
+  await signIn({ tier: 'pro' });
+  for (const id of [business.id, crypto.randomUUID()]) {
+    await page.goto(`/dashboard/${id}`);
+    await expect(page.getByRole('heading', { name: 'No Business Analysis Found' })).toBeVisible();
+    await expect(page.getByText("You haven't submitted a business analysis yet. Get started with a free report!")).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Start New Analysis' })).toHaveAttribute('href', '/#report-form');
+  }
+});
+
+test('a paid user without a business gets No Business Analysis Found', async ({ page, signIn }) => {
+  await signIn({ tier: 'pro' });
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { name: 'No Business Analysis Found' })).toBeVisible();
+  await page.getByRole('link', { name: 'Start New Analysis' }).click();
+  await expect(page).toHaveURL(/\/#report-form$/);
+});
+
+test('a business still being analysed shows Dashboard Not Found with Go Home', async ({ page, appCtx, signIn }) => {
+  const owner = await signIn({ tier: 'pro' });
+  const { business } = await seedBusiness(appCtx, { userId: owner.userId });
+  await page.goto(`/dashboard/${business.id}`);
+  await expect(page.getByRole('heading', { name: 'Dashboard Not Found' })).toBeVisible();
+  await expect(page.getByText('The requested business dashboard could not be found or is still being processed.')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Go Home' })).toHaveAttribute('href', '/');
+});
+
+test('a signed-out visitor gets Login Required, and Go to Login leads to /account', async ({ page, appCtx }) => {
+  const { business } = await seedBusiness(appCtx, { snapshots: [{ daysAgo: 1 }] });
+  for (const path of ['/dashboard', `/dashboard/${business.id}`]) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { name: 'Login Required' })).toBeVisible();
+    await expect(page.getByText('Please log in to view your business dashboard.')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Go to Login' })).toHaveAttribute('href', '/account');
+  }
+  await page.screenshot({ path: 'test-results/screens/dashboard-login-required.png' });
+});
+
+test('a free user sees what the dashboard offers and the upgrade to Pro, not an error', async ({ page, appCtx, signIn }) => {
+  const owner = await signIn({ tier: 'free' });
+  await seedBusiness(appCtx, { userId: owner.userId, snapshots: [{ daysAgo: 1 }] });
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { name: 'Your business dashboard is part of Pro' })).toBeVisible();
+  await expect(page.getByText('90-day trends.')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Upgrade to Pro' })).toHaveAttribute('href', '/subscribe?plan=pro');
+  await expect(page.getByText(/Login Required|Not Found/)).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/screens/dashboard-upgrade-desktop.png' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: 'test-results/screens/dashboard-upgrade-mobile.png', fullPage: true });
+});
+
+test('scores delivered as strings show the same numbers, ranks and charts', async ({ page, appCtx, signIn }) => {
+  const owner = await signIn({ tier: 'pro' });
+  await seedBusiness(appCtx, { userId: owner.userId, company: 'String Score Dental', snapshots: HISTORY });
+  await page.route('**/api/my-business', async (route) => {
+    const res = await route.fetch();
+    const text = await res.text();
+    // Every number in the answer becomes a string, as a DECIMAL column would deliver it.
+    const stringified = text.replace(/":(-?\d+(?:\.\d+)?)([,}])/g, '":"$1"$2');
+    expect(stringified).toContain('"overallScore":"7.25"');
+    await route.fulfill({ response: res, body: stringified });
+  });
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('overall-score')).toHaveText('7.25/10');
+  const fixture = reportDataFixture({ seed: 42 });
+  await expect(page.getByTestId('market-rank')).toHaveText(`#${marketRank(7.25, [7.25, ...fixture.competitors.map((c) => c.scores.overall)])} of 10`);
+  await expect(page.locator('.kpi .delta')).toContainText('+0.35');
+  await expect(page.getByTestId('trend-chart').locator('[data-series="overall"] circle')).toHaveCount(4);
+  await expect(page.locator('.rating').first()).toHaveText(/★ \d\.\d/);
+});

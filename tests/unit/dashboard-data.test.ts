@@ -1,0 +1,102 @@
+// The dashboard's view model: numbers from strings, ranks, deltas from history, market average,
+// and the spec's error matching.
+import { describe, expect, it } from 'vitest';
+import { buildDashboard, errorStateOf, num, timeOf, type DashboardResponse } from '../../site/islands/dashboard/dashboard-data.ts';
+
+const business = { id: 'b1', company: 'Acme Dental', city: 'Austin', state: 'TX' };
+const row = (over: Record<string, unknown>) => ({ reviewScore: 5, digitalPresenceScore: 5, engagementScore: 5, marketShareScore: 5, marketSharePercent: 10, overallScore: 5, ...over });
+
+function response(stringify: boolean): DashboardResponse {
+  const metrics = [
+    row({ isMainBusiness: true, competitorId: null, overallScore: 7.25, reviewScore: 8.5, marketSharePercent: 31.5 }),
+    row({ competitorId: 'c1', overallScore: 8, reviewScore: 9 }),
+    row({ competitorId: 'c2', overallScore: 7.25, reviewScore: 4 }),
+    row({ competitorId: 'c3', overallScore: 3, reviewScore: 8.5 }),
+  ];
+  const history = [
+    row({ overallScore: 6.5, reviewScore: 8, reportedAt: Date.UTC(2026, 9, 1) }),
+    row({ overallScore: 7.25, reviewScore: 8.5, reportedAt: Date.UTC(2026, 10, 20) }),
+    row({ overallScore: 6.9, reviewScore: 8.75, reportedAt: Date.UTC(2026, 10, 13) }),
+  ];
+  const res: DashboardResponse = {
+    business,
+    competitors: [
+      { id: 'c1', name: 'One', website: 'https://one.example', rating: 4.5, reviewCount: 10 },
+      { id: 'c2', name: 'Two', website: null, rating: 3.1, reviewCount: 5 },
+      { id: 'c3', name: 'Three', website: '', rating: 2.4, reviewCount: 1 },
+    ],
+    metrics,
+    history,
+    access: { trends: true, earlyWarning: false },
+  };
+  if (!stringify) return res;
+  return JSON.parse(JSON.stringify(res).replace(/":(-?\d+(?:\.\d+)?)([,}])/g, '":"$1"$2'));
+}
+
+describe('buildDashboard', () => {
+  for (const stringify of [false, true]) {
+    it(`computes ranks, deltas and the market average${stringify ? ' from scores delivered as strings' : ''}`, () => {
+      const v = buildDashboard(response(stringify));
+      expect(v.analysed).toBe(true);
+      expect(v.scores.overall).toBe(7.25);
+      // One row scores higher (8), one ties: rank 2 of 4.
+      expect(v.overallRank).toBe(2);
+      expect(v.total).toBe(4);
+      expect(v.cards.find((c) => c.key === 'reviews')).toMatchObject({ score: 8.5, rank: 2, delta: -0.25 });
+      expect(v.cards.find((c) => c.key === 'marketShare')).toMatchObject({ percent: 31.5, delta: 0 });
+      // Latest (Nov 20) against the one before it (Nov 13), whatever order history arrives in.
+      expect(v.overallDelta).toBe(0.35);
+      expect(v.previousAt).toBe(Date.UTC(2026, 10, 13));
+      expect(v.trend.map((p) => p.overall)).toEqual([6.5, 6.9, 7.25]);
+      expect(v.marketAverage).toEqual({ reviews: 7.17, digitalPresence: 5, engagement: 5, marketShare: 5 });
+      expect(v.competitors.map((c) => [c.rank, c.rating])).toEqual([[1, 4.5], [2, 3.1], [4, 2.4]]);
+      expect(v.details).toHaveLength(3);
+    });
+  }
+
+  it('has no deltas and no trend with a single snapshot, and no market average without competitors', () => {
+    const v = buildDashboard({ business, competitors: [], metrics: [row({ isMainBusiness: true, overallScore: '6.00' })], history: [row({ reportedAt: '2026-11-20T10:00:00.000Z' })] });
+    expect(v.overallDelta).toBeNull();
+    expect(v.cards.every((c) => c.delta === null)).toBe(true);
+    expect(v.trend).toHaveLength(1);
+    expect(v.trend[0]!.at).toBe(Date.parse('2026-11-20T10:00:00.000Z'));
+    expect(v.marketAverage).toBeNull();
+    expect(v.overallRank).toBe(1);
+  });
+
+  it('marks a business without its own metrics as not analysed yet', () => {
+    expect(buildDashboard({ business, competitors: [], metrics: [], history: [] }).analysed).toBe(false);
+  });
+
+  it('caps the table at 10 competitors and the details at 5', () => {
+    const competitors = Array.from({ length: 12 }, (_, i) => ({ id: `c${i}`, name: `C${i}` }));
+    const metrics = [row({ isMainBusiness: true }), ...competitors.map((c) => row({ competitorId: c.id }))];
+    const v = buildDashboard({ business, competitors, metrics });
+    expect(v.competitors).toHaveLength(10);
+    expect(v.details).toHaveLength(5);
+  });
+});
+
+describe('num and timeOf', () => {
+  it('read numbers, numeric strings and dates; anything else is null', () => {
+    expect(num('7.25')).toBe(7.25);
+    expect(num(3)).toBe(3);
+    expect(num('')).toBeNull();
+    expect(num('abc')).toBeNull();
+    expect(num(null)).toBeNull();
+    expect(timeOf('1763600000000')).toBe(1763600000000);
+    expect(timeOf('2026-11-20T00:00:00Z')).toBe(Date.UTC(2026, 10, 20));
+    expect(timeOf('not a date')).toBeNull();
+  });
+});
+
+describe('errorStateOf (spec section 8)', () => {
+  it('matches the message the way the spec says', () => {
+    expect(errorStateOf('401: {"code":"unauthenticated","message":"Not authenticated"}')).toBe('login');
+    expect(errorStateOf('Not authenticated')).toBe('login');
+    expect(errorStateOf('404: {"code":"not_found","message":"No business found"}')).toBe('no-business');
+    expect(errorStateOf('No business found')).toBe('no-business');
+    expect(errorStateOf('500: Internal Server Error')).toBe('not-found');
+    expect(errorStateOf('Failed to fetch')).toBe('not-found');
+  });
+});
