@@ -94,12 +94,19 @@ try {
   const benchmarkIndex: number[] = [];
   for (const path of pages) {
     const results: Array<{ scores: number[]; metrics: string[] }> = [];
+    let failures = 0;
     for (let i = 0; i < runs; i++) {
       const result = await lighthouse(`${baseUrl}${path}`, { port: browser.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] });
       if (!result) throw new Error(`no Lighthouse result for ${path}`);
       const lhr = result.lhr;
+      if (lhr.runtimeError) {
+        // A failed trace (NO_NAVSTART and the like, seen on a loaded machine) scores zeros that say
+        // nothing about the page: run again, up to three times per page, and report it.
+        notes.push(`${path}: a run failed and was repeated: ${lhr.runtimeError.code}`);
+        if (++failures <= 3) i--;
+        continue;
+      }
       if (lhr.environment?.benchmarkIndex) benchmarkIndex.push(Math.round(lhr.environment.benchmarkIndex));
-      if (lhr.runtimeError) notes.push(`${path}: Lighthouse could not finish: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
       for (const warning of lhr.runWarnings) notes.push(`${path}: ${warning}`);
       const scores = CATEGORIES.map((c) => Math.round((lhr.categories[c]?.score ?? 0) * 100));
       const metric = (id: string) => lhr.audits[id]?.displayValue?.replace(/\s/g, '') ?? '-';
@@ -112,6 +119,11 @@ try {
           }
         }
       }
+    }
+    if (!results.length) {
+      console.log(`${path.padEnd(14)} Lighthouse failed on every run`);
+      worst = 0;
+      continue;
     }
     results.sort((a, b) => a.scores[0]! - b.scores[0]!);
     const median = results[Math.floor(results.length / 2)]!;
