@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { createContext } from '../api/context.ts';
 import { loadEnv } from '../api/env.ts';
 import { analyseBusiness, type AnalyseStage } from '../api/report/analyse.ts';
+import { sampleSiteUrl } from '../api/report/analysis/sample-sites.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
 const runs = Math.max(1, Number(values.runs) || 5);
@@ -20,7 +21,8 @@ const input = (i: number) => ({
   fullName: 'Bench Mark',
   email: 'bench@example.com',
   company: i % 2 ? 'Congress Avenue Dental' : 'Riverside Plumbing Co',
-  website: `${env.PUBLIC_BASE_URL}/api/sample-sites/unknown-site/`,
+  // The business's own site is a sample site too, so all ten websites are really read.
+  website: sampleSiteUrl(env.PUBLIC_BASE_URL, { n: i % 2 ? 'Congress Avenue Dental' : 'Riverside Plumbing Co', a: '100 Congress Ave, Austin, TX 78701', p: '(512) 555-0100', c: i % 2 ? 'dentist' : 'plumber', q: 1000 + i }),
   address: '100 Congress Ave',
   city: 'Austin',
   state: 'TX',
@@ -29,15 +31,19 @@ const input = (i: number) => ({
 
 const stages = new Map<AnalyseStage, number[]>();
 const totals: number[] = [];
+const cpus: number[] = [];
 let points = 0;
 let competitors = 0;
 for (let i = 0; i < runs + 1; i++) {
   const timing = new Map<AnalyseStage, number>();
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const data = await analyseBusiness(ctx, input(i), { onStage: (s, ms) => timing.set(s, ms) });
   const total = performance.now() - started;
+  const used = process.cpuUsage(cpu);
   if (i === 0) continue; // warm-up (module and JIT start-up)
   totals.push(total);
+  cpus.push((used.user + used.system) / 1000);
   for (const [s, ms] of timing) stages.set(s, [...(stages.get(s) ?? []), ms]);
   points = data.business.dataPoints.length;
   competitors = data.competitors.length;
@@ -49,5 +55,17 @@ const fmt = (xs: number[]) => {
 console.log(`bench:analyse  ${runs} sample reports (after one warm-up), ${competitors} competitors, ${points} data points each`);
 for (const [s, xs] of stages) console.log(`  ${s.padEnd(10)} ${fmt(xs)}`);
 console.log(`  ${'total'.padEnd(10)} ${fmt(totals)}`);
+console.log(`  ${'CPU'.padEnd(10)} ${fmt(cpus)}`);
+
+// Throughput: reports analysed at once, as the worker does with WORKER_CONCURRENCY.
+const concurrency = env.WORKER_CONCURRENCY;
+const batch = runs * 2;
+const t0 = performance.now();
+let nextIndex = 0;
+await Promise.all(Array.from({ length: concurrency }, async () => {
+  while (nextIndex < batch) await analyseBusiness(ctx, input(100 + nextIndex++));
+}));
+const seconds = (performance.now() - t0) / 1000;
+console.log(`  throughput ${(batch / seconds).toFixed(1)} analyses/s (${batch} at concurrency ${concurrency})`);
 ctx.db.$client.close();
 rmSync(dataDir, { recursive: true, force: true });

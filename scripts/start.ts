@@ -9,6 +9,7 @@ import { createApp } from '../api/app.ts';
 import { createContext, setSharedContext } from '../api/context.ts';
 import { EnvError, loadEnv } from '../api/env.ts';
 import { runWorker } from '../api/jobs/run-worker.ts';
+import { startScheduler } from '../api/jobs/schedule.ts';
 import { securityHeaders } from '../api/lib/security-headers.ts';
 import { buildIfNeeded, SERVER_ENTRY } from './build-if-needed.ts';
 
@@ -49,7 +50,11 @@ const server = createServer((req, res) => {
 });
 
 const stoppers: Array<() => Promise<void>> = [];
-if (env.WORKER === 'inline') stoppers.push(runWorker(ctx, { inline: true }));
+if (env.WORKER === 'inline') {
+  stoppers.push(runWorker(ctx, { inline: true }));
+  // Re-analyses and monthly reports for paid plans; keyed per period, so several processes may tick.
+  stoppers.push(startScheduler(ctx));
+}
 server.listen(env.PORT, env.HOST, () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;

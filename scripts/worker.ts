@@ -3,6 +3,7 @@
 import { createContext } from '../api/context.ts';
 import { EnvError, loadEnv } from '../api/env.ts';
 import { runWorker } from '../api/jobs/run-worker.ts';
+import { startScheduler } from '../api/jobs/schedule.ts';
 
 let env;
 try {
@@ -16,7 +17,13 @@ try {
 }
 
 const ctx = await createContext(env, { migrate: true });
-const stop = runWorker(ctx, { inline: false });
+const stopWorker = runWorker(ctx, { inline: false });
+// Re-analyses and monthly reports for paid plans; keyed per period, so several workers may tick.
+const stopScheduler = startScheduler(ctx);
+const stop = async () => {
+  await stopScheduler();
+  await stopWorker();
+};
 console.log(`LocalRank worker running (concurrency ${env.WORKER_CONCURRENCY}); Ctrl+C stops it after the running jobs finish or are released.`);
 
 let stopping = false;

@@ -67,6 +67,7 @@ export async function deliverReport(
     messageId: report.emailMessageId ?? messageId,
     scoreCard: input.png,
     pdf: input.pdf,
+    kind: report.reportType === 'monthly' ? 'monthly' : 'free',
   });
   try {
     await mailer.send(message);

@@ -23,6 +23,8 @@ export interface ReportEmailInput {
   messageId: string;
   scoreCard: Buffer;
   pdf: Buffer;
+  /** 'monthly': the paid plans' report of the month (its own wording); default the free report. */
+  kind?: 'free' | 'monthly';
 }
 
 export const pdfFileName = (company: string) => `${company.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'business'}-localrank-report.pdf`;
@@ -37,14 +39,22 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
   const size = marketSize(data);
   const expires = fmtDate(input.expiresAt.toISOString());
   const unsubscribe = unsubscribePageUrl(ctx, input.token);
-  const subject = `Your ${PRODUCT_NAME} report: ${b.place.name} ranks #${b.rank} of ${size}`;
+  const monthly = input.kind === 'monthly';
+  const month = new Date(data.generatedAt).toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+  const subject = monthly
+    ? `Your ${PRODUCT_NAME} monthly report, ${month}: ${b.place.name} ranks #${b.rank} of ${size}`
+    : `Your ${PRODUCT_NAME} report: ${b.place.name} ranks #${b.rank} of ${size}`;
+  const intro = monthly ? `Your monthly ${PRODUCT_NAME} report for ${b.place.name} is ready.` : `Your free ${PRODUCT_NAME} report for ${b.place.name} is ready.`;
+  const reason = monthly
+    ? `You receive this e-mail because your ${PRODUCT_NAME} plan includes monthly reports.`
+    : `You receive this e-mail because you requested a free report on ${PRODUCT_NAME}.`;
   const topRecs = data.recommendations.slice(0, 3);
   const footerText = `${OPERATOR.legalName}, ${OPERATOR.postalAddress}`;
 
   const text = [
     `Hi ${firstName(input.fullName)},`,
     '',
-    `Your free ${PRODUCT_NAME} report for ${b.place.name} is ready.`,
+    intro,
     '',
     ...(data.sampleData ? [SAMPLE_DATA_NOTICE, ''] : []),
     `Overall score: ${fmtScore(b.scores.overall)} / 10`,
@@ -60,7 +70,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
     'The full report, with every data point, is attached as a PDF.',
     '',
     '-- ',
-    `You receive this e-mail because you requested a free report on ${PRODUCT_NAME}.`,
+    reason,
     `Unsubscribe: ${unsubscribe}`,
     footerText,
   ].join('\n');
@@ -104,7 +114,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
           <p style="margin:12px 0 0;color:#475569;font-size:13px">The link works until ${escapeHtml(expires)}. The full report, with every data point, is attached as a PDF.</p>
         </td></tr>
         <tr><td style="padding:20px 28px 24px;border-top:1px solid #e2e8f0;color:#64748b;font-size:12px;line-height:1.6">
-          You receive this e-mail because you requested a free report on ${PRODUCT_NAME}.
+          ${escapeHtml(reason)}
           <a href="${escapeHtml(unsubscribe)}" style="color:#64748b">Unsubscribe</a><br>
           ${escapeHtml(footerText)}
         </td></tr>

@@ -3,6 +3,8 @@
 import type { AppContext } from '../context.ts';
 import { contactNotifyJob } from '../email/contact-notify-job.ts';
 import { reportGenerateJob, type ReportJobDeps } from '../report/generate-job.ts';
+import { reportMonthlyJob } from '../report/monthly-job.ts';
+import { businessReanalyseJob } from '../report/reanalyse-job.ts';
 import type { JobHandler, JobRun } from './types.ts';
 
 export interface JobDefinition<P = Record<string, unknown>> {
@@ -22,7 +24,8 @@ export type JobDeps = Omit<ReportJobDeps, 'analyse'> & { analyse?: ReportJobDeps
 export function createRegistry(deps: JobDeps): JobRegistry {
   const analyse = deps.analyse;
   return {
-    ...(analyse ? { 'report.generate': reportGenerateJob({ ...deps, analyse }) } : {}),
+    ...(analyse ? { 'report.generate': reportGenerateJob({ ...deps, analyse }), 'business.reanalyse': businessReanalyseJob({ analyse }) } : {}),
+    'report.monthly': reportMonthlyJob({ renderer: deps.renderer }),
     'contact.notify': contactNotifyJob,
   };
 }

@@ -43,17 +43,17 @@ function scoreBars(): Node {
 export async function renderOgImage(input: { title: string; subtitle: string }): Promise<Buffer> {
   const tree = h(
     'div',
-    { display: 'flex', width: '100%', height: '100%', padding: 72, background: 'linear-gradient(135deg, #eff6ff 0%, #ffffff 55%, #ecfdf5 100%)', fontFamily: 'Inter' },
+    { display: 'flex', width: OG_SIZE.width, height: OG_SIZE.height, padding: 64, gap: 40, background: 'linear-gradient(135deg, #eff6ff 0%, #ffffff 55%, #ecfdf5 100%)', fontFamily: 'Inter' },
     [
-      h('div', { display: 'flex', flexDirection: 'column', justifyContent: 'space-between', flex: 1, minWidth: 0, paddingRight: 48 }, [
+      h('div', { display: 'flex', flexDirection: 'column', justifyContent: 'space-between', width: 672, height: OG_SIZE.height - 128 }, [
         logo(),
         h('div', { display: 'flex', flexDirection: 'column', gap: 20 }, [
-          h('div', { fontSize: 60, fontWeight: 700, lineHeight: 1.1, color: '#1F2937', letterSpacing: -1 }, input.title),
+          h('div', { fontSize: 56, fontWeight: 700, lineHeight: 1.1, color: '#1F2937', letterSpacing: -1 }, input.title),
           h('div', { fontSize: 28, lineHeight: 1.35, color: '#475569' }, input.subtitle),
         ]),
         h('div', { display: 'flex', fontSize: 22, color: '#059669', fontWeight: 600 }, `Top ${COMPETITOR_COUNT} competitors · ${SEARCH_RADIUS_MILES}-mile radius · Scores 1-10`),
       ]),
-      h('div', { display: 'flex', alignItems: 'center', flexShrink: 0 }, [scoreBars()]),
+      h('div', { display: 'flex', alignItems: 'center', width: 360 }, [scoreBars()]),
     ],
   );
   const svg = await satori(tree as unknown as Parameters<typeof satori>[0], {

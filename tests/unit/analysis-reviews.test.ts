@@ -111,3 +111,12 @@ describe('matching and categories', () => {
     expect(categoryFromProvider('generaldentistry')?.id).toBe('dentist');
   });
 });
+
+describe('yelp dates', () => {
+  it('reads time_created as US Pacific time, summer and winter', async () => {
+    const { yelpTime } = await import('../../api/report/analysis/providers/yelp.ts');
+    expect(yelpTime('2026-07-01 10:00:00')!.toISOString()).toBe('2026-07-01T17:00:00.000Z');
+    expect(yelpTime('2026-01-15 10:00:00')!.toISOString()).toBe('2026-01-15T18:00:00.000Z');
+    expect(yelpTime('not a date')).toBeNull();
+  });
+});

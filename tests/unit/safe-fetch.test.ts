@@ -126,6 +126,13 @@ describe('safe fetch against a local server (loopback allowed explicitly)', () =
     expect(await refusal(`${base}/to-file`, local())).toBe('scheme');
   });
 
+  it('connects through its own DNS lookup to an allowed answer', async () => {
+    const resolver = ((_host: string, _opts: unknown, cb: (e: null, a: Array<{ address: string; family: number }>) => void) => cb(null, [{ address: '127.0.0.1', family: 4 }])) as unknown as typeof lookup;
+    const res = await safeFetch(`http://fixture.test:${port}/ok`, { ...local(), resolver });
+    expect(res.status).toBe(200);
+    expect(res.address).toBe('127.0.0.1');
+  });
+
   it('stops after 5 redirects', async () => {
     expect(await refusal(`${base}/loop`, local())).toBe('redirects');
   });

@@ -74,9 +74,9 @@ interface Features {
   paragraphs: number;
 }
 
-function features(profile: SiteProfile, year: number): Features {
+/** What a sample site has. Tier 0 is a neglected site, 1 an average one, 2 a polished one. */
+export function sampleSiteFeatures(profile: SiteProfile, year: number): Features {
   const r = createRng(profile.q);
-  // Three tiers of care: a polished site, an average one, a neglected one.
   const tier = r.pick([0, 1, 1, 2, 2, 2]);
   const p = [0.35, 0.7, 0.95][tier]!;
   const socials = ['facebook', 'instagram', 'linkedin', 'x', 'youtube', 'tiktok'].filter(() => r.chance(p * 0.7));
@@ -114,12 +114,24 @@ function features(profile: SiteProfile, year: number): Features {
   };
 }
 
+/** A look per tier: a tidy modern site, a plain template, a dated page. */
+function siteStyle(tier: number, seed: number): string {
+  const hue = seed % 360;
+  if (tier === 2) {
+    return `body{margin:0;font:16px/1.6 system-ui,-apple-system,Segoe UI,sans-serif;color:#1f2937;background:#fff}header{display:flex;justify-content:space-between;align-items:center;padding:16px 5vw;background:hsl(${hue},55%,28%)}header a{color:#fff;text-decoration:none;margin-left:16px}header>a{font-weight:700;font-size:20px;margin:0}main{max-width:960px;margin:0 auto;padding:32px 5vw}h1{font-size:clamp(28px,5vw,44px);line-height:1.15;margin:8px 0 16px}ul{columns:2}img{width:100%;max-width:300px;height:auto;border-radius:10px;margin:6px}.button{display:inline-block;background:hsl(${hue},65%,42%);color:#fff;padding:12px 22px;border-radius:8px;text-decoration:none;font-weight:600;margin:16px 0}form{display:grid;gap:10px;max-width:420px;margin:24px 0}input,textarea,button{font:inherit;padding:10px;border:1px solid #d1d5db;border-radius:8px}button{background:#1f2937;color:#fff;border:0}blockquote{font-style:italic;border-left:4px solid hsl(${hue},65%,42%);margin:16px 0;padding-left:16px}iframe{width:100%;height:220px;border:0;background:#eef2f7}footer{background:#f3f4f6;padding:24px 5vw;font-size:14px}footer a{margin-right:12px;color:hsl(${hue},55%,30%)}`;
+  }
+  if (tier === 1) {
+    return `body{margin:0;font:15px/1.5 Georgia,serif;color:#333;background:#fafafa}header{padding:12px 24px;border-bottom:3px solid hsl(${hue},40%,45%);background:#fff}header a{margin-right:14px;color:hsl(${hue},40%,35%)}main{max-width:860px;margin:0 auto;padding:16px 24px;background:#fff}img{width:45%;max-width:280px;height:auto;margin:4px}.button{background:hsl(${hue},40%,45%);color:#fff;padding:8px 14px;text-decoration:none}form{display:grid;gap:6px;max-width:380px}footer{padding:16px 24px;font-size:13px;color:#666}footer a{margin-right:10px}`;
+  }
+  return `body{font-family:'Times New Roman',serif;background:#ffffe8;color:#000;margin:8px}header a{margin-right:8px}img{width:160px;height:auto}h1{color:hsl(${hue},60%,35%)}`;
+}
+
 function otherPhone(phone: string): string {
   return phone.replace(/(\d)(\d)$/, (_m, a: string, b: string) => `${(Number(a) + 3) % 10}${b}`);
 }
 
 export function renderSamplePage(profile: SiteProfile, path: string, now = new Date()): { status: number; type: string; body: string } {
-  const f = features(profile, now.getUTCFullYear());
+  const f = sampleSiteFeatures(profile, now.getUTCFullYear());
   const category = categoryById(profile.c);
   const slug = profile.n.toLowerCase().replace(/[^a-z0-9]+/g, '');
   const phone = f.stalePhone ? otherPhone(profile.p) : profile.p;
@@ -140,12 +152,19 @@ export function renderSamplePage(profile: SiteProfile, path: string, now = new D
     if (!f.favicon) return { status: 404, type: 'text/plain', body: 'Not found' };
     return { status: 200, type: 'image/svg+xml', body: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#3B82F6"/></svg>` };
   }
+  const photo = /^img\/photo-(\d{1,2})\.jpg$/.exec(path);
+  if (photo) {
+    const i = Number(photo[1]);
+    const hue = (profile.q + i * 47) % 360;
+    const label = esc(category.services[i % category.services.length]!);
+    return { status: 200, type: 'image/svg+xml', body: `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="200" viewBox="0 0 320 200"><rect width="320" height="200" fill="hsl(${hue},45%,82%)"/><circle cx="250" cy="60" r="34" fill="hsl(${hue},50%,70%)"/><text x="20" y="176" font-family="sans-serif" font-size="18" fill="hsl(${hue},40%,25%)">${label}</text></svg>` };
+  }
   if (path !== '' && path !== 'contact') return { status: 404, type: 'text/html; charset=utf-8', body: '<!doctype html><title>Not found</title><h1>Not found</h1>' };
 
   const r = createRng(profile.q ^ 0x5bd1e995);
   const title = f.tier === 0 ? 'Home' : `${profile.n} | ${category.label} in ${locality.split(',')[0]}`;
   const description = `${profile.n} offers ${category.services.slice(0, 3).join(', ').toLowerCase()} in ${locality}. Call ${phone} to book.`;
-  const head: string[] = ['<meta charset="utf-8">', `<title>${esc(title)}</title>`];
+  const head: string[] = ['<meta charset="utf-8">', `<title>${esc(title)}</title>`, `<style>${siteStyle(f.tier, profile.q)}</style>`];
   if (f.viewport) head.push('<meta name="viewport" content="width=device-width, initial-scale=1">');
   if (f.metaDescription) head.push(`<meta name="description" content="${esc(description)}">`);
   if (f.canonical) head.push('<link rel="canonical" href="./">');
@@ -168,7 +187,22 @@ export function renderSamplePage(profile: SiteProfile, path: string, now = new D
     const alt = i < Math.round(f.images * f.altCoverage) ? ` alt="${esc(`${category.services[i % category.services.length]} at ${profile.n}`)}"` : '';
     return `<img src="img/photo-${i + 1}.jpg" width="320" height="200"${alt}>`;
   });
-  const paragraphs = Array.from({ length: f.paragraphs }, (_, i) => `<p>${esc(`${profile.n} has served ${locality.split(',')[0]} for ${5 + (profile.q % 20)} years. ${category.services[(i + 1) % category.services.length]} and ${category.services[(i + 3) % category.services.length]!.toLowerCase()} are our speciality; our team ${r.pick(category.praise)} is what our clients tell us most.`)}</p>`);
+  const town = locality.split(',')[0]!;
+  const sentences = [
+    `${profile.n} has served ${town} and the nearby neighbourhoods for ${5 + (profile.q % 20)} years.`,
+    `We specialise in ${category.services[1]!.toLowerCase()} and ${category.services[3]!.toLowerCase()}, and we explain every option before we start.`,
+    `What our clients mention most: ${r.pick(category.praise)}.`,
+    `New clients are always welcome, and same-week appointments are usually available.`,
+    `Our team trains every year so that each visit is simple, safe and on schedule.`,
+    `We accept most major insurance plans and offer clear, upfront pricing.`,
+    `Free parking is right outside, and the office is accessible for wheelchairs.`,
+    `Questions? Call us or send a message and we will get back to you the same day.`,
+    `Ask about ${category.services[5]!.toLowerCase()}: it is one of the services our clients value most.`,
+    `Family owned and locally run since the day we opened.`,
+    `Read what your neighbours say about us, then come and see for yourself.`,
+    `We keep evening and Saturday hours for people who work during the day.`,
+  ];
+  const paragraphs = Array.from({ length: f.paragraphs }, (_, i) => `<p>${esc(sentences.slice(i * 2, i * 2 + 2).join(' '))}</p>`);
   const socials = f.socials.map((s) => `<a href="https://www.${s === 'x' ? 'x' : s}.com/${slug}">${s}</a>`);
   const body: string[] = [
     `<header><a href="./">${esc(profile.n)}</a><nav><a href="./">Home</a> <a href="contact">Contact</a></nav></header>`,

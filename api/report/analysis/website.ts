@@ -300,16 +300,19 @@ export async function analyseWebsite(url: string, fetchOptions: SafeFetchOptions
   if (home.status >= 400) return { ...unreachable(url, `HTTP ${home.status}`), status: home.status, responseMs: Math.round(home.elapsedMs) };
   const finalUrl = new URL(home.url);
   const root = siteRoot(finalUrl);
-  const small = { ...fetchOptions, maxBytes: 512 * 1024 };
+  // robots.txt, the favicon and the sitemap share what is left of a budget of twice the page limit.
+  const limit = fetchOptions.timeoutMs ?? 8000;
+  const deadline = performance.now() + 2 * limit - home.elapsedMs;
+  const small = (): SafeFetchOptions => ({ ...fetchOptions, maxBytes: 512 * 1024, timeoutMs: Math.max(1, Math.min(limit, deadline - performance.now())) });
   const extracted = extractFromHtml(home.text(), finalUrl, home.headers);
   const [robots, faviconRes] = await Promise.all([
-    tryFetch(new URL('robots.txt', root).href, small),
-    extracted.favicon ? Promise.resolve(null) : tryFetch(new URL('favicon.ico', root).href, small),
+    tryFetch(new URL('robots.txt', root).href, small()),
+    extracted.favicon ? Promise.resolve(null) : tryFetch(new URL('favicon.ico', root).href, small()),
   ]);
   const robotsText = robots && robots.status === 200 && !/<html/i.test(robots.text()) ? robots.text() : null;
   const sitemapLine = robotsText?.match(/^\s*sitemap:\s*(\S+)/im)?.[1];
   const sitemapUrl = sitemapLine ? new URL(sitemapLine, root).href : new URL('sitemap.xml', root).href;
-  const sitemapRes = await tryFetch(sitemapUrl, small);
+  const sitemapRes = deadline - performance.now() > 50 ? await tryFetch(sitemapUrl, small()) : null;
   const sitemapOk = Boolean(sitemapRes && sitemapRes.status === 200 && /<(urlset|sitemapindex)\b/i.test(sitemapRes.text()));
   return {
     url,

@@ -92,6 +92,9 @@ export default function ContactForm() {
   const sending = phase === 'sending';
   return (
     <form ref={form} className="contact-form" noValidate={ready} onSubmit={onSubmit} aria-busy={sending} onChange={(e) => clearError((e.target as Element).getAttribute('name'))}>
+      <h2 id="contact-form-title" className="contact-title">
+        Send us a message
+      </h2>
       <div className="contact-grid">
         <div className="field">
           <label htmlFor="contact-name">Name</label>

@@ -3,7 +3,7 @@
 // with names in the category's vocabulary, addresses, phones, ratings, review counts, a year of
 // dated reviews of varied sentiment, and websites served by the product (sample-sites.ts).
 // Every report made from it says it is sample data.
-import zipcodes from 'zipcodes';
+import zipcodes, { type ZipInfo } from 'zipcodes';
 import type { Review } from '../../types.ts';
 import { categoryById, type Category } from '../categories.ts';
 import { distanceMiles } from '../geocode.ts';
@@ -24,6 +24,19 @@ function phoneFor(r: Rng): string {
 
 function round1(x: number) {
   return Math.round(x * 10) / 10;
+}
+
+// zipcodes.radius scans the whole ZIP table; markets around one ZIP are asked for again and again.
+const nearCache = new Map<string, ZipInfo[]>();
+function zipsNear(zip: string, miles: number): ZipInfo[] {
+  const key = `${zip}|${miles}`;
+  let hit = nearCache.get(key);
+  if (!hit) {
+    hit = zipcodes.radius(zip, miles, true).filter((z) => Number.isFinite(z.latitude));
+    if (nearCache.size >= 500) nearCache.delete(nearCache.keys().next().value!);
+    nearCache.set(key, hit);
+  }
+  return hit;
 }
 
 export interface SampleOptions {
@@ -114,7 +127,7 @@ export function sampleProvider(options: SampleOptions): PlacesProvider {
       const category = categoryById(q.categoryId);
       const marketSeed = hashString(`${q.company.trim().toLowerCase()}|${q.anchorZip ?? `${q.city}|${q.state}`}|${category.id}|market`);
       const r = createRng(marketSeed);
-      const nearby = q.anchorZip ? zipcodes.radius(q.anchorZip, Math.max(1, q.radiusMiles - 1), true).filter((z) => Number.isFinite(z.latitude)) : [];
+      const nearby = q.anchorZip ? [...zipsNear(q.anchorZip, Math.max(1, q.radiusMiles - 1))] : [];
       // Real towns only: the ZIP data also names single-organisation ZIPs ("State Board Of Insurance").
       const towns = new Map<string, number>();
       for (const z of nearby) towns.set(z.city, (towns.get(z.city) ?? 0) + 1);

@@ -42,6 +42,20 @@ function toListing(b: Record<string, unknown>): Listing | null {
   };
 }
 
+/** Yelp's `time_created` reads "2016-08-29 00:41:13" in US Pacific time (PST/PDT). */
+export function yelpTime(value: string): Date | null {
+  const m = /^(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)$/.exec(value.trim());
+  if (!m) {
+    const d = new Date(value);
+    return Number.isNaN(d.getTime()) ? null : d;
+  }
+  const asUtc = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]));
+  // The Pacific offset at that moment (-7 or -8 hours), read from the time-zone database.
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', timeZoneName: 'shortOffset' }).formatToParts(new Date(asUtc));
+  const offset = /GMT([+-]\d+)/.exec(parts.find((p) => p.type === 'timeZoneName')?.value ?? '')?.[1];
+  return new Date(asUtc - Number(offset ?? -8) * 3_600_000);
+}
+
 function businesses(body: unknown): Listing[] {
   const list = (body as { businesses?: unknown } | null)?.businesses;
   if (!Array.isArray(list)) throw new ProviderError('yelp', 'malformed', '`businesses` is not a list');
@@ -87,8 +101,7 @@ export function yelpProvider(settings: YelpSettings): PlacesProvider {
       for (const r of list as Array<Record<string, unknown>>) {
         const rating = num(r.rating);
         const created = str(r.time_created);
-        // Yelp dates read "2016-08-29 00:41:13" (Pacific time); taken as UTC, off by hours at most.
-        const date = created ? new Date(created.replace(' ', 'T') + (/[zZ]|[+-]\d\d:?\d\d$/.test(created) ? '' : 'Z')) : null;
+        const date = created ? yelpTime(created) : null;
         if (rating === null || !date || Number.isNaN(date.getTime())) continue;
         reviews.push({ rating, text: str(r.text) ?? '', author: str((r.user as { name?: unknown } | undefined)?.name), date: date.toISOString(), url: str(r.url), ownerResponse: null });
       }

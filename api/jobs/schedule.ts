@@ -1,0 +1,122 @@
+// Scheduled work for paid plans, as a tick that enqueues jobs keyed by period, so a tick that runs
+// twice (two processes, a restart) enqueues once:
+// - `business.reanalyse` every REANALYSIS_INTERVAL_DAYS (weekly by default): a fresh analysis adds
+//   a business_metrics snapshot, which is what fills the dashboard's 90-day trends;
+// - `report.monthly` on the first of each month (or the first tick after it, within
+//   MONTHLY_CATCH_UP_DAYS when the service was down): the latest report by e-mail with its PDF.
+// Who qualifies is decided by api/services/entitlements.ts (`trends`, `monthlyReports`), for the
+// business's owner and for each consultant whose client it is. Decision 0063.
+import type { AppContext } from '../context.ts';
+import { can } from '../services/entitlements.ts';
+import { enqueue } from './queue.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const MONTHLY_CATCH_UP_DAYS = 3;
+export const SCHEDULER_TICK_MS = 15 * 60 * 1000;
+
+export interface ReanalysePayload {
+  businessId: string;
+  period: string;
+}
+export interface MonthlyReportPayload {
+  businessId: string;
+  period: string;
+  /** The account the report goes to: the owner, or the consultant whose client it is. */
+  userId: string;
+}
+
+/** The re-analysis period `now` falls in: periods of `days` days counted from the Unix epoch. */
+export function reanalysisPeriod(now: Date, days: number) {
+  const length = days * DAY_MS;
+  const start = Math.floor(now.getTime() / length) * length;
+  return { period: new Date(start).toISOString().slice(0, 10), start };
+}
+
+/** The month (YYYY-MM, UTC) whose report is due at `now`, or null outside the first days. */
+export function monthlyPeriod(now: Date): string | null {
+  if (now.getUTCDate() > MONTHLY_CATCH_UP_DAYS) return null;
+  return now.toISOString().slice(0, 7);
+}
+
+interface Candidate {
+  businessId: string;
+  userId: string;
+  plan: { subscriptionTier: string; subscriptionStatus: string };
+  /** The latest snapshot of the business itself (ms), or null before its first analysis. */
+  lastAt: number | null;
+}
+
+// Businesses with a first analysis behind them, each with the paid accounts it belongs to.
+const CANDIDATES_SQL = `
+SELECT x.business_id, x.user_id, x.tier, x.status,
+  (SELECT max(m.reported_at) FROM business_metrics m WHERE m.business_id = x.business_id AND m.is_main_business = 1) AS last_at
+FROM (
+  SELECT b.id AS business_id, u.id AS user_id, u.subscription_tier AS tier, u.subscription_status AS status
+  FROM businesses b JOIN users u ON u.id = b.user_id WHERE u.subscription_tier <> 'free'
+  UNION
+  SELECT cl.business_id, u.id, u.subscription_tier, u.subscription_status
+  FROM clients cl JOIN consultants c ON c.id = cl.consultant_id JOIN users u ON u.id = c.user_id
+  WHERE cl.business_id IS NOT NULL AND u.subscription_tier <> 'free'
+) x`;
+
+async function candidates(ctx: AppContext): Promise<Candidate[]> {
+  const { rows } = await ctx.db.$client.execute(CANDIDATES_SQL);
+  return rows.map((r) => ({
+    businessId: String(r.business_id),
+    userId: String(r.user_id),
+    plan: { subscriptionTier: String(r.tier), subscriptionStatus: String(r.status) },
+    lastAt: r.last_at === null ? null : Number(r.last_at),
+  }));
+}
+
+export const reanalyseKey = (period: string, businessId: string) => `reanalyse:${period}:business-${businessId}`;
+export const monthlyKey = (period: string, businessId: string, userId: string) => `monthly:${period}:business-${businessId}:user-${userId}`;
+
+/** One pass: enqueues what is due at `now` and not yet enqueued. Returns how many jobs it added. */
+export async function scheduleTick(ctx: AppContext, now: Date = new Date()) {
+  const all = (await candidates(ctx)).filter((c) => c.lastAt !== null);
+  const { period, start } = reanalysisPeriod(now, ctx.env.REANALYSIS_INTERVAL_DAYS);
+  const month = monthlyPeriod(now);
+  let reanalyse = 0;
+  let monthly = 0;
+
+  const due = new Set<string>();
+  for (const c of all) {
+    // Analysed within this period already (a fresh free report, or this period's run): not again.
+    if (can(c.plan, 'trends') && c.lastAt! < start) due.add(c.businessId);
+  }
+  for (const businessId of due) {
+    const payload: ReanalysePayload = { businessId, period };
+    if (await enqueue(ctx.db, { type: 'business.reanalyse', payload: { ...payload }, key: reanalyseKey(period, businessId) })) reanalyse++;
+  }
+  if (month) {
+    for (const c of all) {
+      if (!can(c.plan, 'monthlyReports')) continue;
+      const payload: MonthlyReportPayload = { businessId: c.businessId, period: month, userId: c.userId };
+      if (await enqueue(ctx.db, { type: 'report.monthly', payload: { ...payload }, key: monthlyKey(month, c.businessId, c.userId) })) monthly++;
+    }
+  }
+  if (reanalyse || monthly) ctx.log.info('scheduled jobs', { reanalyse, monthly, period, month });
+  return { reanalyse, monthly };
+}
+
+/** Runs a tick now and every `everyMs`; returns the function that stops it (waiting for a running tick). */
+export function startScheduler(ctx: AppContext, options: { everyMs?: number; now?: () => Date } = {}): () => Promise<void> {
+  const everyMs = options.everyMs ?? SCHEDULER_TICK_MS;
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const tick = () => {
+    if (stopped) return;
+    running = scheduleTick(ctx, options.now?.() ?? new Date()).catch((error: unknown) =>
+      ctx.log.error('scheduler tick failed', { error: String((error as Error)?.stack ?? error) }),
+    );
+  };
+  tick();
+  const timer = setInterval(tick, everyMs);
+  timer.unref();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+}

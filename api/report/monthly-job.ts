@@ -1,0 +1,80 @@
+// `report.monthly`: on the first of the month, the latest analysis of a paid plan's business goes
+// by e-mail, with its PDF and a fresh 30-day link, to the account it belongs to (the owner, or the
+// consultant whose client it is). Its own report row carries the e-mail's at-most-once claim.
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { and, desc, eq, isNotNull } from 'drizzle-orm';
+import { users } from '../../db/schema/auth.ts';
+import { businesses } from '../../db/schema/businesses.ts';
+import { reports } from '../../db/schema/reports.ts';
+import { deliverReport } from '../email/deliver-report.ts';
+import type { JobDefinition } from '../jobs/registry.ts';
+import type { MonthlyReportPayload } from '../jobs/schedule.ts';
+import { PermanentJobError } from '../jobs/worker.ts';
+import { can } from '../services/entitlements.ts';
+import { isUnsubscribed } from '../services/reports.ts';
+import { reportFiles, reportPdfUrl } from './generate-job.ts';
+import { newReportToken, REPORT_LINK_DAYS, reportUrl } from './persist.ts';
+import { inlineRenderer, type Renderer } from './render/renderer.ts';
+import type { ReportData } from './types.ts';
+
+function isPayload(p: unknown): p is MonthlyReportPayload {
+  const o = p as Record<string, unknown> | null;
+  return typeof o?.businessId === 'string' && typeof o?.period === 'string' && typeof o?.userId === 'string';
+}
+
+function writeAtomic(path: string, data: Buffer) {
+  writeFileSync(`${path}.tmp`, data);
+  renameSync(`${path}.tmp`, path);
+}
+
+export function reportMonthlyJob(deps: { renderer?: Renderer }): JobDefinition<MonthlyReportPayload> {
+  const renderer = deps.renderer ?? inlineRenderer();
+  return {
+    async run(ctx, job, tools) {
+      if (!isPayload(job.payload)) throw new PermanentJobError('payload needs businessId, period and userId');
+      const { businessId, userId, period } = job.payload;
+      const business = await ctx.db.query.businesses.findFirst({ where: eq(businesses.id, businessId) });
+      const user = await ctx.db.query.users.findFirst({ where: eq(users.id, userId) });
+      if (!business || !user) throw new PermanentJobError('business or recipient no longer exists');
+      // The plan may have lapsed, or the recipient opted out, since the tick: then nothing goes out.
+      if (!can(user, 'monthlyReports')) return tools.saveProgress({ stage: 'skipped', reason: 'plan without monthly reports' });
+      if (await isUnsubscribed(ctx, user.email)) return tools.saveProgress({ stage: 'skipped', reason: 'recipient unsubscribed' });
+
+      let report = typeof job.progress.reportId === 'string' ? await ctx.db.query.reports.findFirst({ where: eq(reports.id, job.progress.reportId) }) : undefined;
+      if (!report) {
+        const latest = await ctx.db.query.reports.findFirst({
+          where: and(eq(reports.businessId, businessId), isNotNull(reports.data)),
+          orderBy: [desc(reports.createdAt)],
+        });
+        if (!latest) throw new PermanentJobError(`business ${businessId} has no analysis to report`);
+        const token = newReportToken();
+        const now = new Date();
+        [report] = await ctx.db
+          .insert(reports)
+          .values({
+            businessId,
+            runId: latest.runId,
+            reportType: 'monthly',
+            token,
+            data: latest.data,
+            signedUrl: reportUrl(ctx, token),
+            createdAt: now,
+            expiresAt: new Date(now.getTime() + REPORT_LINK_DAYS * 24 * 60 * 60 * 1000),
+          })
+          .returning();
+        await tools.saveProgress({ stage: 'created', reportId: report!.id, period });
+      }
+      const data = report!.data as ReportData;
+      tools.signal.throwIfAborted();
+      const rendered = await renderer.render(data);
+      const files = reportFiles(ctx, report!.id);
+      mkdirSync(files.dir, { recursive: true });
+      writeAtomic(files.png, rendered.png);
+      writeAtomic(files.pdf, rendered.pdf);
+      await ctx.db.update(reports).set({ pdfUrl: reportPdfUrl(ctx, report!.token!) }).where(eq(reports.id, report!.id));
+      tools.signal.throwIfAborted();
+      const outcome = await deliverReport(ctx, { report: report!, business: { ...business, email: user.email }, png: rendered.png, pdf: rendered.pdf });
+      await tools.saveProgress({ stage: 'delivered', email: outcome });
+    },
+  };
+}

@@ -1,0 +1,54 @@
+// `business.reanalyse`: the scheduled re-analysis of a paid plan's business (api/jobs/schedule.ts).
+// A fresh analysis, persisted like any run, so a business_metrics snapshot joins the history the
+// dashboard's trends are drawn from. No e-mail: the monthly report is its own job.
+import { and, desc, eq } from 'drizzle-orm';
+import { businesses, businessMetrics } from '../../db/schema/businesses.ts';
+import type { JobDefinition } from '../jobs/registry.ts';
+import type { ReanalysePayload } from '../jobs/schedule.ts';
+import { PermanentJobError } from '../jobs/worker.ts';
+import type { AnalyseFn } from './generate-job.ts';
+import { persistReport } from './persist.ts';
+
+function isPayload(p: unknown): p is ReanalysePayload {
+  const o = p as Record<string, unknown> | null;
+  return typeof o?.businessId === 'string' && typeof o?.period === 'string' && !Number.isNaN(Date.parse(o.period));
+}
+
+export function businessReanalyseJob(deps: { analyse: AnalyseFn }): JobDefinition<ReanalysePayload> {
+  return {
+    async run(ctx, job, tools) {
+      if (!isPayload(job.payload)) throw new PermanentJobError('payload needs businessId and period (YYYY-MM-DD)');
+      const { businessId, period } = job.payload;
+      const business = await ctx.db.query.businesses.findFirst({ where: eq(businesses.id, businessId) });
+      if (!business) throw new PermanentJobError(`business ${businessId} not found`);
+
+      // Idempotent per period: a snapshot taken since the period began (by an earlier attempt that
+      // persisted before it died, or by a fresh report) is this period's snapshot.
+      const [latest] = await ctx.db
+        .select({ reportedAt: businessMetrics.reportedAt })
+        .from(businessMetrics)
+        .where(and(eq(businessMetrics.businessId, businessId), eq(businessMetrics.isMainBusiness, true)))
+        .orderBy(desc(businessMetrics.reportedAt))
+        .limit(1);
+      if (latest && latest.reportedAt.getTime() >= Date.parse(period)) {
+        await tools.saveProgress({ stage: 'skipped', reason: 'already analysed in this period' });
+        return;
+      }
+
+      const data = await deps.analyse(ctx, {
+        businessId,
+        fullName: business.fullName,
+        email: business.email,
+        company: business.company,
+        website: business.website,
+        address: business.address,
+        city: business.city,
+        state: business.state,
+        zip: business.zip,
+      });
+      tools.signal.throwIfAborted();
+      const persisted = await persistReport(ctx, { businessId, requestId: null, reportType: 'scheduled', data });
+      await tools.saveProgress({ stage: 'persisted', runId: persisted.runId, reportId: persisted.reportId });
+    },
+  };
+}
