@@ -100,21 +100,23 @@ function techStack(site: WebsiteAnalysis | null): Record<string, unknown> {
 
 function velocity(r: ReviewAnalysis | null): Record<string, unknown> {
   if (!r) return { read: false };
-  return { read: true, last30: r.last30, last90: r.last90, previous90: r.previous90, last365: r.last365, perMonth: r.monthlyVelocity, trend: r.velocityTrend, daysSinceLatest: r.daysSinceLatest, byMonth: r.byMonth };
+  return { read: true, last30Days: r.last30, last90Days: r.last90, previous90Days: r.previous90, last365Days: r.last365, perMonth: r.monthlyVelocity, trend: r.velocityTrend, daysSinceLatest: r.daysSinceLatest, byMonth: r.byMonth };
 }
 
+/** Shares as fractions (0-1), like the rest of the JSON summaries; the data points carry percents. */
 function sentiment(r: ReviewAnalysis | null): Record<string, unknown> {
   if (!r) return { read: false };
+  const frac = (pct: number | null) => (pct === null ? null : round(pct / 100, 4));
   return {
     read: true,
     reviewsRead: r.sampled,
     average: r.sentimentAverage,
-    positiveShare: r.positiveShare,
-    negativeShare: r.negativeShare,
-    neutralShare: r.neutralShare,
+    positive: frac(r.positiveShare),
+    neutral: frac(r.neutralShare),
+    negative: frac(r.negativeShare),
     starShare: r.starShare,
-    positiveThemes: r.positiveThemes,
-    negativeThemes: r.negativeThemes,
+    themes: { positive: r.positiveThemes.map((t) => t.theme), negative: r.negativeThemes.map((t) => t.theme) },
+    themeCounts: { positive: r.positiveThemes, negative: r.negativeThemes },
     ownerResponseRate: r.responseRate,
     medianResponseHours: r.medianResponseHours,
   };

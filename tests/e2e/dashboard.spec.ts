@@ -1,6 +1,8 @@
 // The business dashboard in the browser, in every state: owner, consultant with a client,
 // stranger, free user, signed out, no business, unknown id, still processing, scores as strings.
+import { execFileSync } from 'node:child_process';
 import { marketRank } from '../../common/constants.ts';
+import { CONSENT_TEXT } from '../../common/schemas/report-request-rules.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
 import { addClient, seedBusiness } from '../helpers/dashboard-seed.ts';
 import { expect, test } from './fixtures.ts';
@@ -174,4 +176,44 @@ test('scores delivered as strings show the same numbers, ranks and charts', asyn
   await expect(page.locator('.kpi .delta')).toContainText('+0.35');
   await expect(page.getByTestId('trend-chart').locator('[data-series="overall"] circle')).toHaveCount(4);
   await expect(page.locator('.rating').first()).toHaveText(/★ \d\.\d/);
+});
+
+test('sign up, get the pro tier by the admin command, submit the form signed in: the dashboard fills with the report', async ({ page, signIn }) => {
+  test.setTimeout(90_000);
+  const user = await signIn({ tier: 'free' });
+  execFileSync(process.execPath, ['scripts/admin.ts', 'set-plan', user.email, 'pro'], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: 'silent' }, stdio: 'pipe' });
+  const company = `Barton Springs Plumbing ${Date.now()}`;
+  await page.goto('/#report-form');
+  const form = page.locator('#report-form form');
+  await expect(form.getByRole('button', { name: 'Generate My Free Report' })).toBeEnabled();
+  await page.getByLabel('Full Name').fill('Maria Lopez');
+  await page.getByLabel('Email Address').fill(user.email);
+  await page.getByLabel('Company Name').fill(company);
+  await page.getByLabel('Your Role').selectOption({ label: 'Business Owner' });
+  await page.getByLabel('Business Website').fill('https://bartonspringsplumbing.example.com');
+  await page.getByLabel('Business Address').fill('1200 Barton Springs Rd');
+  await page.getByLabel('City').fill('Austin');
+  await page.getByLabel('State').selectOption('TX');
+  await page.getByLabel('ZIP Code').fill('78704');
+  await page.getByLabel(CONSENT_TEXT).check();
+  await form.getByRole('button', { name: 'Generate My Free Report' }).click();
+  await expect(page.getByRole('heading', { name: 'Report Being Generated!' })).toBeVisible();
+
+  // The inline worker runs the real analysis (sample provider); the dashboard shows it when done.
+  await expect(async () => {
+    await page.goto('/dashboard');
+    await expect(page.getByRole('heading', { level: 1, name: company })).toBeVisible({ timeout: 2000 });
+  }).toPass({ timeout: 60_000 });
+  await expect(page.getByTestId('market-rank')).toHaveText(/^#\d+ of 10$/);
+  await expect(page.getByTestId('competitor-table').locator('tbody tr')).toHaveCount(9);
+  await expect(page.getByTestId('radar-chart')).toBeVisible();
+  await expect(page.getByTestId('trend-empty')).toContainText('Not enough history yet');
+  await page.screenshot({ path: 'test-results/screens/dashboard-after-submit.png', fullPage: true });
+
+  // Another user cannot see it.
+  const businessId = await page.evaluate(async () => ((await (await fetch('/api/my-business')).json()) as { business: { id: string } }).business.id);
+  await page.context().clearCookies();
+  await signIn({ tier: 'agency' });
+  await page.goto(`/dashboard/${businessId}`);
+  await expect(page.getByRole('heading', { name: 'No Business Analysis Found' })).toBeVisible();
 });

@@ -55,9 +55,9 @@ describe('analyseBusiness with the sample provider', () => {
     expect(data.business.dataPoints.find((d) => d.key === 'site.https')?.missing).toBe(true);
     expect(data.notes.join(' ')).toMatch(/could not be read/);
     // Sentiment varies across a year of reviews.
-    const sentiments = data.competitors.map((c) => c.sentiment.positiveShare as number);
+    const sentiments = data.competitors.map((c) => c.sentiment.positive as number);
     expect(Math.max(...sentiments)).toBeGreaterThan(Math.min(...sentiments));
-    expect(data.competitors.some((c) => (c.reviewVelocity.last90 as number) > 0)).toBe(true);
+    expect(data.competitors.some((c) => (c.reviewVelocity.last90Days as number) > 0)).toBe(true);
   });
 
   it('is deterministic for the same input and time', async () => {

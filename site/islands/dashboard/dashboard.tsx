@@ -37,8 +37,8 @@ export default function Dashboard({ businessId }: { businessId?: string }) {
   return <DashboardView view={state.view} />;
 }
 
-function Delta({ value, since }: { value: number | null; since: number | null }) {
-  if (value === null || since === null) return <p className="delta none">First snapshot: change shows after the next analysis</p>;
+function Delta({ value, since, short = false }: { value: number | null; since: number | null; short?: boolean }) {
+  if (value === null || since === null) return <p className="delta none">{short ? 'First snapshot' : 'First snapshot: change shows after the next analysis'}</p>;
   const dir = value > 0 ? 'up' : value < 0 ? 'down' : 'flat';
   return (
     <p className={`delta ${dir}`}>
@@ -118,7 +118,7 @@ function DashboardView({ view }: { view: DashboardView }) {
               <p className={`metric-score band-${b}`}>{fmtScore(card.score)}<span>/10</span></p>
               <Bar percent={percent} band={b} />
               {card.key === 'marketShare' && card.percent !== null && <p className="muted small">{card.percent.toFixed(1)}% of local reviews</p>}
-              <Delta value={card.delta} since={view.previousAt} />
+              <Delta value={card.delta} since={view.previousAt} short />
             </div>
           );
         })}
