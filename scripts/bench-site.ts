@@ -42,18 +42,17 @@ async function waitFor(url: string, child: ChildProcess, ms = 60_000) {
 }
 
 /** Debian's chromium, headless, with its DevTools port read from its own announcement. */
-function launchChromium(): Promise<{ port: number; child: ChildProcess }> {
+function launchChromium(): Promise<{ port: number; child: ChildProcess; profile: string }> {
   const path = process.env.CHROMIUM_PATH || spawnSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).stdout.trim();
   if (!path) throw new Error('chromium was not found (apt-get install chromium, or set CHROMIUM_PATH)');
   const profile = mkdtempSync(join(tmpdir(), 'bench-site-chromium-'));
   const child = spawn(path, ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-gpu', '--no-first-run', '--disable-sync', '--disable-component-update', `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  child.on('exit', () => rmSync(profile, { recursive: true, force: true }));
   return new Promise((resolve, reject) => {
     let seen = '';
     child.stderr!.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
       const m = /DevTools listening on ws:\/\/[^:]+:(\d+)\//.exec(seen);
-      if (m) resolve({ port: Number(m[1]), child });
+      if (m) resolve({ port: Number(m[1]), child, profile });
     });
     child.on('exit', (code) => reject(new Error(`chromium exited (${code}): ${seen.slice(-500)}`)));
   });
@@ -71,10 +70,11 @@ if (build.status !== 0) {
   process.exit(build.status ?? 1);
 }
 const server = spawn(process.execPath, ['scripts/start.ts'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
-let chromium: ChildProcess | undefined;
+let chromium: { child: ChildProcess; profile: string } | undefined;
 const cleanup = () => {
   server.kill('SIGTERM');
-  chromium?.kill('SIGKILL');
+  chromium?.child.kill('SIGKILL');
+  if (chromium) rmSync(chromium.profile, { recursive: true, force: true });
   rmSync(dataDir, { recursive: true, force: true });
 };
 process.on('SIGINT', () => {
@@ -86,7 +86,7 @@ let worst = 100;
 try {
   await waitFor(`${baseUrl}/api/health`, server);
   const browser = await launchChromium();
-  chromium = browser.child;
+  chromium = browser;
   // Lighthouse scales the CPU time it observes: a busy machine lowers performance (TBT above all).
   console.log(`Lighthouse ${runs > 1 ? `(median of ${runs} runs) ` : ''}mobile emulation, ${baseUrl}; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores\n`);
   console.log(`${'page'.padEnd(14)} ${'perf'.padStart(5)} ${'a11y'.padStart(5)} ${'b.p.'.padStart(5)} ${'seo'.padStart(5)}   FCP    LCP    TBT   CLS`);

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -131,6 +131,8 @@ try {
   );
   report('saturation, 32 in flight', closed, performance.now() - t1);
 
+  // Figures from a machine already busy with other work say little: print how busy it was.
+  console.log(`machine: ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min)`);
   console.log(`statuses: ${[...statuses].map(([s, n]) => `${s}×${n}`).join(', ')}`);
   console.log(`worker: ${args.worker ? 'inline (reports generated meanwhile)' : 'off (intake only)'} · budget p99 ≤ 25 ms at 200 req/s: ${pct(fixedSorted, 99) <= 25 && RATE >= 200 ? 'met' : 'NOT met'}`);
 } finally {

@@ -13,6 +13,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import ipaddr from 'ipaddr.js';
 
 export const SAFE_FETCH_DEFAULTS = { timeoutMs: 8000, maxBytes: 2 * 1024 * 1024, maxRedirects: 5, ports: [80, 443] } as const;
@@ -208,6 +209,31 @@ async function inProcessOnce(url: URL, site: InProcessSite, maxBytes: number): P
   return { status: res.status, headers, body, address: 'in-process' };
 }
 
+/** The body as text in the charset the Content-Type (or the page's own meta tag) names; UTF-8 otherwise. */
+function decodeText(body: Buffer, contentType: string | undefined): string {
+  const declared = /charset=["']?([\w-]+)/i.exec(contentType ?? '')?.[1] ?? /<meta[^>]+charset=["']?([\w-]+)/i.exec(body.subarray(0, 2048).toString('latin1'))?.[1];
+  try {
+    return new TextDecoder(declared ?? 'utf-8').decode(body);
+  } catch {
+    return body.toString('utf8');
+  }
+}
+
+/** We ask for identity encoding; a server that compresses anyway is decoded, within the size limit. */
+function decode(body: Buffer, encoding: string | undefined, maxBytes: number): Buffer {
+  const e = encoding?.trim().toLowerCase();
+  if (!e || e === 'identity' || body.length === 0) return body;
+  try {
+    if (e === 'gzip' || e === 'x-gzip') return gunzipSync(body, { maxOutputLength: maxBytes });
+    if (e === 'deflate') return inflateSync(body, { maxOutputLength: maxBytes });
+    if (e === 'br') return brotliDecompressSync(body, { maxOutputLength: maxBytes });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new SafeFetchError('too_large', `decoded body larger than ${maxBytes} bytes`);
+    throw new SafeFetchError('network', `could not decode ${e} body`);
+  }
+  return body;
+}
+
 /** GET (or HEAD) a URL under the rules above. Throws SafeFetchError on any refusal or failure;
  *  an HTTP error status is a normal answer. */
 export async function safeFetch(input: string, options: SafeFetchOptions = {}): Promise<SafeResponse> {
@@ -246,13 +272,13 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
         url = next;
         continue;
       }
-      const body = one.body;
+      const body = decode(one.body, one.headers['content-encoding'], maxBytes);
       return {
         url: url.href,
         status: one.status,
         headers: one.headers,
         body,
-        text: () => body.toString('utf8'),
+        text: () => decodeText(body, one.headers['content-type']),
         elapsedMs: performance.now() - started,
         redirects,
         address: one.address,

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { lookup } from 'node:dns';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressRefusal, safeFetch, SafeFetchError } from '../../api/lib/safe-fetch.ts';
 
@@ -96,6 +97,9 @@ describe('safe fetch against a local server (loopback allowed explicitly)', () =
         for (let i = 0; i < 10; i++) res.write('y'.repeat(500));
         return res.end();
       }
+      if (url === '/gzip') return res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync('<title>zipped</title>'));
+      if (url === '/gzip-bomb') return res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(50_000)));
+      if (url === '/latin1') return res.writeHead(200, { 'content-type': 'text/html; charset=iso-8859-1' }).end(Buffer.from('<title>Caf\xe9</title>', 'latin1'));
       if (url === '/slow') return setTimeout(() => res.end('late'), 3000);
       res.writeHead(404).end();
     });
@@ -140,6 +144,15 @@ describe('safe fetch against a local server (loopback allowed explicitly)', () =
   it('enforces the size limit, declared or streamed', async () => {
     expect(await refusal(`${base}/big-declared`, { ...local(), maxBytes: 1000 })).toBe('too_large');
     expect(await refusal(`${base}/big-chunked`, { ...local(), maxBytes: 1000 })).toBe('too_large');
+  });
+
+  it('decodes a compressed body within the size limit', async () => {
+    expect((await safeFetch(`${base}/gzip`, local())).text()).toBe('<title>zipped</title>');
+    expect(await refusal(`${base}/gzip-bomb`, { ...local(), maxBytes: 10_000 })).toBe('too_large');
+  });
+
+  it('reads the charset the server names', async () => {
+    expect((await safeFetch(`${base}/latin1`, local())).text()).toBe('<title>Café</title>');
   });
 
   it('enforces the time limit', async () => {
