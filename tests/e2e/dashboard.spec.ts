@@ -25,6 +25,7 @@ test('the owner sees scores, ranks, real charts with deltas from history, and th
   await expect(page.getByRole('heading', { level: 1, name: 'Lamar Smiles Dental' })).toBeVisible();
   await expect(page.locator('.dash-head .muted')).toContainText('Austin, TX · Last analysed');
   await expect(page.getByTestId('overall-score')).toHaveText('7.25/10');
+  await expect(page.getByRole('note')).toContainText('Sample data. This dashboard was made by the offline sample provider, not from live listings');
   const fixture = reportDataFixture({ seed: 42 });
   const rank = marketRank(7.25, [7.25, ...fixture.competitors.map((c) => c.scores.overall)]);
   await expect(page.getByTestId('market-rank')).toHaveText(`#${rank} of 10`);
@@ -63,6 +64,7 @@ test('the owner sees scores, ranks, real charts with deltas from history, and th
 
   await page.screenshot({ path: 'test-results/screens/dashboard-desktop.png', fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: 'test-results/screens/dashboard-mobile.png' });
   await trend.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/screens/dashboard-mobile-charts.png' });

@@ -62,7 +62,7 @@ describe('dashboard reads', () => {
       expect(res.headers.get('cache-control')).toBe('private, no-store');
       const body = res.body;
       expect(body.access).toEqual({ trends: true, earlyWarning: false });
-      expect(body.business).toMatchObject({ id: business.id, company: 'Lamar Smiles', city: 'Austin', state: 'TX' });
+      expect(body.business).toMatchObject({ id: business.id, company: 'Lamar Smiles', city: 'Austin', state: 'TX', sampleData: true });
       expect(body.competitors).toHaveLength(9);
       expect(Object.keys(body.competitors[0]).sort()).toEqual(['address', 'distanceFromBusiness', 'id', 'name', 'phone', 'rating', 'reviewCount', 'website']);
       expect(body.metrics).toHaveLength(10);

@@ -32,7 +32,7 @@ export interface CompetitorRow {
 
 export interface DashboardResponse {
   access?: { trends?: boolean; earlyWarning?: boolean };
-  business: { id: string; company: string; city: string; state: string; website?: string | null; category?: string | null };
+  business: { id: string; company: string; city: string; state: string; website?: string | null; category?: string | null; sampleData?: boolean };
   competitors: CompetitorRow[];
   metrics: MetricRow[];
   history?: MetricRow[];

@@ -85,6 +85,12 @@ function DashboardView({ view }: { view: DashboardView }) {
         </nav>
       </header>
 
+      {business.sampleData && (
+        <p className="sample-banner" role="note">
+          <strong>Sample data.</strong> This dashboard was made by the offline sample provider, not from live listings.
+        </p>
+      )}
+
       <section className="kpis" aria-label="Summary">
         <div className="card kpi">
           <p className="label">Overall Score</p>
