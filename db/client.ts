@@ -17,6 +17,10 @@ export async function openDb(url: string, authToken?: string): Promise<Db> {
   if (url.startsWith('file:')) {
     await client.execute('PRAGMA journal_mode = WAL');
     await client.execute('PRAGMA busy_timeout = 5000');
+    // Reads map the file instead of a pread per page, and keep a 64 MB page cache (the default 2 MB
+    // misses on every dashboard read once business_metrics rows with their data points grow).
+    await client.execute('PRAGMA mmap_size = 268435456');
+    await client.execute('PRAGMA cache_size = -65536');
   }
   await client.execute('PRAGMA foreign_keys = ON');
   return drizzle(client, { schema }) as Db;

@@ -7,7 +7,7 @@
 // 2. Saturation (closed loop, 32 in flight): the most requests per second it sustains.
 // Budget (ARCHITECTURE): p99 ≤ 15 ms at 500 requests/s on 2 cores.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -77,6 +77,17 @@ function get(kind: 'dashboard' | 'health'): Promise<number> {
   });
 }
 
+// The server's CPU time (user + system, ms) from /proc: a figure that holds when other processes
+// share the cores, unlike latency. Null where /proc is missing.
+function serverCpuMs(): number | null {
+  try {
+    const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in 1/100 s ticks
+  } catch {
+    return null;
+  }
+}
+
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const ms = (v: number) => `${v.toFixed(2)} ms`;
 function report(label: string, latencies: number[], elapsedMs: number) {
@@ -90,6 +101,7 @@ function report(label: string, latencies: number[], elapsedMs: number) {
 
 async function fixedRate(kind: 'dashboard' | 'health') {
   const total = RATE * SECONDS;
+  const cpu0 = serverCpuMs();
   const latencies: number[] = [];
   const t0 = performance.now();
   await Promise.all(
@@ -100,7 +112,10 @@ async function fixedRate(kind: 'dashboard' | 'health') {
       });
     }),
   );
-  return report(`GET ${kind === 'health' ? '/api/health' : '/api/business/{id}'} at ${RATE}/s`, latencies, performance.now() - t0);
+  const sorted = report(`GET ${kind === 'health' ? '/api/health' : '/api/business/{id}'} at ${RATE}/s`, latencies, performance.now() - t0);
+  const cpu1 = serverCpuMs();
+  if (cpu0 !== null && cpu1 !== null) console.log(`${''.padEnd(34)} server CPU ${((cpu1 - cpu0) / total).toFixed(3)} ms per request (${(((cpu1 - cpu0) / (SECONDS * 1000)) * 100).toFixed(0)}% of one core)`);
+  return sorted;
 }
 
 async function saturation(kind: 'dashboard' | 'health') {
@@ -120,6 +135,7 @@ async function saturation(kind: 'dashboard' | 'health') {
 }
 
 try {
+  console.log(`load average before the run: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} (other processes on these cores inflate latency; CPU per request does not depend on them)`);
   const bytes = await get('dashboard');
   console.log(`dashboard answer: ${(bytes / 1024).toFixed(1)} KB (10 places, 13 snapshots)`);
   // Warm-up: JIT, connection pool, SQLite page cache.

@@ -28,11 +28,7 @@ const { values } = parseArgs({ options: { reports: { type: 'string', default: '3
 const N = Math.max(1, Number(values.reports));
 const C = Math.max(1, Number(values.concurrency));
 const R = Math.max(1, Number(values.renders));
-const analyse = productionDeps.analyse;
-if (!analyse) {
-  console.error('The analysis pipeline (api/report/analyse.ts) is not part of this build; nothing to benchmark.');
-  process.exit(1);
-}
+const { analyse } = productionDeps;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'localrank-bench-'));
 const env = loadEnv({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', SMTP_URL: '', LOG_LEVEL: 'warn', NODE_ENV: 'production', PLACES_PROVIDER: 'sample' });

@@ -1,5 +1,8 @@
-// The production dependencies of the jobs: the analysis pipeline (api/report/analyse.ts).
+// The production dependencies of the jobs: the real analysis pipeline (api/report/analyse.ts).
+// Tests inject their own analysis instead.
 import { analyseBusiness } from '../report/analyse.ts';
 import type { JobDeps } from './registry.ts';
 
-export const productionDeps: JobDeps = { analyse: (ctx, input) => analyseBusiness(ctx, input) };
+export const productionDeps: JobDeps & Required<Pick<JobDeps, 'analyse'>> = {
+  analyse: (ctx, input) => analyseBusiness(ctx, input),
+};

@@ -4,7 +4,7 @@
 // the claim is one atomic UPDATE … RETURNING, and every later write checks `locked_by`.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { and, eq, gte, inArray, lt, lte, or, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, lte, notInArray, or, sql } from 'drizzle-orm';
 import { jobs } from '../../db/schema/operations.ts';
 import type { AppContext } from '../context.ts';
 import type { JobRegistry } from './registry.ts';
@@ -51,6 +51,19 @@ interface Active {
   done: Promise<void>;
 }
 
+/** A job's final bookkeeping write, retried through a busy database (SQLITE_BUSY after the
+ *  busy timeout on a loaded machine) so the job is not left running until its lease lapses. */
+async function persistently<T>(write: () => Promise<T>, tries = 5): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (i >= tries || !/SQLITE_BUSY|database is locked/i.test(String((error as Error)?.message ?? error) + String((error as { cause?: unknown })?.cause ?? ''))) throw error;
+      await new Promise((r) => setTimeout(r, 100 * i));
+    }
+  }
+}
+
 export function backoffMs(attempt: number, baseMs: number, maxMs: number): number {
   const exp = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(exp * (1 + Math.random() * 0.25));
@@ -73,6 +86,8 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
   const claimable = (now: Date) =>
     and(
       inArray(jobs.type, types),
+      // Never a job this worker is still running, even if a stall let its lease lapse.
+      active.size > 0 ? notInArray(jobs.id, [...active.keys()]) : undefined,
       or(
         and(eq(jobs.status, 'queued'), lte(jobs.runAt, now)),
         and(eq(jobs.status, 'running'), lt(jobs.leaseUntil, now), lt(jobs.attempts, jobs.maxAttempts)),
@@ -133,19 +148,19 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
     try {
       await definition.run(ctx, run, tools);
       if (controller.signal.aborted) return; // released on shutdown or lease lost: not ours to finish
-      await ctx.db.update(jobs).set({ status: 'done', finishedAt: new Date(), leaseUntil: null, lastError: null }).where(mine(job.id));
+      await persistently(() => ctx.db.update(jobs).set({ status: 'done', finishedAt: new Date(), leaseUntil: null, lastError: null }).where(mine(job.id)));
       ctx.log.info('job done', { jobId: job.id, type: job.type, attempt: job.attempts, ms: Date.now() - started });
     } catch (error) {
       if (controller.signal.aborted) return;
       const reason = error instanceof Error ? error.message : String(error);
       const giveUp = error instanceof PermanentJobError || job.attempts >= job.maxAttempts;
       if (giveUp) {
-        await ctx.db.update(jobs).set({ status: 'failed', finishedAt: new Date(), leaseUntil: null, lastError: reason }).where(mine(job.id));
+        await persistently(() => ctx.db.update(jobs).set({ status: 'failed', finishedAt: new Date(), leaseUntil: null, lastError: reason }).where(mine(job.id)));
         ctx.log.error('job failed for good', { jobId: job.id, type: job.type, attempts: job.attempts, error: reason });
         await definition.onGiveUp?.(ctx, run, reason).catch((e) => ctx.log.error('onGiveUp failed', { jobId: job.id, error: String(e) }));
       } else {
         const runAt = new Date(Date.now() + backoffMs(job.attempts, backoffBaseMs, backoffMaxMs));
-        await ctx.db.update(jobs).set({ status: 'queued', runAt, leaseUntil: null, lockedBy: null, lastError: reason }).where(mine(job.id));
+        await persistently(() => ctx.db.update(jobs).set({ status: 'queued', runAt, leaseUntil: null, lockedBy: null, lastError: reason }).where(mine(job.id)));
         ctx.log.warn('job will retry', { jobId: job.id, type: job.type, attempt: job.attempts, runAt: runAt.toISOString(), error: reason });
       }
     } finally {
@@ -200,10 +215,12 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
   async function release(entry: Active) {
     entry.controller.abort(new Error('worker stopping'));
     // The interrupted attempt does not count against the job: it did not fail.
-    await ctx.db
-      .update(jobs)
-      .set({ status: 'queued', runAt: new Date(), leaseUntil: null, lockedBy: null, attempts: sql`max(${jobs.attempts} - 1, 0)` })
-      .where(mine(entry.job.id));
+    await persistently(() =>
+      ctx.db
+        .update(jobs)
+        .set({ status: 'queued', runAt: new Date(), leaseUntil: null, lockedBy: null, attempts: sql`max(${jobs.attempts} - 1, 0)` })
+        .where(mine(entry.job.id)),
+    );
     ctx.log.info('job released', { jobId: entry.job.id, type: entry.job.type });
   }
 

@@ -29,6 +29,7 @@ test('an expired link gets a clear page with status 410', async ({ page, appCtx,
   expect(res?.status()).toBe(410);
   await expect(page.getByRole('heading', { name: 'This report link has expired' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Get a new free report' })).toHaveAttribute('href', '/#report-form');
+  await page.screenshot({ path: 'test-results/screens/report-expired.png' });
 });
 
 test('an unknown link gets a clear page with status 404', async ({ page }) => {
@@ -55,6 +56,9 @@ test('the dev mailbox lists the report e-mail and opens it', async ({ page, appC
   await expect(page.getByRole('heading', { name: 'Mailbox' })).toBeVisible();
   const item = page.getByRole('link', { name: /Your LocalRank report: Mailbox Test Bakery ranks #\d+ of 10/ });
   await expect(item).toContainText(`To ${business.email}`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: 'test-results/screens/mailbox-list-mobile.png' });
+  await page.setViewportSize({ width: 1280, height: 720 });
   await item.click();
   await expect(page.getByRole('heading', { level: 1, name: /Mailbox Test Bakery/ })).toBeVisible();
   await expect(page.getByText('List-Unsubscribe=One-Click')).toBeVisible();

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { COMPETITOR_COUNT, MIN_DATA_POINTS } from '../../common/constants.ts';
 import { analyseBusiness } from '../../api/report/analyse.ts';
+import { loadEnv } from '../../api/env.ts';
 import type { ReportInput } from '../../api/report/types.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 
@@ -238,5 +239,14 @@ describe('settings', () => {
   it('refuse a real provider without its key', async () => {
     await expect(createTestContext({ PLACES_PROVIDER: 'google' })).rejects.toThrow(/GOOGLE_PLACES_KEY: is required when PLACES_PROVIDER=google/);
     await expect(createTestContext({ PLACES_PROVIDER: 'yelp' })).rejects.toThrow(/YELP_API_KEY/);
+  });
+
+  it('default to the sample provider and parse the extra website ports', () => {
+    const env = loadEnv({});
+    expect(env.PLACES_PROVIDER).toBe('sample');
+    expect(env.SITE_FETCH_PORTS).toEqual([]);
+    expect(loadEnv({ SITE_FETCH_PORTS: '8080, 8443' }).SITE_FETCH_PORTS).toEqual([8080, 8443]);
+    expect(() => loadEnv({ SITE_FETCH_PORTS: 'http' })).toThrow(/SITE_FETCH_PORTS: must be a comma-separated list of port numbers/);
+    expect(() => loadEnv({ PLACES_PROVIDER: 'bing' })).toThrow(/PLACES_PROVIDER/);
   });
 });

@@ -53,3 +53,18 @@ it('fails for good when the message does not exist', async () => {
   expect(row.status).toBe('failed');
   expect(row.lastError).toBe('contact message missing not found');
 });
+
+it('notifies the operator of a message sent through POST /api/contact', async () => {
+  const before = smtp.received.length;
+  const res = await t.app.request('/api/contact', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Sam Ortiz', email: 'sam@example.com', subject: 'sales', message: 'Do you offer agency pricing for 40 clients?' }),
+  });
+  expect(res.status).toBe(201);
+  await createWorker(t.ctx, { registry: createRegistry({}) }).drain();
+  const mail = smtp.received.slice(before);
+  expect(mail).toHaveLength(1);
+  expect(mail[0]!.parsed.subject).toBe('[LocalRank contact] sales: Sam Ortiz');
+  expect(mail[0]!.parsed.text).toContain('Do you offer agency pricing for 40 clients?');
+});

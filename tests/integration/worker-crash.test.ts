@@ -35,7 +35,7 @@ function startWorker(env: Record<string, string>) {
   children.push(child);
   const lines: string[] = [];
   child.stdout!.on('data', (d: Buffer) => lines.push(...d.toString().split('\n').filter(Boolean)));
-  const waitFor = async (line: string, ms = 15_000) => {
+  const waitFor = async (line: string, ms = 45_000) => {
     const until = Date.now() + ms;
     while (!lines.includes(line)) {
       if (Date.now() > until) throw new Error(`worker never printed ${line}; got ${lines.join(', ')}`);
@@ -55,8 +55,9 @@ it('resumes a job whose worker was killed mid-report and sends the e-mail once',
   expect(mid.status).toBe('running');
   expect(mid.progress).toMatchObject({ stage: 'persisted' });
 
-  const rescuer = startWorker({ LEASE_MS: '600' });
-  const until = Date.now() + 20_000;
+  // A longer lease for the rescuer: its inline render may block its event loop on a busy machine.
+  const rescuer = startWorker({ LEASE_MS: '5000' });
+  const until = Date.now() + 45_000;
   for (;;) {
     const row = (await t.ctx.db.select().from(jobs).where(eq(jobs.id, jobId)))[0]!;
     if (row.status === 'done') break;
@@ -72,4 +73,4 @@ it('resumes a job whose worker was killed mid-report and sends the e-mail once',
   const mails = smtp.received.filter((m) => m.envelope.to.includes(business.email));
   expect(mails).toHaveLength(1);
   expect(mails[0]!.parsed.attachments.some((a) => a.mimeType === 'application/pdf')).toBe(true);
-}, 40_000);
+}, 120_000);

@@ -207,3 +207,22 @@ describe('operator job commands', () => {
     await expect(retryJob({ ctx: t.ctx, id })).rejects.toThrow('only failed jobs can be retried');
   });
 });
+
+describe('a stalled worker', () => {
+  it('does not claim its own running job again when the lease lapsed', async () => {
+    const kind = type();
+    let runs = 0;
+    let release: () => void = () => {};
+    const registry: JobRegistry = { [kind]: { run: async () => { runs++; await new Promise<void>((r) => (release = r)); } } };
+    const id = (await enqueue(t.ctx.db, { type: kind, payload: {} }))!;
+    const worker = createWorker(t.ctx, { registry, concurrency: 2, leaseMs: 60_000 });
+    const first = worker.runNext();
+    while (runs === 0) await sleep(10);
+    await t.ctx.db.update(jobs).set({ leaseUntil: new Date(Date.now() - 1) }).where(eq(jobs.id, id));
+    expect(await worker.runNext()).toBe(false);
+    expect(runs).toBe(1);
+    release();
+    await first;
+    expect((await jobRow(id)).status).toBe('done');
+  });
+});
