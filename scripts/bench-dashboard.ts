@@ -108,7 +108,11 @@ async function fixedRate(kind: 'dashboard' | 'health') {
     Array.from({ length: total }, (_, i) => {
       const due = t0 + (i * 1000) / RATE;
       return new Promise<void>((done, fail) => {
-        setTimeout(() => get(kind).then(() => (latencies.push(performance.now() - due), done()), fail), Math.max(0, due - performance.now()));
+        setTimeout(() => {
+          // From the scheduled time, or from the send when a timer fired early.
+          const from = Math.min(due, performance.now());
+          get(kind).then(() => (latencies.push(performance.now() - from), done()), fail);
+        }, Math.max(0, due - performance.now()));
       });
     }),
   );
