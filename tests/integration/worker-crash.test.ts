@@ -47,7 +47,7 @@ function startWorker(env: Record<string, string>) {
 
 it('resumes a job whose worker was killed mid-report and sends the e-mail once', async () => {
   const { business, request, jobId } = await createReportRequest(t.ctx);
-  const doomed = startWorker({ HANG_IN_RENDER: '1', LEASE_MS: '600' });
+  const doomed = startWorker({ HANG_IN_RENDER: '1', LEASE_MS: '2000' });
   await doomed.waitFor('RENDERING');
   doomed.child.kill('SIGKILL');
   await new Promise((r) => doomed.child.once('exit', r));
