@@ -59,8 +59,11 @@ FROM (
   WHERE cl.business_id IS NOT NULL AND u.subscription_tier <> 'free'
 ) x`;
 
-async function candidates(ctx: AppContext): Promise<Candidate[]> {
-  const { rows } = await ctx.db.$client.execute(CANDIDATES_SQL);
+/** Every candidate, or those of one business (the re-analysis job checks its plan again at run time). */
+export async function candidates(ctx: AppContext, businessId?: string): Promise<Candidate[]> {
+  const { rows } = businessId
+    ? await ctx.db.$client.execute({ sql: `SELECT * FROM (${CANDIDATES_SQL}) WHERE business_id = ?`, args: [businessId] })
+    : await ctx.db.$client.execute(CANDIDATES_SQL);
   return rows.map((r) => ({
     businessId: String(r.business_id),
     userId: String(r.user_id),

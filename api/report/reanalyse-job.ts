@@ -4,7 +4,8 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { businesses, businessMetrics } from '../../db/schema/businesses.ts';
 import type { JobDefinition } from '../jobs/registry.ts';
-import type { ReanalysePayload } from '../jobs/schedule.ts';
+import { candidates, type ReanalysePayload } from '../jobs/schedule.ts';
+import { can } from '../services/entitlements.ts';
 import { PermanentJobError } from '../jobs/worker.ts';
 import type { AnalyseFn } from './generate-job.ts';
 import { persistReport } from './persist.ts';
@@ -21,6 +22,11 @@ export function businessReanalyseJob(deps: { analyse: AnalyseFn }): JobDefinitio
       const { businessId, period } = job.payload;
       const business = await ctx.db.query.businesses.findFirst({ where: eq(businesses.id, businessId) });
       if (!business) throw new PermanentJobError(`business ${businessId} not found`);
+      // The plan may have lapsed (or the client been removed) between the tick and this run.
+      if (!(await candidates(ctx, businessId)).some((c) => can(c.plan, 'trends'))) {
+        await tools.saveProgress({ stage: 'skipped', reason: 'no account with a plan that includes trends' });
+        return;
+      }
 
       // Idempotent per period: a snapshot taken since the period began (by an earlier attempt that
       // persisted before it died, or by a fresh report) is this period's snapshot.

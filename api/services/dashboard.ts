@@ -95,11 +95,7 @@ export async function getDashboardJson({ ctx, cookie, businessId, now = Date.now
   const token = await sessionTokenFrom(ctx, cookie);
   if (!token) throw unauthenticated();
   const since = now - TREND_DAYS * DAY_MS;
-  const result = await ctx.db.$client.execute({
-    sql: businessId === null ? SQL.mine : SQL.byId,
-    args: businessId === null ? [token, now, null, since] : [token, now, businessId, since],
-  });
-  const row = result.rows[0];
+  const [row] = await ctx.db.$read(businessId === null ? SQL.mine : SQL.byId, [token, now, businessId, since]);
   if (!row) throw unauthenticated();
   const plan = { subscriptionTier: String(row.tier), subscriptionStatus: String(row.status) };
   if (!can(plan, 'dashboard')) throw planRequired();

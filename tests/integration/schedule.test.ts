@@ -126,6 +126,21 @@ describe('the scheduled jobs', () => {
     await t.ctx.db.delete(jobs).where(like(jobs.type, '%.%'));
   });
 
+  it('business.reanalyse checks the plan again when it runs: a lapsed plan gets no snapshot', async () => {
+    const owner = await createUser(t.ctx, { tier: 'pro' });
+    const { business } = await seedBusiness(t.ctx, { userId: owner.userId, snapshots: [{ daysAgo: 12 }] });
+    await t.ctx.db.delete(jobs).where(like(jobs.type, '%.%'));
+    await scheduleTick(t.ctx);
+    const [job] = (await jobsOf('business.reanalyse')).filter((j) => (j.payload as { businessId: string }).businessId === business.id);
+    expect(job).toBeDefined();
+
+    await t.ctx.db.update(users).set({ subscriptionStatus: 'canceled' }).where(eq(users.id, owner.userId));
+    await drain();
+    expect(await t.ctx.db.select().from(businessMetrics).where(eq(businessMetrics.businessId, business.id))).toHaveLength(10);
+    expect((await t.ctx.db.select().from(jobs).where(eq(jobs.id, job!.id)))[0]).toMatchObject({ status: 'done', progress: { stage: 'skipped' } });
+    await t.ctx.db.delete(jobs).where(like(jobs.type, '%.%'));
+  });
+
   it('report.monthly e-mails the latest report with its PDF to the account, once; not after the plan lapses', async () => {
     const owner = await createUser(t.ctx, { tier: 'pro' });
     const { business } = await seedBusiness(t.ctx, { userId: owner.userId, company: 'Monthly Dental', snapshots: [{ daysAgo: 3 }] });
