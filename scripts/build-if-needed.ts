@@ -35,9 +35,10 @@ export function buildIfNeeded(root: string): void {
   if (!builtAt) console.log('No build yet: building the site…');
   else if (builtAt < sourcesAt) console.log('Sources changed since the last build: building the site…');
   else console.log(`The site was built for ${builtSiteUrl(root) ?? 'another address'}; building it for ${expectedSiteUrl()}…`);
-  const result = spawnSync('astro', ['build'], { cwd: root, stdio: 'inherit', shell: false, env: process.env });
+  // Astro's own script on this Node, so the build needs neither npm's PATH nor the machine's Node.
+  const result = spawnSync(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: root, stdio: 'inherit', env: process.env });
   if (result.status !== 0) {
-    console.error('The site build failed; see the output above.');
+    console.error(result.error ? `The site build could not start: ${result.error.message}` : 'The site build failed; see the output above.');
     process.exit(result.status ?? 1);
   }
 }
