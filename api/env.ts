@@ -79,3 +79,14 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     PUBLIC_BASE_URL: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
   };
 }
+
+/** Settings for a command (start, worker, report): a bad one prints what is wrong and exits 1. */
+export function loadEnvOrExit(): Env {
+  try {
+    return loadEnv();
+  } catch (error) {
+    if (!(error instanceof EnvError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}

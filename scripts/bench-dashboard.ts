@@ -6,17 +6,14 @@
 // 1. Fixed rate (open loop): latency counts from the scheduled send time (no coordinated omission).
 // 2. Saturation (closed loop, 32 in flight): the most requests per second it sustains.
 // Budget (ARCHITECTURE): p99 ≤ 15 ms at 500 requests/s on 2 cores.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createContext } from '../api/context.ts';
 import { loadEnv } from '../api/env.ts';
 import { seedBusiness } from '../tests/helpers/dashboard-seed.ts';
 import { createUser } from '../tests/helpers/factories.ts';
+import { startBenchServer } from './lib/bench-server.ts';
 
 const { values: args } = parseArgs({
   options: { rate: { type: 'string', default: '500' }, seconds: { type: 'string', default: '10' }, users: { type: 'string', default: '200' } },
@@ -24,24 +21,8 @@ const { values: args } = parseArgs({
 const RATE = Number(args.rate);
 const SECONDS = Number(args.seconds);
 const USERS = Number(args.users);
-const root = resolve(import.meta.dirname, '..');
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
-
-const port = await freePort();
-const dataDir = mkdtempSync(join(tmpdir(), 'localrank-bench-'));
-const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', WORKER: 'off', AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-0123' };
-const server = spawn(process.execPath, ['scripts/start.ts'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-await new Promise<void>((ready, fail) => {
-  server.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('serving on') && ready());
-  server.on('exit', (code) => fail(new Error(`server exited with ${code}`)));
-});
+const server = await startBenchServer({ WORKER: 'off', AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-0123' });
+const { port, env } = server;
 
 // Seed through the server's own database (it has migrated it by now).
 const ctx = await createContext(loadEnv({ ...env, NODE_ENV: 'test', LOG_LEVEL: 'silent' }));
@@ -156,7 +137,5 @@ try {
   console.log(`budget p99 ≤ 15 ms at 500 req/s: ${p99 <= 15 && RATE >= 500 ? 'met' : 'NOT met'} (p99 ${ms(p99)} at ${RATE}/s)`);
 } finally {
   agent.destroy();
-  server.kill('SIGTERM');
-  await new Promise((done) => server.on('exit', done));
-  rmSync(dataDir, { recursive: true, force: true });
+  await server.stop();
 }

@@ -4,11 +4,11 @@
 //   npm run bench:site [-- --runs 3] [-- --pages /,/faq]
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import lighthouse from 'lighthouse';
+import { freePort } from './lib/bench-server.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
@@ -16,16 +16,6 @@ const FLOOR = 98;
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '1' }, pages: { type: 'string', default: '/,/faq,/help-center,/contact,/privacy,/terms' } } });
 const runs = Math.max(1, Number(values.runs));
 const pages = values.pages.split(',');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
-}
 
 async function waitFor(url: string, child: ChildProcess, ms = 60_000) {
   const until = Date.now() + ms;

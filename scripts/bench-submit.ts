@@ -5,49 +5,22 @@
 //    scheduled time, so a stalled server cannot hide its queueing (no coordinated omission).
 // 2. Saturation (closed loop, 32 in flight): the most requests per second it sustains.
 // Budget (docs: ARCHITECTURE): p99 ≤ 25 ms at 200 requests/s on 2 cores.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { createServer } from 'node:net';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { startBenchServer } from './lib/bench-server.ts';
 
 const { values: args } = parseArgs({
   options: { rate: { type: 'string', default: '200' }, seconds: { type: 'string', default: '10' }, worker: { type: 'boolean', default: false } },
 });
 const RATE = Number(args.rate);
 const SECONDS = Number(args.seconds);
-const root = resolve(import.meta.dirname, '..');
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
-
-const port = await freePort();
-const dataDir = mkdtempSync(join(tmpdir(), 'localrank-bench-'));
-const server = spawn(process.execPath, ['scripts/start.ts'], {
-  cwd: root,
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    WORKER: args.worker ? 'inline' : 'off',
-    INTAKE_RATE_LIMIT_PER_IP: '100000000',
-    INTAKE_RATE_LIMIT_PER_EMAIL: '100000000',
-  },
-  stdio: ['ignore', 'pipe', 'inherit'],
+const server = await startBenchServer({
+  WORKER: args.worker ? 'inline' : 'off',
+  INTAKE_RATE_LIMIT_PER_IP: '100000000',
+  INTAKE_RATE_LIMIT_PER_EMAIL: '100000000',
 });
-await new Promise<void>((ready, fail) => {
-  server.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('serving on') && ready());
-  server.on('exit', (code) => fail(new Error(`server exited with ${code}`)));
-});
+const { port } = server;
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 let seq = 0;
@@ -137,7 +110,5 @@ try {
   console.log(`worker: ${args.worker ? 'inline (reports generated meanwhile)' : 'off (intake only)'} · budget p99 ≤ 25 ms at 200 req/s: ${pct(fixedSorted, 99) <= 25 && RATE >= 200 ? 'met' : 'NOT met'}`);
 } finally {
   agent.destroy();
-  server.kill('SIGTERM');
-  await new Promise((done) => server.on('exit', done));
-  rmSync(dataDir, { recursive: true, force: true });
+  await server.stop();
 }

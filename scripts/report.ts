@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { createContext } from '../api/context.ts';
 import { closeMailer, outboxDir } from '../api/email/mailer.ts';
-import { EnvError, loadEnv } from '../api/env.ts';
+import { loadEnvOrExit } from '../api/env.ts';
 import { productionDeps } from '../api/jobs/production.ts';
 import { fmtScore, marketSize, ranked, SCORE_KEYS, SCORE_LABELS } from '../api/report/render/labels.ts';
 import { runReportOnce } from '../api/report/run-once.ts';
@@ -49,16 +49,7 @@ if (!/^[A-Za-z]{2}$/.test(args.state!)) {
   process.exit(2);
 }
 
-let env;
-try {
-  env = loadEnv();
-} catch (error) {
-  if (error instanceof EnvError) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  throw error;
-}
+const env = loadEnvOrExit();
 const { analyse } = productionDeps;
 
 const ctx = await createContext(env, { migrate: true });

@@ -7,7 +7,7 @@ import { getRequestListener } from '@hono/node-server';
 import compression from 'compression';
 import { createApp } from '../api/app.ts';
 import { createContext, setSharedContext } from '../api/context.ts';
-import { EnvError, loadEnv } from '../api/env.ts';
+import { loadEnvOrExit } from '../api/env.ts';
 import { runWorker } from '../api/jobs/run-worker.ts';
 import { startScheduler } from '../api/jobs/schedule.ts';
 import { securityHeaders } from '../api/lib/security-headers.ts';
@@ -15,16 +15,7 @@ import { buildIfNeeded, SERVER_ENTRY } from './build-if-needed.ts';
 
 const root = resolve(import.meta.dirname, '..');
 
-let env;
-try {
-  env = loadEnv();
-} catch (error) {
-  if (error instanceof EnvError) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  throw error;
-}
+const env = loadEnvOrExit();
 
 buildIfNeeded(root);
 const ctx = await createContext(env, { migrate: true });

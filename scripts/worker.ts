@@ -1,20 +1,11 @@
 // `npm run worker`: a job worker process on its own. Run as many as the volume needs, against
 // one database; start the web processes with WORKER=off then.
 import { createContext } from '../api/context.ts';
-import { EnvError, loadEnv } from '../api/env.ts';
+import { loadEnvOrExit } from '../api/env.ts';
 import { runWorker } from '../api/jobs/run-worker.ts';
 import { startScheduler } from '../api/jobs/schedule.ts';
 
-let env;
-try {
-  env = loadEnv();
-} catch (error) {
-  if (error instanceof EnvError) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  throw error;
-}
+const env = loadEnvOrExit();
 
 const ctx = await createContext(env, { migrate: true });
 const stopWorker = runWorker(ctx, { inline: false });

@@ -13,7 +13,7 @@ import type { ReportGeneratePayload } from '../jobs/types.ts';
 import { PermanentJobError } from '../jobs/worker.ts';
 import { persistReport } from './persist.ts';
 import { inlineRenderer, type Renderer } from './render/renderer.ts';
-import type { ReportData, ReportInput } from './types.ts';
+import { reportInput, type ReportData, type ReportInput } from './types.ts';
 
 export type AnalyseFn = (ctx: AppContext, input: ReportInput) => Promise<ReportData>;
 export type Stage = 'analyse' | 'persist' | 'renderPng' | 'renderPdf' | 'deliver';
@@ -66,17 +66,7 @@ export function reportGenerateJob(deps: ReportJobDeps): JobDefinition<ReportGene
       let report = await ctx.db.query.reports.findFirst({ where: eq(reports.requestId, requestId) });
       if (!report) {
         const data = await timed('analyse', () =>
-          deps.analyse(ctx, {
-            businessId,
-            fullName: business.fullName,
-            email: business.email,
-            company: business.company,
-            website: business.website,
-            address: business.address,
-            city: business.city,
-            state: business.state,
-            zip: business.zip,
-          }),
+          deps.analyse(ctx, reportInput(business)),
         );
         tools.signal.throwIfAborted();
         const persisted = await timed('persist', () => persistReport(ctx, { businessId, requestId, reportType: 'free', data }));

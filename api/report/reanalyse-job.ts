@@ -9,6 +9,7 @@ import { can } from '../services/entitlements.ts';
 import { PermanentJobError } from '../jobs/worker.ts';
 import type { AnalyseFn } from './generate-job.ts';
 import { persistReport } from './persist.ts';
+import { reportInput } from './types.ts';
 
 function isPayload(p: unknown): p is ReanalysePayload {
   const o = p as Record<string, unknown> | null;
@@ -41,17 +42,7 @@ export function businessReanalyseJob(deps: { analyse: AnalyseFn }): JobDefinitio
         return;
       }
 
-      const data = await deps.analyse(ctx, {
-        businessId,
-        fullName: business.fullName,
-        email: business.email,
-        company: business.company,
-        website: business.website,
-        address: business.address,
-        city: business.city,
-        state: business.state,
-        zip: business.zip,
-      });
+      const data = await deps.analyse(ctx, reportInput(business));
       tools.signal.throwIfAborted();
       const persisted = await persistReport(ctx, { businessId, requestId: null, reportType: 'scheduled', data });
       await tools.saveProgress({ stage: 'persisted', runId: persisted.runId, reportId: persisted.reportId });

@@ -17,6 +17,12 @@ export interface ReportInput {
   zip: string;
 }
 
+/** What the analysis reads of a stored business (a `businesses` row). */
+export function reportInput(business: Omit<ReportInput, 'businessId'> & { id: string }): ReportInput {
+  const { id, fullName, email, company, website, address, city, state, zip } = business;
+  return { businessId: id, fullName, email, company, website, address, city, state, zip };
+}
+
 export interface GeoPoint {
   latitude: number;
   longitude: number;
