@@ -55,6 +55,7 @@ export function reportMonthlyJob(deps: { renderer?: Renderer }): JobDefinition<M
             businessId,
             runId: latest.runId,
             reportType: 'monthly',
+            recipientEmail: user.email,
             token,
             data: latest.data,
             signedUrl: reportUrl(ctx, token),
@@ -73,7 +74,10 @@ export function reportMonthlyJob(deps: { renderer?: Renderer }): JobDefinition<M
       writeAtomic(files.pdf, rendered.pdf);
       await ctx.db.update(reports).set({ pdfUrl: reportPdfUrl(ctx, report!.token!) }).where(eq(reports.id, report!.id));
       tools.signal.throwIfAborted();
-      const outcome = await deliverReport(ctx, { report: report!, business: { ...business, email: user.email }, png: rendered.png, pdf: rendered.pdf });
+      // To the account's address; greeted by the form's name only when the account is the owner's
+      // (a consultant is not the client who filled in the form).
+      const recipient = { ...business, email: user.email, fullName: business.userId === user.id ? business.fullName : '' };
+      const outcome = await deliverReport(ctx, { report: report!, business: recipient, png: rendered.png, pdf: rendered.pdf });
       await tools.saveProgress({ stage: 'delivered', email: outcome });
     },
   };

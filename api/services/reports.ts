@@ -1,8 +1,8 @@
 // The online report behind a signed link: look it up by token, save its business to the signed-in
 // user's account, and one-click unsubscribe. The token is the proof: whoever holds the link got it
 // at the report's e-mail address.
-import { and, eq, isNull, or } from 'drizzle-orm';
-import { businesses, consentRecords, reportRequests } from '../../db/schema/businesses.ts';
+import { and, desc, eq, isNull, or } from 'drizzle-orm';
+import { businesses, consentRecords, emailOptOuts, reportRequests } from '../../db/schema/businesses.ts';
 import { reports } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -52,22 +52,32 @@ export async function saveReportToAccount({ ctx, token, userId }: { ctx: AppCont
   return { businessId: business.id, alreadySaved: false };
 }
 
-/** Withdraws marketing consent for the address the report was sent to. Idempotent. */
+/**
+ * Withdraws marketing consent for the address the report was sent to (a monthly report's account
+ * address, else the business's form address) and records the opt-out. Idempotent.
+ */
 export async function unsubscribeByReportToken({ ctx, token }: { ctx: AppContext; token: string }) {
   const found = await findReportByToken(ctx, token);
   if (found.state === 'unknown') throw notFound('This unsubscribe link is not valid.');
-  const email = found.business.email;
+  const email = found.report.recipientEmail ?? found.business.email;
   const now = new Date();
   await ctx.db.batch([
     ctx.db.update(consentRecords).set({ withdrawnAt: now }).where(and(eq(consentRecords.email, email), isNull(consentRecords.withdrawnAt))),
     ctx.db.update(reportRequests).set({ marketingConsent: false }).where(eq(reportRequests.email, email)),
+    ctx.db.insert(emailOptOuts).values({ email, reportId: found.report.id, createdAt: now }),
   ]);
   ctx.log.info('unsubscribed', { reportId: found.report.id });
   return { email };
 }
 
-/** True when the address has withdrawn consent (marketing and monthly mail must skip it). */
+/**
+ * True when the address has opted out (marketing and monthly mail must skip it): its latest
+ * consent is withdrawn, or it used an unsubscribe link after its latest consent (an address
+ * that never sent the form, such as a consultant's, has only the latter).
+ */
 export async function isUnsubscribed(ctx: AppContext, email: string): Promise<boolean> {
   const latest = await ctx.db.query.consentRecords.findFirst({ where: eq(consentRecords.email, email), orderBy: (c, { desc }) => [desc(c.consentedAt)] });
-  return Boolean(latest?.withdrawnAt);
+  if (latest?.withdrawnAt) return true;
+  const [optOut] = await ctx.db.select({ at: emailOptOuts.createdAt }).from(emailOptOuts).where(eq(emailOptOuts.email, email)).orderBy(desc(emailOptOuts.createdAt)).limit(1);
+  return Boolean(optOut && (!latest || optOut.at.getTime() >= latest.consentedAt.getTime()));
 }

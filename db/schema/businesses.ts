@@ -125,3 +125,18 @@ export const consentRecords = sqliteTable(
   },
   (t) => [index('consent_records_request_id_idx').on(t.requestId), index('consent_records_email_idx').on(t.email)],
 );
+
+// An address that used a report e-mail's unsubscribe link. Consent records only exist for
+// addresses that sent the form; a monthly report may go to an account (a consultant) that never
+// did, and its opt-out must stick all the same. A later consent (a new form with the box ticked)
+// outweighs an earlier opt-out. Decision 0066.
+export const emailOptOuts = sqliteTable(
+  'email_opt_outs',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    reportId: text('report_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('email_opt_outs_email_idx').on(t.email)],
+);

@@ -23,6 +23,9 @@ export const reports = sqliteTable(
     data: text('data', { mode: 'json' }),
     pdfUrl: text('pdf_url'),
     signedUrl: text('signed_url'),
+    // Where the e-mail went when that is not the business's form address (a monthly report goes to
+    // the account: the owner's or the consultant's e-mail). The unsubscribe link acts on it.
+    recipientEmail: text('recipient_email'),
     emailSent: integer('email_sent', { mode: 'boolean' }).notNull().default(false),
     // Set atomically just before sending: the guard that makes the e-mail go out at most once.
     emailClaimedAt: integer('email_claimed_at', { mode: 'timestamp_ms' }),

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { monthlyPeriod, reanalysisPeriod, scheduleTick, startScheduler } from '../../api/jobs/schedule.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
+import { isUnsubscribed } from '../../api/services/reports.ts';
 import { users } from '../../db/schema/auth.ts';
 import { businessMetrics } from '../../db/schema/businesses.ts';
 import { jobs } from '../../db/schema/operations.ts';
@@ -195,5 +196,32 @@ describe('the scheduled jobs', () => {
     await drain();
     expect(outbox().length).toBe(count);
     expect((await t.ctx.db.select().from(jobs).where(eq(jobs.id, job.id)))[0]!.progress).toMatchObject({ stage: 'skipped' });
+  });
+  it("report.monthly to a consultant: greeted without the client's name; its unsubscribe link stops the consultant's next one, not the client's mail", async () => {
+    const consultant = await createUser(t.ctx, { role: 'consultant', tier: 'agency' });
+    const { business } = await seedBusiness(t.ctx, { company: 'Client Dental', snapshots: [{ daysAgo: 2 }] });
+    await addClient(t.ctx, consultant.viewer.consultant!.id, business.id);
+    const payload = { businessId: business.id, period: '2026-12', userId: consultant.userId };
+    const [job] = await t.ctx.db.insert(jobs).values({ type: 'report.monthly', payload, runAt: new Date(0) }).returning();
+    const before = outbox().length;
+    await drain();
+    const mail = outbox().slice(before).map((f) => readFileSync(join(t.dataDir, 'outbox', f), 'utf8').replace(/=\r?\n/g, ''));
+    expect(mail).toHaveLength(1);
+    expect(mail[0]).toContain(`To: ${consultant.email}`);
+    expect(mail[0]).toContain('Hi there,');
+    expect(mail[0]).not.toContain(`Hi ${business.fullName.split(' ')[0]},`);
+
+    const row = (await t.ctx.db.select().from(reports).where(eq(reports.reportType, 'monthly'))).find((r) => r.businessId === business.id)!;
+    expect(row.recipientEmail).toBe(consultant.email);
+    const res = await t.app.request(`/api/unsubscribe?token=${row.token}`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    expect(await isUnsubscribed(t.ctx, consultant.email)).toBe(true);
+    expect(await isUnsubscribed(t.ctx, business.email)).toBe(false);
+
+    await t.ctx.db.update(jobs).set({ status: 'queued', runAt: new Date(0), progress: {} }).where(eq(jobs.id, job!.id));
+    const count = outbox().length;
+    await drain();
+    expect(outbox().length).toBe(count);
+    expect((await t.ctx.db.select().from(jobs).where(eq(jobs.id, job!.id)))[0]!.progress).toMatchObject({ stage: 'skipped', reason: 'recipient unsubscribed' });
   });
 });
