@@ -1,7 +1,8 @@
 // Scheduled work for paid plans, as a tick that enqueues jobs keyed by period, so a tick that runs
 // twice (two processes, a restart) enqueues once:
-// - `business.reanalyse` every REANALYSIS_INTERVAL_DAYS (weekly by default): a fresh analysis adds
-//   a business_metrics snapshot, which is what fills the dashboard's 90-day trends;
+// - `business.reanalyse` every REANALYSIS_INTERVAL_DAYS (weekly by default; at most once per period
+//   of that length, and only once the latest snapshot is that old): a fresh analysis adds a
+//   business_metrics snapshot, which is what fills the dashboard's 90-day trends;
 // - `report.monthly` on the first of each month (or the first tick after it, within
 //   MONTHLY_CATCH_UP_DAYS when the service was down): the latest report by e-mail with its PDF.
 // Who qualifies is decided by api/services/entitlements.ts (`trends`, `monthlyReports`), for the
@@ -13,6 +14,9 @@ import { enqueue } from './queue.ts';
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const MONTHLY_CATCH_UP_DAYS = 3;
 export const SCHEDULER_TICK_MS = 15 * 60 * 1000;
+/** How much younger than the interval the latest snapshot may be and still count as due: the
+ * delay of a tick and a queued run, so a weekly cadence does not slip by that much every week. */
+export const REANALYSIS_SLACK_MS = 60 * 60 * 1000;
 
 export interface ReanalysePayload {
   businessId: string;
@@ -83,10 +87,13 @@ export async function scheduleTick(ctx: AppContext, now: Date = new Date()) {
   let reanalyse = 0;
   let monthly = 0;
 
+  // Due when the latest snapshot is from before this period (not this period's run, nor a fresh
+  // free report) and a whole interval old: a business first analysed the day before a period
+  // begins is re-analysed an interval later, not the next day. Decision 0065.
+  const dueBefore = Math.min(start, now.getTime() - ctx.env.REANALYSIS_INTERVAL_DAYS * DAY_MS + REANALYSIS_SLACK_MS);
   const due = new Set<string>();
   for (const c of all) {
-    // Analysed within this period already (a fresh free report, or this period's run): not again.
-    if (can(c.plan, 'trends') && c.lastAt! < start) due.add(c.businessId);
+    if (can(c.plan, 'trends') && c.lastAt! < dueBefore) due.add(c.businessId);
   }
   for (const businessId of due) {
     const payload: ReanalysePayload = { businessId, period };

@@ -86,8 +86,8 @@ FROM v`;
 const SQL = { byId: dashboardSql(true), mine: dashboardSql(false) };
 
 /**
- * The dashboard JSON for the signed-in viewer, as text: `{ access, business, competitors,
- * metrics, history }`. `businessId` null means the viewer's own business. Throws 401 when signed
+ * The dashboard JSON for the signed-in viewer, as text: `{ access, reanalysisDays, business,
+ * competitors, metrics, history }`. `businessId` null means the viewer's own business. Throws 401 when signed
  * out, 403 plan_required on a plan without the dashboard, 404 'No business found' when there is no
  * such business or the viewer may not see it (the same answer either way).
  */
@@ -103,5 +103,6 @@ export async function getDashboardJson({ ctx, cookie, businessId, now = Date.now
   const access = { trends: can(plan, 'trends'), earlyWarning: can(plan, 'earlyWarning') };
   const history = access.trends && typeof row.history === 'string' ? row.history : '[]';
   // SQLite's JSON text is spliced, not parsed and serialised again: the read stays one query.
-  return `{"access":${JSON.stringify(access)},${row.body.slice(1, -1)},"history":${history}}`;
+  // reanalysisDays: how often the scheduled re-analysis adds a snapshot (the screen says so).
+  return `{"access":${JSON.stringify(access)},"reanalysisDays":${ctx.env.REANALYSIS_INTERVAL_DAYS},${row.body.slice(1, -1)},"history":${history}}`;
 }

@@ -88,6 +88,7 @@ test('an enterprise owner gets the Early Warning link and the Enterprise+ badge;
   await expect(page.getByRole('link', { name: 'Early Warning' })).toHaveAttribute('href', `/early-warning/${business.id}`);
   // One snapshot: the charts say plainly that there is not enough history yet.
   await expect(page.getByTestId('trend-empty')).toContainText('Not enough history yet');
+  await expect(page.getByTestId('trend-empty')).toContainText('Your business is re-analysed every week, so the line starts with the next analysis.');
   await expect(page.locator('.kpi .delta')).toHaveText('First snapshot: change shows after the next analysis');
 });
 

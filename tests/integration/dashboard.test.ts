@@ -128,4 +128,18 @@ describe('dashboard reads', () => {
     // The owner on the free plan still gets the upgrade answer for their own business.
     expect((await call(t.app, 'GET', `/api/business/${business.id}`, undefined, owner.cookie)).body.code).toBe('plan_required');
   });
+
+  it('says how often the business is re-analysed: the REANALYSIS_INTERVAL_DAYS setting', async () => {
+    const owner = await createUser(t.ctx, { tier: 'pro' });
+    await seedBusiness(t.ctx, { userId: owner.userId, snapshots: [{ daysAgo: 1 }] });
+    expect((await call(t.app, 'GET', '/api/my-business', undefined, owner.cookie)).body.reanalysisDays).toBe(7);
+    const fortnightly = await createTestContext({ REANALYSIS_INTERVAL_DAYS: '14' });
+    try {
+      const user = await createUser(fortnightly.ctx, { tier: 'pro' });
+      const { business } = await seedBusiness(fortnightly.ctx, { userId: user.userId, snapshots: [{ daysAgo: 1 }] });
+      expect((await call(fortnightly.app, 'GET', `/api/business/${business.id}`, undefined, user.cookie)).body.reanalysisDays).toBe(14);
+    } finally {
+      await fortnightly.close();
+    }
+  });
 });

@@ -81,11 +81,33 @@ describe('scheduleTick', () => {
     expect(await scheduleTick(t.ctx, new Date(at + 5 * HOUR))).toEqual({ reanalyse: 0, monthly: 0 });
     const [x, y] = await Promise.all([scheduleTick(t.ctx, new Date(at + HOUR)), scheduleTick(t.ctx, new Date(at + HOUR))]);
     expect(x.reanalyse + y.reanalyse + x.monthly + y.monthly).toBe(0);
-    // Past the catch-up days no monthly report; the next period re-analyses again.
+    // The next period (two days on, still within the month's catch-up days) re-analyses the two
+    // whose snapshot is 10 days old, not the one analysed two days before; no second monthly report.
     const next = reanalysisPeriod(now, 7).start + 7 * 24 * HOUR + HOUR;
-    const later = await scheduleTick(t.ctx, new Date(next));
-    expect(later.reanalyse).toBe(3);
-    expect(later.monthly).toBe(monthlyPeriod(new Date(next)) ? later.monthly : 0);
+    expect(monthlyPeriod(new Date(next))).toBe('2026-12');
+    expect(await scheduleTick(t.ctx, new Date(next))).toEqual({ reanalyse: 2, monthly: 0 });
+    // A week after its analysis, that one is due too.
+    expect(await scheduleTick(t.ctx, new Date(at + 7 * 24 * HOUR))).toEqual({ reanalyse: 1, monthly: 0 });
+    expect((await jobsOf('business.reanalyse')).filter((j) => (j.payload as { businessId: string }).businessId === freshBiz.id)).toHaveLength(1);
+    await t.ctx.db.delete(jobs).where(like(jobs.type, '%.%'));
+  });
+
+  it('re-analyses a whole interval after the latest snapshot, not at the next period boundary', async () => {
+    const boundary = reanalysisPeriod(new Date('2027-01-10T00:00:00Z'), 7).start;
+    const analysedAt = boundary - 20 * HOUR;
+    const pro = await createUser(t.ctx, { tier: 'pro' });
+    const { business } = await seedBusiness(t.ctx, { userId: pro.userId, snapshots: [{ daysAgo: 0 }], now: analysedAt });
+    const queued = async () => (await jobsOf('business.reanalyse')).filter((j) => (j.payload as { businessId: string }).businessId === business.id);
+    // A new period begins 20 hours after the first analysis: not due yet, nor 5 days later.
+    await scheduleTick(t.ctx, new Date(boundary + HOUR));
+    await scheduleTick(t.ctx, new Date(boundary + 5 * 24 * HOUR));
+    expect(await queued()).toHaveLength(0);
+    // A week after the analysis (a tick may come a little early): due, once.
+    await scheduleTick(t.ctx, new Date(analysedAt + 7 * 24 * HOUR - 30 * 60 * 1000));
+    await scheduleTick(t.ctx, new Date(analysedAt + 7 * 24 * HOUR + HOUR));
+    const [job] = await queued();
+    expect(await queued()).toHaveLength(1);
+    expect(job!.payload).toEqual({ businessId: business.id, period: reanalysisPeriod(new Date(analysedAt + 7 * 24 * HOUR), 7).period });
     await t.ctx.db.delete(jobs).where(like(jobs.type, '%.%'));
   });
 

@@ -1,7 +1,7 @@
 // The dashboard's view model: numbers from strings, ranks, deltas from history, market average,
 // and the spec's error matching.
 import { describe, expect, it } from 'vitest';
-import { buildDashboard, errorStateOf, num, timeOf, type DashboardResponse } from '../../site/islands/dashboard/dashboard-data.ts';
+import { buildDashboard, errorStateOf, everyInterval, num, timeOf, type DashboardResponse } from '../../site/islands/dashboard/dashboard-data.ts';
 
 const business = { id: 'b1', company: 'Acme Dental', city: 'Austin', state: 'TX' };
 const row = (over: Record<string, unknown>) => ({ reviewScore: 5, digitalPresenceScore: 5, engagementScore: 5, marketShareScore: 5, marketSharePercent: 10, overallScore: 5, ...over });
@@ -98,5 +98,14 @@ describe('errorStateOf (spec section 8)', () => {
     expect(errorStateOf('No business found')).toBe('no-business');
     expect(errorStateOf('500: Internal Server Error')).toBe('not-found');
     expect(errorStateOf('Failed to fetch')).toBe('not-found');
+  });
+});
+
+describe('the re-analysis interval (REANALYSIS_INTERVAL_DAYS, from the server)', () => {
+  it('reads it from the answer, a number or a string, and says it in words', () => {
+    expect(buildDashboard({ ...response(false), reanalysisDays: 14 }).reanalysisDays).toBe(14);
+    expect(buildDashboard({ ...response(true), reanalysisDays: '3' }).reanalysisDays).toBe(3);
+    expect(buildDashboard(response(false)).reanalysisDays).toBe(7);
+    expect([1, 7, 14, 10, 30].map(everyInterval)).toEqual(['every day', 'every week', 'every 2 weeks', 'every 10 days', 'every 30 days']);
   });
 });

@@ -32,6 +32,8 @@ export interface CompetitorRow {
 
 export interface DashboardResponse {
   access?: { trends?: boolean; earlyWarning?: boolean };
+  /** Days between the scheduled re-analyses (the REANALYSIS_INTERVAL_DAYS setting). */
+  reanalysisDays?: Num;
   business: { id: string; company: string; city: string; state: string; website?: string | null; category?: string | null; sampleData?: boolean };
   competitors: CompetitorRow[];
   metrics: MetricRow[];
@@ -125,6 +127,8 @@ export interface DashboardView {
   details: CompetitorView[];
   trendsIncluded: boolean;
   earlyWarning: boolean;
+  /** Days between the scheduled re-analyses; 7 when the server does not say. */
+  reanalysisDays: number;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -187,7 +191,16 @@ export function buildDashboard(res: DashboardResponse): DashboardView {
     details: competitors.filter((c) => c.scores).slice(0, DASHBOARD_DETAIL_LIMIT),
     trendsIncluded: res.access?.trends !== false,
     earlyWarning: res.access?.earlyWarning === true,
+    reanalysisDays: Math.max(1, Math.round(num(res.reanalysisDays) ?? 7)),
   };
+}
+
+/** How often a business is re-analysed, in words: 'every day', 'every week', 'every 2 weeks', 'every 10 days'. */
+export function everyInterval(days: number): string {
+  if (days === 1) return 'every day';
+  if (days === 7) return 'every week';
+  if (days % 7 === 0) return `every ${days / 7} weeks`;
+  return `every ${days} days`;
 }
 
 export type DashboardError = 'login' | 'no-business' | 'not-found';

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { BAND_LABELS, SCORE_LABELS } from '../../../api/report/render/labels.ts';
 import { progressPercent, ratingColour, scoreBand } from '../../../common/constants.ts';
 import { ApiError, apiRequest } from '../../lib/api.ts';
-import { buildDashboard, errorStateOf, fmtDate, fmtDelta, fmtScore, type CompetitorView, type DashboardError, type DashboardResponse, type DashboardView } from './dashboard-data.ts';
+import { buildDashboard, errorStateOf, everyInterval, fmtDate, fmtDelta, fmtScore, type CompetitorView, type DashboardError, type DashboardResponse, type DashboardView } from './dashboard-data.ts';
 import { ErrorState, Loading, UpgradeOffer } from './dashboard-states.tsx';
 import RadarChart from './radar-chart.tsx';
 import TrendChart from './trend-chart.tsx';
@@ -139,7 +139,7 @@ function DashboardView({ view }: { view: DashboardView }) {
             <TrendChart points={view.trend} days={TREND_DAYS} />
           ) : (
             <p className="chart-empty" data-testid="trend-empty">
-              Not enough history yet. The trend line needs at least two analyses in the last 90 days; {view.trend.length === 1 ? 'you have one so far' : 'none are recorded yet'}. Your business is re-analysed every week, so the line starts with the next analysis.
+              Not enough history yet. The trend line needs at least two analyses in the last 90 days; {view.trend.length === 1 ? 'you have one so far' : 'none are recorded yet'}. Your business is re-analysed {everyInterval(view.reanalysisDays)}, so the line starts with the next analysis.
             </p>
           )}
         </div>
