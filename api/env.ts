@@ -14,7 +14,10 @@ const schema = z.object({
   PORT: z.coerce.number({ error: 'must be a port number (0-65535)' }).int().min(0).max(65535).default(4321),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('data'),
-  DATABASE_URL: optional,
+  // A URL the libSQL client opens: a file, or a libSQL server (libsql:, wss:, ws:, https:, http:).
+  DATABASE_URL: optional.refine((v) => v === undefined || /^(file|libsql|wss?|https?):/i.test(v), {
+    error: 'must be a libSQL URL: file:…, libsql://…, wss://…, ws://…, https://… or http://…',
+  }),
   DATABASE_AUTH_TOKEN: optional,
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   AUTH_SECRET: z.string().min(32, 'AUTH_SECRET must be at least 32 characters').optional(),

@@ -106,6 +106,24 @@ test.describe('protected pages', () => {
   });
 });
 
+test('with the session check cached, every island hydrates without a React error', async ({ page, signIn }) => {
+  // The top bar and the page's island share the session store: the first to hydrate answers the
+  // check from the 5-minute cache at once; the other must still match its pre-rendered HTML.
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const user = await signIn({ role: 'consultant' });
+  await page.goto('/account');
+  await expect(page.locator('.acct-email')).toHaveText(user.email);
+  for (const path of ['/account', '/login', '/signup']) {
+    await page.goto(path);
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Account' })).toBeVisible();
+    if (path === '/account') await expect(page.locator('.acct-email')).toHaveText(user.email);
+    else await expect(page.locator('.auth-notice')).toContainText(user.email);
+  }
+  await page.waitForLoadState('networkidle');
+  expect(errors).toEqual([]);
+});
+
 test.describe('top bar session links and logout', () => {
   test('visitors without the hint see Sign In / Sign Up and no session check is made', async ({ page }) => {
     const checks: string[] = [];

@@ -19,5 +19,13 @@ describe('settings', () => {
     expect(() => loadEnv({ WORKER: 'sometimes' })).toThrow(/WORKER/);
     expect(() => loadEnv({ PUBLIC_BASE_URL: 'ftp://x' })).toThrow(/PUBLIC_BASE_URL/);
     expect(() => loadEnv({ AUTH_SECRET: 'short' })).toThrow(/AUTH_SECRET must be at least 32 characters/);
+    expect(() => loadEnv({ DATABASE_URL: 'mysql://db.example.com/app' })).toThrow(/DATABASE_URL: must be a libSQL URL/);
+    expect(() => loadEnv({ DATABASE_URL: 'data/app.db' })).toThrow(/DATABASE_URL: must be a libSQL URL/);
+  });
+
+  it('accept a libSQL file or server URL', () => {
+    for (const url of ['file:/srv/lr/app.db', 'libsql://db.example.com', 'https://db.example.com', 'ws://127.0.0.1:8080']) {
+      expect(loadEnv({ DATABASE_URL: url }).DATABASE_URL).toBe(url);
+    }
   });
 });

@@ -1,11 +1,11 @@
-import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { apiRequest } from '../../lib/api.ts';
-import { $session, checkSession, clearSession } from '../../lib/session.ts';
+import { checkSession, clearSession } from '../../lib/session.ts';
 import { toast } from '../../lib/toasts.ts';
+import { useSession } from '../../lib/use-session.ts';
 
 export default function AuthLinks() {
-  const session = useStore($session);
+  const session = useSession();
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {

@@ -1,9 +1,8 @@
-import { useStore } from '@nanostores/react';
-import { $session } from '../../lib/session.ts';
+import { useSession } from '../../lib/use-session.ts';
 
 /** On /login and /signup, a visitor who is already signed in is told so (the top bar runs the check). */
 export function SignedInNotice() {
-  const session = useStore($session);
+  const session = useSession();
   if (session.status !== 'signed-in') return null;
   return (
     <p className="auth-notice" role="note">

@@ -1,9 +1,9 @@
 // The wrapper of every protected screen: while the session check runs, a centred spinner with
 // 'Loading...'; signed out, off to /login with a redirect back here; signed in, the screen.
-import { useStore } from '@nanostores/react';
 import { useEffect, type ReactNode } from 'react';
 import { loginFor } from '../../lib/auth-redirect.ts';
-import { $session, checkSession, type Viewer } from '../../lib/session.ts';
+import { checkSession, type Viewer } from '../../lib/session.ts';
+import { useSession } from '../../lib/use-session.ts';
 
 export function PageLoading() {
   return (
@@ -15,7 +15,7 @@ export function PageLoading() {
 }
 
 export default function Protected({ children }: { children: (viewer: Viewer) => ReactNode }) {
-  const session = useStore($session);
+  const session = useSession();
 
   useEffect(() => {
     void checkSession();
