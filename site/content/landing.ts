@@ -92,9 +92,10 @@ export const FEATURES: readonly Feature[] = [
   },
 ];
 
-/** The sample dashboard's fixed demo data. */
+/** The sample dashboard's fixed demo data: a market like a real report's (the business and its 9
+ *  competitors), whose market share is the business's reviews over the market's (426 of 3043 = 14%). */
 export const DEMO_DASHBOARD = {
-  business: { company: 'Riverside Dental Care', city: 'Austin', state: 'TX' },
+  business: { company: 'Riverside Dental Care', city: 'Austin', state: 'TX', rating: 4.5, reviews: 426 },
   scores: { review: 8.6, digitalPresence: 7.2, engagement: 7.8, marketSharePercent: 14, marketShare: 7.4, overall: 7.9 },
   trend: [7.1, 7.2, 7.2, 7.4, 7.3, 7.5, 7.6, 7.6, 7.8, 7.9],
   competitors: [
@@ -103,5 +104,9 @@ export const DEMO_DASHBOARD = {
     { name: 'Capitol Dental Group', rating: 4.1, reviews: 254, overall: 7.6, distance: 1.8 },
     { name: 'South Congress Dental', rating: 3.7, reviews: 141, overall: 7.1, distance: 4.6 },
     { name: 'Eastside Dental Studio', rating: 2.9, reviews: 87, overall: 5.8, distance: 6.2 },
+    { name: 'Hyde Park Family Dental', rating: 4.3, reviews: 402, overall: 7.4, distance: 5.3 },
+    { name: 'Mueller Smile Studio', rating: 4.2, reviews: 318, overall: 6.9, distance: 7.8 },
+    { name: 'Round Rock Dental Arts', rating: 4.4, reviews: 236, overall: 6.6, distance: 16.4 },
+    { name: 'Oak Hill Dentistry', rating: 3.9, reviews: 179, overall: 6.2, distance: 9.7 },
   ],
 } as const;

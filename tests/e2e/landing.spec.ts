@@ -140,7 +140,9 @@ test('the sample dashboard shows demo data with the score bands and rating colou
   await expect(dashboard.getByText('Demo data', { exact: true })).toBeVisible();
   await expect(dashboard.getByRole('heading', { name: 'Riverside Dental Care' })).toBeVisible();
   await expect(dashboard.locator('.head-stat .score-badge')).toHaveClass(/band-good/); // 7.9: 7.5 or more
-  await expect(dashboard.locator('.rank')).toContainText('#3');
+  await expect(dashboard.locator('.rank')).toHaveText('#3 of 10');
+  await expect(dashboard.getByText('Austin, TX · compared with 9 local competitors')).toBeVisible();
+  await expect(dashboard.locator('tbody tr')).toHaveCount(10);
   const row = (name: string) => dashboard.getByRole('row', { name: new RegExp(name) });
   await expect(row('Lakeside Family Dentistry').locator('.score-badge')).toHaveClass(/band-excellent/); // 8.7
   await expect(row('South Congress Dental').locator('.score-badge')).toHaveClass(/band-fair/); // 7.1

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MIN_DATA_POINTS, marketRank } from '../../common/constants.ts';
 import { DATA_POINTS, normalise } from '../../api/report/analysis/data-points.ts';
 import { renderMethodology } from '../../api/report/analysis/methodology.ts';
-import { ranks, recommend, scoreOf, scorePlace, SCORE_KEYS } from '../../api/report/analysis/scoring.ts';
+import { formatValue, ranks, recommend, scoreOf, scorePlace, SCORE_KEYS } from '../../api/report/analysis/scoring.ts';
 import { createRng } from '../../api/report/analysis/random.ts';
 import type { DataPoint } from '../../api/report/types.ts';
 
@@ -101,5 +101,19 @@ describe('recommendations', () => {
     for (let i = 1; i < recs.length; i++) expect(recs[i - 1]!.gain).toBeGreaterThanOrEqual(recs[i]!.gain);
     expect(new Set(recs.map((r) => r.title)).size).toBe(5);
     expect(recommend(randomPoints(3))).toEqual(recs);
+  });
+
+  it('quote their evidence as the data-point tables write it: "36.67%", never "36.67 %"', () => {
+    const point = (key: string, value: number | boolean) => { const d = DATA_POINTS.find((x) => x.key === key)!; return { key, label: d.label, unit: d.unit, score: d.score, value }; };
+    expect(formatValue(point('engagement.response_rate', 36.67))).toBe('36.67%');
+    expect(formatValue(point('engagement.response_rate', 0))).toBe('0%');
+    expect(formatValue(point('reviews.count', 42))).toBe('42 reviews');
+    expect(formatValue(point('market.review_count_vs_median', 0.5714285))).toBe('0.57 ratio');
+    expect(formatValue(point('site.reachable', false))).toBe('no');
+    const rest = DATA_POINTS.filter((d) => d.score && d.key !== 'engagement.response_rate').map((d) => ({ key: d.key, label: d.label, unit: d.unit, score: d.score, value: d.unit === 'yes/no' ? true : d.norm?.kind === 'ramp' ? d.norm.lo : d.norm?.kind === 'inverse' ? d.norm.hi : 0 }));
+    const recs = recommend([...rest, point('engagement.response_rate', 0)], 200);
+    const reply = recs.find((r) => r.title === 'Reply to every review')!;
+    expect(reply.detail).toMatch(/\(Owner response rate: 0%\.\)$/);
+    for (const r of recs) expect(r.detail).not.toMatch(/\d %/);
   });
 });

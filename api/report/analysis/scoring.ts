@@ -56,11 +56,14 @@ export function ranks(overalls: number[]): number[] {
   return overalls.map((o) => marketRank(o, overalls));
 }
 
-function formatValue(point: DataPoint): string {
+/** The value as the recommendation's evidence quotes it, written as the data-point tables write
+ *  it: two decimals at most, a percent sign against the number ("36.67%", not "36.67 %"). */
+export function formatValue(point: DataPoint): string {
   if (point.value === null) return 'none';
   if (typeof point.value === 'boolean') return point.value ? 'yes' : 'no';
   if (point.unit === 'yes/no' || point.unit === 'text') return String(point.value);
-  return `${point.value} ${point.unit}`;
+  const n = typeof point.value === 'number' && !Number.isInteger(point.value) ? point.value.toFixed(2) : String(point.value);
+  return point.unit === '%' ? `${n}%` : `${n} ${point.unit}`;
 }
 
 /** The five changes that would raise the business's scores most, by the points they would add
