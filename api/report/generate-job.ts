@@ -1,8 +1,7 @@
 // The `report.generate` job: analyse → persist → render → deliver. Each stage is idempotent and
 // resumable: the persisted report row (unique per request) marks analysis done, the files on
 // disk mark rendering done, and the report's e-mail claim makes the e-mail go out at most once.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { businesses, reportRequests } from '../../db/schema/businesses.ts';
 import { reports } from '../../db/schema/reports.ts';
@@ -11,6 +10,7 @@ import { deliverReport } from '../email/deliver-report.ts';
 import type { JobDefinition } from '../jobs/registry.ts';
 import type { ReportGeneratePayload } from '../jobs/types.ts';
 import { PermanentJobError } from '../jobs/worker.ts';
+import { reportFiles, reportPdfUrl, writeReportFiles } from './files.ts';
 import { persistReport } from './persist.ts';
 import { inlineRenderer, type Renderer } from './render/renderer.ts';
 import { reportInput, type ReportData, type ReportInput } from './types.ts';
@@ -27,18 +27,6 @@ export interface ReportJobDeps {
 
 export type ReportRow = typeof reports.$inferSelect;
 
-export function reportFiles(ctx: AppContext, reportId: string) {
-  const dir = join(ctx.env.DATA_DIR, 'files', 'reports', reportId);
-  return { dir, pdf: join(dir, 'report.pdf'), png: join(dir, 'score-card.png') };
-}
-
-export const reportPdfUrl = (ctx: AppContext, token: string) => `${ctx.env.PUBLIC_BASE_URL}/api/reports/${token}/report.pdf`;
-
-function writeAtomic(path: string, data: Buffer) {
-  const tmp = `${path}.tmp`;
-  writeFileSync(tmp, data);
-  renameSync(tmp, path);
-}
 
 function isPayload(p: unknown): p is ReportGeneratePayload {
   const o = p as Record<string, unknown> | null;
@@ -87,9 +75,7 @@ export function reportGenerateJob(deps: ReportJobDeps): JobDefinition<ReportGene
         const rendered = await renderer.render(data);
         deps.onStage?.('renderPng', rendered.pngMs);
         deps.onStage?.('renderPdf', rendered.pdfMs);
-        mkdirSync(files.dir, { recursive: true });
-        writeAtomic(files.png, rendered.png);
-        writeAtomic(files.pdf, rendered.pdf);
+        writeReportFiles(ctx, report.id, rendered);
         png = rendered.png;
         pdf = rendered.pdf;
         await ctx.db.update(reports).set({ pdfUrl: reportPdfUrl(ctx, report.token!) }).where(eq(reports.id, report.id));

@@ -1,7 +1,6 @@
 // `report.monthly`: on the first of the month, the latest analysis of a paid plan's business goes
 // by e-mail, with its PDF and a fresh 30-day link, to the account it belongs to (the owner, or the
 // consultant whose client it is). Its own report row carries the e-mail's at-most-once claim.
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { and, desc, eq, isNotNull } from 'drizzle-orm';
 import { users } from '../../db/schema/auth.ts';
 import { businesses } from '../../db/schema/businesses.ts';
@@ -12,7 +11,7 @@ import type { MonthlyReportPayload } from '../jobs/schedule.ts';
 import { PermanentJobError } from '../jobs/worker.ts';
 import { can } from '../services/entitlements.ts';
 import { isUnsubscribed } from '../services/reports.ts';
-import { reportFiles, reportPdfUrl } from './generate-job.ts';
+import { reportPdfUrl, writeReportFiles } from './files.ts';
 import { newReportToken, REPORT_LINK_DAYS, reportUrl } from './persist.ts';
 import { inlineRenderer, type Renderer } from './render/renderer.ts';
 import type { ReportData } from './types.ts';
@@ -20,11 +19,6 @@ import type { ReportData } from './types.ts';
 function isPayload(p: unknown): p is MonthlyReportPayload {
   const o = p as Record<string, unknown> | null;
   return typeof o?.businessId === 'string' && typeof o?.period === 'string' && typeof o?.userId === 'string';
-}
-
-function writeAtomic(path: string, data: Buffer) {
-  writeFileSync(`${path}.tmp`, data);
-  renameSync(`${path}.tmp`, path);
 }
 
 export function reportMonthlyJob(deps: { renderer?: Renderer }): JobDefinition<MonthlyReportPayload> {
@@ -68,10 +62,7 @@ export function reportMonthlyJob(deps: { renderer?: Renderer }): JobDefinition<M
       const data = report!.data as ReportData;
       tools.signal.throwIfAborted();
       const rendered = await renderer.render(data);
-      const files = reportFiles(ctx, report!.id);
-      mkdirSync(files.dir, { recursive: true });
-      writeAtomic(files.png, rendered.png);
-      writeAtomic(files.pdf, rendered.pdf);
+      writeReportFiles(ctx, report!.id, rendered);
       await ctx.db.update(reports).set({ pdfUrl: reportPdfUrl(ctx, report!.token!) }).where(eq(reports.id, report!.id));
       tools.signal.throwIfAborted();
       // To the account's address; greeted by the form's name only when the account is the owner's

@@ -5,7 +5,8 @@ import { eq } from 'drizzle-orm';
 import { businesses, reportRequests } from '../../db/schema/businesses.ts';
 import { reports } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
-import { reportFiles, reportGenerateJob, type ReportJobDeps } from './generate-job.ts';
+import { reportFiles } from './files.ts';
+import { reportGenerateJob, type ReportJobDeps } from './generate-job.ts';
 import type { ReportData } from './types.ts';
 
 export interface RunOnceInput {

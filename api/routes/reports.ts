@@ -1,26 +1,26 @@
 // The signed report link's API: its files, saving it to an account, one-click unsubscribe.
-import { readFile } from 'node:fs/promises';
 import { Hono } from 'hono';
 import type { AppContext } from '../context.ts';
 import { pdfFileName } from '../email/report-email.ts';
 import { notFound, unauthenticated } from '../errors.ts';
-import { reportFiles } from '../report/generate-job.ts';
+import { readOrRenderReportFile } from '../report/files.ts';
+import { threadRenderer, type Renderer } from '../report/render/renderer.ts';
 import { getViewer } from '../services/accounts.ts';
 import { requireValidReport, saveReportToAccount, unsubscribeByReportToken } from '../services/reports.ts';
 
-async function fileOrNotFound(path: string) {
-  try {
-    return await readFile(path);
-  } catch {
-    throw notFound('The report file is not ready yet.');
-  }
-}
-
 export function reportRoutes(ctx: AppContext) {
+  // A file this process lacks is rendered again from the stored analysis, in a thread (started on
+  // the first need; it does not keep the process alive) so the event loop keeps serving.
+  let renderer: Renderer | undefined;
+  const file = async (report: { id: string; data: unknown }, kind: 'pdf' | 'png') => {
+    const found = await readOrRenderReportFile(ctx, report, kind, () => (renderer ??= threadRenderer(1)));
+    if (!found) throw notFound('The report file is not ready yet.');
+    return found;
+  };
   return new Hono()
     .get('/reports/:token/report.pdf', async (c) => {
       const { report, business } = await requireValidReport(ctx, c.req.param('token'));
-      const pdf = await fileOrNotFound(reportFiles(ctx, report.id).pdf);
+      const pdf = await file(report, 'pdf');
       return c.body(new Uint8Array(pdf), 200, {
         'Content-Type': 'application/pdf',
         'Content-Disposition': `inline; filename="${pdfFileName(business.company)}"`,
@@ -30,7 +30,7 @@ export function reportRoutes(ctx: AppContext) {
     })
     .get('/reports/:token/score-card.png', async (c) => {
       const { report } = await requireValidReport(ctx, c.req.param('token'));
-      const png = await fileOrNotFound(reportFiles(ctx, report.id).png);
+      const png = await file(report, 'png');
       return c.body(new Uint8Array(png), 200, { 'Content-Type': 'image/png', 'Cache-Control': 'private, max-age=3600', 'X-Robots-Tag': 'noindex' });
     })
     .post('/reports/:token/save', async (c) => {

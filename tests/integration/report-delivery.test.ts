@@ -1,9 +1,11 @@
 // Delivery through a real SMTP server, the signed link's expiry, saving to an account, unsubscribe.
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMailer } from '../../api/email/mailer.ts';
 import { createRegistry } from '../../api/jobs/registry.ts';
+import { reportFiles } from '../../api/report/files.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { businesses, consentRecords } from '../../db/schema/businesses.ts';
 import { reports } from '../../db/schema/reports.ts';
@@ -118,6 +120,24 @@ describe('the signed link', () => {
     expect(expired.body.code).toBe('gone');
     const unknown = await call(t.app, 'GET', `/api/reports/${'x'.repeat(32)}/report.pdf`);
     expect(unknown.status).toBe(404);
+  });
+
+  it('renders the files again from the stored analysis when this process has not got them (another machine, a lost disk)', async () => {
+    const { report, business } = await generate();
+    const files = reportFiles(t.ctx, report.id);
+    const original = readFileSync(files.pdf);
+    rmSync(files.dir, { recursive: true });
+    const pdf = await t.app.request(`/api/reports/${report.token}/report.pdf`);
+    expect(pdf.status).toBe(200);
+    const body = Buffer.from(await pdf.arrayBuffer());
+    const text = (await extractText(await getDocumentProxy(new Uint8Array(body)), { mergePages: true })).text;
+    expect(text).toContain(business.company);
+    expect(body.length).toBeGreaterThan(original.length / 2);
+    expect(existsSync(files.pdf) && existsSync(files.png)).toBe(true);
+    expect(readdirSync(files.dir).sort()).toEqual(['report.pdf', 'score-card.png']);
+    const png = await t.app.request(`/api/reports/${report.token}/score-card.png`);
+    expect(Buffer.from(await png.arrayBuffer()).equals(readFileSync(files.png))).toBe(true);
+
   });
 
   it('saves the business to the signed-in user, once, and never takes it from another', async () => {

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
-import { reportFiles } from '../../api/report/generate-job.ts';
+import { reportFiles } from '../../api/report/files.ts';
 import { businesses, businessMetrics, competitors, reportRequests } from '../../db/schema/businesses.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { reports } from '../../db/schema/reports.ts';
