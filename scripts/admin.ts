@@ -3,6 +3,7 @@ import { createContext } from '../api/context.ts';
 import { EnvError, loadEnv } from '../api/env.ts';
 import { AppError } from '../api/errors.ts';
 import { JOB_STATUSES, listJobs, retryJob } from '../api/jobs/admin.ts';
+import { backupDatabase } from '../api/services/backup.ts';
 import { listUsers, setPlan } from '../api/services/plans.ts';
 import { SUBSCRIPTION_STATUSES, TIERS } from '../common/constants.ts';
 
@@ -15,6 +16,7 @@ Commands:
                                      statuses: ${SUBSCRIPTION_STATUSES.join(', ')} (default active)
   jobs [status]                      latest jobs (${JOB_STATUSES.join(', ')}), with the reason of failures
   retry-job <id>                     queue a failed job again; it resumes from its saved progress
+  backup <file>                      copy the database (a file database) to a new file, while it serves
   --help                             show this help
 
 Settings (DATA_DIR, DATABASE_URL, ...) are read as \`npm start\` reads them.`;
@@ -25,7 +27,7 @@ async function main(args: string[]): Promise<number> {
     console.log(HELP);
     return command ? 0 : 1;
   }
-  if (!['users', 'set-plan', 'jobs', 'retry-job'].includes(command)) {
+  if (!['users', 'set-plan', 'jobs', 'retry-job', 'backup'].includes(command)) {
     console.error(`Unknown command '${command}'.\n\n${HELP}`);
     return 1;
   }
@@ -33,8 +35,8 @@ async function main(args: string[]): Promise<number> {
     console.error('Usage: npm run admin -- set-plan <email> <tier> [status]');
     return 1;
   }
-  if (command === 'retry-job' && rest.length !== 1) {
-    console.error('Usage: npm run admin -- retry-job <id>');
+  if ((command === 'retry-job' || command === 'backup') && rest.length !== 1) {
+    console.error(`Usage: npm run admin -- ${command} ${command === 'backup' ? '<file>' : '<id>'}`);
     return 1;
   }
   const ctx = await createContext(loadEnv({ ...process.env, LOG_LEVEL: 'silent' }), { migrate: true });
@@ -51,6 +53,9 @@ async function main(args: string[]): Promise<number> {
       for (const j of rows) {
         console.log([j.id, j.type, j.status, `${j.attempts}/${j.maxAttempts}`, j.updatedAt.toISOString(), j.lastError ?? ''].join('\t'));
       }
+    } else if (command === 'backup') {
+      const { path, bytes } = await backupDatabase({ ctx, target: rest[0]! });
+      console.log(`Database copied to ${path} (${(bytes / 1024).toFixed(0)} KB).`);
     } else if (command === 'retry-job') {
       const job = await retryJob({ ctx, id: rest[0]! });
       console.log(`${job.type} ${job.id} is queued again.`);

@@ -1,0 +1,70 @@
+// The operator command as an operator runs it (`npm run admin -- …`): a process on the database
+// the settings point at, with help, clear errors and exit codes.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createClient } from '@libsql/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { createUser } from '../helpers/factories.ts';
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestContext();
+});
+afterAll(async () => t.close());
+
+function admin(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: t.dataDir, LOG_LEVEL: 'silent' };
+  delete env.DATABASE_URL;
+  const child = spawn(process.execPath, ['scripts/admin.ts', ...args], { env });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  return new Promise((done) => child.on('close', (code) => done({ code: code ?? -1, out, err })));
+}
+
+describe('npm run admin', () => {
+  it('--help lists the commands; an unknown command or missing argument says so and fails', async () => {
+    const [help, unknown, missing] = await Promise.all([admin('--help'), admin('make-coffee'), admin('set-plan', 'someone@example.com')]);
+    expect(help.code).toBe(0);
+    for (const command of ['users', 'set-plan <email> <tier> [status]', 'jobs [status]', 'retry-job <id>', 'backup <file>']) expect(help.out).toContain(command);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain("Unknown command 'make-coffee'.");
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain('Usage: npm run admin -- set-plan <email> <tier> [status]');
+  });
+
+  it('set-plan changes the plan of a user and their consultant profile; unknown e-mail, tier or status fail clearly', async () => {
+    const consultant = await createUser(t.ctx, { role: 'consultant' });
+    const ok = await admin('set-plan', consultant.email.toUpperCase(), 'agency');
+    expect(ok).toMatchObject({ code: 0, out: `${consultant.email} is now on agency (active), consultant profile too.\n` });
+    const users = await admin('users');
+    expect(users.out).toContain([consultant.email, 'consultant', 'agency/active', 'Acme Consulting'].join('\t'));
+
+    const [noUser, noTier, noStatus] = await Promise.all([
+      admin('set-plan', 'nobody@example.com', 'pro'),
+      admin('set-plan', consultant.email, 'platinum'),
+      admin('set-plan', consultant.email, 'pro', 'sleeping'),
+    ]);
+    expect(noUser).toMatchObject({ code: 1, err: "No user with the e-mail 'nobody@example.com'.\n" });
+    expect(noTier).toMatchObject({ code: 1, err: "Unknown tier 'platinum'. Tiers: free, pro, enterprise, agency.\n" });
+    expect(noStatus.code).toBe(1);
+    expect(noStatus.err).toMatch(/^Unknown status 'sleeping'\. Statuses: /);
+  });
+
+  it('backup copies the database to a new file while it serves, and will not overwrite one', async () => {
+    const user = await createUser(t.ctx);
+    const target = join(t.dataDir, 'backups', 'copy.db');
+    const made = await admin('backup', target);
+    expect(made.code).toBe(0);
+    expect(made.out).toMatch(/^Database copied to .*copy\.db \(\d+ KB\)\.\n$/);
+    const copy = createClient({ url: `file:${target}` });
+    const rows = await copy.execute({ sql: 'SELECT email FROM users WHERE email = ?', args: [user.email] });
+    copy.close();
+    expect(rows.rows).toHaveLength(1);
+    const again = await admin('backup', target);
+    expect(again.code).toBe(1);
+    expect(again.err).toContain('already exists; choose a new file name.');
+  });
+});
