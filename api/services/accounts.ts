@@ -61,12 +61,12 @@ export async function getViewer({ ctx, headers }: { ctx: AppContext; headers: He
 }
 
 export async function signup({ ctx, input, headers }: { ctx: AppContext; input: SignupInput & { companyName?: string }; headers: Headers }) {
-  const existing = await ctx.db.query.users.findFirst({ where: eq(users.email, input.email), columns: { id: true } });
-  if (existing) {
-    throw new AppError('conflict', 'An account with this email already exists. Please sign in instead.', {
+  const emailTaken = async () => Boolean(await ctx.db.query.users.findFirst({ where: eq(users.email, input.email), columns: { id: true } }));
+  const emailConflict = () =>
+    new AppError('conflict', 'An account with this email already exists. Please sign in instead.', {
       fields: { email: 'An account with this email already exists' },
     });
-  }
+  if (await emailTaken()) throw emailConflict();
   let result;
   try {
     result = await ctx.auth.api.signUpEmail({
@@ -75,6 +75,8 @@ export async function signup({ ctx, input, headers }: { ctx: AppContext; input: 
       returnHeaders: true,
     });
   } catch (error) {
+    // Two sign-ups with one e-mail at once: both pass the check above, the unique index stops one.
+    if (await emailTaken()) throw emailConflict();
     throw fromAuthError(error, 'Signup failed. Please try again.');
   }
   const userId = result.response.user.id;

@@ -49,6 +49,13 @@ describe('POST /api/auth/signup', () => {
     expect(login.status).toBe(200);
   });
 
+  it('answers the same 409 to the losers of two sign-ups with one e-mail at once', async () => {
+    const email = uniqueEmail('race');
+    const all = await Promise.all([1, 2, 3].map(() => call(t.app, 'POST', '/api/auth/signup', { email, password: 'longenough', role: 'client' })));
+    expect(all.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    for (const lost of all.filter((r) => r.status === 409)) expect(lost.body.fields).toEqual({ email: 'An account with this email already exists' });
+  });
+
   it('answers 400, never 500, for malformed JSON, wrong types, unknown fields and huge bodies', async () => {
     expect((await call(t.app, 'POST', '/api/auth/signup', '{"email":')).status).toBe(400);
     const wrongTypes = await call(t.app, 'POST', '/api/auth/signup', { email: 5, password: [], role: 'admin' });
