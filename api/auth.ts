@@ -7,10 +7,19 @@ import { MIN_PASSWORD_LENGTH, PRODUCT_NAME } from '../common/constants.ts';
 import type { Db } from '../db/client.ts';
 import { accounts, sessions, users, verifications } from '../db/schema/auth.ts';
 import type { Env } from './env.ts';
+import type { Logger } from './log.ts';
 
 export const SESSION_COOKIE_PREFIX = 'localrank';
 
-export function createAuth({ db, env, secret }: { db: Db; env: Env; secret: string }) {
+/** An error's first line (and its cause's): a failed query's message goes on with the row's values. */
+function errorSummary(args: unknown[]): string | undefined {
+  const error = args.find((arg): arg is Error => arg instanceof Error);
+  if (!error) return undefined;
+  const firstLine = (e: unknown) => String(e instanceof Error ? e.message : e).split('\n')[0];
+  return error.cause ? `${firstLine(error)} (${firstLine(error.cause)})` : firstLine(error);
+}
+
+export function createAuth({ db, env, secret, log }: { db: Db; env: Env; secret: string; log: Logger }) {
   return betterAuth({
     appName: PRODUCT_NAME,
     baseURL: env.PUBLIC_BASE_URL,
@@ -34,7 +43,9 @@ export function createAuth({ db, env, secret }: { db: Db; env: Env; secret: stri
     // Login attempts are limited by our own database-backed limiter (api/services/accounts.ts).
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
-    logger: { disabled: env.LOG_LEVEL === 'silent', level: 'error' },
+    // Its messages as our one-line JSON, without the values its errors carry (e-mail addresses,
+    // password hashes).
+    logger: { level: 'error', log: (level, message, ...args) => log[level](`auth: ${message}`, { error: errorSummary(args) }) },
     advanced: {
       cookiePrefix: SESSION_COOKIE_PREFIX,
       useSecureCookies: env.NODE_ENV === 'production',

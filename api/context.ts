@@ -30,7 +30,7 @@ export async function createContext(env: Env, options: { migrate?: boolean; log?
   const db = await openDb(env.DATABASE_URL, env.DATABASE_AUTH_TOKEN);
   if (options.migrate) await migrateDb(db);
   const log = options.log ?? createLogger(env.LOG_LEVEL);
-  const auth = createAuth({ db, env, secret: authSecret(env) });
+  const auth = createAuth({ db, env, secret: authSecret(env), log });
   return { env, db, auth, log };
 }
 
