@@ -1,7 +1,9 @@
 import { ACCOUNT_ROLES, MIN_PASSWORD_LENGTH } from '../constants.ts';
 import { z } from '../zod.ts';
 
-const email = z.string().trim().toLowerCase().pipe(z.email());
+// No address is longer (RFC 5321); the other forms bound theirs the same way.
+const EMAIL_MAX_LENGTH = 254;
+const email = z.string().trim().toLowerCase().max(EMAIL_MAX_LENGTH, 'Invalid email').pipe(z.email());
 const COMPANY_REQUIRED = 'Company name is required for consultants';
 
 export const loginSchema = z.strictObject({
@@ -33,7 +35,7 @@ export type SignupInput = z.input<typeof signupSchema>;
 // rule (18 or older, Terms accepted). The server records the account; the screen gates it.
 export const signupFormSchema = z
   .object({
-    email: z.string().trim().min(1, 'Required').pipe(z.email()),
+    email: z.string().trim().min(1, 'Required').max(EMAIL_MAX_LENGTH, 'Invalid email').pipe(z.email()),
     password: z.string().min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`),
     confirmPassword: z.string(),
     role: z.enum(ACCOUNT_ROLES),

@@ -49,6 +49,15 @@ describe('POST /api/auth/signup', () => {
     expect(login.status).toBe(200);
   });
 
+  it('refuses an e-mail address longer than 254 characters, as the other forms do', async () => {
+    const email = `${'a'.repeat(64)}.${'b'.repeat(180)}@example.com`;
+    expect(email.length).toBeGreaterThan(254);
+    const res = await call(t.app, 'POST', '/api/auth/signup', { email, password: 'longenough', role: 'client' });
+    expect(res.status).toBe(400);
+    expect(res.body.fields).toEqual({ email: 'Invalid email' });
+    expect((await call(t.app, 'POST', '/api/auth/login', { email, password: 'longenough' })).body.fields).toEqual({ email: 'Invalid email' });
+  });
+
   it('answers the same 409 to the losers of two sign-ups with one e-mail at once', async () => {
     const email = uniqueEmail('race');
     const all = await Promise.all([1, 2, 3].map(() => call(t.app, 'POST', '/api/auth/signup', { email, password: 'longenough', role: 'client' })));
