@@ -5,6 +5,7 @@ import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
+import { errorText } from './log.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { authRoutes } from './routes/auth.ts';
 import { dashboardRoutes } from './routes/dashboard.ts';
@@ -44,17 +45,19 @@ export function createApp(ctx: AppContext) {
 
   app.notFound((c) => c.json({ code: 'not_found', message: 'Not found' }, 404));
   app.onError((error, c) => {
+    // The route, not the path: a path can carry a report link's token.
+    const route = `${c.req.method} ${c.req.routePath}`;
     if (error instanceof AppError) {
       if (error.retryAfterSeconds) c.header('Retry-After', String(error.retryAfterSeconds));
       const body = { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) };
-      if (error.status >= 500) ctx.log.error('request failed', { requestId: c.get('requestId'), path: c.req.path, error: error.message });
+      if (error.status >= 500) ctx.log.error('request failed', { requestId: c.get('requestId'), route, error: error.message });
       return c.json(body, error.status);
     }
     if (error instanceof HTTPException && error.status < 500) {
       // Hono's own 4xx (malformed JSON, wrong content type) in our shape.
       return c.json({ code: 'invalid_input', message: error.message || 'Invalid request' }, error.status);
     }
-    ctx.log.error('unhandled error', { requestId: c.get('requestId'), path: c.req.path, error: String(error?.stack ?? error) });
+    ctx.log.error('unhandled error', { requestId: c.get('requestId'), route, error: errorText(error) });
     return c.json({ code: 'internal', message: 'Something went wrong on our side. Please try again.' }, 500);
   });
   return app;

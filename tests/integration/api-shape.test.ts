@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Logger } from '../../api/log.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
 
 let t: TestContext;
@@ -23,6 +25,32 @@ describe('every API answer', () => {
     const res = await call(t.app, 'GET', '/api/nothing-here');
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ code: 'not_found', message: 'Not found' });
+  });
+});
+
+describe('an unexpected failure', () => {
+  let broken: TestContext;
+  beforeAll(async () => {
+    broken = await createTestContext();
+  });
+  afterAll(() => broken.close());
+
+  it("is a 500 in the one shape, logged without the values of the failed query (a report link's token)", async () => {
+    const lines: string[] = [];
+    const keep = (msg: string, fields?: Record<string, unknown>) => void lines.push(JSON.stringify({ msg, ...fields }));
+    broken.ctx.log = { debug: keep, info: keep, warn: keep, error: keep } satisfies Logger;
+    await broken.ctx.db.run(sql`DROP TABLE reports`);
+    const token = 'SecretReportLinkToken_0123456789';
+    const res = await call(broken.app, 'GET', `/api/reports/${token}/report.pdf`);
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ code: 'internal', message: 'Something went wrong on our side. Please try again.' });
+    const log = lines.join('\n');
+    expect(log).toContain('unhandled error');
+    expect(log).toContain('"route":"GET /api/reports/:token/report.pdf"');
+    expect(log).toContain('Failed query: select');
+    expect(log).toContain('no such table: reports');
+    expect(log).toMatch(/at .*reports\.ts/);
+    expect(log).not.toContain(token);
   });
 });
 
