@@ -27,3 +27,9 @@ export function errorText(error: unknown): string {
   }
   return (error.stack ?? `${error.name}: ${error.message}`) + cause;
 }
+
+/** The message alone, on the same terms: a failed query's SQL and its cause, not its values. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof DrizzleQueryError) return `Failed query: ${error.query} (${errorMessage(error.cause)})`;
+  return error instanceof Error ? error.message : String(error);
+}

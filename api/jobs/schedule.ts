@@ -8,6 +8,7 @@
 // Who qualifies is decided by api/services/entitlements.ts (`trends`, `monthlyReports`), for the
 // business's owner and for each consultant whose client it is. Decision 0063.
 import type { AppContext } from '../context.ts';
+import { errorText } from '../log.ts';
 import { can } from '../services/entitlements.ts';
 import { enqueue } from './queue.ts';
 
@@ -118,7 +119,7 @@ export function startScheduler(ctx: AppContext, options: { everyMs?: number; now
   const tick = () => {
     if (stopped) return;
     running = scheduleTick(ctx, options.now?.() ?? new Date()).catch((error: unknown) =>
-      ctx.log.error('scheduler tick failed', { error: String((error as Error)?.stack ?? error) }),
+      ctx.log.error('scheduler tick failed', { error: errorText(error) }),
     );
   };
   tick();

@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import { and, eq, gte, inArray, lt, lte, notInArray, or, sql } from 'drizzle-orm';
 import { jobs } from '../../db/schema/operations.ts';
 import type { AppContext } from '../context.ts';
+import { errorMessage } from '../log.ts';
 import type { JobRegistry } from './registry.ts';
 import type { JobRun } from './types.ts';
 
@@ -132,7 +133,7 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
         .then((rows) => {
           if (rows.length === 0 && !controller.signal.aborted) controller.abort(new Error('lease lost'));
         })
-        .catch((error) => ctx.log.warn('lease renewal failed', { jobId: job.id, error: String(error) }));
+        .catch((error) => ctx.log.warn('lease renewal failed', { jobId: job.id, error: errorMessage(error) }));
     }, Math.max(50, Math.floor(leaseMs / 3)));
     const run: JobRun = { id: job.id, type: job.type, payload: job.payload as Record<string, unknown>, attempts: job.attempts, progress };
     const tools = {
@@ -152,12 +153,12 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
       ctx.log.info('job done', { jobId: job.id, type: job.type, attempt: job.attempts, ms: Date.now() - started });
     } catch (error) {
       if (controller.signal.aborted) return;
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       const giveUp = error instanceof PermanentJobError || job.attempts >= job.maxAttempts;
       if (giveUp) {
         await persistently(() => ctx.db.update(jobs).set({ status: 'failed', finishedAt: new Date(), leaseUntil: null, lastError: reason }).where(mine(job.id)));
         ctx.log.error('job failed for good', { jobId: job.id, type: job.type, attempts: job.attempts, error: reason });
-        await definition.onGiveUp?.(ctx, run, reason).catch((e) => ctx.log.error('onGiveUp failed', { jobId: job.id, error: String(e) }));
+        await definition.onGiveUp?.(ctx, run, reason).catch((e) => ctx.log.error('onGiveUp failed', { jobId: job.id, error: errorMessage(e) }));
       } else {
         const runAt = new Date(Date.now() + backoffMs(job.attempts, backoffBaseMs, backoffMaxMs));
         await persistently(() => ctx.db.update(jobs).set({ status: 'queued', runAt, leaseUntil: null, lockedBy: null, lastError: reason }).where(mine(job.id)));
@@ -172,7 +173,7 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
     const controller = new AbortController();
     const entry: Active = { job, controller, done: Promise.resolve() };
     entry.done = execute(job, controller)
-      .catch((error) => ctx.log.error('job bookkeeping failed', { jobId: job.id, error: String(error) }))
+      .catch((error) => ctx.log.error('job bookkeeping failed', { jobId: job.id, error: errorMessage(error) }))
       .finally(() => {
         active.delete(job.id);
         wake?.();
@@ -190,7 +191,7 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
           launch(job);
         }
       } catch (error) {
-        ctx.log.warn('claim failed', { error: String(error) });
+        ctx.log.warn('claim failed', { error: errorMessage(error) });
       }
       if (!running) break;
       await new Promise<void>((resolve) => {

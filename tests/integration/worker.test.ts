@@ -1,6 +1,7 @@
 // The job worker against a real migrated database: lease, retry with back-off, give-up, resume
 // after a dead worker, graceful shutdown.
 import { eq } from 'drizzle-orm';
+import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueue } from '../../api/jobs/queue.ts';
 import type { JobRegistry } from '../../api/jobs/registry.ts';
@@ -55,6 +56,15 @@ describe('worker', () => {
     expect(row.status).toBe('done');
     expect(row.attempts).toBe(2);
     expect(row.lastError).toBeNull();
+  });
+
+  it("keeps a failed query's SQL and cause as the reason, not its values", async () => {
+    const kind = type();
+    const failure = new DrizzleQueryError('insert into reports (token, recipient_email) values (?, ?)', ['SecretToken123', 'dana@example.com'], new Error('SQLITE_BUSY: database is locked'));
+    const registry: JobRegistry = { [kind]: { run: async () => { throw failure; } } };
+    const id = (await enqueue(t.ctx.db, { type: kind, payload: {} }))!;
+    expect(await createWorker(t.ctx, { registry, backoffBaseMs: 60_000 }).runNext()).toBe(true);
+    expect((await jobRow(id)).lastError).toBe('Failed query: insert into reports (token, recipient_email) values (?, ?) (SQLITE_BUSY: database is locked)');
   });
 
   it('gives up after maxAttempts with the reason kept, and tells the job', async () => {
