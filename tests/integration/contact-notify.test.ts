@@ -68,3 +68,20 @@ it('notifies the operator of a message sent through POST /api/contact', async ()
   expect(mail[0]!.parsed.subject).toBe('[LocalRank contact] sales: Sam Ortiz');
   expect(mail[0]!.parsed.text).toContain('Do you offer agency pricing for 40 clients?');
 });
+
+it('keeps line breaks in a sender\'s name out of the mail headers (no injected Bcc)', async () => {
+  const before = smtp.received.length;
+  const res = await t.app.request('/api/contact', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Eve\r\nBcc: victim@example.com', email: 'eve@example.com', subject: 'general', message: 'Hello there, operator.' }),
+  });
+  expect(res.status).toBe(201);
+  await createWorker(t.ctx, { registry: createRegistry({}) }).drain();
+  expect(smtp.received.slice(before)).toHaveLength(1);
+  for (const mail of smtp.received.slice(before)) {
+    expect(mail.envelope.to).toEqual(['ops@example.com']);
+    expect(mail.parsed.bcc).toBeUndefined();
+    expect(mail.parsed.headers.map((h) => h.key)).not.toContain('bcc');
+  }
+});
