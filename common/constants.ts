@@ -13,6 +13,8 @@ export const EARLY_WARNING_ALERT_LIMIT = 10;
 export const ALERT_THRESHOLD = { min: 1.0, max: 5.0, step: 0.1, default: 3.0 } as const;
 
 export const MIN_PASSWORD_LENGTH = 8;
+/** The longest e-mail address (RFC 5321): every form bounds its address by it. */
+export const EMAIL_MAX_LENGTH = 254;
 export const MIN_AGE = 18;
 
 export const SESSION_CACHE_MS = 5 * 60 * 1000;

@@ -1,8 +1,6 @@
-import { ACCOUNT_ROLES, MIN_PASSWORD_LENGTH } from '../constants.ts';
+import { ACCOUNT_ROLES, EMAIL_MAX_LENGTH, MIN_PASSWORD_LENGTH } from '../constants.ts';
 import { z } from '../zod.ts';
 
-// No address is longer (RFC 5321); the other forms bound theirs the same way.
-const EMAIL_MAX_LENGTH = 254;
 const email = z.string().trim().toLowerCase().max(EMAIL_MAX_LENGTH, 'Invalid email').pipe(z.email());
 const COMPANY_REQUIRED = 'Company name is required for consultants';
 

@@ -3,6 +3,7 @@
 // `checkContactMessage` below, which the /contact island runs in the browser without zod (the
 // same reason as the report form, docs/decisions/0020). A unit test requires both to agree.
 import { isEmail } from './report-request-rules.ts';
+import { EMAIL_MAX_LENGTH } from '../constants.ts';
 
 export const CONTACT_SUBJECTS = [
   { value: 'general', label: 'General Inquiry' },
@@ -16,7 +17,7 @@ export const CONTACT_SUBJECT_VALUES = CONTACT_SUBJECTS.map((s) => s.value) as un
 
 export const CONTACT_BOUNDS = {
   name: { min: 2, max: 100 },
-  email: { max: 254 },
+  email: { max: EMAIL_MAX_LENGTH },
   message: { min: 10, max: 5000 },
 } as const;
 

@@ -4,6 +4,7 @@
 // landing page's form island runs in the browser. This file imports no zod on purpose: zod on the
 // client would cost 5-7 KB gzip of the 80 KB budget for `/` (docs/decisions/0020). A unit test
 // runs both over the same inputs and requires the same verdict and the same message per field.
+import { EMAIL_MAX_LENGTH } from '../constants.ts';
 
 export const REPORT_ROLES = [
   { value: 'owner', label: 'Business Owner' },
@@ -50,7 +51,7 @@ export const MESSAGES = {
 /** Text fields: trimmed, then bounded. */
 export const TEXT_BOUNDS = {
   fullName: { min: 2, max: 100 },
-  email: { min: 1, max: 254 },
+  email: { min: 1, max: EMAIL_MAX_LENGTH },
   company: { min: 2, max: 150 },
   website: { min: 1, max: 2048 },
   address: { min: 5, max: 200 },
