@@ -50,6 +50,7 @@ export default defineConfig({
       INTAKE_RATE_LIMIT_PER_IP: '100000',
       INTAKE_RATE_LIMIT_PER_EMAIL: '100000',
       CONTACT_RATE_LIMIT_PER_IP: '100000',
+      SIGNUP_RATE_LIMIT_PER_IP: '100000',
     },
   },
 });

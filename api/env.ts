@@ -30,6 +30,8 @@ const schema = z.object({
   // Contact-form messages accepted per hour from one IP address and from one e-mail address.
   CONTACT_RATE_LIMIT_PER_IP: z.coerce.number({ error: 'must be a whole number of messages per hour' }).int().min(1).default(10),
   CONTACT_RATE_LIMIT_PER_EMAIL: z.coerce.number({ error: 'must be a whole number of messages per hour' }).int().min(1).default(5),
+  // Accounts created per hour from one IP address.
+  SIGNUP_RATE_LIMIT_PER_IP: z.coerce.number({ error: 'must be a whole number of sign-ups per hour' }).int().min(1).default(10),
   // Paid plans: days between scheduled re-analyses (each adds a snapshot to the 90-day trends).
   REANALYSIS_INTERVAL_DAYS: z.coerce.number({ error: 'must be a whole number of days from 1 to 90' }).int().min(1).max(90).default(7),
   WORKER_CONCURRENCY: z.coerce.number({ error: 'must be a whole number from 1 to 32' }).int().min(1).max(32).default(2),

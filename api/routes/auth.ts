@@ -5,7 +5,7 @@ import { unauthenticated } from '../errors.ts';
 import { clientIp } from '../lib/client-info.ts';
 import { clearSessionHint, setSessionHint } from '../lib/session-hint.ts';
 import { validate } from '../lib/validate.ts';
-import { getViewer, login, logout, signup } from '../services/accounts.ts';
+import { countSignupAttempt, getViewer, login, logout, signup } from '../services/accounts.ts';
 
 function withCookies(res: Response, headers: Headers, hint: string): Response {
   for (const cookie of headers.getSetCookie()) res.headers.append('Set-Cookie', cookie);
@@ -29,6 +29,7 @@ export function authRoutes(ctx: AppContext) {
       return c.json(viewer);
     })
     .post('/auth/signup', validate('json', signupSchema), async (c) => {
+      await countSignupAttempt({ ctx, ip: clientIp(c, ctx.env.TRUST_PROXY) });
       const result = await signup({ ctx, input: c.req.valid('json'), headers: c.req.raw.headers });
       return withCookies(c.json(result.viewer, 201), result.headers, setSessionHint(ctx.env));
     })

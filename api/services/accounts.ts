@@ -60,6 +60,14 @@ export async function getViewer({ ctx, headers }: { ctx: AppContext; headers: He
   return viewerOf(ctx, session.user.id);
 }
 
+const SIGNUP_WINDOW_MS = 60 * 60 * 1000;
+const SIGNUP_LIMIT_MESSAGE = 'Too many accounts were created from this network. Please try again in an hour.';
+
+/** Counts a sign-up attempt from an address (taken e-mails included: it also bounds probing for them); 429 beyond the limit. */
+export async function countSignupAttempt({ ctx, ip }: { ctx: AppContext; ip: string }) {
+  await consumeRateLimit({ ctx, input: { key: `signup:ip:${ip}`, limit: ctx.env.SIGNUP_RATE_LIMIT_PER_IP, windowMs: SIGNUP_WINDOW_MS, message: SIGNUP_LIMIT_MESSAGE } });
+}
+
 export async function signup({ ctx, input, headers }: { ctx: AppContext; input: SignupInput & { companyName?: string }; headers: Headers }) {
   const emailTaken = async () => Boolean(await ctx.db.query.users.findFirst({ where: eq(users.email, input.email), columns: { id: true } }));
   const emailConflict = () =>

@@ -15,7 +15,7 @@ export interface TestContext {
 
 export async function createTestContext(overrides: Record<string, string> = {}): Promise<TestContext> {
   const dataDir = mkdtempSync(join(tmpdir(), 'localrank-test-'));
-  const env = loadEnv({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', WORKER: 'off', ...overrides });
+  const env = loadEnv({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', WORKER: 'off', SIGNUP_RATE_LIMIT_PER_IP: '100000', ...overrides });
   const ctx = await createContext(env, { migrate: true });
   return {
     ctx,

@@ -113,3 +113,30 @@ describe('POST /api/auth/login and logout', () => {
     expect(res.body).toEqual({ code: 'unauthenticated', message: 'Not authenticated' });
   });
 });
+
+describe('sign-up limit per IP address', () => {
+  let limited: TestContext;
+  beforeAll(async () => {
+    limited = await createTestContext({ TRUST_PROXY: 'true', SIGNUP_RATE_LIMIT_PER_IP: '2' });
+  });
+  afterAll(() => limited.close());
+
+  const signupFrom = (ip: string, email: string) =>
+    limited.app.request('/api/auth/signup', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+      body: JSON.stringify({ email, password: 'longenough', role: 'client' }),
+    });
+
+  it('refuses the third account from one address within the hour with a 429, and no account is made', async () => {
+    expect((await signupFrom('203.0.113.7', uniqueEmail('first'))).status).toBe(201);
+    expect((await signupFrom('203.0.113.7', uniqueEmail('second'))).status).toBe(201);
+    const third = uniqueEmail('third');
+    const refused = await signupFrom('203.0.113.7', third);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ code: 'rate_limited', message: 'Too many accounts were created from this network. Please try again in an hour.' });
+    expect(refused.headers.get('retry-after')).toBeTruthy();
+    expect((await call(limited.app, 'POST', '/api/auth/login', { email: third, password: 'longenough' })).status).toBe(401);
+    expect((await signupFrom('198.51.100.2', third)).status).toBe(201);
+  });
+});
