@@ -4,15 +4,18 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../api/context.ts';
 import { closeMailer } from '../../api/email/mailer.ts';
 import { reportGenerateJob } from '../../api/report/generate-job.ts';
+import type { ReportData } from '../../api/report/types.ts';
 import { reports } from '../../db/schema/reports.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
 import { createReportRequest } from '../helpers/report-requests.ts';
 
-export async function seedReport(appCtx: AppContext, baseURL: string, options: { company?: string; expired?: boolean } = {}) {
+export async function seedReport(appCtx: AppContext, baseURL: string, options: { company?: string; expired?: boolean; edit?: (data: ReportData) => void } = {}) {
   // Links in the e-mail point at the server under test, as PUBLIC_BASE_URL makes them in production.
   const ctx: AppContext = { ...appCtx, env: { ...appCtx.env, PUBLIC_BASE_URL: baseURL } };
   const { business, request } = await createReportRequest(ctx, { company: options.company, enqueue: false });
-  const job = reportGenerateJob({ analyse: async () => reportDataFixture({ company: options.company }) });
+  const data = reportDataFixture({ company: options.company });
+  options.edit?.(data);
+  const job = reportGenerateJob({ analyse: async () => data });
   await job.run(ctx, { id: 'e2e', type: 'report.generate', payload: { requestId: request.id, businessId: business.id }, attempts: 1, progress: {} }, { saveProgress: async () => {}, signal: new AbortController().signal });
   closeMailer(ctx);
   if (options.expired) await ctx.db.update(reports).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(reports.requestId, request.id));

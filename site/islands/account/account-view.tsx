@@ -2,6 +2,7 @@
 // consultant profile exists, and the quick actions of quick-actions.ts.
 import type { ReactNode } from 'react';
 import type { Viewer } from '../../lib/session.ts';
+import BreakableEmail from '../ui/breakable-email.tsx';
 import Protected from '../ui/protected.tsx';
 import { accountTier, quickActions, roleLabel, TIER_NAMES, type QuickAction } from './quick-actions.ts';
 import './account.css';
@@ -68,7 +69,7 @@ function Account({ viewer }: { viewer: Viewer }) {
           <div className="acct-who">
             <span className="acct-avatar" aria-hidden="true">{user.email.charAt(0).toUpperCase()}</span>
             <div className="acct-who-text">
-              <span className="acct-email">{user.email}</span>
+              <span className="acct-email"><BreakableEmail email={user.email} /></span>
               {isConsultant && <span className="badge">Consultant</span>}
             </div>
           </div>

@@ -6,6 +6,7 @@ import { OPERATOR } from '../../../common/constants.ts';
 import { checkContactMessage, CONTACT_SUBJECTS, type ContactErrors, type ContactFields } from '../../../common/schemas/contact-rules.ts';
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { toast } from '../../lib/toasts.ts';
+import BreakableEmail from '../ui/breakable-email.tsx';
 import './contact-form.css';
 
 const FIELDS: readonly ContactFields[] = ['name', 'email', 'subject', 'message'];
@@ -68,7 +69,7 @@ export default function ContactForm() {
         </span>
         <h2 ref={heading} tabIndex={-1}>Message Received</h2>
         <p>
-          Thank you, {sender.name}. We'll reply to <strong>{sender.email}</strong> within {OPERATOR.replyTime} ({OPERATOR.hours}).
+          Thank you, {sender.name}. We'll reply to <strong><BreakableEmail email={sender.email} /></strong> within {OPERATOR.replyTime} ({OPERATOR.hours}).
         </p>
         <button type="button" className="btn btn-secondary" onClick={() => setPhase('idle')}>
           Send Another Message

@@ -15,6 +15,11 @@ function point(i: number, value: number): [number, number] {
   const r = (Math.min(10, Math.max(0, value)) / 10) * R;
   return [CX + r * Math.cos(angle), CY + r * Math.sin(angle)];
 }
+// The side labels go on two lines: on one they run past the chart on a phone, where they are drawn larger.
+const labelLines = (label: string) => {
+  const space = label.indexOf(' ');
+  return space < 0 ? [label] : [label.slice(0, space), label.slice(space + 1)];
+};
 const polygon = (values: number[]) => values.map((v, i) => point(i, v).map((n) => n.toFixed(1)).join(',')).join(' ');
 
 export default function RadarChart({ business, market, name }: { business: Record<ScoreKey, number>; market: Record<ScoreKey, number>; name: string }) {
@@ -30,10 +35,13 @@ export default function RadarChart({ business, market, name }: { business: Recor
         {SCORE_KEYS.map((k, i) => {
           const [x, y] = point(i, 10);
           const [lx, ly] = point(i, 11.6);
+          const side = i === 1 || i === 3;
           return (
             <g key={k}>
               <line x1={CX} y1={CY} x2={x} y2={y} className="grid" />
-              <text x={lx} y={ly + 4} textAnchor={i === 1 ? 'start' : i === 3 ? 'end' : 'middle'} className="axis radar-label">{SCORE_LABELS[k]}</text>
+              <text x={lx} y={ly + 4} textAnchor={i === 1 ? 'start' : i === 3 ? 'end' : 'middle'} className="axis radar-label">
+                {side ? labelLines(SCORE_LABELS[k]).map((line, n) => <tspan key={n} x={lx} dy={n === 0 ? '-0.6em' : '1.2em'}>{line}</tspan>) : SCORE_LABELS[k]}
+              </text>
             </g>
           );
         })}
