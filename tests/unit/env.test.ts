@@ -23,6 +23,14 @@ describe('settings', () => {
     expect(() => loadEnv({ DATABASE_URL: 'data/app.db' })).toThrow(/DATABASE_URL: must be a libSQL URL/);
   });
 
+  it('take a blank number setting as unset, not as 0', () => {
+    const env = loadEnv({ PORT: '', WORKER_GRACE_MS: ' ', INTAKE_RATE_LIMIT_PER_IP: '', SITE_FETCH_CONCURRENCY: '' });
+    expect(env).toMatchObject({ PORT: 4321, WORKER_GRACE_MS: 10_000, INTAKE_RATE_LIMIT_PER_IP: 20, SITE_FETCH_CONCURRENCY: 4 });
+    expect(loadEnv({ PORT: '0' }).PORT).toBe(0);
+    expect(() => loadEnv({ WORKER_CONCURRENCY: '1.5' })).toThrow(/WORKER_CONCURRENCY: must be a whole number from 1 to 32/);
+    expect(() => loadEnv({ CONTACT_RATE_LIMIT_PER_IP: '0' })).toThrow(/CONTACT_RATE_LIMIT_PER_IP: must be a whole number of messages per hour/);
+  });
+
   it('accept a libSQL file or server URL', () => {
     for (const url of ['file:/srv/lr/app.db', 'libsql://db.example.com', 'https://db.example.com', 'ws://127.0.0.1:8080']) {
       expect(loadEnv({ DATABASE_URL: url }).DATABASE_URL).toBe(url);
