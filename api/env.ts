@@ -70,6 +70,9 @@ const schema = z.object({
   if (env.PLACES_PROVIDER === 'yelp' && !env.YELP_API_KEY) issues.addIssue({ code: 'custom', path: ['YELP_API_KEY'], message: 'is required when PLACES_PROVIDER=yelp' });
 });
 
+/** Every setting's name, in the order of the schema (README's settings table lists each). */
+export const SETTING_NAMES = Object.keys(schema.shape);
+
 export type Env = z.infer<typeof schema> & { DATABASE_URL: string; PUBLIC_BASE_URL: string };
 
 export class EnvError extends Error {}
