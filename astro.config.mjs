@@ -21,7 +21,7 @@ export default defineConfig({
   adapter: node({ mode: 'standalone' }),
   integrations: [react(), recordSite],
   site,
-  server: { host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT ?? 4321) },
+  server: { host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT || 4321) },
   build: { inlineStylesheets: 'always' },
   devToolbar: { enabled: false },
   // Client chunks: React in one file and the small modules every island shares (fetch helper,

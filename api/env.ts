@@ -9,9 +9,14 @@ const optional = z
   .transform((v) => v || undefined)
   .optional();
 
+// A whole-number setting. Blank (`PORT=`, as env files and compose leave them) counts as unset, as
+// for every other setting, rather than as 0.
+const whole = (error: string, min: number, max: number, fallback: number) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number({ error }).int().min(min).max(max).default(fallback));
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number({ error: 'must be a port number (0-65535)' }).int().min(0).max(65535).default(4321),
+  PORT: whole('must be a port number (0-65535)', 0, 65535, 4321),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('data'),
   // A URL the libSQL client opens: a file, or a libSQL server (libsql:, wss:, ws:, https:, http:).
@@ -25,17 +30,17 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   // Free-report requests accepted per hour from one IP address and for one e-mail address.
-  INTAKE_RATE_LIMIT_PER_IP: z.coerce.number({ error: 'must be a whole number of requests per hour' }).int().min(1).default(20),
-  INTAKE_RATE_LIMIT_PER_EMAIL: z.coerce.number({ error: 'must be a whole number of requests per hour' }).int().min(1).default(5),
+  INTAKE_RATE_LIMIT_PER_IP: whole('must be a whole number of requests per hour', 1, Number.MAX_SAFE_INTEGER, 20),
+  INTAKE_RATE_LIMIT_PER_EMAIL: whole('must be a whole number of requests per hour', 1, Number.MAX_SAFE_INTEGER, 5),
   // Contact-form messages accepted per hour from one IP address and from one e-mail address.
-  CONTACT_RATE_LIMIT_PER_IP: z.coerce.number({ error: 'must be a whole number of messages per hour' }).int().min(1).default(10),
-  CONTACT_RATE_LIMIT_PER_EMAIL: z.coerce.number({ error: 'must be a whole number of messages per hour' }).int().min(1).default(5),
+  CONTACT_RATE_LIMIT_PER_IP: whole('must be a whole number of messages per hour', 1, Number.MAX_SAFE_INTEGER, 10),
+  CONTACT_RATE_LIMIT_PER_EMAIL: whole('must be a whole number of messages per hour', 1, Number.MAX_SAFE_INTEGER, 5),
   // Accounts created per hour from one IP address.
-  SIGNUP_RATE_LIMIT_PER_IP: z.coerce.number({ error: 'must be a whole number of sign-ups per hour' }).int().min(1).default(10),
+  SIGNUP_RATE_LIMIT_PER_IP: whole('must be a whole number of sign-ups per hour', 1, Number.MAX_SAFE_INTEGER, 10),
   // Paid plans: days between scheduled re-analyses (each adds a snapshot to the 90-day trends).
-  REANALYSIS_INTERVAL_DAYS: z.coerce.number({ error: 'must be a whole number of days from 1 to 90' }).int().min(1).max(90).default(7),
-  WORKER_CONCURRENCY: z.coerce.number({ error: 'must be a whole number from 1 to 32' }).int().min(1).max(32).default(2),
-  WORKER_GRACE_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0).max(600_000).default(10_000),
+  REANALYSIS_INTERVAL_DAYS: whole('must be a whole number of days from 1 to 90', 1, 90, 7),
+  WORKER_CONCURRENCY: whole('must be a whole number from 1 to 32', 1, 32, 2),
+  WORKER_GRACE_MS: whole('must be a number of milliseconds', 0, 600_000, 10_000),
   SMTP_URL: z
     .string()
     .trim()
@@ -52,10 +57,10 @@ const schema = z.object({
   YELP_API_KEY: optional,
   GEOCODER_URL: z.url({ protocol: /^https?$/ }).default('https://maps.googleapis.com/maps/api/geocode/json'),
   GEOCODER_KEY: optional,
-  PROVIDER_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(100).max(120_000).default(10_000),
-  SITE_FETCH_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(100).max(120_000).default(8000),
-  SITE_FETCH_MAX_BYTES: z.coerce.number({ error: 'must be a number of bytes' }).int().min(1024).max(50_000_000).default(2_000_000),
-  SITE_FETCH_CONCURRENCY: z.coerce.number({ error: 'must be a whole number from 1 to 16' }).int().min(1).max(16).default(4),
+  PROVIDER_TIMEOUT_MS: whole('must be a number of milliseconds', 100, 120_000, 10_000),
+  SITE_FETCH_TIMEOUT_MS: whole('must be a number of milliseconds', 100, 120_000, 8000),
+  SITE_FETCH_MAX_BYTES: whole('must be a number of bytes', 1024, 50_000_000, 2_000_000),
+  SITE_FETCH_CONCURRENCY: whole('must be a whole number from 1 to 16', 1, 16, 4),
   SITE_FETCH_PORTS: z
     .string()
     .trim()
@@ -66,6 +71,9 @@ const schema = z.object({
   if (env.PLACES_PROVIDER === 'google' && !env.GOOGLE_PLACES_KEY) issues.addIssue({ code: 'custom', path: ['GOOGLE_PLACES_KEY'], message: 'is required when PLACES_PROVIDER=google' });
   if (env.PLACES_PROVIDER === 'yelp' && !env.YELP_API_KEY) issues.addIssue({ code: 'custom', path: ['YELP_API_KEY'], message: 'is required when PLACES_PROVIDER=yelp' });
 });
+
+/** Every setting's name, in the order of the schema (README's settings table lists each). */
+export const SETTING_NAMES = Object.keys(schema.shape);
 
 export type Env = z.infer<typeof schema> & { DATABASE_URL: string; PUBLIC_BASE_URL: string };
 

@@ -6,8 +6,10 @@ import { createContext } from '../api/context.ts';
 import { closeMailer, outboxDir } from '../api/email/mailer.ts';
 import { loadEnvOrExit } from '../api/env.ts';
 import { productionDeps } from '../api/jobs/production.ts';
+import { PermanentJobError } from '../api/jobs/worker.ts';
 import { fmtScore, marketSize, ranked, SCORE_KEYS, SCORE_LABELS } from '../api/report/render/labels.ts';
 import { runReportOnce } from '../api/report/run-once.ts';
+import { checkReportRequest } from '../common/schemas/report-request-rules.ts';
 
 const usage = 'usage: npm run report -- --company NAME --address STREET --city CITY --state TX --zip 78701 --website https://… [--email you@example.com] [--name "Full Name"]';
 
@@ -40,35 +42,33 @@ if (missing.length > 0) {
   console.error(`missing ${missing.map((m) => `--${m}`).join(', ')}\n${usage}`);
   process.exit(2);
 }
-if (!/^https?:\/\//i.test(args.website!)) {
-  console.error('--website must start with http:// or https://');
-  process.exit(2);
-}
-if (!/^[A-Za-z]{2}$/.test(args.state!)) {
-  console.error('--state must be a two-letter state code, e.g. TX');
+
+const env = loadEnvOrExit();
+const input = {
+  fullName: args.name?.trim() || 'LocalRank operator',
+  email: args.email?.trim() || env.OPERATOR_EMAIL,
+  company: args.company!.trim(),
+  website: args.website!.trim(),
+  address: args.address!.trim(),
+  city: args.city!.trim(),
+  state: args.state!.trim().toUpperCase(),
+  zip: args.zip!.trim(),
+};
+// The same rules, and messages, as the form and POST /api/submit-request.
+const invalid = Object.entries(checkReportRequest({ ...input, role: 'other' }));
+if (invalid.length > 0) {
+  const flag = (field: string) => (field === 'fullName' ? 'name' : field);
+  for (const [field, message] of invalid) console.error(`--${flag(field)}: ${message}`);
+  console.error(usage);
   process.exit(2);
 }
 
-const env = loadEnvOrExit();
 const { analyse } = productionDeps;
 
 const ctx = await createContext(env, { migrate: true });
 const timings: Record<string, number> = {};
 try {
-  const result = await runReportOnce(
-    ctx,
-    {
-      fullName: args.name?.trim() || 'LocalRank operator',
-      email: args.email?.trim() || env.OPERATOR_EMAIL,
-      company: args.company!.trim(),
-      website: args.website!.trim(),
-      address: args.address!.trim(),
-      city: args.city!.trim(),
-      state: args.state!.trim().toUpperCase(),
-      zip: args.zip!.trim(),
-    },
-    { analyse, onStage: (stage, ms) => (timings[stage] = ms) },
-  );
+  const result = await runReportOnce(ctx, input, { analyse, onStage: (stage, ms) => (timings[stage] = ms) });
   const d = result.data;
   const b = d.business;
   const pad = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s.padEnd(n));
@@ -86,6 +86,11 @@ try {
   console.log(`Online     ${result.url}`);
   console.log(`E-mail     ${result.emailSent ? (env.SMTP_URL ? 'sent via SMTP' : `written to ${resolve(outboxDir(ctx))}`) : 'not sent'}`);
   console.log(`Stages     ${Object.entries(timings).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(' · ')}`);
+} catch (error) {
+  // A request the pipeline cannot serve (an address that cannot be located): say why, no stack.
+  if (!(error instanceof PermanentJobError)) throw error;
+  console.error(`No report: ${error.message}`);
+  process.exitCode = 1;
 } finally {
   closeMailer(ctx);
   ctx.db.$client.close();

@@ -6,6 +6,8 @@ import { CONSENT_TEXT_VERSION } from '../../common/schemas/report-request-rules.
 import type { ReportRequest } from '../../common/schemas/report-request.ts';
 import { businesses, consentRecords, reportRequests } from '../../db/schema/businesses.ts';
 import type { AppContext } from '../context.ts';
+import { AppError } from '../errors.ts';
+import { locatableOffline } from '../report/analysis/geocode.ts';
 import { enqueueStatement } from '../jobs/queue.ts';
 import type { ReportGeneratePayload } from '../jobs/types.ts';
 import { consumeRateLimits } from './rate-limit.ts';
@@ -30,6 +32,14 @@ export function requestFingerprint(input: ReportRequest, userId: string | null):
 }
 
 export async function submitReportRequest({ ctx, input, requester }: { ctx: AppContext; input: ReportRequest; requester: Requester }) {
+  // Without an online geocoder the report is located from the packaged ZIP data. A request it
+  // cannot place (neither the ZIP nor the city is known) would fail in the worker after the form
+  // promised an e-mail: refuse it here, under the fields to correct (decision 0074).
+  if (!ctx.env.GEOCODER_KEY && !locatableOffline(input)) {
+    throw new AppError('invalid_input', 'We could not find this address. Please check the ZIP code and the city.', {
+      fields: { zip: 'ZIP code not found', city: `No city of this name in ${input.state}` },
+    });
+  }
   const fingerprint = requestFingerprint(input, requester.userId);
   const [previous] = await ctx.db
     .select({ id: reportRequests.id })

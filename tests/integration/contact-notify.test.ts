@@ -34,7 +34,8 @@ it('e-mails the operator once, with the message and a Reply-To of the sender', a
   expect(smtp.received).toHaveLength(1);
   const mail = smtp.received[0]!;
   expect(mail.envelope.to).toEqual(['ops@example.com']);
-  expect(mail.parsed.subject).toBe('[LocalRank contact] billing: Rosa <Diaz>');
+  expect(mail.parsed.subject).toBe('[LocalRank contact] Billing Question: Rosa <Diaz>');
+  expect(mail.parsed.text).toContain('Subject: Billing Question\n');
   expect(mail.parsed.replyTo?.[0]?.address).toBe('rosa@example.com');
   expect(mail.parsed.text).toContain('Can I pay yearly?\nThanks & regards');
   expect(mail.parsed.html).toContain('Rosa &lt;Diaz&gt;');
@@ -65,7 +66,7 @@ it('notifies the operator of a message sent through POST /api/contact', async ()
   await createWorker(t.ctx, { registry: createRegistry({}) }).drain();
   const mail = smtp.received.slice(before);
   expect(mail).toHaveLength(1);
-  expect(mail[0]!.parsed.subject).toBe('[LocalRank contact] sales: Sam Ortiz');
+  expect(mail[0]!.parsed.subject).toBe('[LocalRank contact] Sales & Pricing: Sam Ortiz');
   expect(mail[0]!.parsed.text).toContain('Do you offer agency pricing for 40 clients?');
 });
 

@@ -83,6 +83,18 @@ describe('POST /api/submit-request validation', () => {
     expect(res.status).toBe(400);
   });
 
+  it('refuses an address it cannot locate (neither ZIP nor city known), and takes an unknown ZIP in a known city', async () => {
+    const lost = await submit(valid({ email: 'nobody@nowhere.example', city: 'Nowhereville', zip: '00001' }));
+    expect(lost.status).toBe(400);
+    expect(lost.body).toEqual({
+      code: 'invalid_input',
+      message: 'We could not find this address. Please check the ZIP code and the city.',
+      fields: { zip: 'ZIP code not found', city: 'No city of this name in TX' },
+    });
+    expect(await t.ctx.db.select().from(reportRequests).where(eq(reportRequests.email, 'nobody@nowhere.example'))).toHaveLength(0);
+    expect((await submit(valid({ zip: '00001' }))).status).toBe(202);
+  });
+
   it('accepts ZIP+4 and every valid role', async () => {
     for (const role of ['owner', 'director', 'gm', 'marketing', 'other']) {
       expect((await submit(valid({ role, zip: '78704-1234' }))).status).toBe(202);

@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { EnvError, loadEnv } from '../../api/env.ts';
+import { EnvError, loadEnv, SETTING_NAMES } from '../../api/env.ts';
 
 describe('settings', () => {
   it('serve with no configuration at all', () => {
@@ -23,9 +24,51 @@ describe('settings', () => {
     expect(() => loadEnv({ DATABASE_URL: 'data/app.db' })).toThrow(/DATABASE_URL: must be a libSQL URL/);
   });
 
+  it('take a blank number setting as unset, not as 0', () => {
+    const env = loadEnv({ PORT: '', WORKER_GRACE_MS: ' ', INTAKE_RATE_LIMIT_PER_IP: '', SITE_FETCH_CONCURRENCY: '' });
+    expect(env).toMatchObject({ PORT: 4321, WORKER_GRACE_MS: 10_000, INTAKE_RATE_LIMIT_PER_IP: 20, SITE_FETCH_CONCURRENCY: 4 });
+    expect(loadEnv({ PORT: '0' }).PORT).toBe(0);
+    expect(() => loadEnv({ WORKER_CONCURRENCY: '1.5' })).toThrow(/WORKER_CONCURRENCY: must be a whole number from 1 to 32/);
+    expect(() => loadEnv({ CONTACT_RATE_LIMIT_PER_IP: '0' })).toThrow(/CONTACT_RATE_LIMIT_PER_IP: must be a whole number of messages per hour/);
+  });
+
+  it('stop start-up naming any setting with a bad value', () => {
+    const bad: Record<string, string> = {
+      PORT: 'x', HOST: '', DATA_DIR: '', DATABASE_URL: 'pg://x', PUBLIC_BASE_URL: 'nope', AUTH_SECRET: 'x', WORKER: 'x', NODE_ENV: 'x',
+      TRUST_PROXY: 'yes', INTAKE_RATE_LIMIT_PER_IP: '0', INTAKE_RATE_LIMIT_PER_EMAIL: 'x', CONTACT_RATE_LIMIT_PER_IP: '-1',
+      CONTACT_RATE_LIMIT_PER_EMAIL: '1.5', LOG_LEVEL: 'x', REANALYSIS_INTERVAL_DAYS: '91', WORKER_CONCURRENCY: '0', WORKER_GRACE_MS: 'x',
+      SMTP_URL: 'http://x', MAIL_FROM: '', OPERATOR_EMAIL: 'x', PLACES_PROVIDER: 'bing', GOOGLE_PLACES_BASE_URL: 'x', YELP_BASE_URL: 'x',
+      GEOCODER_URL: 'x', PROVIDER_TIMEOUT_MS: 'x', SITE_FETCH_TIMEOUT_MS: '50', SITE_FETCH_MAX_BYTES: 'x', SITE_FETCH_CONCURRENCY: '17',
+      SITE_FETCH_PORTS: 'a,b',
+    };
+    for (const [name, value] of Object.entries(bad)) expect(() => loadEnv({ [name]: value }), name).toThrow(new RegExp(`^Invalid settings:\\n  ${name}: `));
+    expect(() => loadEnv({ PLACES_PROVIDER: 'google' })).toThrow(/GOOGLE_PLACES_KEY: is required when PLACES_PROVIDER=google/);
+    expect(() => loadEnv({ PLACES_PROVIDER: 'yelp' })).toThrow(/YELP_API_KEY: is required when PLACES_PROVIDER=yelp/);
+  });
+
   it('accept a libSQL file or server URL', () => {
     for (const url of ['file:/srv/lr/app.db', 'libsql://db.example.com', 'https://db.example.com', 'ws://127.0.0.1:8080']) {
       expect(loadEnv({ DATABASE_URL: url }).DATABASE_URL).toBe(url);
+    }
+  });
+
+  it('are the ones the README documents, with the same defaults', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const rows = new Map([...readme.matchAll(/^\| `([A-Z_]+)` \| (.*?) \|/gm)].map((m) => [m[1], m[2]]));
+    expect([...rows.keys()].sort()).toEqual([...SETTING_NAMES].sort());
+    const defaults = loadEnv({}) as unknown as Record<string, unknown>;
+    for (const [name, documented] of rows) {
+      const value = defaults[name];
+      const literal = /^`([^`]*)`/.exec(documented)?.[1];
+      if (value === undefined || (Array.isArray(value) && value.length === 0)) {
+        expect(documented, name).toMatch(/^(none|generated)/);
+      } else if (name === 'DATA_DIR') {
+        expect(literal).toBe(`${value}/`);
+      } else if (name === 'PUBLIC_BASE_URL') {
+        expect(literal?.replace('$PORT', String(defaults.PORT))).toBe(value);
+      } else {
+        expect(literal, name).toBe(String(value));
+      }
     }
   });
 });

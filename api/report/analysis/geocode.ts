@@ -74,6 +74,17 @@ export function geocodeOffline(input: GeocodeInput): Geocoded {
 
 export class GeocodeError extends Error {}
 
+/** Whether the packaged ZIP data knows the ZIP code or, failing that, the city in its state. */
+export function locatableOffline(input: GeocodeInput): boolean {
+  try {
+    geocodeOffline(input);
+    return true;
+  } catch (error) {
+    if (error instanceof GeocodeError) return false;
+    throw error;
+  }
+}
+
 interface GoogleGeocodeBody {
   status?: string;
   results?: Array<{ geometry?: { location?: { lat?: unknown; lng?: unknown } } }>;

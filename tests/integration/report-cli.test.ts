@@ -1,0 +1,55 @@
+// `npm run report -- …` as an operator runs it: the form's rules and messages for bad arguments,
+// a plain reason (no stack trace) when the address cannot be located, and the scores and files
+// of a report otherwise.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'localrank-cli-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+function report(args: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PLACES_PROVIDER: 'sample' };
+  for (const name of ['DATABASE_URL', 'SMTP_URL', 'GEOCODER_KEY']) delete env[name];
+  const argv = Object.entries(args).flatMap(([k, v]) => [`--${k}`, v]);
+  const child = spawn(process.execPath, ['scripts/report.ts', ...argv], { env });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  return new Promise((done) => child.on('close', (code) => done({ code: code ?? -1, out, err })));
+}
+
+const acme = { company: 'Acme Dental', address: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701', website: 'https://acme.example' };
+
+describe('npm run report', () => {
+  it('refuses bad arguments with the form’s messages, one line per flag', async () => {
+    const bad = await report({ ...acme, company: 'A', state: 'ZZ', zip: '1', website: 'acme.example', email: 'nobody' });
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--company: String must contain at least 2 character(s)\n');
+    expect(bad.err).toContain("--state: Invalid enum value. Expected 'AL' | ");
+    expect(bad.err).toContain('--zip: ZIP code must be 5 digits or ZIP+4 (12345-6789)\n');
+    expect(bad.err).toContain('--website: Invalid url\n');
+    expect(bad.err).toContain('--email: Invalid email\n');
+    expect(bad.err).toContain('usage: npm run report -- --company NAME');
+  });
+
+  it('says why when the address cannot be located, without a stack trace', async () => {
+    const lost = await report({ ...acme, city: 'Nowhereville', zip: '00001' });
+    expect(lost.code).toBe(1);
+    expect(lost.err).toBe('No report: Neither the ZIP code 00001 nor the city Nowhereville, TX could be found in the US ZIP code data.\n');
+  });
+
+  it('prints the scores, the competitors and where the files went', async () => {
+    const ok = await report({ ...acme, state: 'tx' });
+    expect(ok.err).toBe('');
+    expect(ok.code).toBe(0);
+    expect(ok.out).toMatch(/Overall \d+\.\d{2} · rank #\d+ of 10/);
+    expect(ok.out).toMatch(/Data points +\d{2,}/);
+    const pdf = /^PDF +(.+)$/m.exec(ok.out)?.[1];
+    expect(pdf && existsSync(pdf)).toBe(true);
+    expect(readdirSync(join(dataDir, 'outbox'))).toHaveLength(1);
+  }, 60_000);
+});
