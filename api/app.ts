@@ -9,6 +9,7 @@ import { errorText } from './log.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { authRoutes } from './routes/auth.ts';
 import { dashboardRoutes } from './routes/dashboard.ts';
+import { earlyWarningRoutes } from './routes/early-warning.ts';
 import { contactRoutes } from './routes/contact.ts';
 import { reportRequestRoutes } from './routes/report-requests.ts';
 import { reportRoutes } from './routes/reports.ts';
@@ -41,6 +42,7 @@ export function createApp(ctx: AppContext) {
   app.route('/', reportRoutes(ctx));
   app.route('/', sampleSiteRoutes(ctx));
   app.route('/', dashboardRoutes(ctx));
+  app.route('/', earlyWarningRoutes(ctx));
   app.route('/', contactRoutes(ctx));
 
   app.notFound((c) => c.json({ code: 'not_found', message: 'Not found' }, 404));

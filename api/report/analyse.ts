@@ -19,7 +19,7 @@ import { analyseReviews, type ReviewAnalysis } from './analysis/reviews.ts';
 import { SAMPLE_SITES_PATH, sampleSiteResponse } from './analysis/sample-sites.ts';
 import { ranks, recommend, scorePlace } from './analysis/scoring.ts';
 import { analyseWebsite, type WebsiteAnalysis } from './analysis/website.ts';
-import type { AnalysedPlace, ReportData, ReportInput } from './types.ts';
+import type { AnalysedPlace, ReportData, ReportInput, Review } from './types.ts';
 
 export type AnalyseStage = 'geocode' | 'identify' | 'discover' | 'reviews' | 'websites' | 'score';
 
@@ -214,13 +214,15 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
   });
   const all = [{ listing, distance: 0 }, ...competitors];
 
-  // 4. Reviews.
+  // 4. Reviews. The business's own are kept for the Early Warning Monitor's alerts.
+  let ownReviews: Review[] = [];
   const reviewResults = await timed('reviews', async () => {
     const failures: string[] = [];
     const results = await mapLimit(all, 4, async ({ listing: l }, i) => {
       if (i === 0 && !listingFound) return null;
       try {
         const r = await provider.reviews(l);
+        if (i === 0) ownReviews = r.reviews;
         return analyseReviews(r.reviews, { now, complete: r.complete, ownerResponsesKnown: r.ownerResponsesKnown });
       } catch (error) {
         failures.push(describeFailure(error));
@@ -304,6 +306,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
       business: analysed[0]!,
       competitors: analysed.slice(1),
       recommendations: recommend(analysed[0]!.dataPoints),
+      ownReviews,
     };
   });
 }

@@ -1,12 +1,14 @@
 // Persist one analysis run: the geocoded business, its competitors, one business_metrics row per
-// place (history accumulates run after run) and the report row with its token, in one batch so a
-// crash leaves either all of it or none of it.
+// place (history accumulates run after run), the report row with its token and the Early Warning
+// alerts for the business's own low-rated reviews, in one batch so a crash leaves either all of it
+// or none of it.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { PRECISION, round } from '../../common/constants.ts';
 import { businesses, businessMetrics, competitors } from '../../db/schema/businesses.ts';
-import { reports } from '../../db/schema/reports.ts';
+import { reports, reviewAlerts } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
+import { alertRows, thresholdOf } from '../services/review-alerts.ts';
 import type { AnalysedPlace, ReportData } from './types.ts';
 
 export const REPORT_LINK_DAYS = 30;
@@ -51,7 +53,9 @@ function metricsRow(businessId: string, runId: string, reportedAt: Date, analyse
 }
 
 export async function persistReport(ctx: AppContext, input: PersistInput): Promise<PersistedReport> {
-  const { data, businessId } = input;
+  const { businessId } = input;
+  // The business's own reviews feed the alerts only; the report snapshot does not keep them.
+  const { ownReviews = [], ...data } = input.data;
   const runId = randomUUID();
   const reportId = randomUUID();
   const token = newReportToken();
@@ -62,6 +66,8 @@ export async function persistReport(ctx: AppContext, input: PersistInput): Promi
   const existing = await ctx.db.select({ id: competitors.id, placeId: competitors.placeId }).from(competitors).where(eq(competitors.businessId, businessId));
   const idByPlace = new Map(existing.map((c) => [c.placeId, c.id]));
   const competitorIds = data.competitors.map((c) => idByPlace.get(c.place.placeId) ?? randomUUID());
+  const [own] = await ctx.db.select({ alertThreshold: businesses.alertThreshold }).from(businesses).where(eq(businesses.id, businessId));
+  const alerts = alertRows(businessId, data.provider, ownReviews, thresholdOf(own?.alertThreshold), now);
 
   // The geocoded point: what the competitors' distances are measured from.
   const lat = data.location.latitude;
@@ -110,6 +116,7 @@ export async function persistReport(ctx: AppContext, input: PersistInput): Promi
       createdAt: now,
       expiresAt: new Date(now.getTime() + REPORT_LINK_DAYS * 24 * 60 * 60 * 1000),
     }),
+    ...(alerts.length ? [ctx.db.insert(reviewAlerts).values(alerts).onConflictDoNothing()] : []),
   ] as const;
   await ctx.db.batch(statements);
   return { reportId, token, runId };

@@ -112,4 +112,7 @@ export interface ReportData {
   competitors: AnalysedPlace[];
   /** Five, ordered by gain. */
   recommendations: Recommendation[];
+  /** The business's own reviews as the provider gave them. Persisting records the low ones as
+   *  Early Warning alerts (api/services/review-alerts.ts); they are not kept in the report snapshot. */
+  ownReviews?: Review[];
 }

@@ -22,6 +22,8 @@ export const businesses = sqliteTable(
     longitude: real('longitude'),
     placeId: text('place_id'),
     category: text('category'),
+    // The Early Warning Monitor's threshold; null means ALERT_THRESHOLD.default (decision 0076).
+    alertThreshold: real('alert_threshold'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { businesses, reportRequests } from './businesses.ts';
 import { createdAt, id } from './columns.ts';
@@ -66,5 +67,8 @@ export const reviewAlerts = sqliteTable(
     index('review_alerts_business_created_idx').on(t.businessId, t.createdAt),
     index('review_alerts_consultant_id_idx').on(t.consultantId),
     index('review_alerts_client_id_idx').on(t.clientId),
+    // One alert per review, however many analysis runs see it (decision 0076). Author and date may
+    // be missing, and NULLs never collide in a unique index, hence the coalesce.
+    uniqueIndex('review_alerts_review_idx').on(t.businessId, t.platform, sql`coalesce(${t.reviewAuthor}, '')`, sql`coalesce(${t.reviewDate}, 0)`, t.reviewRating),
   ],
 );

@@ -58,6 +58,8 @@ describe('analyseBusiness with the sample provider', () => {
     const sentiments = data.competitors.map((c) => c.sentiment.positive as number);
     expect(Math.max(...sentiments)).toBeGreaterThan(Math.min(...sentiments));
     expect(data.competitors.some((c) => (c.reviewVelocity.last90Days as number) > 0)).toBe(true);
+    // The business's own reviews, for the Early Warning alerts.
+    expect(data.ownReviews!.length).toBeGreaterThan(0);
   });
 
   it('is deterministic for the same input and time', async () => {

@@ -141,6 +141,9 @@ describe('google provider (Places API New)', () => {
     expect(data.business.dataPoints.find((d) => d.key === 'site.schema_local_business')?.value).toBe(true);
     expect(data.competitors.find((c) => c.place.name === 'Zilker Dentistry')!.techStack).toMatchObject({ read: true, cms: 'WordPress' });
     expect(data.notes.join(' ')).toMatch(/few review excerpts/);
+    // The business's own reviews go on to the Early Warning alerts.
+    expect(data.ownReviews!.length).toBeGreaterThan(0);
+    expect(data.ownReviews!.every((r) => r.rating >= 1 && !Number.isNaN(Date.parse(r.date)))).toBe(true);
 
     const nearby = seen.find((s) => s.path === '/v1/places:searchNearby')!;
     expect(nearby.headers['x-goog-api-key']).toBe('g-key');

@@ -1,0 +1,133 @@
+// The Early Warning Monitor: alerts for the business's own low-rated reviews, recorded by every
+// analysis run (alertRows, called from persist.ts), read by GET /api/business/{id}/review-alerts,
+// and the per-business threshold set by PUT /api/business/{id}/alert-threshold. Access is the
+// dashboard's: the business's owner or the consultant whose client it is, on a plan that includes
+// 'earlyWarning'; anyone else gets the same 404 as an unknown id. Decision 0076.
+import { eq } from 'drizzle-orm';
+import { ALERT_THRESHOLD, EARLY_WARNING_ALERT_LIMIT, isLowRating, PRECISION, round } from '../../common/constants.ts';
+import { businesses } from '../../db/schema/businesses.ts';
+import { reviewAlerts } from '../../db/schema/reports.ts';
+import type { AppContext } from '../context.ts';
+import { AppError, unauthenticated } from '../errors.ts';
+import type { ProviderName, Review } from '../report/types.ts';
+import { can } from './entitlements.ts';
+import { sessionTokenFrom } from './session-token.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Only reviews this recent raise an alert: a new monitor is not flooded with years-old reviews. */
+export const ALERT_WINDOW_DAYS = 90;
+
+export const EARLY_WARNING_PLAN_MESSAGE = 'Early Warning Monitor requires Enterprise or Agency subscription';
+export const businessNotFound = () => new AppError('not_found', 'Business not found');
+
+type Platform = (typeof reviewAlerts.$inferInsert)['platform'];
+const platformOf = (provider: ProviderName): Platform => (provider === 'google' || provider === 'yelp' ? provider : 'other');
+
+/** The threshold in force: the stored one, or the default. */
+export const thresholdOf = (stored: number | null | undefined) => (typeof stored === 'number' ? stored : ALERT_THRESHOLD.default);
+
+/**
+ * The review_alerts rows one analysis run records: the business's reviews of the last
+ * ALERT_WINDOW_DAYS rated at or below the threshold. Inserted with ON CONFLICT DO NOTHING, the
+ * unique index on business, platform, author, date and rating keeps each review to one alert.
+ */
+export function alertRows(businessId: string, provider: ProviderName, reviews: readonly Review[], threshold: number, now: Date): (typeof reviewAlerts.$inferInsert)[] {
+  const since = now.getTime() - ALERT_WINDOW_DAYS * DAY_MS;
+  return reviews
+    .map((r) => ({ r, date: Date.parse(r.date), rating: round(r.rating, PRECISION.reviewRating) }))
+    .filter(({ date, rating }) => Number.isFinite(date) && date >= since && isLowRating(rating, threshold))
+    .map(({ r, date, rating }) => ({
+      businessId,
+      platform: platformOf(provider),
+      reviewRating: rating,
+      reviewText: r.text || null,
+      reviewUrl: r.url,
+      reviewAuthor: r.author,
+      reviewDate: new Date(date),
+      alertTriggered: true,
+      alertThreshold: threshold,
+      createdAt: now,
+    }));
+}
+
+// ?1 session token, ?2 now (ms), ?3 business id. One row when the session is valid; the business
+// columns are null when there is no such business or the viewer may not see it.
+const ACCESS_SQL = `
+WITH v AS (
+  SELECT u.id AS user_id, u.subscription_tier AS tier, u.subscription_status AS status, c.id AS consultant_id
+  FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN consultants c ON c.user_id = u.id
+  WHERE s.token = ?1 AND s.expires_at > ?2
+)
+SELECT v.tier, v.status, b.id, b.company, b.city, b.state, b.alert_threshold
+FROM v LEFT JOIN businesses b ON b.id = ?3 AND (b.user_id = v.user_id OR EXISTS (
+  SELECT 1 FROM clients cl WHERE cl.business_id = b.id AND cl.consultant_id = v.consultant_id))`;
+
+export interface Monitored {
+  id: string;
+  company: string;
+  city: string;
+  state: string;
+  threshold: number;
+}
+
+/** The business the signed-in viewer may monitor, or 401 / 403 / 404. */
+export async function monitoredBusiness(ctx: AppContext, cookie: string | null | undefined, businessId: string, now: number): Promise<Monitored> {
+  const token = await sessionTokenFrom(ctx, cookie);
+  if (!token) throw unauthenticated();
+  const [row] = await ctx.db.$read(ACCESS_SQL, [token, now, businessId]);
+  if (!row) throw unauthenticated();
+  if (!can({ subscriptionTier: String(row.tier), subscriptionStatus: String(row.status) }, 'earlyWarning')) {
+    throw new AppError('plan_required', EARLY_WARNING_PLAN_MESSAGE);
+  }
+  if (typeof row.id !== 'string') throw businessNotFound();
+  return { id: row.id, company: String(row.company), city: String(row.city), state: String(row.state), threshold: thresholdOf(row.alert_threshold as number | null) };
+}
+
+const STATS_SQL = `
+SELECT count(*) AS total, count(CASE WHEN review_date >= ?2 THEN 1 END) AS last30, avg(review_rating) AS average,
+  min(review_rating) AS lowest, max(review_date) AS latest
+FROM review_alerts WHERE business_id = ?1`;
+
+const LIST_SQL = `
+SELECT id, platform, review_rating, review_author, review_text, review_url, review_date, created_at
+FROM review_alerts WHERE business_id = ?1
+ORDER BY coalesce(review_date, created_at) DESC, created_at DESC LIMIT ${EARLY_WARNING_ALERT_LIMIT}`;
+
+const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+export async function getReviewAlerts({ ctx, cookie, businessId, now = Date.now() }: { ctx: AppContext; cookie: string | null | undefined; businessId: string; now?: number }) {
+  const business = await monitoredBusiness(ctx, cookie, businessId, now);
+  const [[stats], alerts] = await Promise.all([
+    ctx.db.$read(STATS_SQL, [business.id, now - 30 * DAY_MS]),
+    ctx.db.$read(LIST_SQL, [business.id]),
+  ]);
+  const average = numOrNull(stats?.average);
+  return {
+    business: { id: business.id, companyName: business.company, city: business.city, state: business.state },
+    threshold: business.threshold,
+    alertWindowDays: ALERT_WINDOW_DAYS,
+    stats: {
+      total: Number(stats?.total ?? 0),
+      last30Days: Number(stats?.last30 ?? 0),
+      averageRating: average === null ? null : round(average, PRECISION.reviewRating),
+      lowestRating: numOrNull(stats?.lowest),
+      latestReviewDate: numOrNull(stats?.latest),
+    },
+    alerts: alerts.map((a) => ({
+      id: String(a.id),
+      platform: String(a.platform),
+      reviewRating: Number(a.review_rating),
+      reviewAuthor: (a.review_author as string | null) ?? null,
+      reviewText: (a.review_text as string | null) ?? null,
+      reviewUrl: (a.review_url as string | null) ?? null,
+      reviewDate: numOrNull(a.review_date),
+      createdAt: Number(a.created_at),
+    })),
+  };
+}
+
+/** Stores the threshold of a business the viewer may monitor (see monitoredBusiness). */
+export async function setAlertThreshold(ctx: AppContext, business: Monitored, threshold: number) {
+  await ctx.db.update(businesses).set({ alertThreshold: threshold }).where(eq(businesses.id, business.id));
+  return { threshold };
+}
