@@ -1,0 +1,188 @@
+// The Early Warning Monitor island: /early-warning/{businessId}. Loads the alerts once, shows the
+// stats, the threshold form and the 10 most recent alerts. The server decides access and the plan.
+import { useEffect, useState, type FormEvent } from 'react';
+import { ALERT_THRESHOLD, EARLY_WARNING_ALERT_LIMIT, ratingColour } from '../../../common/constants.ts';
+import { isThreshold, THRESHOLD_MESSAGE, THRESHOLD_TITLE } from '../../../common/schemas/early-warning.ts';
+import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
+import { loginFor } from '../../lib/auth-redirect.ts';
+import { toast } from '../../lib/toasts.ts';
+import { Loading } from '../dashboard/dashboard-states.tsx';
+import { fmtDate } from '../dashboard/dashboard-data.ts';
+import { fmtRating, loadErrorOf, platformLabel, reviewLink, type AlertRow, type LoadError, type ReviewAlertsResponse } from './early-warning-data.ts';
+import '../dashboard/dashboard.css';
+import './early-warning.css';
+
+type State = { status: 'loading' } | { status: 'ready'; data: ReviewAlertsResponse } | { status: 'error'; error: LoadError };
+
+export default function EarlyWarning({ businessId }: { businessId: string }) {
+  const [state, setState] = useState<State>({ status: 'loading' });
+
+  useEffect(() => {
+    apiRequest<ReviewAlertsResponse>('GET', `/api/business/${encodeURIComponent(businessId)}/review-alerts`)
+      .then((data) => setState({ status: 'ready', data }))
+      .catch((error: unknown) => setState({ status: 'error', error: loadErrorOf(error) }));
+  }, [businessId]);
+
+  if (state.status === 'loading') return <Loading />;
+  if (state.status === 'error') return <ErrorCard error={state.error} />;
+  return <Monitor data={state.data} onThreshold={(threshold) => setState({ status: 'ready', data: { ...state.data, threshold } })} />;
+}
+
+const ICONS = {
+  lock: <path d="M7 11V8a5 5 0 0 1 10 0v3M5 11h14v10H5z" />,
+  search: <path d="M11 18a7 7 0 1 1 0-14 7 7 0 0 1 0 14zm10 3-5.2-5.2" />,
+  warning: <path d="M12 3 2 20h20L12 3zm0 7v4m0 3v.5" />,
+};
+
+function ErrorCard({ error }: { error: LoadError }) {
+  const here = typeof window === 'undefined' ? '/' : window.location.pathname + window.location.search;
+  const s =
+    error.kind === 'login'
+      ? { icon: 'lock' as const, title: 'Login Required', text: 'Please log in to view the Early Warning Monitor.', action: 'Go to Login', href: loginFor(here) }
+      : error.kind === 'not-found'
+        ? { icon: 'search' as const, title: 'Business Not Found', text: "The business you're trying to monitor could not be found or hasn't been set up for monitoring yet.", action: 'Go to Dashboard', href: '/dashboard' }
+        : { icon: 'warning' as const, title: 'Access Denied', text: error.message, action: 'See Plans', href: '/#pricing' };
+  return (
+    <section className="dash-state" data-state={error.kind}>
+      <div className="card state-card">
+        <span className="state-icon" aria-hidden="true">
+          <svg width="28" height="28" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">{ICONS[s.icon]}</svg>
+        </span>
+        <h1>{s.title}</h1>
+        <p>{s.text}</p>
+        <a className="btn btn-primary" href={s.href}>{s.action}</a>
+      </div>
+    </section>
+  );
+}
+
+function Monitor({ data, onThreshold }: { data: ReviewAlertsResponse; onThreshold: (t: number) => void }) {
+  const { business, stats, alerts } = data;
+  return (
+    <div className="dash ew container" data-testid="early-warning">
+      <header className="dash-head">
+        <div>
+          <p className="eyebrow">Early Warning Monitor</p>
+          <h1>{business.companyName}</h1>
+          <p className="muted">{business.city}, {business.state}</p>
+        </div>
+        <nav className="dash-nav" aria-label="Early Warning">
+          <a className="btn btn-secondary" href={`/dashboard/${encodeURIComponent(business.id)}`}>
+            <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round"><path d="M15 18l-6-6 6-6" /></svg>
+            Back to Dashboard
+          </a>
+        </nav>
+      </header>
+
+      <section className="ew-stats" aria-label="Alert statistics">
+        <Stat label="Total Alerts" value={String(stats.total)} testId="stat-total" />
+        <Stat label="Last 30 Days" value={String(stats.last30Days)} testId="stat-last30" />
+        <Stat label="Average Rating" value={stats.averageRating === null ? '–' : `★ ${fmtRating(stats.averageRating)}`} tone={stats.averageRating === null ? undefined : ratingColour(stats.averageRating)} testId="stat-average" />
+        <Stat label="Alert Threshold" value={`★ ${fmtRating(data.threshold)}`} testId="stat-threshold" />
+      </section>
+
+      <ThresholdForm businessId={business.id} threshold={data.threshold} onSaved={onThreshold} />
+
+      <section className="card flush block" aria-labelledby="alerts-title">
+        <h2 className="card-title padded" id="alerts-title">
+          Recent Alerts <span className="count">{alerts.length}</span>
+        </h2>
+        {alerts.length === 0 ? (
+          <p className="ew-empty" data-testid="alerts-empty">
+            No alerts yet. Each analysis of your business reads its latest reviews; any review of the last {data.alertWindowDays ?? 90} days rated at or below your threshold shows up here.
+          </p>
+        ) : (
+          <ul className="ew-alerts" data-testid="alert-list">
+            {alerts.slice(0, EARLY_WARNING_ALERT_LIMIT).map((a) => (
+              <AlertItem key={a.id} alert={a} />
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function Stat({ label, value, tone, testId }: { label: string; value: string; tone?: string; testId: string }) {
+  return (
+    <div className="card ew-stat">
+      <p className="label">{label}</p>
+      <p className={`ew-stat-value${tone ? ` rating-${tone}` : ''}`} data-testid={testId}>{value}</p>
+    </div>
+  );
+}
+
+function ThresholdForm({ businessId, threshold, onSaved }: { businessId: string; threshold: number; onSaved: (t: number) => void }) {
+  const [value, setValue] = useState(threshold.toFixed(1));
+  const [pending, setPending] = useState(false);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const n = value.trim() === '' ? NaN : Number(value);
+    if (!isThreshold(n)) {
+      toast({ title: THRESHOLD_TITLE, description: THRESHOLD_MESSAGE, variant: 'destructive' });
+      return;
+    }
+    setPending(true);
+    try {
+      const res = await apiRequest<{ threshold: number }>('PUT', `/api/business/${encodeURIComponent(businessId)}/alert-threshold`, { threshold: n });
+      onSaved(res.threshold);
+      setValue(res.threshold.toFixed(1));
+      toast({ title: 'Threshold Updated', description: 'Alert threshold has been successfully updated.' });
+    } catch (error) {
+      const field = error instanceof ApiError ? error.details.fields?.threshold : undefined;
+      toast({ title: 'Update Failed', description: field ?? messageOf(error, 'Failed to update alert threshold.'), variant: 'destructive' });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <section className="card block ew-threshold" aria-labelledby="threshold-title">
+      <h2 className="card-title" id="threshold-title">Alert Threshold</h2>
+      <form className="ew-threshold-form" onSubmit={submit} noValidate>
+        <div className="field">
+          <label htmlFor="alert-threshold">Alert me about reviews rated at or below</label>
+          <input
+            id="alert-threshold"
+            className="input"
+            type="number"
+            inputMode="decimal"
+            min={ALERT_THRESHOLD.min}
+            max={ALERT_THRESHOLD.max}
+            step={ALERT_THRESHOLD.step}
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+          />
+        </div>
+        <button className="btn btn-primary" type="submit" disabled={pending}>
+          {pending && <span className="spinner" aria-hidden="true" />}
+          {pending ? 'Updating...' : 'Save Threshold'}
+        </button>
+      </form>
+      <p className="muted small">
+        From {ALERT_THRESHOLD.min.toFixed(1)} to {ALERT_THRESHOLD.max.toFixed(1)} stars, in steps of {ALERT_THRESHOLD.step}. A new threshold applies to the reviews found by the next analysis; alerts already raised stay.
+      </p>
+    </section>
+  );
+}
+
+function AlertItem({ alert }: { alert: AlertRow }) {
+  const link = reviewLink(alert.reviewUrl);
+  return (
+    <li className="ew-alert" data-testid="alert">
+      <div className="ew-alert-top">
+        <span className={`rating rating-${ratingColour(alert.reviewRating)}`} aria-label={`Rated ${fmtRating(alert.reviewRating)} stars`}>★ {fmtRating(alert.reviewRating)}</span>
+        <span className="ew-platform">{platformLabel(alert.platform)}</span>
+        <span className="ew-author">{alert.reviewAuthor ?? 'Anonymous'}</span>
+        <span className="ew-date">{fmtDate(alert.reviewDate ?? alert.createdAt)}</span>
+      </div>
+      {alert.reviewText && <p className="ew-text">{alert.reviewText}</p>}
+      {link && (
+        <a className="ew-link" href={link} target="_blank" rel="noopener noreferrer nofollow">
+          View review
+        </a>
+      )}
+    </li>
+  );
+}
