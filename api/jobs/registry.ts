@@ -1,6 +1,7 @@
 // Which handler runs which job type. Every process that runs a worker builds its registry here,
 // so the web process (WORKER=inline), `npm run worker`, the CLI and the tests agree.
 import type { AppContext } from '../context.ts';
+import { ALERTS_NOTIFY, alertsNotifyJob } from '../email/alerts-notify-job.ts';
 import { contactNotifyJob } from '../email/contact-notify-job.ts';
 import { reportGenerateJob, type ReportJobDeps } from '../report/generate-job.ts';
 import { reportMonthlyJob } from '../report/monthly-job.ts';
@@ -27,5 +28,6 @@ export function createRegistry(deps: JobDeps): JobRegistry {
     ...(analyse ? { 'report.generate': reportGenerateJob({ ...deps, analyse }), 'business.reanalyse': businessReanalyseJob({ analyse }) } : {}),
     'report.monthly': reportMonthlyJob({ renderer: deps.renderer }),
     'contact.notify': contactNotifyJob,
+    [ALERTS_NOTIFY]: alertsNotifyJob,
   };
 }

@@ -8,6 +8,8 @@ import { PRECISION, round } from '../../common/constants.ts';
 import { businesses, businessMetrics, competitors } from '../../db/schema/businesses.ts';
 import { reports, reviewAlerts } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
+import { ALERTS_NOTIFY } from '../email/alerts-notify-job.ts';
+import { enqueueStatement } from '../jobs/queue.ts';
 import { alertRows, thresholdOf } from '../services/review-alerts.ts';
 import type { AnalysedPlace, ReportData } from './types.ts';
 
@@ -116,7 +118,10 @@ export async function persistReport(ctx: AppContext, input: PersistInput): Promi
       createdAt: now,
       expiresAt: new Date(now.getTime() + REPORT_LINK_DAYS * 24 * 60 * 60 * 1000),
     }),
-    ...(alerts.length ? [ctx.db.insert(reviewAlerts).values(alerts).onConflictDoNothing()] : []),
+    // New alerts are e-mailed by a job (api/email/alerts-notify-job.ts); it sends only unsent ones.
+    ...(alerts.length
+      ? [ctx.db.insert(reviewAlerts).values(alerts).onConflictDoNothing(), enqueueStatement(ctx.db, { type: ALERTS_NOTIFY, payload: { businessId }, key: `alerts:run-${runId}` })]
+      : []),
   ] as const;
   await ctx.db.batch(statements);
   return { reportId, token, runId };

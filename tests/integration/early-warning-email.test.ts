@@ -1,0 +1,80 @@
+// alerts.notify: an analysis run that records alerts queues the e-mail; the accounts that may
+// monitor the business get the unsent alerts once; a plan without the monitor gets nothing.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ALERTS_NOTIFY } from '../../api/email/alerts-notify-job.ts';
+import { closeMailer } from '../../api/email/mailer.ts';
+import { createRegistry } from '../../api/jobs/registry.ts';
+import { createWorker } from '../../api/jobs/worker.ts';
+import { persistReport } from '../../api/report/persist.ts';
+import type { Review } from '../../api/report/types.ts';
+import { jobs } from '../../db/schema/operations.ts';
+import { reviewAlerts } from '../../db/schema/reports.ts';
+import { reportDataFixture } from '../fixtures/report-data.ts';
+import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { addClient, seedBusiness } from '../helpers/dashboard-seed.ts';
+import { createUser } from '../helpers/factories.ts';
+import { startSmtpServer } from '../helpers/smtp.ts';
+
+let t: TestContext;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  t = await createTestContext({ SMTP_URL: smtp.url });
+});
+afterAll(async () => {
+  closeMailer(t.ctx);
+  await t.close();
+  await smtp.close();
+});
+
+const DAY = 24 * 60 * 60 * 1000;
+const review = (rating: number, daysAgo: number, author: string): Review => ({ rating, text: `<b>${author}</b> was unhappy`, author, date: new Date(Date.now() - daysAgo * DAY).toISOString(), url: 'https://maps.example/r', ownerResponse: null });
+
+async function analyse(businessId: string, ownReviews: Review[]) {
+  const data = reportDataFixture();
+  data.ownReviews = ownReviews;
+  await persistReport(t.ctx, { businessId, requestId: null, reportType: 'scheduled', data });
+}
+
+async function drain() {
+  const worker = createWorker(t.ctx, { registry: createRegistry({}) });
+  const queued = () => t.ctx.db.select().from(jobs).where(eq(jobs.type, ALERTS_NOTIFY));
+  for (let i = 0; i < 10 && (await queued()).some((j) => j.status === 'queued'); i++) await worker.runNext();
+  return queued();
+}
+
+it('e-mails the owner and the consultant the new alerts once, and nothing for a plan without the monitor', async () => {
+  const owner = await createUser(t.ctx, { tier: 'enterprise' });
+  const consultant = await createUser(t.ctx, { tier: 'agency', role: 'consultant' });
+  const { business } = await seedBusiness(t.ctx, { userId: owner.userId, company: 'Lamar Smiles' });
+  await addClient(t.ctx, consultant.viewer.consultant!.id, business.id);
+
+  const first = [review(1, 1, 'Pat Q.'), review(2, 5, 'Lee R.'), review(5, 1, 'Happy H.')];
+  await analyse(business.id, first);
+  const done = await drain();
+  expect(done.map((j) => j.status)).toEqual(['done']);
+  expect(smtp.received.map((m) => m.envelope.to[0]).sort()).toEqual([owner.email, consultant.email].sort());
+  const mail = smtp.received[0]!;
+  expect(mail.parsed.subject).toBe('2 new low-rated reviews for Lamar Smiles');
+  expect(mail.parsed.text).toContain('1.0 stars on Other by Pat Q.');
+  expect(mail.parsed.text).not.toContain('Happy H.');
+  expect(mail.parsed.text).toContain(`/early-warning/${business.id}`);
+  expect(mail.parsed.html).toContain('&lt;b&gt;Pat Q.&lt;/b&gt; was unhappy');
+  expect((await t.ctx.db.select().from(reviewAlerts).where(eq(reviewAlerts.businessId, business.id))).every((a) => a.emailSent)).toBe(true);
+
+  // The next run sees the same reviews and one new: only the new one is e-mailed.
+  await analyse(business.id, [review(2.5, 0, 'New N.'), ...first]);
+  await drain();
+  expect(smtp.received).toHaveLength(4);
+  expect(smtp.received[2]!.parsed.subject).toBe('A new low-rated review for Lamar Smiles');
+  expect(smtp.received[2]!.parsed.text).not.toContain('Pat Q.');
+
+  // A pro owner: alerts are recorded, nothing is sent, they stay unsent.
+  const pro = await createUser(t.ctx, { tier: 'pro' });
+  const other = await seedBusiness(t.ctx, { userId: pro.userId });
+  await analyse(other.business.id, [review(1, 1, 'Sam T.')]);
+  await drain();
+  expect(smtp.received).toHaveLength(4);
+  expect((await t.ctx.db.select().from(reviewAlerts).where(eq(reviewAlerts.businessId, other.business.id))).map((a) => a.emailSent)).toEqual([false]);
+});
