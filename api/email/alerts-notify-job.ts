@@ -29,7 +29,7 @@ const PLATFORM = { google: 'Google', yelp: 'Yelp', facebook: 'Facebook', other: 
 const day = (d: Date | null) => (d ? d.toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' }) : 'date unknown');
 const safeLink = (url: string | null) => (url && /^https?:\/\//i.test(url) ? url : null);
 
-export function alertsEmail(ctx: AppContext, business: Business, to: string, alerts: Alert[]): MailMessage {
+export function alertsEmail(ctx: AppContext, business: Business, to: { userId: string; email: string }, alerts: Alert[]): MailMessage {
   const monitor = `${ctx.env.PUBLIC_BASE_URL}/early-warning/${encodeURIComponent(business.id)}`;
   const count = alerts.length === 1 ? 'A new low-rated review' : `${alerts.length} new low-rated reviews`;
   const subject = `${count} for ${business.company}`;
@@ -59,9 +59,9 @@ export function alertsEmail(ctx: AppContext, business: Business, to: string, ale
 <p><a href="${escapeHtml(monitor)}" style="background:#2563eb;color:#fff;padding:10px 16px;border-radius:8px;text-decoration:none;font-weight:600">Open the Early Warning Monitor</a></p>
 <p style="color:#64748b;font-size:12px">${escapeHtml(PRODUCT_NAME)} Early Warning Monitor. To stop these e-mails, write to <a href="mailto:${escapeHtml(ctx.env.OPERATOR_EMAIL)}?subject=unsubscribe" style="color:#64748b">${escapeHtml(ctx.env.OPERATOR_EMAIL)}</a>.<br>${escapeHtml(`${OPERATOR.legalName}, ${OPERATOR.postalAddress}`)}</p></body></html>`;
   return {
-    messageId: messageIdFor(ctx, `alerts-${alerts[0]!.id}-${to}`),
+    messageId: messageIdFor(ctx, `alerts-${alerts[0]!.id}-${to.userId}`),
     from: ctx.env.MAIL_FROM,
-    to,
+    to: to.email,
     subject,
     text,
     html,
@@ -77,9 +77,9 @@ export const alertsNotifyJob: JobDefinition<AlertsNotifyPayload> = {
     if (!business) throw new PermanentJobError(`business ${businessId} not found`);
 
     const userIds = (await candidates(ctx, businessId)).filter((c) => can(c.plan, 'earlyWarning')).map((c) => c.userId);
-    const accounts = userIds.length ? await ctx.db.select({ email: users.email }).from(users).where(inArray(users.id, userIds)) : [];
-    const recipients: string[] = [];
-    for (const a of accounts) if (!(await isUnsubscribed(ctx, a.email))) recipients.push(a.email);
+    const accounts = userIds.length ? await ctx.db.select({ userId: users.id, email: users.email }).from(users).where(inArray(users.id, userIds)) : [];
+    const recipients: typeof accounts = [];
+    for (const a of accounts) if (!(await isUnsubscribed(ctx, a.email))) recipients.push(a);
     // Nobody to tell: the alerts stay unsent (and on the screen).
     if (recipients.length === 0) return tools.saveProgress({ stage: 'skipped', reason: 'no account with the Early Warning Monitor to e-mail' });
 

@@ -57,6 +57,7 @@ it('e-mails the owner and the consultant the new alerts once, and nothing for a 
   expect(smtp.received.map((m) => m.envelope.to[0]).sort()).toEqual([owner.email, consultant.email].sort());
   const mail = smtp.received[0]!;
   expect(mail.parsed.subject).toBe('2 new low-rated reviews for Lamar Smiles');
+  expect(mail.parsed.messageId).toMatch(/^<alerts-[\w-]+@[^@]+>$/);
   expect(mail.parsed.text).toContain('1.0 stars on Other by Pat Q.');
   expect(mail.parsed.text).not.toContain('Happy H.');
   expect(mail.parsed.text).toContain(`/early-warning/${business.id}`);
