@@ -2,6 +2,7 @@
 // so the web process (WORKER=inline), `npm run worker`, the CLI and the tests agree.
 import type { AppContext } from '../context.ts';
 import { contactNotifyJob } from '../email/contact-notify-job.ts';
+import { reportFailedJob } from '../email/report-failed.ts';
 import { reportGenerateJob, type ReportJobDeps } from '../report/generate-job.ts';
 import { reportMonthlyJob } from '../report/monthly-job.ts';
 import { businessReanalyseJob } from '../report/reanalyse-job.ts';
@@ -27,5 +28,6 @@ export function createRegistry(deps: JobDeps): JobRegistry {
     ...(analyse ? { 'report.generate': reportGenerateJob({ ...deps, analyse }), 'business.reanalyse': businessReanalyseJob({ analyse }) } : {}),
     'report.monthly': reportMonthlyJob({ renderer: deps.renderer }),
     'contact.notify': contactNotifyJob,
+    'report.failed': reportFailedJob,
   };
 }
