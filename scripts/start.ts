@@ -12,6 +12,7 @@ import { runWorker } from '../api/jobs/run-worker.ts';
 import { startScheduler } from '../api/jobs/schedule.ts';
 import { securityHeaders } from '../api/lib/security-headers.ts';
 import { buildIfNeeded, SERVER_ENTRY } from './build-if-needed.ts';
+import { listen } from './lib/listen.ts';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -40,18 +41,24 @@ const server = createServer((req, res) => {
   });
 });
 
+let port: number;
+try {
+  port = await listen(server, env.PORT, env.HOST);
+} catch (error) {
+  console.error(`LocalRank could not start: ${(error as Error).message}`);
+  ctx.db.$client.close();
+  process.exit(1);
+}
+
+// Jobs only once the process serves: one that cannot listen takes none.
 const stoppers: Array<() => Promise<void>> = [];
 if (env.WORKER === 'inline') {
   stoppers.push(runWorker(ctx, { inline: true }));
   // Re-analyses and monthly reports for paid plans; keyed per period, so several processes may tick.
   stoppers.push(startScheduler(ctx));
 }
-server.listen(env.PORT, env.HOST, () => {
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : env.PORT;
-  const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
-  console.log(`LocalRank is serving on http://${host}:${port}/`);
-});
+const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
+console.log(`LocalRank is serving on http://${host}:${port}/`);
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -29,7 +29,7 @@ export interface ReportEmailInput {
 
 export const pdfFileName = (company: string) => `${company.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'business'}-localrank-report.pdf`;
 
-function firstName(fullName: string) {
+export function firstName(fullName: string) {
   return fullName.trim().split(/\s+/)[0] || 'there';
 }
 

@@ -3,6 +3,7 @@
 import type { AppContext } from '../context.ts';
 import { ALERTS_NOTIFY, alertsNotifyJob } from '../email/alerts-notify-job.ts';
 import { contactNotifyJob } from '../email/contact-notify-job.ts';
+import { reportFailedJob } from '../email/report-failed.ts';
 import { reportGenerateJob, type ReportJobDeps } from '../report/generate-job.ts';
 import { reportMonthlyJob } from '../report/monthly-job.ts';
 import { businessReanalyseJob } from '../report/reanalyse-job.ts';
@@ -28,6 +29,7 @@ export function createRegistry(deps: JobDeps): JobRegistry {
     ...(analyse ? { 'report.generate': reportGenerateJob({ ...deps, analyse }), 'business.reanalyse': businessReanalyseJob({ analyse }) } : {}),
     'report.monthly': reportMonthlyJob({ renderer: deps.renderer }),
     'contact.notify': contactNotifyJob,
+    'report.failed': reportFailedJob,
     [ALERTS_NOTIFY]: alertsNotifyJob,
   };
 }

@@ -2,11 +2,12 @@
 // resumable: the persisted report row (unique per request) marks analysis done, the files on
 // disk mark rendering done, and the report's e-mail claim makes the e-mail go out at most once.
 import { existsSync, readFileSync } from 'node:fs';
-import { eq } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import { businesses, reportRequests } from '../../db/schema/businesses.ts';
 import { reports } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
 import { deliverReport } from '../email/deliver-report.ts';
+import { enqueue } from '../jobs/queue.ts';
 import type { JobDefinition } from '../jobs/registry.ts';
 import type { ReportGeneratePayload } from '../jobs/types.ts';
 import { PermanentJobError } from '../jobs/worker.ts';
@@ -89,7 +90,11 @@ export function reportGenerateJob(deps: ReportJobDeps): JobDefinition<ReportGene
       await tools.saveProgress({ stage: 'delivered', email: outcome });
     },
     async onGiveUp(ctx, job) {
-      if (isPayload(job.payload)) await ctx.db.update(reportRequests).set({ status: 'failed' }).where(eq(reportRequests.id, job.payload.requestId));
+      if (!isPayload(job.payload)) return;
+      const { requestId } = job.payload;
+      await ctx.db.update(reportRequests).set({ status: 'failed' }).where(and(eq(reportRequests.id, requestId), ne(reportRequests.status, 'sent')));
+      // The visitor is told by e-mail, once per request ever (the key), whatever retries follow.
+      await enqueue(ctx.db, { type: 'report.failed', payload: { requestId }, key: `report.failed:${requestId}` });
     },
   };
 }

@@ -54,6 +54,8 @@ test('long values wrap inside their cards on a 375px screen', async ({ page, app
   await page.goto(`/report/${token}`);
   await page.locator('details.comp-points').first().locator('summary').click();
   expect(await overflowing(page), 'online report').toEqual([]);
+  // The comparison table scrolls inside its box on a phone, and says so.
+  await expect(page.getByText('Scroll the table sideways to see every score.')).toBeVisible();
 
   await page.goto('/dev/mailbox');
   await page.getByRole('link', { name: /Your LocalRank report: Barton Springs Family/ }).click();

@@ -13,7 +13,10 @@ test('a valid link shows the full report without signing in', async ({ page, app
   await expect(page.getByRole('note')).toContainText('Sample data.');
   await expect(page.getByRole('heading', { name: 'Recommendations' })).toBeVisible();
   await expect(page.locator('.recs > li')).toHaveCount(5);
-  await expect(page.locator('#competitors + .table-wrap tbody tr')).toHaveCount(10);
+  await expect(page.getByRole('region', { name: 'How you compare' }).locator('tbody tr')).toHaveCount(10);
+  // Wide enough for the whole table: no scroll hint.
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await expect(page.getByText('Scroll the table sideways to see every score.')).toBeHidden();
   await expect(page.getByRole('heading', { name: /Every data point for Barton Springs Dental/ })).toContainText('92');
   await expect(page.getByText(/open this link again to save the report/)).toBeVisible();
   const pdf = await page.request.get(`/api/reports/${token}/report.pdf`);

@@ -55,32 +55,26 @@ it('fails for good when the message does not exist', async () => {
   expect(row.lastError).toBe('contact message missing not found');
 });
 
-it('notifies the operator of a message sent through POST /api/contact', async () => {
+/** Sends a message through POST /api/contact, runs its job, and returns the mail it sent. */
+async function sendContact(message: Record<string, string>) {
   const before = smtp.received.length;
-  const res = await t.app.request('/api/contact', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Sam Ortiz', email: 'sam@example.com', subject: 'sales', message: 'Do you offer agency pricing for 40 clients?' }),
-  });
+  const res = await t.app.request('/api/contact', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) });
   expect(res.status).toBe(201);
   await createWorker(t.ctx, { registry: createRegistry({}) }).drain();
-  const mail = smtp.received.slice(before);
+  return smtp.received.slice(before);
+}
+
+it('notifies the operator of a message sent through POST /api/contact', async () => {
+  const mail = await sendContact({ name: 'Sam Ortiz', email: 'sam@example.com', subject: 'sales', message: 'Do you offer agency pricing for 40 clients?' });
   expect(mail).toHaveLength(1);
   expect(mail[0]!.parsed.subject).toBe('[LocalRank contact] Sales & Pricing: Sam Ortiz');
   expect(mail[0]!.parsed.text).toContain('Do you offer agency pricing for 40 clients?');
 });
 
 it('keeps line breaks in a sender\'s name out of the mail headers (no injected Bcc)', async () => {
-  const before = smtp.received.length;
-  const res = await t.app.request('/api/contact', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Eve\r\nBcc: victim@example.com', email: 'eve@example.com', subject: 'general', message: 'Hello there, operator.' }),
-  });
-  expect(res.status).toBe(201);
-  await createWorker(t.ctx, { registry: createRegistry({}) }).drain();
-  expect(smtp.received.slice(before)).toHaveLength(1);
-  for (const mail of smtp.received.slice(before)) {
+  const received = await sendContact({ name: 'Eve\r\nBcc: victim@example.com', email: 'eve@example.com', subject: 'general', message: 'Hello there, operator.' });
+  expect(received).toHaveLength(1);
+  for (const mail of received) {
     expect(mail.envelope.to).toEqual(['ops@example.com']);
     expect(mail.parsed.bcc).toBeUndefined();
     expect(mail.parsed.headers.map((h) => h.key)).not.toContain('bcc');

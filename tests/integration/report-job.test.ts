@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readOutboxMessage } from '../../api/email/outbox.ts';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { reportFiles } from '../../api/report/files.ts';
@@ -116,14 +117,31 @@ describe('report.generate', () => {
     expect((await t.ctx.db.select().from(reports).where(eq(reports.requestId, request.id)))[0]!.emailSent).toBe(true);
   });
 
-  it('marks the request failed when the job gives up', async () => {
+  it('marks the request failed when the job gives up, and tells the visitor once by e-mail', async () => {
     const { request, jobId } = await createReportRequest(t.ctx);
     await t.ctx.db.update(jobs).set({ maxAttempts: 1 }).where(eq(jobs.id, jobId));
     const registry = createRegistry({ analyse: async () => { throw new Error('geocoder down'); } });
-    await createWorker(t.ctx, { registry }).runNext();
+    const before = outbox();
+    await createWorker(t.ctx, { registry }).drain();
     const job = (await t.ctx.db.select().from(jobs).where(eq(jobs.id, jobId)))[0]!;
     expect(job.status).toBe('failed');
     expect(job.lastError).toBe('geocoder down');
     expect((await t.ctx.db.select().from(reportRequests).where(eq(reportRequests.id, request.id)))[0]!.status).toBe('failed');
+
+    const added = outbox().filter((f) => !before.includes(f));
+    expect(added).toHaveLength(1);
+    const mail = (await readOutboxMessage(t.ctx, added[0]!))!.email;
+    expect(mail.subject).toBe('We could not finish your LocalRank report for Austin Family Dental');
+    expect(mail.to?.[0]?.address).toBe(request.email);
+    expect(mail.replyTo?.[0]?.address).toBe(t.ctx.env.OPERATOR_EMAIL);
+    expect(mail.text).toContain('Hi Dana,');
+    expect(mail.text).toContain('Austin Family Dental (100 Lamar Blvd, Austin, TX 78701)');
+    expect(mail.text).toContain('Ask again: https://reports.example.com/#report-form');
+    expect(mail.html).toContain('Ask for the report again');
+
+    // An operator retrying the job (admin retry-job) and failing again sends nothing more.
+    await t.ctx.db.update(jobs).set({ status: 'queued', runAt: new Date(), attempts: 0 }).where(eq(jobs.id, jobId));
+    await createWorker(t.ctx, { registry }).drain();
+    expect(outbox().filter((f) => !before.includes(f))).toHaveLength(1);
   });
 });

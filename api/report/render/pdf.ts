@@ -194,7 +194,12 @@ export async function renderPdf(data: ReportData): Promise<Buffer> {
   dataPoints(doc, b);
   if (data.notes.length > 0) {
     heading(doc, 'Notes on the data');
-    for (const note of data.notes) doc.font('Regular').fontSize(9.5).fillColor(INK3).text(`• ${note}`, MARGIN);
+    // Bullets with a hanging indent: a wrapped note's lines start under its text, not under the bullet.
+    for (const note of data.notes) {
+      const y = doc.y;
+      doc.font('Regular').fontSize(9.5).fillColor(INK3).text('•', MARGIN, y);
+      doc.text(note, MARGIN + 10, y, { width: doc.page.width - 2 * MARGIN - 10 });
+    }
   }
   heading(doc, 'How we score, in short');
   for (const line of METHODOLOGY_SUMMARY) doc.font('Regular').fontSize(9.5).fillColor(INK3).text(line, MARGIN).moveDown(0.3);
