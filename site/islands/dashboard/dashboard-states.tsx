@@ -16,9 +16,35 @@ const ICONS = {
   lock: <path d="M7 11V8a5 5 0 0 1 10 0v3M5 11h14v10H5z" />,
   chart: <path d="M4 20V10m6 10V4m6 16v-7m4 7H2" />,
   search: <path d="M11 18a7 7 0 1 1 0-14 7 7 0 0 1 0 14zm10 3-5.2-5.2" />,
+  warning: <path d="M12 3 2 20h20L12 3zm0 7v4m0 3v.5" />,
 };
 
-const STATES: Record<DashboardError, { icon: keyof typeof ICONS; title: string; text: string; action: string; href: string }> = {
+export interface StateCardProps {
+  state: string;
+  icon: keyof typeof ICONS;
+  title: string;
+  text: string;
+  action: string;
+  href: string;
+}
+
+/** A screen that stands in for the page: an icon, a title, a line of text and one way on. */
+export function StateCard({ state, icon, title, text, action, href }: StateCardProps) {
+  return (
+    <section className="dash-state" data-state={state}>
+      <div className="card state-card">
+        <span className="state-icon" aria-hidden="true">
+          <svg width="28" height="28" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">{ICONS[icon]}</svg>
+        </span>
+        <h1>{title}</h1>
+        <p>{text}</p>
+        <a className="btn btn-primary" href={href}>{action}</a>
+      </div>
+    </section>
+  );
+}
+
+const STATES: Record<DashboardError, Omit<StateCardProps, 'state'>> = {
   login: { icon: 'lock', title: 'Login Required', text: 'Please log in to view your business dashboard.', action: 'Go to Login', href: '/account' },
   'no-business': {
     icon: 'chart',
@@ -37,19 +63,7 @@ const STATES: Record<DashboardError, { icon: keyof typeof ICONS; title: string; 
 };
 
 export function ErrorState({ kind }: { kind: DashboardError }) {
-  const s = STATES[kind];
-  return (
-    <section className="dash-state" data-state={kind}>
-      <div className="card state-card">
-        <span className="state-icon" aria-hidden="true">
-          <svg width="28" height="28" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">{ICONS[s.icon]}</svg>
-        </span>
-        <h1>{s.title}</h1>
-        <p>{s.text}</p>
-        <a className="btn btn-primary" href={s.href}>{s.action}</a>
-      </div>
-    </section>
-  );
+  return <StateCard state={kind} {...STATES[kind]} />;
 }
 
 const pro = PLAN_CATALOGUE.find((p) => p.tier === 'pro')!;

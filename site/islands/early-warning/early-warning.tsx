@@ -6,7 +6,7 @@ import { isThreshold, THRESHOLD_MESSAGE, THRESHOLD_TITLE } from '../../../common
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
 import { loginFor } from '../../lib/auth-redirect.ts';
 import { toast } from '../../lib/toasts.ts';
-import { Loading } from '../dashboard/dashboard-states.tsx';
+import { Loading, StateCard } from '../dashboard/dashboard-states.tsx';
 import { fmtDate } from '../dashboard/dashboard-data.ts';
 import { fmtRating, loadErrorOf, platformLabel, reviewLink, type AlertRow, type LoadError, type ReviewAlertsResponse } from './early-warning-data.ts';
 import '../dashboard/dashboard.css';
@@ -28,12 +28,6 @@ export default function EarlyWarning({ businessId }: { businessId: string }) {
   return <Monitor data={state.data} onThreshold={(threshold) => setState({ status: 'ready', data: { ...state.data, threshold } })} />;
 }
 
-const ICONS = {
-  lock: <path d="M7 11V8a5 5 0 0 1 10 0v3M5 11h14v10H5z" />,
-  search: <path d="M11 18a7 7 0 1 1 0-14 7 7 0 0 1 0 14zm10 3-5.2-5.2" />,
-  warning: <path d="M12 3 2 20h20L12 3zm0 7v4m0 3v.5" />,
-};
-
 function ErrorCard({ error }: { error: LoadError }) {
   const here = typeof window === 'undefined' ? '/' : window.location.pathname + window.location.search;
   const s =
@@ -42,18 +36,7 @@ function ErrorCard({ error }: { error: LoadError }) {
       : error.kind === 'not-found'
         ? { icon: 'search' as const, title: 'Business Not Found', text: "The business you're trying to monitor could not be found or hasn't been set up for monitoring yet.", action: 'Go to Dashboard', href: '/dashboard' }
         : { icon: 'warning' as const, title: 'Access Denied', text: error.message, action: 'See Plans', href: '/#pricing' };
-  return (
-    <section className="dash-state" data-state={error.kind}>
-      <div className="card state-card">
-        <span className="state-icon" aria-hidden="true">
-          <svg width="28" height="28" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">{ICONS[s.icon]}</svg>
-        </span>
-        <h1>{s.title}</h1>
-        <p>{s.text}</p>
-        <a className="btn btn-primary" href={s.href}>{s.action}</a>
-      </div>
-    </section>
-  );
+  return <StateCard state={error.kind} {...s} />;
 }
 
 function Monitor({ data, onThreshold }: { data: ReviewAlertsResponse; onThreshold: (t: number) => void }) {
