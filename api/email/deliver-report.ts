@@ -6,13 +6,13 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { businesses } from '../../db/schema/businesses.ts';
 import { reports } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
-import { PermanentJobError } from '../jobs/worker.ts';
+import { PermanentJobError, RetryLaterError } from '../jobs/worker.ts';
 import type { ReportData } from '../report/types.ts';
 import { mailerFor, messageIdFor } from './mailer.ts';
 import { reportEmail } from './report-email.ts';
 
 /** A claim younger than this may belong to a worker that is sending right now. */
-const CLAIM_IN_FLIGHT_MS = 2 * 60 * 1000;
+export const CLAIM_IN_FLIGHT_MS = 2 * 60 * 1000;
 
 type ReportRow = typeof reports.$inferSelect;
 type BusinessRow = typeof businesses.$inferSelect;
@@ -37,8 +37,11 @@ export async function deliverReport(
   if (!report) {
     const current = (await ctx.db.query.reports.findFirst({ where: eq(reports.id, input.report.id) }))!;
     if (current.emailSent) return 'already-sent';
-    if (current.emailClaimedAt && now.getTime() - current.emailClaimedAt.getTime() < CLAIM_IN_FLIGHT_MS) {
-      throw new Error('the e-mail is being sent by another attempt; checking again later');
+    const claimAge = current.emailClaimedAt ? now.getTime() - current.emailClaimedAt.getTime() : Infinity;
+    if (claimAge < CLAIM_IN_FLIGHT_MS) {
+      // Waiting is not failing: the job comes back once that attempt must have ended, with its
+      // attempts intact, instead of spending them all before the claim is old enough to judge.
+      throw new RetryLaterError('the e-mail is being sent by another attempt; checking again when it must have ended', CLAIM_IN_FLIGHT_MS - claimAge);
     }
     const delivered = mailer.wasDelivered(current.emailMessageId ?? messageId);
     if (delivered === true) {
@@ -54,7 +57,7 @@ export async function deliverReport(
       .where(and(eq(reports.id, current.id), eq(reports.emailSent, false), eq(reports.emailClaimedAt, current.emailClaimedAt!)))
       .returning();
     report = reclaimed[0];
-    if (!report) throw new Error('another attempt claimed the e-mail meanwhile; checking again later');
+    if (!report) throw new RetryLaterError('another attempt claimed the e-mail meanwhile; checking again when it must have ended', CLAIM_IN_FLIGHT_MS);
   }
 
   const message = reportEmail(ctx, {

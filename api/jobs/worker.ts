@@ -44,6 +44,17 @@ export class PermanentJobError extends Error {
   }
 }
 
+/** Not a failure: the job must wait (another attempt may still be at work, say) and runs again
+ *  after delayMs without counting this attempt. */
+export class RetryLaterError extends Error {
+  readonly delayMs: number;
+  constructor(message: string, delayMs: number) {
+    super(message);
+    this.name = 'RetryLaterError';
+    this.delayMs = delayMs;
+  }
+}
+
 type JobRow = typeof jobs.$inferSelect;
 const SWEEP_EVERY_MS = 5_000;
 interface Active {
@@ -97,17 +108,29 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
 
   let lastSweep = 0;
   async function sweep(now: Date) {
-    // A job whose worker died during its last allowed attempt: give up on it, keeping why.
+    // A job whose worker died during its last allowed attempt: give up on it, keeping why, and
+    // run its give-up handler as a failed last attempt would have.
     lastSweep = now.getTime();
-    await ctx.db
+    const abandoned = await ctx.db
       .update(jobs)
       .set({ status: 'failed', finishedAt: now, leaseUntil: null, lastError: sql`coalesce(${jobs.lastError} || '; ', '') || 'the worker stopped during the last attempt'` })
-      .where(and(inArray(jobs.type, types), eq(jobs.status, 'running'), lt(jobs.leaseUntil, now), gte(jobs.attempts, jobs.maxAttempts)));
+      .where(and(inArray(jobs.type, types), eq(jobs.status, 'running'), lt(jobs.leaseUntil, now), gte(jobs.attempts, jobs.maxAttempts)))
+      .returning();
+    for (const job of abandoned) {
+      ctx.log.error('job failed for good', { jobId: job.id, type: job.type, attempts: job.attempts, error: job.lastError });
+      await giveUp(job, job.lastError ?? 'the worker stopped during the last attempt');
+    }
+  }
+
+  async function giveUp(job: JobRow, reason: string) {
+    const run: JobRun = { id: job.id, type: job.type, payload: job.payload as Record<string, unknown>, attempts: job.attempts, progress: (job.progress as Record<string, unknown> | null) ?? {} };
+    await options.registry[job.type]?.onGiveUp?.(ctx, run, reason).catch((e) => ctx.log.error('onGiveUp failed', { jobId: job.id, error: errorMessage(e) }));
   }
 
   async function claim(): Promise<JobRow | null> {
+    if (Date.now() - lastSweep >= SWEEP_EVERY_MS) await sweep(new Date());
+    // After the sweep, so a job its give-up handlers enqueued is claimable now.
     const now = new Date();
-    if (now.getTime() - lastSweep >= SWEEP_EVERY_MS) await sweep(now);
     // Look before writing: an idle worker only reads, so it never holds SQLite's write lock.
     const next = ctx.db.select({ id: jobs.id }).from(jobs).where(claimable(now)).orderBy(jobs.runAt).limit(1);
     if ((await next).length === 0) return null;
@@ -154,11 +177,19 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
     } catch (error) {
       if (controller.signal.aborted) return;
       const reason = errorMessage(error);
-      const giveUp = error instanceof PermanentJobError || job.attempts >= job.maxAttempts;
-      if (giveUp) {
+      if (error instanceof RetryLaterError) {
+        const runAt = new Date(Date.now() + error.delayMs);
+        await persistently(() =>
+          ctx.db
+            .update(jobs)
+            .set({ status: 'queued', runAt, leaseUntil: null, lockedBy: null, lastError: reason, attempts: sql`max(${jobs.attempts} - 1, 0)` })
+            .where(mine(job.id)),
+        );
+        ctx.log.info('job waits', { jobId: job.id, type: job.type, runAt: runAt.toISOString(), reason });
+      } else if (error instanceof PermanentJobError || job.attempts >= job.maxAttempts) {
         await persistently(() => ctx.db.update(jobs).set({ status: 'failed', finishedAt: new Date(), leaseUntil: null, lastError: reason }).where(mine(job.id)));
         ctx.log.error('job failed for good', { jobId: job.id, type: job.type, attempts: job.attempts, error: reason });
-        await definition.onGiveUp?.(ctx, run, reason).catch((e) => ctx.log.error('onGiveUp failed', { jobId: job.id, error: errorMessage(e) }));
+        await giveUp({ ...job, progress }, reason);
       } else {
         const runAt = new Date(Date.now() + backoffMs(job.attempts, backoffBaseMs, backoffMaxMs));
         await persistently(() => ctx.db.update(jobs).set({ status: 'queued', runAt, leaseUntil: null, lockedBy: null, lastError: reason }).where(mine(job.id)));

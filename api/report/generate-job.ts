@@ -93,6 +93,11 @@ export function reportGenerateJob(deps: ReportJobDeps): JobDefinition<ReportGene
       if (!isPayload(job.payload)) return;
       const { requestId } = job.payload;
       await ctx.db.update(reportRequests).set({ status: 'failed' }).where(and(eq(reportRequests.id, requestId), ne(reportRequests.status, 'sent')));
+      // A report whose e-mail was handed to the mail server by an interrupted attempt may well
+      // have arrived: telling the visitor it could not be made would be wrong. The operator sees
+      // the failed job and its reason.
+      const report = await ctx.db.query.reports.findFirst({ where: eq(reports.requestId, requestId) });
+      if (report?.emailClaimedAt) return;
       // The visitor is told by e-mail, once per request ever (the key), whatever retries follow.
       await enqueue(ctx.db, { type: 'report.failed', payload: { requestId }, key: `report.failed:${requestId}` });
     },

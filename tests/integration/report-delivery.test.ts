@@ -7,7 +7,8 @@ import { closeMailer } from '../../api/email/mailer.ts';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { reportFiles } from '../../api/report/files.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
-import { businesses, consentRecords } from '../../db/schema/businesses.ts';
+import { businesses, consentRecords, reportRequests } from '../../db/schema/businesses.ts';
+import { jobs } from '../../db/schema/operations.ts';
 import { reports } from '../../db/schema/reports.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
@@ -102,6 +103,21 @@ describe('report e-mail over SMTP', () => {
     report = (await t.ctx.db.select().from(reports).where(eq(reports.requestId, req.request.id)))[0]!;
     expect(report.emailSent).toBe(true);
     expect(smtp.received.filter((m) => m.envelope.to.includes(req.business.email))).toHaveLength(1);
+  });
+
+  it('after a crash inside the SMTP conversation, sends nothing more: neither the report again nor a failure notice', async () => {
+    const { business, report, jobId, request } = await generate();
+    expect(smtp.received.filter((m) => m.envelope.to.includes(business.email))).toHaveLength(1);
+    // The process died after handing the message over, before recording it; the claim is old.
+    await t.ctx.db.update(reports).set({ emailSent: false, emailClaimedAt: new Date(Date.now() - 10 * 60_000) }).where(eq(reports.id, report.id));
+    await t.ctx.db.update(jobs).set({ status: 'queued', runAt: new Date() }).where(eq(jobs.id, jobId));
+    const registry = createRegistry({ analyse: async () => reportDataFixture() });
+    await createWorker(t.ctx, { registry }).drain();
+    const job = (await t.ctx.db.select().from(jobs).where(eq(jobs.id, jobId)))[0]!;
+    expect(job.status).toBe('failed');
+    expect(job.lastError).toMatch(/cannot tell whether it went out/);
+    expect((await t.ctx.db.select().from(reportRequests).where(eq(reportRequests.id, request.id)))[0]!.status).toBe('failed');
+    expect(smtp.received.filter((m) => m.envelope.to.includes(business.email))).toHaveLength(1);
   });
 });
 

@@ -1,8 +1,9 @@
 // report.generate end to end through the worker, with the analysis injected and mail in the outbox.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLAIM_IN_FLIGHT_MS } from '../../api/email/deliver-report.ts';
 import { readOutboxMessage } from '../../api/email/outbox.ts';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
@@ -115,6 +116,47 @@ describe('report.generate', () => {
     await createWorker(t.ctx, { registry }).runNext();
     expect(outbox().length).toBe(before);
     expect((await t.ctx.db.select().from(reports).where(eq(reports.requestId, request.id)))[0]!.emailSent).toBe(true);
+  });
+
+  it('after a worker died mid-send, waits for the claim to age without spending attempts, then sends exactly once', async () => {
+    const { request, jobId } = await createReportRequest(t.ctx);
+    const registry = createRegistry({ analyse: async () => reportDataFixture({ seed: 6 }) });
+    await createWorker(t.ctx, { registry }).runNext();
+    const sent = outbox();
+    const report = (await t.ctx.db.select().from(reports).where(eq(reports.requestId, request.id)))[0]!;
+    // The worker died 10 s ago while sending (its claim is young), before the message was written.
+    rmSync(join(t.dataDir, 'outbox', sent.find((f) => f.includes(report.id))!));
+    const claimedAt = new Date(Date.now() - 10_000);
+    await t.ctx.db.update(reports).set({ emailSent: false, emailClaimedAt: claimedAt }).where(eq(reports.id, report.id));
+    await t.ctx.db.update(jobs).set({ status: 'queued', runAt: new Date(), attempts: 4, maxAttempts: 5 }).where(eq(jobs.id, jobId));
+
+    await createWorker(t.ctx, { registry }).runNext();
+    let job = (await t.ctx.db.select().from(jobs).where(eq(jobs.id, jobId)))[0]!;
+    expect(job).toMatchObject({ status: 'queued', attempts: 4 });
+    expect(job.runAt.getTime()).toBeGreaterThanOrEqual(claimedAt.getTime() + CLAIM_IN_FLIGHT_MS);
+    expect(outbox().length).toBe(sent.length - 1);
+
+    // Two minutes on, the claim is old enough to judge: the outbox proves nothing went out.
+    await t.ctx.db.update(reports).set({ emailClaimedAt: new Date(Date.now() - CLAIM_IN_FLIGHT_MS - 1000) }).where(eq(reports.id, report.id));
+    await t.ctx.db.update(jobs).set({ runAt: new Date() }).where(eq(jobs.id, jobId));
+    await createWorker(t.ctx, { registry }).drain();
+    job = (await t.ctx.db.select().from(jobs).where(eq(jobs.id, jobId)))[0]!;
+    expect(job.status).toBe('done');
+    expect(outbox().length).toBe(sent.length);
+    expect((await t.ctx.db.select().from(reportRequests).where(eq(reportRequests.id, request.id)))[0]!.status).toBe('sent');
+  });
+
+  it('tells the visitor when the worker died during the last attempt, too', async () => {
+    const { request, jobId } = await createReportRequest(t.ctx);
+    await t.ctx.db.update(jobs).set({ status: 'running', attempts: 5, maxAttempts: 5, lockedBy: 'gone', leaseUntil: new Date(Date.now() - 1000) }).where(eq(jobs.id, jobId));
+    const before = outbox();
+    const registry = createRegistry({ analyse: async () => reportDataFixture() });
+    await createWorker(t.ctx, { registry }).drain();
+    expect((await t.ctx.db.select().from(jobs).where(eq(jobs.id, jobId)))[0]!.status).toBe('failed');
+    expect((await t.ctx.db.select().from(reportRequests).where(eq(reportRequests.id, request.id)))[0]!.status).toBe('failed');
+    const added = outbox().filter((f) => !before.includes(f));
+    expect(added).toHaveLength(1);
+    expect((await readOutboxMessage(t.ctx, added[0]!))!.email.subject).toBe('We could not finish your LocalRank report for Austin Family Dental');
   });
 
   it('marks the request failed when the job gives up, and tells the visitor once by e-mail', async () => {

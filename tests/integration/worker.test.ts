@@ -5,7 +5,7 @@ import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueue } from '../../api/jobs/queue.ts';
 import type { JobRegistry } from '../../api/jobs/registry.ts';
-import { createWorker, PermanentJobError } from '../../api/jobs/worker.ts';
+import { createWorker, PermanentJobError, RetryLaterError } from '../../api/jobs/worker.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 
@@ -142,6 +142,50 @@ describe('worker', () => {
     const row = await jobRow(id);
     expect(row.status).toBe('failed');
     expect(row.lastError).toBe('the worker stopped during the last attempt');
+  });
+
+  it('runs the give-up handler of a job whose worker died during the last allowed attempt', async () => {
+    const kind = type();
+    const id = (await enqueue(t.ctx.db, { type: kind, payload: { order: 7 }, maxAttempts: 2 }))!;
+    await t.ctx.db.update(jobs).set({ status: 'running', attempts: 2, lockedBy: 'gone', leaseUntil: new Date(Date.now() - 1000) }).where(eq(jobs.id, id));
+    const givenUp: Array<{ id: string; payload: unknown; reason: string }> = [];
+    const registry: JobRegistry = { [kind]: { run: async () => {}, onGiveUp: async (_ctx, job, reason) => void givenUp.push({ id: job.id, payload: job.payload, reason }) } };
+    const worker = createWorker(t.ctx, { registry });
+    await worker.runNext();
+    await worker.runNext(); // the next sweep is due only after SWEEP_EVERY_MS: no second call
+    expect(givenUp).toEqual([{ id, payload: { order: 7 }, reason: 'the worker stopped during the last attempt' }]);
+  });
+
+  it('a job that must wait runs again later without spending an attempt, even on its last one', async () => {
+    const kind = type();
+    let runs = 0;
+    const registry: JobRegistry = {
+      [kind]: {
+        run: async () => {
+          if (++runs < 4) throw new RetryLaterError('someone else is at it', 0);
+        },
+      },
+    };
+    const id = (await enqueue(t.ctx.db, { type: kind, payload: {}, maxAttempts: 1 }))!;
+    const worker = createWorker(t.ctx, { registry });
+    await worker.runNext();
+    let row = await jobRow(id);
+    expect(row).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null, lastError: 'someone else is at it' });
+    await worker.drain();
+    row = await jobRow(id);
+    expect(runs).toBe(4);
+    expect(row).toMatchObject({ status: 'done', attempts: 1 });
+  });
+
+  it('a job that must wait comes back after the delay it asked for', async () => {
+    const kind = type();
+    const registry: JobRegistry = { [kind]: { run: async () => { throw new RetryLaterError('not yet', 60_000); } } };
+    const id = (await enqueue(t.ctx.db, { type: kind, payload: {} }))!;
+    const before = Date.now();
+    await createWorker(t.ctx, { registry }).runNext();
+    const row = await jobRow(id);
+    expect(row.runAt.getTime()).toBeGreaterThanOrEqual(before + 60_000);
+    expect(row.runAt.getTime()).toBeLessThan(Date.now() + 61_000);
   });
 
   it('on stop, finishes a job that ends within the grace period', async () => {
