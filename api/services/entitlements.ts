@@ -1,5 +1,6 @@
 // What each plan allows, in one place. The server enforces these on every call; the browser only
-// mirrors them. A paid tier counts only while its status is active (or trialing).
+// mirrors them. A paid tier counts only while its status is active (spec section 4: 'enterprise
+// plus' is the tier AND status active), so a past-due, suspended or cancelled plan is free.
 import type { Tier } from '../../common/constants.ts';
 
 export const FEATURES = ['dashboard', 'trends', 'monthlyReports', 'earlyWarning', 'api', 'clientManagement', 'whiteLabel', 'widget'] as const;
@@ -12,7 +13,6 @@ const BY_TIER: Record<Tier, readonly Feature[]> = {
   agency: ['dashboard', 'trends', 'monthlyReports', 'earlyWarning', 'api', 'clientManagement', 'whiteLabel', 'widget'],
 };
 
-const GOOD_STANDING = new Set(['active', 'trialing']);
 
 export interface Plan {
   subscriptionTier: string;
@@ -21,7 +21,7 @@ export interface Plan {
 
 export function effectiveTier(plan: Plan): Tier {
   const tier = (plan.subscriptionTier in BY_TIER ? plan.subscriptionTier : 'free') as Tier;
-  return GOOD_STANDING.has(plan.subscriptionStatus) ? tier : 'free';
+  return plan.subscriptionStatus === 'active' ? tier : 'free';
 }
 
 export function entitlements(plan: Plan): Record<Feature, boolean> {

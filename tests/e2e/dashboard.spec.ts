@@ -38,7 +38,12 @@ test('the owner sees scores, ranks, real charts with deltas from history, and th
   const reviewRank = marketRank(8.5, [8.5, ...fixture.competitors.map((c) => c.scores.reviews)]);
   await expect(page.getByTestId('metric-reviews')).toContainText(`Rank #${reviewRank}`);
   for (const key of ['digitalPresence', 'engagement', 'marketShare']) await expect(page.getByTestId(`metric-${key}`)).toContainText(/Rank #\d+/);
-  await expect(page.getByTestId('metric-marketShare')).toContainText('% of local reviews');
+  await expect(page.getByTestId('metric-marketShare')).toContainText(/\d\.\d{2}% of local reviews/);
+  // The spec's colour bands and bars: 7.25 is 'fair' (7 or more) with a 72.5% bar; 8.50 'excellent'.
+  await expect(page.getByTestId('overall-score')).toHaveClass(/band-fair/);
+  await expect(page.locator('.kpi [class^="band-bg-solid-"]')).toHaveAttribute('style', 'width: 72.5%;');
+  await expect(page.getByTestId('metric-reviews').locator('.metric-score')).toHaveClass(/band-excellent/);
+  await expect(page.getByTestId('metric-reviews').locator('[class^="band-bg-solid-"]')).toHaveAttribute('style', 'width: 85%;');
 
   // Trend: one line per series, one point per snapshot in the 90 days.
   const trend = page.getByTestId('trend-chart');
@@ -57,6 +62,12 @@ test('the owner sees scores, ranks, real charts with deltas from history, and th
   await expect(page.getByTestId('competitor-table').getByText('Available', { exact: true })).toHaveCount(8);
   await expect(page.getByTestId('competitor-table')).not.toContainText('https://');
   await expect(page.locator('.rating')).toHaveCount(9);
+  for (const { place } of fixture.competitors) {
+    const row = rows.filter({ hasText: place.name });
+    const colour = place.rating! >= 4 ? 'green' : place.rating! >= 3 ? 'yellow' : 'red';
+    await expect(row.locator('.rating')).toHaveClass(new RegExp(`rating-${colour}`));
+    await expect(row.locator('[data-label="Distance"]')).toHaveText(`${place.distanceMiles.toFixed(2)} mi`);
+  }
   await expect(page.getByTestId('competitor-detail')).toHaveCount(5);
   // Not enterprise: no Early Warning link, no badge.
   await expect(page.getByText('Enterprise+')).toHaveCount(0);

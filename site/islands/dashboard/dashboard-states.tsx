@@ -69,7 +69,7 @@ export function ErrorState({ kind }: { kind: DashboardError }) {
 const pro = PLAN_CATALOGUE.find((p) => p.tier === 'pro')!;
 const OFFER = [
   { title: 'Scores that move', text: 'Overall score, market rank and the four scores, each ranked against your local competitors.' },
-  { title: '90-day trends', text: 'Your business is re-analysed every week, so you see each score rise or fall over time.' },
+  { title: '90-day trends', text: 'Your business is re-analysed on a regular schedule, so you see each score rise or fall over time.' },
   { title: 'Market position', text: 'A radar of your scores against the market average, and where each competitor stands.' },
   { title: 'Monthly reports', text: 'A fresh PDF report in your inbox on the first of every month.' },
 ];

@@ -123,7 +123,7 @@ function DashboardView({ view }: { view: DashboardView }) {
               </div>
               <p className={`metric-score band-${b}`}>{fmtScore(card.score)}<span>/10</span></p>
               <Bar percent={percent} band={b} />
-              {card.key === 'marketShare' && card.percent !== null && <p className="muted small">{card.percent.toFixed(1)}% of local reviews</p>}
+              {card.key === 'marketShare' && card.percent !== null && <p className="muted small">{card.percent.toFixed(2)}% of local reviews</p>}
               <Delta value={card.delta} since={view.previousAt} short />
             </div>
           );
@@ -195,7 +195,7 @@ function DashboardView({ view }: { view: DashboardView }) {
                     <div className="detail-row" key={k}>
                       <div className="detail-label">
                         <span>{SCORE_LABELS[k]}</span>
-                        <strong>{k === 'marketShare' && c.scores!.marketSharePercent !== null ? `${c.scores!.marketSharePercent.toFixed(1)}%` : fmtScore(value)}</strong>
+                        <strong>{k === 'marketShare' && c.scores!.marketSharePercent !== null ? `${c.scores!.marketSharePercent.toFixed(2)}%` : fmtScore(value)}</strong>
                       </div>
                       <Bar percent={percent} band={b} />
                     </div>
@@ -223,7 +223,7 @@ function CompetitorRowView({ c }: { c: CompetitorView }) {
       </td>
       <td className="num" data-label="Reviews">{c.reviewCount ?? '–'}</td>
       <td data-label="Website">{c.website ? <span className="site yes">Available</span> : <span className="site no">N/A</span>}</td>
-      <td className="num" data-label="Distance">{c.distance === null ? '–' : `${c.distance.toFixed(1)} mi`}</td>
+      <td className="num" data-label="Distance">{c.distance === null ? '–' : `${c.distance.toFixed(2)} mi`}</td>
       <td className="num" data-label="Overall">{c.scores ? <ScoreBadge score={c.scores.overall} /> : '–'}</td>
     </tr>
   );
