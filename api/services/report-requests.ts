@@ -47,7 +47,16 @@ export async function submitReportRequest({ ctx, input, requester }: { ctx: AppC
     .where(and(eq(reportRequests.fingerprint, fingerprint), gt(reportRequests.createdAt, new Date(Date.now() - DUPLICATE_WINDOW_MS))))
     .orderBy(asc(reportRequests.createdAt))
     .limit(1);
-  if (previous) return { requestId: previous.id, duplicate: true };
+  if (previous) {
+    // The same request, this time with the box ticked: the consent is given now, not lost.
+    if (input.consent === true && !(await ctx.db.query.consentRecords.findFirst({ where: eq(consentRecords.requestId, previous.id) }))) {
+      await ctx.db.batch([
+        ctx.db.update(reportRequests).set({ marketingConsent: true }).where(eq(reportRequests.id, previous.id)),
+        consentRecord(ctx, previous.id, input, requester, new Date()),
+      ]);
+    }
+    return { requestId: previous.id, duplicate: true };
+  }
 
   await consumeRateLimits({
     ctx,
@@ -89,17 +98,19 @@ export async function submitReportRequest({ ctx, input, requester }: { ctx: AppC
   });
   const job = enqueueStatement(ctx.db, { type: 'report.generate', payload: { ...payload }, key: `report.generate:${requestId}` });
   if (consent) {
-    const record = ctx.db.insert(consentRecords).values({
-      requestId,
-      email: input.email,
-      textVersion: CONSENT_TEXT_VERSION,
-      ipAddress: requester.ip,
-      userAgent: requester.userAgent,
-      consentedAt: now,
-    });
-    await ctx.db.batch([business, request, record, job]);
+    await ctx.db.batch([business, request, consentRecord(ctx, requestId, input, requester, now), job]);
   } else {
     await ctx.db.batch([business, request, job]);
   }
   return { requestId, duplicate: false };
 }
+
+const consentRecord = (ctx: AppContext, requestId: string, input: ReportRequest, requester: Requester, at: Date) =>
+  ctx.db.insert(consentRecords).values({
+    requestId,
+    email: input.email,
+    textVersion: CONSENT_TEXT_VERSION,
+    ipAddress: requester.ip,
+    userAgent: requester.userAgent,
+    consentedAt: at,
+  });

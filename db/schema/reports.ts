@@ -40,6 +40,7 @@ export const reports = sqliteTable(
     uniqueIndex('reports_request_id_idx').on(t.requestId),
     index('reports_consultant_id_idx').on(t.consultantId),
     index('reports_client_id_idx').on(t.clientId),
+    index('reports_branding_profile_id_idx').on(t.brandingProfileId),
   ],
 );
 

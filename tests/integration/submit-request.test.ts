@@ -137,6 +137,21 @@ describe('POST /api/submit-request storing', () => {
     expect(await t.ctx.db.select().from(consentRecords).where(eq(consentRecords.requestId, res.body.requestId))).toHaveLength(0);
   });
 
+  it('records the consent of a repeat that ticks the box, once, without a second request', async () => {
+    const input = valid({ consent: false });
+    const first = await submit(input);
+    const again = await submit({ ...input, consent: true }, { userAgent: 'second-thoughts' });
+    expect(again.status).toBe(202);
+    expect(again.body.requestId).toBe(first.body.requestId);
+    await submit({ ...input, consent: true });
+    const records = await t.ctx.db.select().from(consentRecords).where(eq(consentRecords.requestId, first.body.requestId));
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ userAgent: 'second-thoughts', textVersion: CONSENT_TEXT_VERSION });
+    const request = await t.ctx.db.query.reportRequests.findFirst({ where: eq(reportRequests.id, first.body.requestId) });
+    expect(request!.marketingConsent).toBe(true);
+    expect(await t.ctx.db.select().from(jobs).where(eq(jobs.key, `report.generate:${first.body.requestId}`))).toHaveLength(1);
+  });
+
   it('gives the business to the signed-in user', async () => {
     const user = await createUser(t.ctx);
     const res = await submit(valid({ email: user.email }), { cookie: user.cookie });

@@ -1,0 +1,1 @@
+CREATE INDEX `reports_branding_profile_id_idx` ON `reports` (`branding_profile_id`);
