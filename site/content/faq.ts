@@ -83,7 +83,7 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     id: 'agencies',
     question: 'Can agencies and consultants use LocalRank for clients?',
     answer: [
-      'Yes. The Agency plan lets you manage several client businesses, brand the reports with your own logo and colours, and put the free report form on your own website with an embeddable widget. Contact our sales team for a quote.',
+      'Yes. Sign up as a consultant or agency and take the Agency plan: it has everything in Enterprise, and client management, reports branded with your own logo and colours, and an embeddable report form for your website are being added to it. Contact our sales team for a quote.',
     ],
   },
   {
@@ -97,7 +97,7 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     id: 'data',
     question: 'What happens to my data?',
     answer: [
-      'Your data is stored encrypted, we never sell it, and we delete it when you ask. You can request an export of your data at any time, including within 30 days after your account is closed. The Privacy Policy has the details.',
+      'Your data travels only over HTTPS and is stored on encrypted disks, we never sell it, and we delete it when you ask. You can request an export of your data at any time, including within 30 days after your account is closed. The Privacy Policy has the details.',
     ],
   },
   {

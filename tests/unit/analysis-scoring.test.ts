@@ -108,6 +108,7 @@ describe('recommendations', () => {
     expect(formatValue(point('engagement.response_rate', 36.67))).toBe('36.67%');
     expect(formatValue(point('engagement.response_rate', 0))).toBe('0%');
     expect(formatValue(point('reviews.count', 42))).toBe('42 reviews');
+    expect(formatValue(point('market.prominence_position', 4))).toBe('#4');
     expect(formatValue(point('market.review_count_vs_median', 0.5714285))).toBe('0.57 ratio');
     expect(formatValue(point('site.reachable', false))).toBe('no');
     const rest = DATA_POINTS.filter((d) => d.score && d.key !== 'engagement.response_rate').map((d) => ({ key: d.key, label: d.label, unit: d.unit, score: d.score, value: d.unit === 'yes/no' ? true : d.norm?.kind === 'ramp' ? d.norm.lo : d.norm?.kind === 'inverse' ? d.norm.hi : 0 }));

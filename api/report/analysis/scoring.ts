@@ -62,8 +62,14 @@ export function formatValue(point: DataPoint): string {
   if (point.value === null) return 'none';
   if (typeof point.value === 'boolean') return point.value ? 'yes' : 'no';
   if (point.unit === 'yes/no' || point.unit === 'text') return String(point.value);
-  const n = typeof point.value === 'number' && !Number.isInteger(point.value) ? point.value.toFixed(2) : String(point.value);
-  return point.unit === '%' ? `${n}%` : `${n} ${point.unit}`;
+  return withUnit(typeof point.value === 'number' && !Number.isInteger(point.value) ? point.value.toFixed(2) : String(point.value), point.unit);
+}
+
+/** A number as the report writes it with its unit: "36.67%", "#4" for a position, "12 reviews". */
+export function withUnit(n: string, unit: string): string {
+  if (unit === '%') return `${n}%`;
+  if (unit === 'position') return `#${n}`;
+  return `${n} ${unit}`;
 }
 
 /** The five changes that would raise the business's scores most, by the points they would add

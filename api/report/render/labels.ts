@@ -1,5 +1,6 @@
 // Names and formats every rendering of a report shares (PNG, PDF, e-mail, online page).
 import { scoreBand, type ScoreBand } from '../../../common/constants.ts';
+import { withUnit } from '../analysis/scoring.ts';
 import type { DataPoint, ReportData, ScoreKey } from '../types.ts';
 
 export const SCORE_LABELS: Record<ScoreKey, string> = {
@@ -23,7 +24,7 @@ export function fmtValue(point: DataPoint): string {
   if (typeof point.value === 'number') {
     const n = Number.isInteger(point.value) ? String(point.value) : point.value.toFixed(2);
     if (!point.unit || point.unit === 'yes/no') return n;
-    return point.unit === '%' ? `${n}%` : `${n} ${point.unit}`;
+    return withUnit(n, point.unit);
   }
   return point.unit && point.unit !== 'text' ? `${point.value} ${point.unit}` : point.value;
 }
