@@ -1,6 +1,6 @@
 // The report e-mail: HTML and text parts, the score card inline (cid), the PDF attached, the
 // signed link to the online report, one-click unsubscribe headers, the operator's postal address.
-import { OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
+import { COMPETITOR_COUNT, OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
 import type { AppContext } from '../context.ts';
 import { bandColour, fmtDate, fmtScore, marketSize, SAMPLE_DATA_NOTICE, SCORE_KEYS, SCORE_LABELS } from '../report/render/labels.ts';
 import type { ReportData } from '../report/types.ts';
@@ -29,6 +29,19 @@ export interface ReportEmailInput {
 
 export const pdfFileName = (company: string) => `${company.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'business'}-localrank-report.pdf`;
 
+/** What the analysis could not collect, in one sentence, or null when nothing is missing: the
+ *  e-mail must not present a partial report as a whole one. */
+export function dataGaps(data: ReportData): string | null {
+  const missing = data.business.dataPoints.filter((p) => p.missing).length;
+  const fewer = data.competitors.length < COMPETITOR_COUNT;
+  if (missing === 0 && !fewer) return null;
+  const parts = [
+    ...(missing > 0 ? [`${missing} of the ${data.business.dataPoints.length} data points on your business`] : []),
+    ...(fewer ? [`${data.competitors.length} of ${COMPETITOR_COUNT} competitors found`] : []),
+  ];
+  return `Some data could not be collected this time (${parts.join('; ')}). The report marks what is missing and says why under "Notes on the data".`;
+}
+
 export function firstName(fullName: string) {
   return fullName.trim().split(/\s+/)[0] || 'there';
 }
@@ -50,6 +63,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
     : `You receive this e-mail because you requested a free report on ${PRODUCT_NAME}.`;
   const topRecs = data.recommendations.slice(0, 3);
   const footerText = `${OPERATOR.legalName}, ${OPERATOR.postalAddress}`;
+  const gaps = dataGaps(data);
 
   const text = [
     `Hi ${firstName(input.fullName)},`,
@@ -57,6 +71,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
     intro,
     '',
     ...(data.sampleData ? [SAMPLE_DATA_NOTICE, ''] : []),
+    ...(gaps ? [gaps, ''] : []),
     `Overall score: ${fmtScore(b.scores.overall)} / 10`,
     `Market rank: #${b.rank} of ${size} (${data.category}, within ${data.radiusMiles} miles)`,
     ...SCORE_KEYS.map((k) => `- ${SCORE_LABELS[k]}: ${fmtScore(b.scores[k])}`),
@@ -94,6 +109,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
           <h1 style="font-size:22px;line-height:1.3;margin:8px 0 4px">Your report for ${escapeHtml(b.place.name)} is ready</h1>
           <p style="margin:0 0 16px;color:#475569;font-size:15px">Hi ${escapeHtml(firstName(input.fullName))}, here is how you compare with the top ${data.competitors.length} ${escapeHtml(data.category.toLowerCase())} businesses within ${data.radiusMiles} miles.</p>
           ${data.sampleData ? `<p style="margin:0 0 16px;padding:10px 12px;background:#fffbeb;border:1px solid #fcd34d;border-radius:8px;color:#92400e;font-size:14px">${escapeHtml(SAMPLE_DATA_NOTICE)}</p>` : ''}
+          ${gaps ? `<p style="margin:0 0 16px;padding:10px 12px;background:#f8fafc;border:1px solid #e2e8f0;border-radius:8px;color:#334155;font-size:14px">${escapeHtml(gaps)}</p>` : ''}
           <img src="cid:${SCORE_CARD_CID}" width="544" alt="Overall score ${fmtScore(b.scores.overall)} of 10, rank ${b.rank} of ${size}" style="display:block;width:100%;max-width:544px;height:auto;border-radius:8px;border:1px solid #e2e8f0">
         </td></tr>
         <tr><td style="padding:8px 28px">

@@ -1,15 +1,23 @@
 // The google and yelp providers against local HTTP servers answering in the documented shapes,
 // including 429, timeouts and malformed bodies: the analysis still completes, with the missing
 // data marked and a note.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { extractText, getDocumentProxy } from 'unpdf';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { COMPETITOR_COUNT, MIN_DATA_POINTS } from '../../common/constants.ts';
+import { readOutboxMessage } from '../../api/email/outbox.ts';
+import { createRegistry } from '../../api/jobs/registry.ts';
+import { createWorker } from '../../api/jobs/worker.ts';
 import { analyseBusiness } from '../../api/report/analyse.ts';
 import { loadEnv } from '../../api/env.ts';
 import type { ReportInput } from '../../api/report/types.ts';
+import { reports } from '../../db/schema/reports.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { createReportRequest } from '../helpers/report-requests.ts';
 
 const good = readFileSync(new URL('../fixtures/sites/good.html', import.meta.url), 'utf8');
 const NOW = new Date('2026-11-22T12:00:00Z');
@@ -189,6 +197,24 @@ describe('google provider (Places API New)', () => {
     expect(data.competitors.length).toBeGreaterThan(0);
   });
 
+  it('still e-mails the report, its PDF marking what is missing, when the provider fails mid-analysis', async () => {
+    modes.searchNearby = '429';
+    const registry = createRegistry({ analyse: (ctx, reportInput) => analyseBusiness(ctx, reportInput, { now: NOW, fetch: localSites() }) });
+    const { request } = await createReportRequest(t.ctx);
+    await createWorker(t.ctx, { registry }).runNext();
+    const report = (await t.ctx.db.select().from(reports).where(eq(reports.requestId, request.id)))[0]!;
+    expect(report.emailSent).toBe(true);
+    const [file] = readdirSync(join(t.dataDir, 'outbox')).filter((f) => f.includes(report.id));
+    const mail = (await readOutboxMessage(t.ctx, file!))!.email;
+    const pdf = mail.attachments.find((a) => a.mimeType === 'application/pdf')!;
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf.content as ArrayBuffer)), { mergePages: true });
+    expect(text).toMatch(/could not list competitors \(its request quota was exhausted \(429\)/);
+    expect(text).toMatch(/Austin Family Dental was not found on Google Places near Austin, TX; its listing data is marked missing/);
+    expect(text).toContain('Not available');
+    expect(mail.text).toMatch(/Some data could not be collected this time \(\d+ of the \d+ data points on your business; 0 of 9 competitors found\)\. The report marks what is missing and says why under "Notes on the data"\./);
+    expect(mail.html).toContain('Some data could not be collected this time');
+  });
+
   it('completes when every call fails', async () => {
     modes.searchText = '500';
     modes.searchNearby = 'html';
@@ -228,6 +254,15 @@ describe('yelp provider (Fusion)', () => {
     expect(data.competitors).toHaveLength(COMPETITOR_COUNT);
     expect(data.competitors[0]!.dataPoints.find((d) => d.key === 'reviews.sentiment_average')?.missing).toBe(true);
     expect(data.notes.join(' ')).toMatch(/429/);
+  });
+
+  it('completes with reviews missing when the reviews endpoint does not answer in time', async () => {
+    modes.yReviews = 'slow';
+    const data = await analyseBusiness(t.ctx, input, { now: NOW, fetch: localSites() });
+    expect(data.competitors).toHaveLength(COMPETITOR_COUNT);
+    expect(data.business.dataPoints.find((d) => d.key === 'reviews.sentiment_average')?.missing).toBe(true);
+    expect(data.business.dataPoints.find((d) => d.key === 'reviews.rating')?.value).not.toBeNull();
+    expect(data.notes.join(' ')).toMatch(/Reviews could not be read for 10 of 10 businesses \(it did not answer in time/);
   });
 
   it('completes when the search answers a malformed body', async () => {

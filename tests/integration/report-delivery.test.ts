@@ -55,6 +55,8 @@ describe('report e-mail over SMTP', () => {
     expect(mail.html).toContain('src="cid:score-card@localrank"');
     expect(mail.html).toContain('600 Congress Avenue, Suite 1400, Austin, TX 78701');
     expect(mail.html).toContain('Sample data');
+    expect(mail.text).toContain('Sample data');
+    expect(mail.text).not.toContain('Some data could not be collected'); // the fixture's data is complete
     expect(mail.text).toContain(`${base}/report/${report.token}`);
     expect(mail.text).toContain('Lone Star Management Solutions LLC, 600 Congress Avenue, Suite 1400, Austin, TX 78701');
     expect(mail.text).toMatch(/Overall score: \d+\.\d{2} \/ 10/);

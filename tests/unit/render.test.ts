@@ -5,7 +5,7 @@ import { interFont, woffToSfnt } from '../../api/report/render/fonts.ts';
 import { fmtValue } from '../../api/report/render/labels.ts';
 import { renderPdf } from '../../api/report/render/pdf.ts';
 import { inlineRenderer, threadRenderer } from '../../api/report/render/renderer.ts';
-import { renderScoreCard } from '../../api/report/render/score-card.ts';
+import { renderScoreCard, scoreCardTree } from '../../api/report/render/score-card.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
 
 async function pdfText(pdf: Buffer) {
@@ -46,6 +46,18 @@ describe('PDF report', () => {
 describe('score card', () => {
   it('is a 1200×630 PNG', async () => {
     expect(pngSize(await renderScoreCard(reportDataFixture()))).toEqual({ signature: 'PNG', width: 1200, height: 630 });
+  });
+
+  it('says Sample data when the sample provider made it, and not otherwise', () => {
+    const texts = (node: unknown): string[] => {
+      if (typeof node === 'string') return [node];
+      const children = (node as { props?: { children?: unknown } } | null)?.props?.children;
+      return Array.isArray(children) ? children.flatMap(texts) : children === undefined ? [] : texts(children);
+    };
+    const sample = texts(scoreCardTree(reportDataFixture()));
+    expect(sample).toContain('Sample data');
+    expect(sample.join(' ')).toContain(reportDataFixture().business.place.name);
+    expect(texts(scoreCardTree(reportDataFixture({ sampleData: false })))).not.toContain('Sample data');
   });
 });
 
