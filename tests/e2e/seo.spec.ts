@@ -1,6 +1,7 @@
+import { securityHeaders } from '../../api/lib/security-headers.ts';
 import { expect, test } from './fixtures.ts';
 
-const PAGES = ['/faq', '/help-center', '/contact', '/privacy', '/terms'];
+const PAGES = ['/', '/faq', '/help-center', '/contact', '/privacy', '/terms'];
 
 for (const path of PAGES) {
   test(`${path}: title, description, canonical and Open Graph tags`, async ({ page, request, baseURL }) => {
@@ -57,4 +58,12 @@ test('pages are sent compressed when the browser accepts it, and plain when it d
   expect(br.headers()['content-encoding']).toBe('br');
   const plain = await request.get('/faq', { headers: { 'Accept-Encoding': 'identity' } });
   expect(plain.headers()['content-encoding']).toBeUndefined();
+});
+
+test('pages, pre-rendered or not, and the 404 carry the security headers', async ({ request }) => {
+  for (const path of ['/', '/privacy', '/account', '/dashboard', '/no-such-page']) {
+    const headers = (await request.get(path)).headers();
+    for (const [name, value] of Object.entries(securityHeaders({ NODE_ENV: 'test' }))) expect(headers[name.toLowerCase()], `${path} ${name}`).toBe(value);
+    expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  }
 });
