@@ -1,7 +1,7 @@
 // The landing page: rotating statistics, scrolling to the form, the mobile menu, pricing, the
 // sample dashboard and the footer.
 import { HERO_ROTATION_MS } from '../../common/constants.ts';
-import { HERO_STATS } from '../../site/content/landing.ts';
+import { FEATURES, HERO_STATS, REVENUE_CARDS } from '../../site/content/landing.ts';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 
@@ -16,6 +16,8 @@ test('the hero rotates its six statistics, each with its source, every 8000 ms',
   await page.goto('/');
   const card = page.locator('[data-stat-rotator]');
   const visible = card.locator('figure.stat:visible');
+  expect(HERO_STATS).toHaveLength(6);
+  await expect(card.locator('figure.stat')).toHaveCount(6);
   await expect(visible).toHaveCount(1);
   await expect(visible).toContainText(HERO_STATS[0]!.figure);
   await expect(visible).toContainText(`Source: ${HERO_STATS[0]!.source}, ${HERO_STATS[0]!.year}`);
@@ -159,4 +161,18 @@ test('the footer credits the operator and links the information pages', async ({
   const footer = page.locator('footer');
   await expect(footer).toContainText('Powered by Lone Star Management Solutions');
   for (const href of ['/faq', '/help-center', '/contact', '/privacy', '/terms']) await expect(footer.locator(`a[href="${href}"]`)).toHaveCount(1);
+});
+
+test('the features name the four analyses, and grade-to-growth shows four sourced revenue-impact cards', async ({ page }) => {
+  await page.goto('/');
+  const features = page.locator('#features');
+  expect(FEATURES.map((f) => f.title)).toEqual(['Competitor Discovery', 'Review Analysis', 'Tech Stack Analysis', 'Scoring & Ranking']);
+  for (const f of FEATURES) await expect(features.getByRole('heading', { name: f.title })).toBeVisible();
+  const growth = page.locator('#growth');
+  expect(REVENUE_CARDS).toHaveLength(4);
+  for (const card of REVENUE_CARDS) {
+    await expect(growth).toContainText(card.figure);
+    await expect(growth).toContainText(card.text);
+    await expect(growth).toContainText(String(card.year));
+  }
 });
