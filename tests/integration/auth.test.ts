@@ -140,3 +140,26 @@ describe('sign-up limit per IP address', () => {
     expect((await signupFrom('198.51.100.2', third)).status).toBe(201);
   });
 });
+
+describe('login limit per IP address', () => {
+  let limited: TestContext;
+  beforeAll(async () => {
+    limited = await createTestContext({ TRUST_PROXY: 'true' });
+  });
+  afterAll(() => limited.close());
+
+  const loginFrom = (ip: string, email: string) =>
+    limited.app.request('/api/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+      body: JSON.stringify({ email, password: 'wrong-password' }),
+    });
+
+  it('refuses the 51st attempt from one address within 15 minutes, whatever the e-mail, and not other addresses', async () => {
+    for (let i = 0; i < 50; i++) expect((await loginFrom('203.0.113.9', uniqueEmail(`guess${i}`))).status).toBe(401);
+    const refused = await loginFrom('203.0.113.9', uniqueEmail('guess-more'));
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ code: 'rate_limited', message: 'Too many login attempts. Please wait 15 minutes and try again.' });
+    expect((await loginFrom('198.51.100.3', uniqueEmail('elsewhere'))).status).toBe(401);
+  });
+});
