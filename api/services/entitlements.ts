@@ -13,7 +13,6 @@ const BY_TIER: Record<Tier, readonly Feature[]> = {
   agency: ['dashboard', 'trends', 'monthlyReports', 'earlyWarning', 'api', 'clientManagement', 'whiteLabel', 'widget'],
 };
 
-
 export interface Plan {
   subscriptionTier: string;
   subscriptionStatus: string;
