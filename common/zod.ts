@@ -46,12 +46,14 @@ export function zod3Message(issue: Issue): string | undefined {
 
 z.config({ customError: zod3Message });
 
-/** First message per field path ("a.b"), the shape the API's 400 answers and the forms use. */
+/** First message per field path ("a.b"), the shape the API's 400 answers and the forms use. An
+ *  unknown field is named under its own key; a problem with the whole body goes under "_". */
 export function fieldErrors(error: z.ZodError): Record<string, string> {
   const fields: Record<string, string> = {};
+  const put = (path: PropertyKey[], message: string) => (fields[path.length ? path.map(String).join('.') : '_'] ??= message);
   for (const issue of error.issues) {
-    const key = issue.path.length ? issue.path.join('.') : '_';
-    fields[key] ??= issue.message;
+    if (issue.code === 'unrecognized_keys') for (const key of issue.keys) put([...issue.path, key], `Unrecognized key(s) in object: ${quote(key)}`);
+    else put(issue.path, issue.message);
   }
   return fields;
 }

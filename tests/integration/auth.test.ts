@@ -65,14 +65,14 @@ describe('POST /api/auth/signup', () => {
     for (const lost of all.filter((r) => r.status === 409)) expect(lost.body.fields).toEqual({ email: 'An account with this email already exists' });
   });
 
-  it('answers 400, never 500, for malformed JSON, wrong types, unknown fields and huge bodies', async () => {
+  it('answers 400 for malformed JSON, wrong types and unknown fields, 413 for a huge body, never 500', async () => {
     expect((await call(t.app, 'POST', '/api/auth/signup', '{"email":')).status).toBe(400);
     const wrongTypes = await call(t.app, 'POST', '/api/auth/signup', { email: 5, password: [], role: 'admin' });
     expect(wrongTypes.status).toBe(400);
     expect(wrongTypes.body.fields).toMatchObject({ email: 'Expected string, received number', role: "Invalid enum value. Expected 'consultant' | 'client', received 'admin'" });
     const unknown = await call(t.app, 'POST', '/api/auth/signup', { email: uniqueEmail(), password: 'longenough', role: 'client', isAdmin: true });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.fields._).toContain('isAdmin');
+    expect(unknown.body.fields).toEqual({ isAdmin: "Unrecognized key(s) in object: 'isAdmin'" });
     const huge = await call(t.app, 'POST', '/api/auth/signup', { email: uniqueEmail(), password: 'x'.repeat(100_000), role: 'client' });
     expect(huge.status).toBe(413);
   });

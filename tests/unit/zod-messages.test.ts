@@ -34,3 +34,15 @@ describe('the spec generic validation messages', () => {
     expect(messages(z.object({ p: z.string().min(8, 'Too short') }), { p: 'x' }).p).toBe('Too short');
   });
 });
+
+describe('unknown fields', () => {
+  it('are named each under its own key; a body that is not an object goes under _', () => {
+    const strict = z.strictObject({ name: z.string(), address: z.strictObject({ zip: z.string() }) });
+    expect(messages(strict, { name: 'a', address: { zip: '1', plus4: '2' }, isAdmin: true, tier: 'agency' })).toEqual({
+      isAdmin: "Unrecognized key(s) in object: 'isAdmin'",
+      tier: "Unrecognized key(s) in object: 'tier'",
+      'address.plus4': "Unrecognized key(s) in object: 'plus4'",
+    });
+    expect(messages(strict, 'hello')).toEqual({ _: 'Expected object, received string' });
+  });
+});
