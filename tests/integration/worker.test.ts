@@ -152,7 +152,7 @@ describe('worker', () => {
     const registry: JobRegistry = { [kind]: { run: async () => {}, onGiveUp: async (_ctx, job, reason) => void givenUp.push({ id: job.id, payload: job.payload, reason }) } };
     const worker = createWorker(t.ctx, { registry });
     await worker.runNext();
-    await worker.runNext(); // the next sweep is due only after SWEEP_EVERY_MS: no second call
+    await worker.runNext(); // the job is failed now: nothing calls the handler again
     expect(givenUp).toEqual([{ id, payload: { order: 7 }, reason: 'the worker stopped during the last attempt' }]);
   });
 
