@@ -18,13 +18,14 @@ import { sampleSiteRoutes } from './routes/sample-sites.ts';
 export const MAX_BODY_BYTES = 64 * 1024;
 
 export function createApp(ctx: AppContext) {
-  const headers = securityHeaders(ctx.env);
+  const headers = securityHeaders(ctx.env, 'api');
   const app = new Hono().basePath('/api');
 
   app.use(requestId());
   app.use(async (c, next) => {
     await next();
-    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+    // A route may answer with a stricter policy of its own (the sample sites' sandbox).
+    for (const [name, value] of Object.entries(headers)) if (!c.res.headers.has(name)) c.res.headers.set(name, value);
     c.res.headers.set('X-Request-Id', c.get('requestId'));
   });
   app.use(

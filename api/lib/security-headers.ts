@@ -1,7 +1,7 @@
-// One set of security headers for pages and API alike (scripts/start.ts applies them to pages).
+// The security headers of pages and API answers (scripts/start.ts applies them to pages).
 import type { Env } from '../env.ts';
 
-const CSP = [
+const PAGE_CSP = [
   "default-src 'self'",
   // Astro's island loader is an inline script; Stripe's card form is loaded from its own host.
   "script-src 'self' 'unsafe-inline' https://js.stripe.com",
@@ -16,9 +16,19 @@ const CSP = [
   "object-src 'none'",
 ].join('; ');
 
-export function securityHeaders(env: Pick<Env, 'NODE_ENV'>): Record<string, string> {
+/** API answers are data: nothing in them may run, load or be framed. */
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/**
+ * The sample provider's generated websites (decision 0041) show text chosen by whoever writes the
+ * link. `sandbox` without `allow-scripts` or `allow-same-origin` gives them an opaque origin where
+ * no script runs, so nothing on them can act with our origin's rights, even if escaping failed.
+ */
+export const SAMPLE_SITE_CSP = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+export function securityHeaders(env: Pick<Env, 'NODE_ENV'>, kind: 'page' | 'api' = 'page'): Record<string, string> {
   const headers: Record<string, string> = {
-    'Content-Security-Policy': CSP,
+    'Content-Security-Policy': kind === 'page' ? PAGE_CSP : API_CSP,
     'X-Frame-Options': 'DENY',
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'strict-origin-when-cross-origin',

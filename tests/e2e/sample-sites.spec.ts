@@ -1,5 +1,5 @@
 // The sample provider's websites, served by the product: what a visitor (and the analyser) sees.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { encodeSiteId, sampleSiteFeatures, type SiteProfile } from '../../api/report/analysis/sample-sites.ts';
 
 function profileOfTier(tier: number): SiteProfile {
@@ -26,4 +26,23 @@ for (const [tier, label] of [[2, 'polished'], [0, 'neglected']] as const) {
 
 test('an unknown sample site id is a 404', async ({ request }) => {
   expect((await request.get('/api/sample-sites/bm90LWEtc2l0ZQ/')).status()).toBe(404);
+});
+
+test('a sample-site link that smuggles markup in the name runs no script, even for a signed-in user', async ({ page, signIn }) => {
+  await signIn();
+  const ran: string[] = [];
+  await page.exposeFunction('reportRan', (what: string) => ran.push(what));
+  // The attack seen in the hardening issue: close the JSON-LD block, then read the session.
+  let hostile: SiteProfile | undefined;
+  for (let q = 1; !hostile; q++) {
+    const p: SiteProfile = { n: '</script><script>reportRan(document.domain)</script>', a: '1 Main St, Austin, TX 78701', p: '(512) 555-0100', c: 'dentist', q };
+    if (sampleSiteFeatures(p, new Date().getUTCFullYear()).schema) hostile = p;
+  }
+  const res = await page.goto(`/api/sample-sites/${encodeSiteId(hostile)}/`);
+  expect(res?.status()).toBe(200);
+  expect(res?.headers()['content-security-policy']).toMatch(/^sandbox;/);
+  expect(await res?.text()).not.toContain('</script><script>reportRan');
+  await expect(page.locator('header')).toContainText('</script><script>reportRan');
+  await page.waitForTimeout(300);
+  expect(ran).toEqual([]);
 });

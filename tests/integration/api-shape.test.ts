@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Logger } from '../../api/log.ts';
+import { API_CSP } from '../../api/lib/security-headers.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
 
 let t: TestContext;
@@ -14,7 +15,9 @@ describe('every API answer', () => {
     const res = await call(t.app, 'GET', '/api/health');
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toMatch(/[0-9a-f-]{36}/);
-    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    // Data, not documents: nothing in an API answer may run (no inline script, no script at all).
+    expect(res.headers.get('content-security-policy')).toBe(API_CSP);
+    expect(res.headers.get('content-security-policy')).not.toContain('unsafe-inline');
     expect(res.headers.get('x-frame-options')).toBe('DENY');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');

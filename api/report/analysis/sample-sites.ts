@@ -3,6 +3,7 @@
 // (name, address, phone, category, a quality seed), so the pages are regenerated on every request
 // with no state; the same id always gives the same site. The real website analyser reads them,
 // over HTTP from a browser or in-process from the analysis (safe-fetch's `inProcess`).
+import { SAMPLE_SITE_CSP } from '../../lib/security-headers.ts';
 import { categoryById } from './categories.ts';
 import { createRng } from './random.ts';
 
@@ -38,6 +39,10 @@ export function decodeSiteId(id: string): SiteProfile | null {
 }
 
 export const sampleSiteUrl = (origin: string, profile: SiteProfile) => `${origin.replace(/\/$/, '')}${SAMPLE_SITES_PATH}${encodeSiteId(profile)}/`;
+
+/** JSON inside a <script> block: `<`, `>`, `&` and the line separators as \u escapes, so no `</script>` can close it. */
+export const jsonForScript = (value: unknown) =>
+  JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -176,7 +181,7 @@ export function renderSamplePage(profile: SiteProfile, path: string, now = new D
   if (f.cms === 'shopify') head.push('<link rel="stylesheet" href="https://cdn.shopify.com/s/files/theme.css">');
   if (f.schema) {
     const schema = { '@context': 'https://schema.org', '@type': 'LocalBusiness', name: profile.n, telephone: phone, address: { '@type': 'PostalAddress', streetAddress: street, addressLocality: locality }, ...(f.hours ? { openingHours: 'Mo-Fr 08:00-17:00' } : {}) };
-    head.push(`<script type="application/ld+json">${JSON.stringify(schema)}</script>`);
+    head.push(`<script type="application/ld+json">${jsonForScript(schema)}</script>`);
   }
   if (f.analytics) head.push('<script async src="https://www.googletagmanager.com/gtag/js?id=G-SAMPLE01"></script><script>window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments)}gtag("js",new Date());gtag("config","G-SAMPLE01");</script>');
   if (f.gtm) head.push('<script>(function(w,d,s,l,i){w[l]=w[l]||[];})(window,document,"script","dataLayer","GTM-SAMPLE");</script>');
@@ -242,5 +247,5 @@ export function sampleSiteResponse(rest: string, now = new Date()): Response {
   const profile = id ? decodeSiteId(id) : null;
   if (!profile) return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } });
   const page = renderSamplePage(profile, parts.join('/'), now);
-  return new Response(page.body, { status: page.status, headers: { 'content-type': page.type, 'cache-control': 'public, max-age=3600' } });
+  return new Response(page.body, { status: page.status, headers: { 'content-type': page.type, 'cache-control': 'public, max-age=3600', 'content-security-policy': SAMPLE_SITE_CSP } });
 }
