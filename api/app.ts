@@ -8,6 +8,8 @@ import { AppError } from './errors.ts';
 import { errorText } from './log.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { authRoutes } from './routes/auth.ts';
+import { brandingRoutes, LOGO_UPLOAD_ROUTE } from './routes/branding.ts';
+import { clientRoutes } from './routes/clients.ts';
 import { dashboardRoutes } from './routes/dashboard.ts';
 import { earlyWarningRoutes } from './routes/early-warning.ts';
 import { contactRoutes } from './routes/contact.ts';
@@ -28,14 +30,14 @@ export function createApp(ctx: AppContext) {
     for (const [name, value] of Object.entries(headers)) if (!c.res.headers.has(name)) c.res.headers.set(name, value);
     c.res.headers.set('X-Request-Id', c.get('requestId'));
   });
-  app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new AppError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES / 1024} KB.`);
-      },
-    }),
-  );
+  const jsonLimit = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new AppError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES / 1024} KB.`);
+    },
+  });
+  // Logo uploads carry an image and have their own limit (routes/branding.ts).
+  app.use((c, next) => (c.req.method === 'PUT' && LOGO_UPLOAD_ROUTE.test(c.req.path) ? next() : jsonLimit(c, next)));
 
   app.get('/health', (c) => c.json({ ok: true }));
   app.route('/', authRoutes(ctx));
@@ -45,6 +47,8 @@ export function createApp(ctx: AppContext) {
   app.route('/', dashboardRoutes(ctx));
   app.route('/', earlyWarningRoutes(ctx));
   app.route('/', contactRoutes(ctx));
+  app.route('/', clientRoutes(ctx));
+  app.route('/', brandingRoutes(ctx));
 
   app.notFound((c) => c.json({ code: 'not_found', message: 'Not found' }, 404));
   app.onError((error, c) => {

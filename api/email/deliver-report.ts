@@ -72,6 +72,8 @@ export async function deliverReport(
     pdf: input.pdf,
     kind: report.reportType === 'monthly' ? 'monthly' : 'free',
   });
+  // A client report goes to the client with the consultant in copy.
+  if (report.ccEmail) message.cc = report.ccEmail;
   try {
     await mailer.send(message);
   } catch (error) {

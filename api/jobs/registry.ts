@@ -5,6 +5,8 @@ import { ALERTS_NOTIFY, alertsNotifyJob } from '../email/alerts-notify-job.ts';
 import { contactNotifyJob } from '../email/contact-notify-job.ts';
 import { reportFailedJob } from '../email/report-failed.ts';
 import { reportGenerateJob, type ReportJobDeps } from '../report/generate-job.ts';
+import { clientReportJob } from '../report/client-report-job.ts';
+import { CLIENT_REPORT } from '../report/client-report-schedule.ts';
 import { reportMonthlyJob } from '../report/monthly-job.ts';
 import { businessReanalyseJob } from '../report/reanalyse-job.ts';
 import type { JobHandler, JobRun } from './types.ts';
@@ -26,7 +28,13 @@ export type JobDeps = Omit<ReportJobDeps, 'analyse'> & { analyse?: ReportJobDeps
 export function createRegistry(deps: JobDeps): JobRegistry {
   const analyse = deps.analyse;
   return {
-    ...(analyse ? { 'report.generate': reportGenerateJob({ ...deps, analyse }), 'business.reanalyse': businessReanalyseJob({ analyse }) } : {}),
+    ...(analyse
+      ? {
+          'report.generate': reportGenerateJob({ ...deps, analyse }),
+          'business.reanalyse': businessReanalyseJob({ analyse }),
+          [CLIENT_REPORT]: clientReportJob({ analyse, renderer: deps.renderer }),
+        }
+      : {}),
     'report.monthly': reportMonthlyJob({ renderer: deps.renderer }),
     'contact.notify': contactNotifyJob,
     'report.failed': reportFailedJob,

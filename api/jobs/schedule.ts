@@ -10,6 +10,7 @@
 import type { AppContext } from '../context.ts';
 import { errorText } from '../log.ts';
 import { can } from '../services/entitlements.ts';
+import { CLIENT_REPORT, clientReportKey, clientReportPeriod, type ClientReportPayload } from '../report/client-report-schedule.ts';
 import { enqueue } from './queue.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -46,6 +47,8 @@ export function monthlyPeriod(now: Date): string | null {
 interface Candidate {
   businessId: string;
   userId: string;
+  /** owner: the business is the user's own; client: one of the consultant's clients. */
+  via: 'owner' | 'client';
   plan: { subscriptionTier: string; subscriptionStatus: string };
   /** The latest snapshot of the business itself (ms), or null before its first analysis. */
   lastAt: number | null;
@@ -53,15 +56,15 @@ interface Candidate {
 
 // Businesses with a first analysis behind them, each with the paid accounts it belongs to.
 const CANDIDATES_SQL = `
-SELECT x.business_id, x.user_id, x.tier, x.status,
+SELECT x.business_id, x.user_id, x.tier, x.status, x.via,
   (SELECT max(m.reported_at) FROM business_metrics m WHERE m.business_id = x.business_id AND m.is_main_business = 1) AS last_at
 FROM (
-  SELECT b.id AS business_id, u.id AS user_id, u.subscription_tier AS tier, u.subscription_status AS status
+  SELECT b.id AS business_id, u.id AS user_id, u.subscription_tier AS tier, u.subscription_status AS status, 'owner' AS via
   FROM businesses b JOIN users u ON u.id = b.user_id WHERE u.subscription_tier <> 'free'
   UNION
-  SELECT cl.business_id, u.id, u.subscription_tier, u.subscription_status
+  SELECT cl.business_id, u.id, u.subscription_tier, u.subscription_status, 'client'
   FROM clients cl JOIN consultants c ON c.id = cl.consultant_id JOIN users u ON u.id = c.user_id
-  WHERE cl.business_id IS NOT NULL AND u.subscription_tier <> 'free'
+  WHERE cl.business_id IS NOT NULL AND cl.archived_at IS NULL AND u.subscription_tier <> 'free'
 ) x`;
 
 /** Every candidate, or those of one business (the re-analysis job checks its plan again at run time). */
@@ -72,6 +75,7 @@ export async function candidates(ctx: AppContext, businessId?: string): Promise<
   return rows.map((r) => ({
     businessId: String(r.business_id),
     userId: String(r.user_id),
+    via: r.via === 'client' ? 'client' : 'owner',
     plan: { subscriptionTier: String(r.tier), subscriptionStatus: String(r.status) },
     lastAt: r.last_at === null ? null : Number(r.last_at),
   }));
@@ -102,13 +106,35 @@ export async function scheduleTick(ctx: AppContext, now: Date = new Date()) {
   }
   if (month) {
     for (const c of all) {
-      if (!can(c.plan, 'monthlyReports')) continue;
+      // A client's business gets the client report instead (below), with the consultant in copy.
+      if (c.via === 'client' || !can(c.plan, 'monthlyReports')) continue;
       const payload: MonthlyReportPayload = { businessId: c.businessId, period: month, userId: c.userId };
       if (await enqueue(ctx.db, { type: 'report.monthly', payload: { ...payload }, key: monthlyKey(month, c.businessId, c.userId) })) monthly++;
     }
   }
-  if (reanalyse || monthly) ctx.log.info('scheduled jobs', { reanalyse, monthly, period, month });
-  return { reanalyse, monthly };
+  const clientReports = await scheduleClientReports(ctx, now);
+  if (reanalyse || monthly || clientReports) ctx.log.info('scheduled jobs', { reanalyse, monthly, clientReports, period, month });
+  return { reanalyse, monthly, clientReports };
+}
+
+// Consultants' active clients whose business has had its first analysis. Decision 0105.
+const CLIENTS_DUE_SQL = `
+SELECT cl.id, cl.report_frequency, u.subscription_tier AS tier, u.subscription_status AS status
+FROM clients cl JOIN consultants c ON c.id = cl.consultant_id JOIN users u ON u.id = c.user_id
+WHERE cl.archived_at IS NULL AND cl.business_id IS NOT NULL AND u.role = 'consultant' AND u.subscription_tier <> 'free'
+  AND EXISTS (SELECT 1 FROM business_metrics m WHERE m.business_id = cl.business_id AND m.is_main_business = 1)`;
+
+async function scheduleClientReports(ctx: AppContext, now: Date): Promise<number> {
+  const { rows } = await ctx.db.$client.execute(CLIENTS_DUE_SQL);
+  let queued = 0;
+  for (const r of rows) {
+    if (!can({ subscriptionTier: String(r.tier), subscriptionStatus: String(r.status) }, 'clientManagement')) continue;
+    const period = clientReportPeriod(r.report_frequency === 'weekly' ? 'weekly' : 'monthly', now, MONTHLY_CATCH_UP_DAYS);
+    if (!period) continue;
+    const payload: ClientReportPayload = { clientId: String(r.id), kind: 'scheduled', period };
+    if (await enqueue(ctx.db, { type: CLIENT_REPORT, payload: { ...payload }, key: clientReportKey(payload) })) queued++;
+  }
+  return queued;
 }
 
 /** Runs a tick now and every `everyMs`; returns the function that stops it (waiting for a running tick). */

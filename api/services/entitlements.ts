@@ -8,8 +8,9 @@ export type Feature = (typeof FEATURES)[number];
 
 const BY_TIER: Record<Tier, readonly Feature[]> = {
   free: [],
-  pro: ['dashboard', 'trends', 'monthlyReports'],
-  enterprise: ['dashboard', 'trends', 'monthlyReports', 'earlyWarning', 'api'],
+  // Client management is for consultant accounts (api/services/consultant-access.ts checks the role).
+  pro: ['dashboard', 'trends', 'monthlyReports', 'clientManagement'],
+  enterprise: ['dashboard', 'trends', 'monthlyReports', 'earlyWarning', 'api', 'clientManagement'],
   agency: ['dashboard', 'trends', 'monthlyReports', 'earlyWarning', 'api', 'clientManagement', 'whiteLabel', 'widget'],
 };
 

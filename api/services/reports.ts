@@ -81,3 +81,8 @@ export async function isUnsubscribed(ctx: AppContext, email: string): Promise<bo
   const [optOut] = await ctx.db.select({ at: emailOptOuts.createdAt }).from(emailOptOuts).where(eq(emailOptOuts.email, email)).orderBy(desc(emailOptOuts.createdAt)).limit(1);
   return Boolean(optOut && (!latest || optOut.at.getTime() >= latest.consentedAt.getTime()));
 }
+
+/** The first time a report's online page was opened (the client page shows "Opened"). */
+export async function recordOpened(ctx: AppContext, reportId: string, now = new Date()) {
+  await ctx.db.update(reports).set({ openedAt: now }).where(and(eq(reports.id, reportId), isNull(reports.openedAt)));
+}

@@ -1,4 +1,4 @@
-import { index, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { users } from './auth.ts';
 import { businesses } from './businesses.ts';
 import { createdAt, id, updatedAt } from './columns.ts';
@@ -35,6 +35,10 @@ export const brandingProfiles = sqliteTable(
     contactPhone: text('contact_phone'),
     website: text('website'),
     footerText: text('footer_text'),
+    // The profile a client without one of its own is reported in (one per consultant).
+    isDefault: integer('is_default', { mode: 'boolean' }).notNull().default(false),
+    // "Powered by LocalRank" under the agency's branding: off unless the agency turns it on.
+    poweredBy: integer('powered_by', { mode: 'boolean' }).notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -52,8 +56,17 @@ export const clients = sqliteTable(
     clientName: text('client_name').notNull(),
     clientEmail: text('client_email').notNull(),
     notes: text('notes'),
+    // null: the consultant's default profile (white-label is the agency plan's).
+    brandingProfileId: text('branding_profile_id').references(() => brandingProfiles.id, { onDelete: 'set null' }),
+    reportFrequency: text('report_frequency', { enum: ['monthly', 'weekly'] }).notNull().default('monthly'),
+    // Archived clients keep their history but get no scheduled reports.
+    archivedAt: integer('archived_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('clients_consultant_id_idx').on(t.consultantId), index('clients_business_id_idx').on(t.businessId)],
+  (t) => [
+    index('clients_consultant_id_idx').on(t.consultantId),
+    index('clients_business_id_idx').on(t.businessId),
+    index('clients_branding_profile_id_idx').on(t.brandingProfileId),
+  ],
 );

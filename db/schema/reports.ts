@@ -32,6 +32,11 @@ export const reports = sqliteTable(
     emailClaimedAt: integer('email_claimed_at', { mode: 'timestamp_ms' }),
     emailSentAt: integer('email_sent_at', { mode: 'timestamp_ms' }),
     emailMessageId: text('email_message_id'),
+    // A copy of the e-mail to the consultant (client reports).
+    ccEmail: text('cc_email'),
+    // First time the online report was opened from its link; when the job gave up on the report.
+    openedAt: integer('opened_at', { mode: 'timestamp_ms' }),
+    failedAt: integer('failed_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
     expiresAt: integer('expires_at', { mode: 'timestamp_ms' }),
   },

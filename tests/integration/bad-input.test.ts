@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_BODY_BYTES } from '../../api/app.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
-import { seedBusiness } from '../helpers/dashboard-seed.ts';
+import { LOGO_MAX_BYTES } from '../../common/schemas/branding.ts';
+import { addClient, seedBusiness } from '../helpers/dashboard-seed.ts';
 import { createUser, uniqueEmail } from '../helpers/factories.ts';
 
 type Access = 'public' | 'signed-in';
@@ -16,6 +17,8 @@ interface RouteRule {
   website?: boolean;
   /** Ends the session it is called with. */
   endsSession?: boolean;
+  /** Takes an uploaded image, not JSON, with a larger limit of its own. */
+  upload?: boolean;
 }
 
 const ROUTES: Record<string, RouteRule> = {
@@ -38,6 +41,24 @@ const ROUTES: Record<string, RouteRule> = {
   // tests/integration/early-warning.test.ts covers its 400s.
   'PUT /api/business/:businessId/alert-threshold': { access: 'signed-in' },
   'POST /api/contact': { access: 'public', json: true },
+  'GET /api/clients': { access: 'signed-in' },
+  'POST /api/clients': { access: 'signed-in', json: true },
+  'GET /api/clients/:clientId': { access: 'signed-in' },
+  // Like the alert threshold: the id is checked before the body (404 here first); the body's 400s
+  // are covered in tests/integration/clients.test.ts.
+  'PATCH /api/clients/:clientId': { access: 'signed-in' },
+  'GET /api/clients/:clientId/deletion': { access: 'signed-in' },
+  'DELETE /api/clients/:clientId': { access: 'signed-in' },
+  'POST /api/clients/:clientId/send': { access: 'signed-in' },
+  'GET /api/branding-profiles': { access: 'signed-in' },
+  'POST /api/branding-profiles': { access: 'signed-in', json: true },
+  'GET /api/branding-profiles/:profileId': { access: 'signed-in' },
+  'PUT /api/branding-profiles/:profileId': { access: 'signed-in' },
+  'DELETE /api/branding-profiles/:profileId': { access: 'signed-in' },
+  'PUT /api/branding-profiles/:profileId/logo': { access: 'signed-in', upload: true },
+  'DELETE /api/branding-profiles/:profileId/logo': { access: 'signed-in' },
+  // Logos appear in e-mails and white-label pages: public by their unguessable, hashed name.
+  'GET /api/branding/logos/:file': { access: 'public' },
 };
 
 // Path segments, already URL-encoded as a client would send them.
@@ -88,6 +109,8 @@ const WRONG_PASSWORD = 'Wrong-Passw0rd-For-Bad-Input';
 let t: TestContext;
 let signedIn: Awaited<ReturnType<typeof createUser>>;
 let otherBusinessId: string;
+let otherClientId: string;
+let otherProfileId: string;
 const output: string[] = [];
 const spies: Array<{ mockRestore: () => void }> = [];
 
@@ -103,6 +126,10 @@ beforeAll(async () => {
   signedIn = await createUser(t.ctx, { role: 'consultant', tier: 'agency', password: PASSWORD });
   const other = await createUser(t.ctx, { tier: 'pro' });
   otherBusinessId = (await seedBusiness(t.ctx, { userId: other.userId, snapshots: [{ daysAgo: 1 }] })).business.id;
+  const otherAgency = await createUser(t.ctx, { role: 'consultant', tier: 'agency' });
+  otherProfileId = ((await call(t.app, 'POST', '/api/branding-profiles', { companyName: 'Other Agency' }, otherAgency.cookie)).body as { id: string }).id;
+  const { business } = await seedBusiness(t.ctx, { snapshots: [{ daysAgo: 1 }] });
+  otherClientId = (await addClient(t.ctx, otherAgency.viewer.consultant!.id, business.id)).id;
 });
 afterAll(async () => {
   for (const spy of spies) spy.mockRestore();
@@ -179,9 +206,9 @@ describe('garbage ids', () => {
 
   it("answer like a missing id for another user's object, on every signed-in route that takes an id", async () => {
     // Another user's object for each kind of id; a new kind of id must be added here.
-    const owned: Record<string, string> = { businessId: otherBusinessId };
+    const owned: Record<string, string> = { businessId: otherBusinessId, clientId: otherClientId, profileId: otherProfileId };
     // Ids that name no user's object: a report link's token is itself the proof of access.
-    const unowned = new Set(['token']);
+    const unowned = new Set(['token', 'file']);
     for (const key of routeKeys()) {
       const [method, path] = key.split(' ') as [string, string];
       const params = [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
@@ -203,7 +230,7 @@ describe('bad bodies', () => {
     it(`${name}: 400 in the one shape on every JSON route, never a 5xx on the others`, async () => {
       for (const key of routeKeys()) {
         const [method, path] = key.split(' ') as [string, string];
-        if (method !== 'POST' && method !== 'PUT') continue;
+        if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') continue;
         const rule = ROUTES[key]!;
         const res = await send(method, fill(path, 'abc'), { body: bad.body, type: bad.type, cookie: await cookieFor(rule) });
         expect(res.status, key).toBeLessThan(500);
@@ -216,10 +243,15 @@ describe('bad bodies', () => {
     });
   }
 
-  it(`over ${MAX_BODY_BYTES / 1024} KB: 413 on every route that takes a body`, async () => {
+  it(`over ${MAX_BODY_BYTES / 1024} KB: 413 on every route that takes a body (an upload over its own limit)`, async () => {
     for (const key of routeKeys()) {
       const [method, path] = key.split(' ') as [string, string];
-      if (method !== 'POST' && method !== 'PUT') continue;
+      if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') continue;
+      if (ROUTES[key]!.upload) {
+        const res = await send(method, fill(path, 'abc'), { body: new Uint8Array(LOGO_MAX_BYTES + 1), type: 'image/png', cookie: signedIn.cookie });
+        expect(res.status, key).toBe(413);
+        continue;
+      }
       const res = await send(method, fill(path, 'abc'), { body: HUGE_BODY, type: JSON_TYPE, cookie: await cookieFor(ROUTES[key]!) });
       expect(res.status, key).toBe(413);
       expectErrorShape(res, key);

@@ -10,8 +10,8 @@ const allowed = (tier: string, status = 'active') =>
 describe('entitlements', () => {
   it('gives each plan what spec section 6 lists', () => {
     expect(allowed('free')).toEqual([]);
-    expect(allowed('pro')).toEqual(['dashboard', 'trends', 'monthlyReports']);
-    expect(allowed('enterprise')).toEqual(['dashboard', 'trends', 'monthlyReports', 'earlyWarning', 'api']);
+    expect(allowed('pro')).toEqual(['dashboard', 'trends', 'monthlyReports', 'clientManagement']);
+    expect(allowed('enterprise')).toEqual(['dashboard', 'trends', 'monthlyReports', 'earlyWarning', 'api', 'clientManagement']);
     expect(allowed('agency')).toEqual(['dashboard', 'trends', 'monthlyReports', 'earlyWarning', 'api', 'clientManagement', 'whiteLabel', 'widget']);
   });
 

@@ -1,0 +1,102 @@
+// `client.report`: a consultant's client gets its report by e-mail, with the consultant in copy
+// (a test goes to the consultant alone). Its own `reports` row records consultant, client and
+// branding profile, and carries the e-mail's at-most-once claim, so a crash at any point ends in
+// one e-mail. A fresh analysis is run when the business has none from the last day; otherwise the
+// latest one is reported (the scheduled re-analyses keep paid plans' businesses current).
+import { and, desc, eq, isNotNull } from 'drizzle-orm';
+import { users } from '../../db/schema/auth.ts';
+import { businesses } from '../../db/schema/businesses.ts';
+import { clients, consultants } from '../../db/schema/consultants.ts';
+import { reports } from '../../db/schema/reports.ts';
+import { deliverReport } from '../email/deliver-report.ts';
+import type { JobDefinition } from '../jobs/registry.ts';
+import { PermanentJobError } from '../jobs/worker.ts';
+import { brandingFor } from '../services/branding-profiles.ts';
+import { can } from '../services/entitlements.ts';
+import { isUnsubscribed } from '../services/reports.ts';
+import type { ClientReportPayload } from './client-report-schedule.ts';
+import { reportPdfUrl, writeReportFiles } from './files.ts';
+import type { AnalyseFn } from './generate-job.ts';
+import { newReportToken, persistReport, REPORT_LINK_DAYS, reportUrl } from './persist.ts';
+import { inlineRenderer, type Renderer } from './render/renderer.ts';
+import { reportInput, type ReportData } from './types.ts';
+
+/** A report this recent is sent as it is; an older one is analysed again first. */
+export const FRESH_ANALYSIS_MS = 24 * 60 * 60 * 1000;
+
+function isPayload(p: unknown): p is ClientReportPayload {
+  const o = p as Record<string, unknown> | null;
+  return typeof o?.clientId === 'string' && typeof o?.period === 'string' && ['first', 'scheduled', 'now', 'test'].includes(String(o?.kind));
+}
+
+export function clientReportJob(deps: { analyse: AnalyseFn; renderer?: Renderer }): JobDefinition<ClientReportPayload> {
+  const renderer = deps.renderer ?? inlineRenderer();
+  return {
+    async run(ctx, job, tools) {
+      if (!isPayload(job.payload)) throw new PermanentJobError('payload needs clientId, kind and period');
+      const { clientId, kind } = job.payload;
+      const client = await ctx.db.query.clients.findFirst({ where: eq(clients.id, clientId) });
+      if (!client?.businessId) throw new PermanentJobError(`client ${clientId} or its business no longer exists`);
+      const consultant = (await ctx.db.query.consultants.findFirst({ where: eq(consultants.id, client.consultantId) }))!;
+      const user = (await ctx.db.query.users.findFirst({ where: eq(users.id, consultant.userId) }))!;
+      const business = (await ctx.db.query.businesses.findFirst({ where: eq(businesses.id, client.businessId) }))!;
+      // The plan may have lapsed, the client been archived or opted out, since it was queued.
+      if (!can(user, 'clientManagement')) return tools.saveProgress({ stage: 'skipped', reason: 'plan without client management' });
+      if (kind === 'scheduled' && client.archivedAt) return tools.saveProgress({ stage: 'skipped', reason: 'client archived' });
+      const to = kind === 'test' ? user.email : client.clientEmail;
+      if (await isUnsubscribed(ctx, to)) return tools.saveProgress({ stage: 'skipped', reason: 'recipient unsubscribed' });
+      const branding = await brandingFor(ctx, { user, consultantId: consultant.id, profileId: client.brandingProfileId });
+
+      let report = typeof job.progress.reportId === 'string' ? await ctx.db.query.reports.findFirst({ where: eq(reports.id, job.progress.reportId) }) : undefined;
+      if (!report) {
+        const addressing = {
+          consultantId: consultant.id,
+          clientId: client.id,
+          brandingProfileId: branding?.id ?? null,
+          reportType: kind === 'test' ? 'client-test' : 'client',
+          recipientEmail: to,
+          ccEmail: kind === 'test' ? null : user.email,
+        };
+        const latest = await ctx.db.query.reports.findFirst({
+          where: and(eq(reports.businessId, business.id), isNotNull(reports.data)),
+          orderBy: [desc(reports.createdAt)],
+        });
+        if (!latest || Date.now() - latest.createdAt.getTime() > FRESH_ANALYSIS_MS) {
+          const data = await deps.analyse(ctx, reportInput(business));
+          tools.signal.throwIfAborted();
+          const persisted = await persistReport(ctx, { businessId: business.id, requestId: null, reportType: addressing.reportType, data });
+          [report] = await ctx.db.update(reports).set(addressing).where(eq(reports.id, persisted.reportId)).returning();
+        } else {
+          const token = newReportToken();
+          const now = new Date();
+          [report] = await ctx.db
+            .insert(reports)
+            .values({
+              ...addressing,
+              businessId: business.id,
+              runId: latest.runId,
+              token,
+              data: latest.data,
+              signedUrl: reportUrl(ctx, token),
+              createdAt: now,
+              expiresAt: new Date(now.getTime() + REPORT_LINK_DAYS * 24 * 60 * 60 * 1000),
+            })
+            .returning();
+        }
+        await tools.saveProgress({ stage: 'created', reportId: report!.id });
+      }
+      tools.signal.throwIfAborted();
+      const rendered = await renderer.render(report!.data as ReportData);
+      writeReportFiles(ctx, report!.id, rendered);
+      await ctx.db.update(reports).set({ pdfUrl: reportPdfUrl(ctx, report!.token!) }).where(eq(reports.id, report!.id));
+      tools.signal.throwIfAborted();
+      const recipient = { ...business, email: to, fullName: kind === 'test' ? '' : client.clientName };
+      const outcome = await deliverReport(ctx, { report: report!, business: recipient, png: rendered.png, pdf: rendered.pdf });
+      await tools.saveProgress({ stage: 'delivered', email: outcome });
+    },
+    async onGiveUp(ctx, job) {
+      const reportId = job.progress.reportId;
+      if (typeof reportId === 'string') await ctx.db.update(reports).set({ failedAt: new Date() }).where(and(eq(reports.id, reportId), eq(reports.emailSent, false)));
+    },
+  };
+}

@@ -1,0 +1,49 @@
+// Branding profiles for agencies (api/services/branding-profiles.ts), their logo uploads (the raw
+// image as the body, Content-Type image/png, image/jpeg or image/webp), and the public logo files.
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { brandingProfileSchema, LOGO_MAX_BYTES } from '../../common/schemas/branding.ts';
+import type { AppContext } from '../context.ts';
+import { AppError, notFound } from '../errors.ts';
+import { validate } from '../lib/validate.ts';
+import { createProfile, deleteProfile, getProfile, listProfiles, ownedProfile, readLogo, removeLogo, setLogo, updateProfile } from '../services/branding-profiles.ts';
+import { requireConsultant } from '../services/consultant-access.ts';
+
+const NO_STORE = { 'Cache-Control': 'private, no-store' };
+export const LOGO_UPLOAD_ROUTE = /^\/api\/branding-profiles\/[^/]+\/logo$/;
+
+export function brandingRoutes(ctx: AppContext) {
+  const access = (c: { req: { raw: Request } }) => requireConsultant(ctx, c.req.raw.headers, 'whiteLabel');
+  return new Hono()
+    .get('/branding-profiles', async (c) => c.json({ profiles: await listProfiles({ ctx, access: await access(c) }) }, 200, NO_STORE))
+    .post('/branding-profiles', async (c, next) => (await access(c), next()), validate('json', brandingProfileSchema), async (c) =>
+      c.json(await createProfile({ ctx, access: await access(c), input: c.req.valid('json') }), 201, NO_STORE),
+    )
+    .get('/branding-profiles/:profileId', async (c) => c.json(await getProfile({ ctx, access: await access(c), id: c.req.param('profileId') }), 200, NO_STORE))
+    .put('/branding-profiles/:profileId', async (c, next) => (await ownedProfile(ctx, await access(c), c.req.param('profileId')), next()), validate('json', brandingProfileSchema), async (c) =>
+      c.json(await updateProfile({ ctx, access: await access(c), id: c.req.param('profileId'), input: c.req.valid('json') }), 200, NO_STORE),
+    )
+    .delete('/branding-profiles/:profileId', async (c) => c.json(await deleteProfile({ ctx, access: await access(c), id: c.req.param('profileId') }), 200, NO_STORE))
+    .put(
+      '/branding-profiles/:profileId/logo',
+      bodyLimit({
+        maxSize: LOGO_MAX_BYTES,
+        onError: () => {
+          throw new AppError('payload_too_large', `The logo must be at most ${LOGO_MAX_BYTES / 1024 / 1024} MB.`);
+        },
+      }),
+      async (c) => {
+        const who = await access(c);
+        const contentType = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+        const body = Buffer.from(await c.req.arrayBuffer());
+        return c.json(await setLogo({ ctx, access: who, id: c.req.param('profileId'), contentType, body }), 200, NO_STORE);
+      },
+    )
+    .delete('/branding-profiles/:profileId/logo', async (c) => c.json(await removeLogo({ ctx, access: await access(c), id: c.req.param('profileId') }), 200, NO_STORE))
+    .get('/branding/logos/:file', (c) => {
+      const png = readLogo(ctx, c.req.param('file'));
+      if (!png) throw notFound();
+      // The name carries the content's hash: a new logo is a new name.
+      return c.body(new Uint8Array(png), 200, { 'Content-Type': 'image/png', 'Cache-Control': 'public, max-age=31536000, immutable', 'Cross-Origin-Resource-Policy': 'cross-origin' });
+    });
+}

@@ -1,0 +1,168 @@
+// An agency's branding profiles: several per agency, one the default, one chosen per client. A
+// logo upload (PNG, JPEG or WebP, at most LOGO_MAX_BYTES) is decoded and re-encoded on the server
+// as a PNG of at most LOGO_MAX_PX a side, so nothing the agency uploaded is ever served as such
+// (no SVG, no metadata, no polyglot file). Logos are public by their unguessable file name: they
+// appear in e-mails and on the online report.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { and, asc, eq, ne } from 'drizzle-orm';
+import sharp from 'sharp';
+import { LOGO_MAX_BYTES, LOGO_TYPES, type BrandingProfileInput } from '../../common/schemas/branding.ts';
+import { brandingProfiles, clients } from '../../db/schema/consultants.ts';
+import type { AppContext } from '../context.ts';
+import { AppError } from '../errors.ts';
+import type { Branding } from '../report/branding.ts';
+import type { ConsultantAccess, UserRow } from './consultant-access.ts';
+import { can } from './entitlements.ts';
+
+export const LOGO_MAX_PX = 600;
+export const LOGO_PATH = '/api/branding/logos/';
+const LOGO_FILE = /^[0-9a-f-]{36}-[0-9a-f]{16}\.png$/;
+
+type ProfileRow = typeof brandingProfiles.$inferSelect;
+export type BrandingProfile = Omit<ProfileRow, 'createdAt' | 'updatedAt'> & { createdAt: string; updatedAt: string; clients: number };
+
+export const profileNotFound = () => new AppError('not_found', 'Branding profile not found');
+const logoDir = (ctx: AppContext) => join(ctx.env.DATA_DIR, 'files', 'branding');
+const logoFileOf = (url: string | null) => (url ? url.slice(url.lastIndexOf('/') + 1) : null);
+
+function shape(row: ProfileRow, clientCount: number): BrandingProfile {
+  return { ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(), clients: clientCount };
+}
+
+export async function listProfiles({ ctx, access }: { ctx: AppContext; access: ConsultantAccess }): Promise<BrandingProfile[]> {
+  const rows = await ctx.db.query.brandingProfiles.findMany({ where: eq(brandingProfiles.consultantId, access.consultant.id), orderBy: [asc(brandingProfiles.createdAt)] });
+  const counts = await ctx.db.select({ id: clients.brandingProfileId }).from(clients).where(eq(clients.consultantId, access.consultant.id));
+  return rows.map((r) => shape(r, counts.filter((c) => c.id === r.id).length));
+}
+
+export async function ownedProfile(ctx: AppContext, access: ConsultantAccess, id: string): Promise<ProfileRow> {
+  const row = await ctx.db.query.brandingProfiles.findFirst({ where: and(eq(brandingProfiles.id, id), eq(brandingProfiles.consultantId, access.consultant.id)) });
+  if (!row) throw profileNotFound();
+  return row;
+}
+
+export async function getProfile({ ctx, access, id }: { ctx: AppContext; access: ConsultantAccess; id: string }) {
+  const row = await ownedProfile(ctx, access, id);
+  return (await listProfiles({ ctx, access })).find((p) => p.id === row.id)!;
+}
+
+/** The first profile is the default; marking another default unmarks the old one. */
+export async function createProfile({ ctx, access, input }: { ctx: AppContext; access: ConsultantAccess; input: BrandingProfileInput }) {
+  const existing = await ctx.db.query.brandingProfiles.findFirst({ where: eq(brandingProfiles.consultantId, access.consultant.id) });
+  const isDefault = !existing || input.isDefault === true;
+  const [row] = await ctx.db
+    .insert(brandingProfiles)
+    .values({ ...input, consultantId: access.consultant.id, isDefault, poweredBy: input.poweredBy ?? false })
+    .returning();
+  if (isDefault) await unmarkOthers(ctx, access, row!.id);
+  return getProfile({ ctx, access, id: row!.id });
+}
+
+export async function updateProfile({ ctx, access, id, input }: { ctx: AppContext; access: ConsultantAccess; id: string; input: BrandingProfileInput }) {
+  const row = await ownedProfile(ctx, access, id);
+  // The default stays the default until another is marked: an agency always has one.
+  const isDefault = row.isDefault || input.isDefault === true;
+  await ctx.db.update(brandingProfiles).set({ ...input, isDefault, poweredBy: input.poweredBy ?? row.poweredBy, updatedAt: new Date() }).where(eq(brandingProfiles.id, id));
+  if (isDefault && !row.isDefault) await unmarkOthers(ctx, access, id);
+  return getProfile({ ctx, access, id });
+}
+
+async function unmarkOthers(ctx: AppContext, access: ConsultantAccess, keep: string) {
+  await ctx.db
+    .update(brandingProfiles)
+    .set({ isDefault: false })
+    .where(and(eq(brandingProfiles.consultantId, access.consultant.id), ne(brandingProfiles.id, keep)));
+}
+
+/** Its clients fall back to the default profile (the schema sets their reference to null); a
+ *  deleted default hands the role to the oldest remaining profile. */
+export async function deleteProfile({ ctx, access, id }: { ctx: AppContext; access: ConsultantAccess; id: string }) {
+  const row = await ownedProfile(ctx, access, id);
+  await ctx.db.delete(brandingProfiles).where(eq(brandingProfiles.id, id));
+  const file = logoFileOf(row.logoUrl);
+  if (file) rmSync(join(logoDir(ctx), file), { force: true });
+  if (row.isDefault) {
+    const next = await ctx.db.query.brandingProfiles.findFirst({ where: eq(brandingProfiles.consultantId, access.consultant.id), orderBy: [asc(brandingProfiles.createdAt)] });
+    if (next) await ctx.db.update(brandingProfiles).set({ isDefault: true }).where(eq(brandingProfiles.id, next.id));
+  }
+  return { deleted: true };
+}
+
+const logoError = (message: string) => new AppError('invalid_input', message, { fields: { logo: message } });
+
+/** Decodes the upload and stores it re-encoded; replaces the previous logo. */
+export async function setLogo({ ctx, access, id, contentType, body }: { ctx: AppContext; access: ConsultantAccess; id: string; contentType: string; body: Buffer }) {
+  const row = await ownedProfile(ctx, access, id);
+  if (!(LOGO_TYPES as readonly string[]).includes(contentType)) throw logoError('The logo must be a PNG, JPEG or WebP image.');
+  if (body.length === 0) throw logoError('The logo file is empty.');
+  if (body.length > LOGO_MAX_BYTES) throw logoError(`The logo must be at most ${LOGO_MAX_BYTES / 1024 / 1024} MB.`);
+  let png: Buffer;
+  try {
+    const image = sharp(body, { limitInputPixels: 40_000_000, failOn: 'error' });
+    const { format } = await image.metadata();
+    if (!format || !['png', 'jpeg', 'webp'].includes(format)) throw new Error(`unexpected format ${format}`);
+    png = await image.rotate().resize(LOGO_MAX_PX, LOGO_MAX_PX, { fit: 'inside', withoutEnlargement: true }).png({ compressionLevel: 9 }).toBuffer();
+  } catch {
+    throw logoError('This file could not be read as a PNG, JPEG or WebP image.');
+  }
+  const file = `${row.id}-${createHash('sha256').update(png).digest('hex').slice(0, 16)}.png`;
+  mkdirSync(logoDir(ctx), { recursive: true });
+  const tmp = join(logoDir(ctx), `${file}.tmp`);
+  writeFileSync(tmp, png);
+  renameSync(tmp, join(logoDir(ctx), file));
+  const previous = logoFileOf(row.logoUrl);
+  await ctx.db.update(brandingProfiles).set({ logoUrl: `${ctx.env.PUBLIC_BASE_URL}${LOGO_PATH}${file}`, updatedAt: new Date() }).where(eq(brandingProfiles.id, id));
+  if (previous && previous !== file) rmSync(join(logoDir(ctx), previous), { force: true });
+  return getProfile({ ctx, access, id });
+}
+
+export async function removeLogo({ ctx, access, id }: { ctx: AppContext; access: ConsultantAccess; id: string }) {
+  const row = await ownedProfile(ctx, access, id);
+  await ctx.db.update(brandingProfiles).set({ logoUrl: null, updatedAt: new Date() }).where(eq(brandingProfiles.id, id));
+  const file = logoFileOf(row.logoUrl);
+  if (file) rmSync(join(logoDir(ctx), file), { force: true });
+  return getProfile({ ctx, access, id });
+}
+
+/** A stored logo by its public file name, or null. */
+export function readLogo(ctx: AppContext, file: string): Buffer | null {
+  if (!LOGO_FILE.test(file)) return null;
+  try {
+    return readFileSync(join(logoDir(ctx), file));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The branding a client's report is sent in: the client's profile, else the agency's default; none
+ * (LocalRank's own) when the consultant's plan has no white-label or there is no profile.
+ */
+export async function brandingFor(ctx: AppContext, input: { user: UserRow; consultantId: string; profileId: string | null }): Promise<Branding | null> {
+  if (!can(input.user, 'whiteLabel')) return null;
+  const chosen = input.profileId
+    ? await ctx.db.query.brandingProfiles.findFirst({ where: and(eq(brandingProfiles.id, input.profileId), eq(brandingProfiles.consultantId, input.consultantId)) })
+    : undefined;
+  const row = chosen ?? (await ctx.db.query.brandingProfiles.findFirst({ where: and(eq(brandingProfiles.consultantId, input.consultantId), eq(brandingProfiles.isDefault, true)) }));
+  return row ? brandingOf(ctx, row) : null;
+}
+
+export function brandingOf(ctx: AppContext, row: ProfileRow): Branding {
+  const file = logoFileOf(row.logoUrl);
+  return {
+    id: row.id,
+    companyName: row.companyName,
+    logoPng: file ? readLogo(ctx, file) : null,
+    logoUrl: row.logoUrl,
+    primaryColor: row.primaryColor,
+    secondaryColor: row.secondaryColor,
+    accentColor: row.accentColor,
+    contactEmail: row.contactEmail,
+    contactPhone: row.contactPhone,
+    website: row.website,
+    footerText: row.footerText,
+    poweredBy: row.poweredBy,
+  };
+}

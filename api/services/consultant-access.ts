@@ -1,0 +1,34 @@
+// Who may manage clients and branding: the signed-in consultant, on a plan that includes the
+// feature (api/services/entitlements.ts decides which). Every client, branding-profile and report
+// route starts here, then checks each object against `consultant.id`: another consultant's id
+// answers exactly as an unknown one (404), and nothing in a query string grants anything.
+import { eq } from 'drizzle-orm';
+import { users } from '../../db/schema/auth.ts';
+import { consultants } from '../../db/schema/consultants.ts';
+import type { AppContext } from '../context.ts';
+import { AppError, unauthenticated } from '../errors.ts';
+import { can, type Feature } from './entitlements.ts';
+
+export type ConsultantRow = typeof consultants.$inferSelect;
+export type UserRow = typeof users.$inferSelect;
+
+export interface ConsultantAccess {
+  user: UserRow;
+  consultant: ConsultantRow;
+}
+
+export const PLAN_MESSAGES = {
+  clientManagement: 'Client management needs a consultant account on a Pro, Enterprise or Agency plan.',
+  whiteLabel: 'Branding profiles and white-label reports are part of the Agency plan.',
+} as const;
+
+export async function requireConsultant(ctx: AppContext, headers: Headers, feature: 'clientManagement' | 'whiteLabel'): Promise<ConsultantAccess> {
+  const session = await ctx.auth.api.getSession({ headers });
+  if (!session) throw unauthenticated();
+  const user = await ctx.db.query.users.findFirst({ where: eq(users.id, session.user.id) });
+  if (!user) throw unauthenticated();
+  const consultant = user.role === 'consultant' ? await ctx.db.query.consultants.findFirst({ where: eq(consultants.userId, user.id) }) : undefined;
+  if (!consultant) throw new AppError('forbidden', 'Only consultant accounts manage clients.');
+  if (!can(user, feature as Feature)) throw new AppError('plan_required', PLAN_MESSAGES[feature]);
+  return { user, consultant };
+}

@@ -1,0 +1,33 @@
+// A consultant's client (spec section 3, `clients`) and the business it is reported on, as the
+// API validates it. The business's details are the report form's fields with the report form's
+// rules (report-request.ts); the client's name and e-mail are the report's addressee.
+import { z } from '../zod.ts';
+import { isEmail, MESSAGES, REQUIRED, TEXT_BOUNDS } from './report-request-rules.ts';
+import { reportRequestSchema } from './report-request.ts';
+
+export const REPORT_FREQUENCIES = ['monthly', 'weekly'] as const;
+export type ReportFrequency = (typeof REPORT_FREQUENCIES)[number];
+export const NOTES_MAX = 2000;
+
+const business = reportRequestSchema.pick({ company: true, website: true, address: true, city: true, state: true, zip: true });
+
+const clientFields = {
+  clientName: z.string().trim().min(1, REQUIRED).min(TEXT_BOUNDS.fullName.min).max(TEXT_BOUNDS.fullName.max),
+  clientEmail: z.string().trim().min(1, REQUIRED).max(TEXT_BOUNDS.email.max).refine(isEmail, MESSAGES.email).transform((v) => v.toLowerCase()),
+  notes: z.string().trim().max(NOTES_MAX).optional(),
+  reportFrequency: z.enum(REPORT_FREQUENCIES).optional(),
+  /** null or absent: the consultant's default branding profile. */
+  brandingProfileId: z.string().uuid().nullable().optional(),
+};
+
+export const createClientSchema = z.strictObject({ ...clientFields, ...business.shape });
+export type CreateClientInput = z.output<typeof createClientSchema>;
+
+/** Every field optional; the business's details change together or not at all. */
+export const updateClientSchema = z.strictObject({
+  ...z.object(clientFields).partial().shape,
+  archived: z.boolean().optional(),
+});
+export type UpdateClientInput = z.output<typeof updateClientSchema>;
+
+export const sendClientReportSchema = z.strictObject({ to: z.enum(['client', 'me']) });
