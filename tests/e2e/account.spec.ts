@@ -17,11 +17,11 @@ test.describe('account rules per role and tier', () => {
     await expect(page.getByRole('link', { name: /Billing Settings/ })).toHaveAttribute('href', '/subscribe?plan=pro');
   });
 
-  test('agency consultant: Branding Settings shown and disabled, Billing to agency', async ({ page, signIn }) => {
+  test('agency consultant: Manage Clients and Branding Settings open their screens, Billing to agency', async ({ page, signIn }) => {
     await signIn({ role: 'consultant', tier: 'agency' });
     await page.goto('/account');
-    await expect(page.getByRole('button', { name: /Branding Settings/ })).toBeDisabled();
-    await expect(page.getByRole('button', { name: /Manage Clients/ })).toBeDisabled();
+    await expect(page.getByRole('link', { name: /Branding Settings/ })).toHaveAttribute('href', '/branding');
+    await expect(page.getByRole('link', { name: /Manage Clients/ })).toHaveAttribute('href', '/clients');
     await expect(page.getByRole('link', { name: /Billing Settings/ })).toHaveAttribute('href', '/subscribe?plan=agency');
     await expect(page.locator('.acct-sub')).toContainText('Agency plan');
     await page.screenshot({ path: 'test-results/screens/account-agency-desktop.png', fullPage: true });
@@ -60,7 +60,7 @@ test('an operator set-plan to agency shows up on the next visit (new tab: no cac
   const next = await page.context().newPage();
   await next.goto('/account');
   await expect(next.locator('.acct-sub')).toContainText('Agency plan');
-  await expect(next.getByRole('button', { name: /Branding Settings/ })).toBeDisabled();
+  await expect(next.getByRole('link', { name: /Branding Settings/ })).toHaveAttribute('href', '/branding');
   await expect(next.getByRole('link', { name: /Billing Settings/ })).toHaveAttribute('href', '/subscribe?plan=agency');
 });
 

@@ -56,11 +56,15 @@ const viewer = (role: string, tier: string, status = 'active', consultant = role
 const keys = (v: Viewer) => quickActions(v).map((a) => (a.href ? `${a.key}:${a.href}` : `${a.key}:disabled`));
 
 describe('account quick actions (spec sections 2 and 6)', () => {
-  it('free consultant: Manage Clients disabled, no Branding, Billing to the pro plan', () => {
+  it('free consultant: Manage Clients disabled (a paid plan opens it), no Branding, Billing to the pro plan', () => {
     expect(keys(viewer('consultant', 'free'))).toEqual(['dashboard:/dashboard', 'report:/#report-form', 'clients:disabled', 'billing:/subscribe?plan=pro']);
   });
-  it('agency consultant: Branding Settings shown and disabled, Billing to agency', () => {
-    expect(keys(viewer('consultant', 'agency'))).toEqual(['dashboard:/dashboard', 'report:/#report-form', 'clients:disabled', 'branding:disabled', 'billing:/subscribe?plan=agency']);
+  it('pro consultant: Manage Clients opens /clients; no Branding', () => {
+    expect(keys(viewer('consultant', 'pro'))).toEqual(['dashboard:/dashboard', 'report:/#report-form', 'clients:/clients', 'billing:/subscribe?plan=pro']);
+  });
+  it('agency consultant: Manage Clients and Branding Settings open their screens; disabled while the plan is not active', () => {
+    expect(keys(viewer('consultant', 'agency'))).toEqual(['dashboard:/dashboard', 'report:/#report-form', 'clients:/clients', 'branding:/branding', 'billing:/subscribe?plan=agency']);
+    expect(keys(viewer('consultant', 'agency', 'past_due'))).toEqual(['dashboard:/dashboard', 'report:/#report-form', 'clients:disabled', 'branding:disabled', 'billing:/subscribe?plan=agency']);
   });
   it('client: no Manage Clients; Billing to their own paid tier', () => {
     expect(keys(viewer('client', 'enterprise'))).toEqual(['dashboard:/dashboard', 'report:/#report-form', 'billing:/subscribe?plan=enterprise']);

@@ -36,7 +36,7 @@ function Action({ action }: { action: QuickAction }) {
       <span className="acct-action-text">
         <span className="acct-action-label">
           {action.label}
-          {!action.href && <span className="acct-soon">Coming soon</span>}
+          {!action.href && <span className="acct-soon">Needs an active paid plan</span>}
         </span>
         <span className="acct-action-note">{action.description}</span>
       </span>

@@ -1,6 +1,8 @@
 // The account screen's rules (spec sections 2 and 6), as data so they are tested without a browser:
-// Manage Clients is shown to consultants but disabled; Branding Settings only on the agency tier,
-// disabled; Billing Settings leads to the pro plan for free users, else to their own tier.
+// Manage Clients is shown to consultants, enabled on an active paid plan; Branding Settings only on
+// the agency tier, enabled while active (decision 0105: the spec shows them disabled only because
+// its product had not built them); Billing Settings leads to the pro plan for free users, else to
+// their own tier.
 import { TIERS, type Tier } from '../../../common/constants.ts';
 import type { Viewer } from '../../lib/session.ts';
 
@@ -29,8 +31,12 @@ export function quickActions(viewer: Viewer): QuickAction[] {
     { key: 'dashboard', label: 'View Dashboard', description: 'Scores, rank and competitors of your business.', href: '/dashboard' },
     { key: 'report', label: 'New Free Report', description: 'Analyse a business against its local competitors.', href: '/#report-form' },
   ];
-  if (viewer.user.role === 'consultant') actions.push({ key: 'clients', label: 'Manage Clients', description: 'Your clients and their reports in one place.' });
-  if (tier === 'agency') actions.push({ key: 'branding', label: 'Branding Settings', description: 'Your logo and colours on every report.' });
+  const active = viewer.user.subscriptionStatus === 'active';
+  if (viewer.user.role === 'consultant') {
+    const paid = tier !== 'free' && active;
+    actions.push({ key: 'clients', label: 'Manage Clients', description: paid ? 'Your clients and their reports in one place.' : 'On a Pro, Enterprise or Agency plan: your clients and their reports in one place.', ...(paid ? { href: '/clients' } : {}) });
+  }
+  if (tier === 'agency') actions.push({ key: 'branding', label: 'Branding Settings', description: 'Your logo and colours on every report.', ...(active ? { href: '/branding' } : {}) });
   actions.push({ key: 'billing', label: 'Billing Settings', description: tier === 'free' ? 'Upgrade to Pro for monthly reports and trends.' : 'Your plan and payment details.', href: billingHref(viewer) });
   return actions;
 }

@@ -1,0 +1,140 @@
+// /clients: a consultant's clients with their latest overall score, rank, change since the last
+// report and next scheduled report; search; add a client (its first report goes out at once).
+import { useEffect, useMemo, useState } from 'react';
+import { scoreBand } from '../../../common/constants.ts';
+import { ApiError, apiRequest } from '../../lib/api.ts';
+import { loginFor } from '../../lib/auth-redirect.ts';
+import { Loading, StateCard } from '../dashboard/dashboard-states.tsx';
+import ClientForm from './client-form.tsx';
+import { fmtChange, fmtDay, scoreText, type ClientSummary, type ProfileOption } from './clients-data.ts';
+import '../dashboard/dashboard.css';
+import './clients.css';
+
+type State = { status: 'loading' } | { status: 'ready'; clients: ClientSummary[]; profiles: ProfileOption[] | null } | { status: 'error'; error: unknown };
+
+export async function loadProfiles(): Promise<ProfileOption[] | null> {
+  try {
+    return (await apiRequest<{ profiles: ProfileOption[] }>('GET', '/api/branding-profiles')).profiles;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 403) return null;
+    throw error;
+  }
+}
+
+export function AccessError({ error }: { error: unknown }) {
+  const here = typeof window === 'undefined' ? '/clients' : window.location.pathname;
+  if (error instanceof ApiError && error.status === 401)
+    return <StateCard state="login" icon="lock" title="Login Required" text="Please log in to manage your clients." action="Go to Login" href={loginFor(here)} />;
+  if (error instanceof ApiError && error.status === 403)
+    return <StateCard state="denied" icon="warning" title="Client Management" text={error.details.message ?? 'Client management is not part of your plan.'} action="See Plans" href="/#pricing" />;
+  if (error instanceof ApiError && error.status === 404)
+    return <StateCard state="not-found" icon="search" title="Client Not Found" text="This client could not be found. It may have been deleted." action="All Clients" href="/clients" />;
+  return <StateCard state="error" icon="warning" title="Something Went Wrong" text="Your clients could not be loaded. Please try again." action="Try Again" href={here} />;
+}
+
+export default function ClientsPage() {
+  const [state, setState] = useState<State>({ status: 'loading' });
+  const [query, setQuery] = useState('');
+  const [adding, setAdding] = useState(false);
+  const [showArchived, setShowArchived] = useState(false);
+
+  useEffect(() => {
+    Promise.all([apiRequest<{ clients: ClientSummary[] }>('GET', '/api/clients'), loadProfiles()])
+      .then(([{ clients }, profiles]) => setState({ status: 'ready', clients, profiles }))
+      .catch((error: unknown) => setState({ status: 'error', error }));
+  }, []);
+
+  const shown = useMemo(() => {
+    if (state.status !== 'ready') return [];
+    const q = query.trim().toLowerCase();
+    return state.clients
+      .filter((c) => showArchived || !c.archived)
+      .filter((c) => !q || [c.clientName, c.clientEmail, c.business?.company ?? '', c.business?.city ?? '', c.notes ?? ''].some((s) => s.toLowerCase().includes(q)));
+  }, [state, query, showArchived]);
+
+  if (state.status === 'loading') return <Loading />;
+  if (state.status === 'error') return <AccessError error={state.error} />;
+  const archivedCount = state.clients.filter((c) => c.archived).length;
+
+  return (
+    <div className="dash container clients" data-testid="clients">
+      <header className="dash-head">
+        <div>
+          <p className="eyebrow">Client management</p>
+          <h1>Your clients</h1>
+          <p className="muted">Each client gets a report on the schedule you choose, with you in copy.{state.profiles !== null && ' Reports go out in your branding.'}</p>
+        </div>
+        <nav className="dash-nav" aria-label="Clients">
+          {state.profiles !== null && <a className="btn btn-secondary" href="/branding">Branding Settings</a>}
+          <button type="button" className="btn btn-primary" onClick={() => setAdding(true)} disabled={adding}>Add Client</button>
+        </nav>
+      </header>
+
+      {adding && (
+        <ClientForm
+          profiles={state.profiles}
+          onCancel={() => setAdding(false)}
+          onSaved={(c) => {
+            setAdding(false);
+            setState({ ...state, clients: [...state.clients, c].sort((a, b) => a.clientName.localeCompare(b.clientName)) });
+          }}
+        />
+      )}
+
+      <section className="card flush" aria-labelledby="clients-title">
+        <div className="clients-bar padded">
+          <h2 className="card-title" id="clients-title">
+            Clients <span className="count">{shown.length}</span>
+          </h2>
+          <label className="clients-search">
+            <span className="sr-only">Search clients</span>
+            <input className="input" type="search" placeholder="Search by name, e-mail, business or city" value={query} onChange={(e) => setQuery(e.target.value)} />
+          </label>
+          {archivedCount > 0 && (
+            <label className="checkbox">
+              <input type="checkbox" checked={showArchived} onChange={(e) => setShowArchived(e.target.checked)} /> Show archived ({archivedCount})
+            </label>
+          )}
+        </div>
+        {state.clients.length === 0 ? (
+          <p className="clients-empty">No clients yet. Add your first client: we analyse their business against its top local competitors and e-mail them the report, with you in copy.</p>
+        ) : shown.length === 0 ? (
+          <p className="clients-empty">No client matches “{query}”.</p>
+        ) : (
+          <div className="table-wrap" role="region" aria-labelledby="clients-title" tabIndex={0}>
+            <table className="table clients-table">
+              <thead>
+                <tr>
+                  <th scope="col">Client</th>
+                  <th scope="col">Business</th>
+                  <th scope="col" className="num">Overall</th>
+                  <th scope="col" className="num">Rank</th>
+                  <th scope="col" className="num">Change</th>
+                  <th scope="col">Next report</th>
+                </tr>
+              </thead>
+              <tbody>
+                {shown.map((c) => (
+                  <tr key={c.id} data-testid="client-row">
+                    <td>
+                      <a className="client-name" href={`/clients/${c.id}`}>{c.clientName}</a>
+                      <span className="muted small breakable">{c.clientEmail}</span>
+                      {c.archived && <span className="badge">Archived</span>}
+                    </td>
+                    <td>{c.business ? <>{c.business.company}<span className="muted small">{c.business.city}, {c.business.state}</span></> : '–'}</td>
+                    <td className="num">
+                      {c.latest ? <span className={`badge ${c.latest.overall === null ? '' : `band-bg-${scoreBand(c.latest.overall)}`}`}>{scoreText(c.latest.overall)}</span> : <span className="muted small">Analysing…</span>}
+                    </td>
+                    <td className="num">{c.latest?.rank ? `#${c.latest.rank} of ${c.latest.of}` : '–'}</td>
+                    <td className="num" data-trend={c.latest?.change ? (c.latest.change > 0 ? 'up' : 'down') : undefined}>{fmtChange(c.latest?.change ?? null)}</td>
+                    <td>{c.nextReport ? fmtDay(c.nextReport) : c.archived ? 'Paused' : '–'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

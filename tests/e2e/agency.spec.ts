@@ -1,0 +1,98 @@
+// An agency's working day in the browser: a branding profile with a logo, two clients (each
+// reported on at once), a client's page with its charts and reports, "Send report now", and the
+// e-mail that reaches the client with the agency in copy.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { expect, test } from './fixtures.ts';
+
+const outbox = () => join(process.env.E2E_DATA_DIR!, 'outbox');
+const mailsTo = (address: string) =>
+  existsSync(outbox())
+    ? readdirSync(outbox())
+        .filter((f) => f.endsWith('.eml'))
+        .map((f) => readFileSync(join(outbox(), f), 'utf8').replace(/=\r?\n/g, ''))
+        .filter((m) => m.includes(`To: ${address}`))
+    : [];
+
+async function addClient(page: import('@playwright/test').Page, c: { name: string; email: string; company: string; zip: string }) {
+  await page.getByRole('button', { name: 'Add Client' }).click();
+  const form = page.locator('form.cf');
+  await form.getByLabel('Client name').fill(c.name);
+  await form.getByLabel('Client e-mail').fill(c.email);
+  await form.getByLabel('Company name').fill(c.company);
+  await form.getByLabel('Business website').fill(`https://${c.company.toLowerCase().replace(/\W+/g, '')}.example.com`);
+  await form.getByLabel('Business address').fill('200 Congress Ave');
+  await form.getByLabel('City').fill('Austin');
+  await form.getByLabel('State').selectOption('TX');
+  await form.getByLabel('ZIP code').fill(c.zip);
+  await form.getByRole('button', { name: 'Add Client and Send First Report' }).click();
+  await expect(page.getByRole('link', { name: c.name })).toBeVisible();
+}
+
+test('an agency brands its reports, adds two clients and sends a report now', async ({ page, signIn }, info) => {
+  test.setTimeout(90_000);
+  const agency = await signIn({ role: 'consultant', tier: 'agency', companyName: 'Northstar Marketing' });
+  const stamp = Date.now().toString(36);
+
+  await page.goto('/account');
+  await page.getByRole('link', { name: /Branding Settings/ }).click();
+  await expect(page).toHaveURL(/\/branding$/);
+  await page.getByRole('button', { name: 'New Profile' }).click();
+  await page.getByLabel('Company name (shown instead of LocalRank)').fill('Northstar Marketing');
+  await page.getByLabel('Primary colour', { exact: true }).fill('#0F766E');
+  await page.getByLabel('Contact e-mail (replies go here)').fill('hello@northstar.example');
+  const logo = await sharp({ create: { width: 240, height: 80, channels: 3, background: '#0f766e' } }).png().toBuffer();
+  await page.getByLabel(/^Logo/).setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: logo });
+  await page.getByRole('button', { name: 'Save Profile' }).click();
+  const card = page.getByTestId('profile-card');
+  await expect(card).toContainText('Northstar Marketing');
+  await expect(card).toContainText('Default profile');
+  await expect(card.getByRole('img', { name: 'Northstar Marketing logo' })).toBeVisible();
+  await page.screenshot({ path: info.outputPath('branding.png'), fullPage: true });
+
+  await page.getByRole('link', { name: 'Clients' }).click();
+  await expect(page.getByRole('heading', { name: 'Your clients' })).toBeVisible();
+  const first = { name: `Dana Whitfield ${stamp}`, email: `dana-${stamp}@client.example`, company: `Whitfield Dental ${stamp}`, zip: '78701' };
+  await addClient(page, first);
+  await addClient(page, { name: `Sam Ortiz ${stamp}`, email: `sam-${stamp}@client.example`, company: `Ortiz Plumbing ${stamp}`, zip: '78704' });
+  await expect.poll(() => mailsTo(first.email).length, { timeout: 30_000 }).toBe(1);
+  expect(mailsTo(first.email)[0]).toContain(`Cc: ${agency.email}`);
+  await page.reload();
+  await expect(page.getByTestId('client-row')).toHaveCount(2);
+  await expect(page.getByTestId('client-row').first().locator('.badge').first()).toHaveText(/^\d+\.\d\d$/);
+  await page.screenshot({ path: info.outputPath('clients.png'), fullPage: true });
+  await page.getByLabel('Search clients').fill('ortiz');
+  await expect(page.getByTestId('client-row')).toHaveCount(1);
+  await page.getByLabel('Search clients').fill('');
+
+  await page.getByRole('link', { name: first.name }).click();
+  await expect(page.getByRole('heading', { level: 1, name: first.company })).toBeVisible();
+  await expect(page.getByTestId('report-row')).toHaveCount(1);
+  await expect(page.getByTestId('report-row')).toContainText('Sent');
+  await expect(page.locator('.client-dl')).toContainText('Northstar Marketing (agency default)');
+  await page.getByRole('button', { name: 'Send report now' }).click();
+  await expect(page.getByText('Report on Its Way')).toBeVisible();
+  await expect.poll(() => mailsTo(first.email).length, { timeout: 30_000 }).toBe(2);
+  await page.reload();
+  await expect(page.getByTestId('report-row')).toHaveCount(2);
+  await page.screenshot({ path: info.outputPath('client-page.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: info.outputPath('client-page-mobile.png'), fullPage: true });
+
+  await page.getByRole('link', { name: 'Open the full dashboard' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: first.company })).toBeVisible();
+});
+
+test("another consultant's client page says it is not found", async ({ page, signIn, appCtx }) => {
+  const { createUser } = await import('../helpers/factories.ts');
+  const other = await createUser(appCtx, { role: 'consultant', tier: 'pro' });
+  const { createClient } = await import('../../api/services/clients.ts');
+  const { requireConsultant } = await import('../../api/services/consultant-access.ts');
+  const access = await requireConsultant(appCtx, new Headers({ cookie: other.cookie }), 'clientManagement');
+  const theirs = await createClient({ ctx: appCtx, access, input: { clientName: 'Hidden Client', clientEmail: 'hidden@client.example', company: 'Hidden Co', website: 'https://hidden.example.com', address: '1 Main Street', city: 'Austin', state: 'TX', zip: '78701' } });
+  await signIn({ role: 'consultant', tier: 'pro' });
+  await page.goto(`/clients/${theirs.id}`);
+  await expect(page.getByRole('heading', { name: 'Client Not Found' })).toBeVisible();
+  await expect(page.getByText('Hidden Client')).toHaveCount(0);
+});
