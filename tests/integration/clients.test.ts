@@ -231,3 +231,22 @@ describe('branding profiles', () => {
     expect(await brandingFor(t.ctx, { user: { ...user, subscriptionTier: 'pro' }, consultantId, profileId: null })).toBeNull();
   });
 });
+
+describe('report status', () => {
+  it('a report is "opened" once its online page is read, and "failed" when its job gave up', async () => {
+    const { recordOpened } = await import('../../api/services/reports.ts');
+    const pro = await createUser(t.ctx, { role: 'consultant', tier: 'pro' });
+    const { body } = await call(t.app, 'POST', '/api/clients', newClient({ clientEmail: 'status@client.example' }), pro.cookie);
+    const id = (body as { id: string }).id;
+    await drain();
+    const [row] = await t.ctx.db.select().from(reports).where(eq(reports.clientId, id));
+    await recordOpened(t.ctx, row!.id);
+    const detail = (await call(t.app, 'GET', `/api/clients/${id}`, undefined, pro.cookie)).body as { reports: Array<{ status: string; openedAt: string }> };
+    expect(detail.reports[0]).toMatchObject({ status: 'opened', openedAt: expect.any(String) });
+    const { clientReportJob } = await import('../../api/report/client-report-job.ts');
+    await t.ctx.db.update(reports).set({ emailSent: false }).where(eq(reports.id, row!.id));
+    await clientReportJob({ analyse: async () => reportDataFixture() }).onGiveUp!(t.ctx, { progress: { reportId: row!.id } } as never, 'test');
+    const after = (await call(t.app, 'GET', `/api/clients/${id}`, undefined, pro.cookie)).body as { reports: Array<{ status: string }> };
+    expect(after.reports[0]!.status).toBe('failed');
+  });
+});
