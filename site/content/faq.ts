@@ -83,7 +83,7 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     id: 'agencies',
     question: 'Can agencies and consultants use LocalRank for clients?',
     answer: [
-      'Yes. Sign up as a consultant or agency and take the Agency plan: it has everything in Enterprise, and client management, reports branded with your own logo and colours, and an embeddable report form for your website are being added to it. Contact our sales team for a quote.',
+      'Yes. Sign up as a consultant or agency: on a Pro, Enterprise or Agency plan, Manage Clients keeps each client\'s business, scores, history and reports together, and e-mails every client their report monthly or weekly with you in copy. The Agency plan adds branding profiles with your own name, logo and colours. An embeddable report form for your website is not available yet. Contact our sales team for an Agency quote.',
     ],
   },
   {
