@@ -1,8 +1,10 @@
-// npm run bench:dashboard [-- --rate 500 --seconds 10 --users 200]
+// npm run bench:dashboard [-- --rate 500 --seconds 10 --users 200 --consultant]
 // Load on GET /api/business/{id} against a real server (`scripts/start.ts`, fresh database, worker
 // off), next to GET /api/health on the same server for comparison. The database is seeded with
 // `--users` pro owners, each with a business analysed weekly for 13 weeks (10 places per run), and
-// every request reads a different owner's dashboard with that owner's session.
+// every request reads a different owner's dashboard with that owner's session. With
+// `--consultant`, the readers are agency consultants and each business is one of their clients
+// (no owner account): the access check goes through the clients table instead.
 // 1. Fixed rate (open loop): latency counts from the scheduled send time (no coordinated omission).
 // 2. Saturation (closed loop, 32 in flight): the most requests per second it sustains.
 // Budget (ARCHITECTURE): p99 ≤ 15 ms at 500 requests/s on 2 cores.
@@ -11,12 +13,17 @@ import { Agent, request } from 'node:http';
 import { parseArgs } from 'node:util';
 import { createContext } from '../api/context.ts';
 import { loadEnv } from '../api/env.ts';
-import { seedBusiness } from '../tests/helpers/dashboard-seed.ts';
+import { addClient, seedBusiness } from '../tests/helpers/dashboard-seed.ts';
 import { createUser } from '../tests/helpers/factories.ts';
 import { startBenchServer } from './lib/bench-server.ts';
 
 const { values: args } = parseArgs({
-  options: { rate: { type: 'string', default: '500' }, seconds: { type: 'string', default: '10' }, users: { type: 'string', default: '200' } },
+  options: {
+    rate: { type: 'string', default: '500' },
+    seconds: { type: 'string', default: '10' },
+    users: { type: 'string', default: '200' },
+    consultant: { type: 'boolean', default: false },
+  },
 });
 const RATE = Number(args.rate);
 const SECONDS = Number(args.seconds);
@@ -29,16 +36,17 @@ const ctx = await createContext(loadEnv({ ...env, NODE_ENV: 'test', LOG_LEVEL: '
 const targets: Array<{ path: string; cookie: string }> = [];
 const seedStart = performance.now();
 for (let i = 0; i < USERS; i++) {
-  const owner = await createUser(ctx, { tier: 'pro' });
+  const owner = args.consultant ? await createUser(ctx, { role: 'consultant', tier: 'agency' }) : await createUser(ctx, { tier: 'pro' });
   const { business } = await seedBusiness(ctx, {
-    userId: owner.userId,
+    userId: args.consultant ? null : owner.userId,
     company: `Bench Dental ${i}`,
     snapshots: Array.from({ length: 13 }, (_, w) => ({ daysAgo: (12 - w) * 7, seed: i * 100 + w })),
   });
+  if (args.consultant) await addClient(ctx, owner.viewer.consultant!.id, business.id);
   targets.push({ path: `/api/business/${business.id}`, cookie: owner.cookie });
 }
 ctx.db.$client.close();
-console.log(`seeded ${USERS} pro owners × 13 weekly runs × 10 places in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+console.log(`seeded ${USERS} ${args.consultant ? "agency consultants' clients" : 'pro owners'} × 13 weekly runs × 10 places in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 const statuses = new Map<string, number>();
