@@ -2,7 +2,9 @@
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'astro/config';
+import { precompress } from './scripts/lib/static-files.ts';
 
 // The public address is baked into pre-rendered pages (canonical, Open Graph, sitemap, robots).
 // It defaults as api/env.ts does, and the build records it so `npm start` rebuilds when the
@@ -13,13 +15,26 @@ const recordSite = {
   hooks: { 'astro:build:done': () => writeFileSync(new URL('./dist/site-url.txt', import.meta.url), site) },
 };
 
+// Static files are compressed once here (brotli and gzip beside each), not on every request
+// (scripts/lib/static-files.ts serves them; decision 0090).
+const precompressStatic = {
+  name: 'precompress-static',
+  hooks: {
+    /** @param {{ dir: URL, logger: { info: (m: string) => void } }} options */
+    'astro:build:done': ({ dir, logger }) => {
+      const { files, bytes, brotliBytes } = precompress(fileURLToPath(dir));
+      logger.info(`precompressed ${files} files: ${Math.round(bytes / 1024)} KB to ${Math.round(brotliBytes / 1024)} KB brotli`);
+    },
+  },
+};
+
 export default defineConfig({
   srcDir: './site',
   // Static files (favicon, robots.txt) live beside the sources; Astro's default is ./public.
   publicDir: './site/public',
   output: 'server',
   adapter: node({ mode: 'standalone' }),
-  integrations: [react(), recordSite],
+  integrations: [react(), recordSite, precompressStatic],
   site,
   server: { host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT || 4321) },
   build: { inlineStylesheets: 'always' },

@@ -46,6 +46,8 @@ export default defineConfig({
       PUBLIC_BASE_URL: baseURL,
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
+      // Report and journey tests read the e-mails at /dev/mailbox (off unless asked for).
+      DEV_MAILBOX: 'true',
       // Every e2e request comes from 127.0.0.1: generous intake limits so runs are not throttled.
       INTAKE_RATE_LIMIT_PER_IP: '100000',
       INTAKE_RATE_LIMIT_PER_EMAIL: '100000',

@@ -7,6 +7,7 @@ import { MIN_PASSWORD_LENGTH, PRODUCT_NAME } from '../common/constants.ts';
 import type { Db } from '../db/client.ts';
 import { accounts, sessions, users, verifications } from '../db/schema/auth.ts';
 import type { Env } from './env.ts';
+import { hashPassword, verifyPassword } from './lib/password-hash.ts';
 import type { Logger } from './log.ts';
 
 export const SESSION_COOKIE_PREFIX = 'localrank';
@@ -39,7 +40,14 @@ export function createAuth({ db, env, secret, log }: { db: Db; env: Env; secret:
     session: { modelName: 'sessions', expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
     account: { modelName: 'accounts' },
     verification: { modelName: 'verifications' },
-    emailAndPassword: { enabled: true, minPasswordLength: MIN_PASSWORD_LENGTH, maxPasswordLength: 128, autoSignIn: true },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: 128,
+      autoSignIn: true,
+      // Its scrypt in node:crypto's thread pool, bounded (api/lib/password-hash.ts).
+      password: { hash: hashPassword, verify: verifyPassword },
+    },
     // Login attempts are limited by our own database-backed limiter (api/services/accounts.ts).
     rateLimit: { enabled: false },
     telemetry: { enabled: false },

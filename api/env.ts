@@ -27,6 +27,8 @@ const schema = z.object({
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   AUTH_SECRET: z.string().min(32, 'AUTH_SECRET must be at least 32 characters').optional(),
   WORKER: z.enum(['inline', 'off']).default('inline'),
+  // The development mailbox (/dev/mailbox): off unless asked for; loopback only; never in production.
+  DEV_MAILBOX: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   // Free-report requests accepted per hour from one IP address and for one e-mail address.

@@ -11,6 +11,8 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   rate_limited: 429,
   not_configured: 503,
+  // Refused at once because the server is saturated (password hashing); Retry-After says when.
+  busy: 503,
   internal: 500,
 } as const;
 

@@ -13,7 +13,14 @@ function received(input: unknown): string {
   return typeof input;
 }
 
-const quote = (value: unknown) => (typeof value === 'string' ? `'${value}'` : String(value));
+// Only primitives are written into a message. A client's object is named by its type: turning it
+// into a string would call its own `toString`/`valueOf` (JSON can make them non-functions, which
+// throws), and an echoed object says nothing to the person who sent it.
+const quote = (value: unknown) => {
+  if (typeof value === 'string') return `'${value.length > 100 ? `${value.slice(0, 100)}…` : value}'`;
+  if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return received(value);
+};
 
 export function zod3Message(issue: Issue): string | undefined {
   switch (issue.code) {

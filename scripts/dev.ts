@@ -11,6 +11,8 @@ import { startScheduler } from '../api/jobs/schedule.ts';
 
 const root = resolve(import.meta.dirname, '..');
 process.env.NODE_ENV ??= 'development';
+// The development mailbox shows the e-mail the app wrote to the outbox (loopback only).
+process.env.DEV_MAILBOX ??= 'true';
 const env = loadEnvOrExit();
 
 // One context for the worker and the pages (sharedContext lives on globalThis, so the dev server's

@@ -12,7 +12,9 @@ import { runWorker } from '../api/jobs/run-worker.ts';
 import { startScheduler } from '../api/jobs/schedule.ts';
 import { securityHeaders } from '../api/lib/security-headers.ts';
 import { buildIfNeeded, SERVER_ENTRY } from './build-if-needed.ts';
+import { ALLOWED_METHODS, refuseMethod } from './lib/methods.ts';
 import { listen } from './lib/listen.ts';
+import { staticFiles } from './lib/static-files.ts';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -29,11 +31,17 @@ const astro: { handler: (req: IncomingMessage, res: ServerResponse) => void } = 
 const api = getRequestListener(createApp(ctx).fetch);
 const pageHeaders = Object.entries(securityHeaders(env));
 
-// gzip/deflate/brotli for pages and API answers alike (text types only, 1 KB and up), at the
-// node:http level because the Astro handler and the Hono listener each write to `res` directly.
+// Pre-rendered pages and bundles: compressed at build time, read from disk (decision 0090).
+const serveStatic = staticFiles(resolve(root, 'dist/client'), pageHeaders);
+// gzip/deflate/brotli for what is made per request (server-rendered pages, API answers; text
+// types only, 1 KB and up), at the node:http level because the Astro handler and the Hono
+// listener each write to `res` directly.
 const compress = compression({ threshold: 1024 }) as unknown as (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
 const server = createServer((req, res) => {
+  // TRACE, TRACK, CONNECT and the like: the web Request both handlers build refuses them (500).
+  if (!ALLOWED_METHODS.has(req.method ?? '')) return refuseMethod(env, req, res);
+  if (serveStatic(req, res)) return;
   compress(req, res, () => {
     if (req.url?.startsWith('/api/') || req.url === '/api') return api(req, res);
     for (const [name, value] of pageHeaders) res.setHeader(name, value);

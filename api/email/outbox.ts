@@ -18,8 +18,19 @@ export interface OutboxEntry {
 const FILE_NAME = /^[A-Za-z0-9._-]+\.eml$/;
 export const MAILBOX_LIMIT = 100;
 
-/** The dev mailbox exists outside production only. */
-export const mailboxEnabled = (ctx: AppContext) => ctx.env.NODE_ENV !== 'production';
+const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/;
+
+/**
+ * The dev mailbox shows every e-mail the product wrote, report links and tokens included, so it
+ * answers only when asked for (DEV_MAILBOX=true, which `npm run dev` sets; never in production)
+ * and only to a browser on this machine: a loopback peer that no proxy forwarded (behind a proxy
+ * on the same machine every visitor would look local).
+ */
+export function mailboxEnabled(ctx: AppContext, request: { clientAddress: string | undefined; headers: Headers }): boolean {
+  if (!ctx.env.DEV_MAILBOX || ctx.env.NODE_ENV === 'production') return false;
+  if (request.headers.has('x-forwarded-for') || request.headers.has('forwarded') || request.headers.has('x-real-ip')) return false;
+  return LOOPBACK.test(request.clientAddress ?? '');
+}
 
 const address = (a: { name?: string; address?: string } | undefined) => (a ? (a.name ? `${a.name} <${a.address}>` : (a.address ?? '')) : '');
 

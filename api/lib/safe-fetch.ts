@@ -63,6 +63,9 @@ export interface SafeResponse {
   address: string;
 }
 
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96') as [ipaddr.IPv6, number];
+const NAT64 = ipaddr.parseCIDR('64:ff9b::/96') as [ipaddr.IPv6, number];
+
 /** Why an address is refused, or null when it is public unicast. */
 export function addressRefusal(address: string, allowLoopback = false): string | null {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
@@ -70,6 +73,18 @@ export function addressRefusal(address: string, allowLoopback = false): string |
     parsed = ipaddr.parse(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
   } catch {
     return `not an IP address: ${address}`;
+  }
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    // The deprecated IPv4-compatible block ::/96 (`::a9fe:a9fe` is 169.254.169.254 to some
+    // stacks; ipaddr.js calls it unicast): never a public web server, refused whole.
+    if (v6.match(IPV4_COMPATIBLE)) return `${v6.toString()} is in the deprecated IPv4-compatible block ::/96`;
+    // NAT64 (64:ff9b::/96) reaches the IPv4 address in its last 32 bits: as safe as that address.
+    if (v6.match(NAT64)) {
+      const bytes = v6.toByteArray().slice(12);
+      const inner = addressRefusal(bytes.join('.'));
+      return inner ? `${v6.toString()} is NAT64 to ${inner}` : null;
+    }
   }
   const range = parsed.range();
   if (allowLoopback && range === 'loopback') return null;

@@ -6,7 +6,8 @@ import { users } from '../../db/schema/auth.ts';
 import { consultants } from '../../db/schema/consultants.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
-import { consumeRateLimit, resetRateLimit } from './rate-limit.ts';
+import { busyError, hashingSaturated } from '../lib/password-hash.ts';
+import { consumeRateLimit, consumeRateLimits, resetRateLimit } from './rate-limit.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type ConsultantRow = typeof consultants.$inferSelect;
@@ -65,6 +66,7 @@ const SIGNUP_LIMIT_MESSAGE = 'Too many accounts were created from this network. 
 
 /** Counts a sign-up attempt from an address (taken e-mails included: it also bounds probing for them); 429 beyond the limit. */
 export async function countSignupAttempt({ ctx, ip }: { ctx: AppContext; ip: string }) {
+  if (hashingSaturated()) throw busyError();
   await consumeRateLimit({ ctx, input: { key: `signup:ip:${ip}`, limit: ctx.env.SIGNUP_RATE_LIMIT_PER_IP, windowMs: SIGNUP_WINDOW_MS, message: SIGNUP_LIMIT_MESSAGE } });
 }
 
@@ -101,19 +103,33 @@ export async function signup({ ctx, input, headers }: { ctx: AppContext; input: 
 }
 
 const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+export const LOGIN_LIMIT_PER_IP = 50;
+export const LOGIN_LIMIT_PER_EMAIL_AND_IP = 10;
 const LOGIN_LIMIT_MESSAGE = 'Too many login attempts. Please wait 15 minutes and try again.';
 
+/**
+ * Wrong passwords are limited per address (50 in 15 minutes, whatever the e-mail) and per e-mail
+ * and address pair (10), not per e-mail alone: a stranger elsewhere cannot lock the owner out
+ * (decision 0092). Both limits, and the refusal when hashing is saturated, come before the
+ * password is hashed.
+ */
 export async function login({ ctx, input, headers, ip }: { ctx: AppContext; input: LoginInput; headers: Headers; ip: string }) {
-  const emailKey = `login:email:${input.email}`;
-  await consumeRateLimit({ ctx, input: { key: `login:ip:${ip}`, limit: 50, windowMs: LOGIN_WINDOW_MS, message: LOGIN_LIMIT_MESSAGE } });
-  await consumeRateLimit({ ctx, input: { key: emailKey, limit: 10, windowMs: LOGIN_WINDOW_MS, message: LOGIN_LIMIT_MESSAGE } });
+  if (hashingSaturated()) throw busyError();
+  const pairKey = `login:email-ip:${input.email}|${ip}`;
+  await consumeRateLimits({
+    ctx,
+    input: [
+      { key: `login:ip:${ip}`, limit: LOGIN_LIMIT_PER_IP, windowMs: LOGIN_WINDOW_MS, message: LOGIN_LIMIT_MESSAGE },
+      { key: pairKey, limit: LOGIN_LIMIT_PER_EMAIL_AND_IP, windowMs: LOGIN_WINDOW_MS, message: LOGIN_LIMIT_MESSAGE },
+    ],
+  });
   let result;
   try {
     result = await ctx.auth.api.signInEmail({ body: { email: input.email, password: input.password }, headers, returnHeaders: true });
   } catch (error) {
     throw fromAuthError(error, 'Login failed. Please check your credentials.');
   }
-  await resetRateLimit({ ctx, input: { key: emailKey } });
+  await resetRateLimit({ ctx, input: { key: pairKey } });
   return { viewer: await viewerOf(ctx, result.response.user.id), headers: result.headers };
 }
 

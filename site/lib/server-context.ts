@@ -3,3 +3,12 @@ import { createContext, sharedContext } from '../../api/context.ts';
 import { loadEnv } from '../../api/env.ts';
 
 export const getContext = () => sharedContext(() => createContext(loadEnv(), { migrate: true }));
+
+/** The peer's address, or undefined where the adapter cannot tell (Astro throws then). */
+export function clientAddress(context: { clientAddress: string }): string | undefined {
+  try {
+    return context.clientAddress;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { securityHeaders } from '../../api/lib/security-headers.ts';
 import { expect, test } from './fixtures.ts';
 
@@ -58,6 +59,36 @@ test('pages are sent compressed when the browser accepts it, and plain when it d
   expect(br.headers()['content-encoding']).toBe('br');
   const plain = await request.get('/faq', { headers: { 'Accept-Encoding': 'identity' } });
   expect(plain.headers()['content-encoding']).toBeUndefined();
+});
+
+test('pre-rendered pages and bundles are sent as compressed at build time: a fixed length and an ETag per encoding', async ({ request }) => {
+  const br = await request.get('/faq', { headers: { 'Accept-Encoding': 'gzip, br' } });
+  expect(br.headers()['content-encoding']).toBe('br');
+  // Compressed per request, the answer would be chunked without a length.
+  expect(Number(br.headers()['content-length'])).toBeGreaterThan(1000);
+  expect(br.headers()['etag']).toMatch(/-br"$/);
+  const again = await request.get('/faq', { headers: { 'Accept-Encoding': 'br', 'If-None-Match': br.headers()['etag']! } });
+  expect(again.status()).toBe(304);
+  const gzip = await request.get('/faq', { headers: { 'Accept-Encoding': 'gzip' } });
+  expect(gzip.headers()['etag']).toMatch(/-gzip"$/);
+  expect(await gzip.text()).toContain('Frequently');
+});
+
+test('TRACE and other methods no handler speaks answer 405 with Allow, on server-rendered pages, pre-rendered pages and the API', async ({ baseURL }) => {
+  for (const [method, path] of [['TRACE', '/report/abc'], ['TRACE', '/'], ['TRACE', '/dashboard/x'], ['TRACE', '/unsubscribe?token=x'], ['TRACE', '/api/health'], ['PROPFIND', '/faq']]) {
+    const { status, allow, body } = await new Promise<{ status: number; allow: string; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${baseURL}${path}`, { method }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, allow: String(res.headers.allow), body: text }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status, `${method} ${path}`).toBe(405);
+    expect(allow).toContain('GET');
+    expect(JSON.parse(body).code).toBe('method_not_allowed');
+  }
 });
 
 test('pages, pre-rendered or not, and the 404 carry the security headers', async ({ request }) => {

@@ -98,7 +98,7 @@ describe('POST /api/auth/login and logout', () => {
     expect(wrong.body).toEqual(unknown.body);
   });
 
-  it('limits login attempts per e-mail with a 429 and a clear message', async () => {
+  it('limits login attempts per e-mail and address with a 429 and a clear message', async () => {
     const user = await createUser(t.ctx);
     let last;
     for (let i = 0; i < 11; i++) last = await call(t.app, 'POST', '/api/auth/login', { email: user.email, password: 'wrong-password' });
@@ -161,5 +161,17 @@ describe('login limit per IP address', () => {
     expect(refused.status).toBe(429);
     expect(await refused.json()).toMatchObject({ code: 'rate_limited', message: 'Too many login attempts. Please wait 15 minutes and try again.' });
     expect((await loginFrom('198.51.100.3', uniqueEmail('elsewhere'))).status).toBe(401);
-  });
+  }, 60_000);
+
+  it("a stranger's wrong passwords do not lock the owner out: the limit is per e-mail and address", async () => {
+    const owner = await createUser(limited.ctx);
+    for (let i = 0; i < 10; i++) expect((await loginFrom('203.0.113.50', owner.email)).status).toBe(401);
+    expect((await loginFrom('203.0.113.50', owner.email)).status).toBe(429);
+    const right = await limited.app.request('/api/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.77' },
+      body: JSON.stringify({ email: owner.email, password: owner.password }),
+    });
+    expect(right.status).toBe(200);
+  }, 60_000);
 });

@@ -93,6 +93,12 @@ const BAD_BODIES: Record<string, { body?: BodyInit; type?: string; shape: 'plain
     type: JSON_TYPE,
     shape: 'fields',
   },
+  // JSON cannot carry functions, so these make String(value) throw: a message must not call them.
+  'objects with their own toString and valueOf in choice fields': {
+    body: JSON.stringify({ email: true, password: 'x', role: { toString: 'x', valueOf: 1 }, state: { toString: 'x', valueOf: 1 }, threshold: { valueOf: 1 } }),
+    type: JSON_TYPE,
+    shape: 'fields',
+  },
   'unknown fields': { body: JSON.stringify({ isAdmin: true, subscriptionTier: 'agency' }), type: JSON_TYPE, shape: 'fields' },
   'prototype keys': { body: '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"isAdmin":true}}}', type: JSON_TYPE, shape: 'fields' },
   'invalid UTF-8': { body: new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), type: JSON_TYPE, shape: 'fields' },

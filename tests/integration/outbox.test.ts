@@ -34,10 +34,20 @@ it('writes whole .eml files that the mailbox lists newest first and opens with i
   expect(htmlWithInlineImages(opened!.email)).toContain('src="data:image/png;base64,iVBORw=="');
 });
 
-it('opens nothing outside the outbox and is off in production', async () => {
+it('opens nothing outside the outbox', async () => {
   writeFileSync(join(t.dataDir, 'secret.eml'), 'Subject: no');
   expect(await readOutboxMessage(t.ctx, '../secret.eml')).toBeNull();
   expect(await readOutboxMessage(t.ctx, 'missing.eml')).toBeNull();
-  expect(mailboxEnabled(t.ctx)).toBe(true);
-  expect(mailboxEnabled({ ...t.ctx, env: loadEnv({ NODE_ENV: 'production' }) })).toBe(false);
+});
+
+it('the mailbox answers only when DEV_MAILBOX=true, outside production, to a loopback peer no proxy forwarded', () => {
+  const local = { clientAddress: '127.0.0.1', headers: new Headers() };
+  const on = { ...t.ctx, env: loadEnv({ DEV_MAILBOX: 'true' }) };
+  expect(mailboxEnabled(t.ctx, local), 'off by default').toBe(false);
+  expect(mailboxEnabled(on, local)).toBe(true);
+  expect(mailboxEnabled(on, { ...local, clientAddress: '::1' })).toBe(true);
+  expect(mailboxEnabled(on, { ...local, clientAddress: '::ffff:127.0.0.1' })).toBe(true);
+  expect(mailboxEnabled({ ...t.ctx, env: loadEnv({ DEV_MAILBOX: 'true', NODE_ENV: 'production' }) }, local), 'never in production').toBe(false);
+  for (const address of ['192.168.1.20', '10.0.0.5', '::ffff:10.0.0.5', 'fe80::1', '', undefined]) expect(mailboxEnabled(on, { ...local, clientAddress: address }), String(address)).toBe(false);
+  for (const header of ['x-forwarded-for', 'forwarded', 'x-real-ip']) expect(mailboxEnabled(on, { clientAddress: '127.0.0.1', headers: new Headers({ [header]: '203.0.113.9' }) }), header).toBe(false);
 });

@@ -39,6 +39,13 @@ describe('safe fetch refuses hostile URLs before connecting', () => {
     ['IPv6 unique local', 'http://[fd00::1]/'],
     ['IPv6 link-local', 'http://[fe80::1]/'],
     ['NAT64 to a private address', 'http://[64:ff9b::10.0.0.1]/'],
+    ['NAT64 to the metadata address', 'http://[64:ff9b::a9fe:a9fe]/'],
+    ['IPv4-compatible IPv6 metadata', 'http://[::169.254.169.254]/'],
+    ['IPv4-compatible IPv6 metadata, hex', 'http://[::a9fe:a9fe]/'],
+    ['IPv4-compatible IPv6 private 10/8', 'http://[::a00:1]/'],
+    ['IPv4-compatible IPv6 private 192.168/16', 'http://[::c0a8:101]/'],
+    ['IPv4-compatible IPv6 loopback', 'http://[::127.0.0.1]/'],
+    ['IPv4-compatible IPv6 public address (the whole block)', 'http://[::808:808]/'],
     ['localhost', 'http://localhost/'],
     ['localhost with a dot', 'http://localhost./'],
     ['subdomain of localhost', 'http://app.localhost/'],
@@ -74,6 +81,10 @@ describe('safe fetch refuses hostile URLs before connecting', () => {
     expect(addressRefusal('127.0.0.1')).toMatch(/loopback/);
     expect(addressRefusal('127.0.0.1', true)).toBeNull();
     expect(addressRefusal('::ffff:127.0.0.1', true)).toMatch(/ipv4Mapped/);
+    for (const a of ['::a00:1', '::a9fe:a9fe', '::c0a8:101', '::7f00:1', '::808:808', '0:0:0:0:0:0:a9fe:a9fe']) expect(addressRefusal(a), a).toMatch(/IPv4-compatible/);
+    expect(addressRefusal('::7f00:1', true), 'loopback allowance does not open ::/96').toMatch(/IPv4-compatible/);
+    for (const a of ['64:ff9b::a00:1', '64:ff9b::a9fe:a9fe', '64:ff9b::7f00:1', '64:ff9b::c0a8:101']) expect(addressRefusal(a), a).toMatch(/NAT64/);
+    expect(addressRefusal('64:ff9b::808:808'), 'NAT64 to a public address').toBeNull();
   });
 });
 
@@ -121,6 +132,11 @@ describe('safe fetch against a local server (loopback allowed explicitly)', () =
 
   it('still refuses loopback without the explicit allowance', async () => {
     expect(await refusal(`${base}/ok`, { extraPorts: [port] })).toBe('address');
+  });
+
+  it('refuses the IPv4-compatible spelling of a listening loopback server, even where loopback is allowed', async () => {
+    expect(await refusal(`http://[::127.0.0.1]:${port}/ok`, local())).toBe('address');
+    expect(await refusal(`http://[::7f00:1]:${port}/ok`, { extraPorts: [port] })).toBe('address');
   });
 
   it('checks every redirect: to the metadata address, a private address, a mapped address, another scheme', async () => {

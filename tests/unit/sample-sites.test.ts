@@ -18,4 +18,15 @@ describe('sample sites', () => {
     expect(csp).not.toContain('allow-scripts');
     expect(csp).not.toContain('script-src');
   });
+
+  it('a profile with a NUL, a lone surrogate or a control character is not a site (404); an emoji is text like any other', () => {
+    const base: SiteProfile = { n: 'Barton Creek Dental', a: '4120 Mill Rd, Austin, TX 78704', p: '(512) 555-0134', c: 'dentist', q: 7 };
+    for (const field of ['n', 'a', 'p', 'c'] as const) {
+      for (const bad of ['a\u0000b', '\ud800', 'x\udfff', 'line\nbreak']) {
+        const res = sampleSiteResponse(`${encodeSiteId({ ...base, [field]: bad })}/`);
+        expect(res.status, `${field}=${JSON.stringify(bad)}`).toBe(404);
+      }
+    }
+    for (const page of ['', 'contact']) expect(sampleSiteResponse(`${encodeSiteId({ ...base, n: 'Smile 😀 Dental', a: '1 Main St 😀, Austin, TX 78701' })}/${page}`).status).toBe(200);
+  });
 });

@@ -26,12 +26,19 @@ export function encodeSiteId(profile: SiteProfile): string {
   return Buffer.from(JSON.stringify(profile), 'utf8').toString('base64url');
 }
 
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const printable = (s: string) => s.isWellFormed() && !CONTROL.test(s);
+
 export function decodeSiteId(id: string): SiteProfile | null {
   if (!/^[A-Za-z0-9_-]{8,600}$/.test(id)) return null;
   try {
     const o = JSON.parse(Buffer.from(id, 'base64url').toString('utf8')) as Partial<SiteProfile>;
     if (typeof o.n !== 'string' || typeof o.a !== 'string' || typeof o.p !== 'string' || typeof o.c !== 'string' || typeof o.q !== 'number') return null;
-    if (o.n.length > 120 || o.a.length > 200 || o.p.length > 40) return null;
+    if (o.n.length > 120 || o.a.length > 200 || o.p.length > 40 || o.c.length > 60) return null;
+    // Text a page can carry: no lone surrogate (it cannot be encoded into a URL or UTF-8) and no
+    // control character (a NUL in a name is nobody's business name).
+    if (![o.n, o.a, o.p, o.c].every(printable)) return null;
     return { n: o.n, a: o.a, p: o.p, c: o.c, q: o.q >>> 0 };
   } catch {
     return null;

@@ -1,13 +1,14 @@
 // An outbox message's raw .eml (`raw`) or one of its attachments (by index).
 import type { APIRoute } from 'astro';
 import { mailboxEnabled, readOutboxMessage } from '../../../../../api/email/outbox.ts';
-import { getContext } from '../../../../lib/server-context.ts';
+import { clientAddress, getContext } from '../../../../lib/server-context.ts';
 
 const notFound = () => new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain' } });
 
-export const GET: APIRoute = async ({ params }) => {
+export const GET: APIRoute = async (context) => {
+  const { params } = context;
   const ctx = await getContext();
-  if (!mailboxEnabled(ctx)) return notFound();
+  if (!mailboxEnabled(ctx, { clientAddress: clientAddress(context), headers: context.request.headers })) return notFound();
   const found = await readOutboxMessage(ctx, params.file ?? '');
   if (!found) return notFound();
   if (params.part === 'raw') {
