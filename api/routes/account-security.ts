@@ -5,6 +5,7 @@ import { unauthenticated } from '../errors.ts';
 import { clientIp } from '../lib/client-info.ts';
 import { clearSessionHint } from '../lib/session-hint.ts';
 import { validate } from '../lib/validate.ts';
+import { viewerOf } from '../services/accounts.ts';
 import { changePassword, listSessions, requestEmailChange, requestPasswordReset, resendVerification, resetPassword, revokeOtherSessions } from '../services/account-security.ts';
 
 export function accountSecurityRoutes(ctx: AppContext) {
@@ -41,9 +42,11 @@ export function accountSecurityRoutes(ctx: AppContext) {
       await resendVerification({ ctx, userId, headers: c.req.raw.headers });
       return c.json({ ok: true }, 202);
     })
-    .get('/auth/sessions', async (c) => {
+    .get('/auth/security', async (c) => {
       c.header('Cache-Control', 'no-store');
-      return c.json({ sessions: await listSessions({ ctx, headers: c.req.raw.headers }) });
+      const userId = await signedInUserId(c.req.raw.headers);
+      const { user } = await viewerOf(ctx, userId);
+      return c.json({ email: user.email, emailVerified: user.emailVerified, sessions: await listSessions({ ctx, headers: c.req.raw.headers }) });
     })
     .post('/auth/sessions/revoke-others', async (c) => {
       await signedInUserId(c.req.raw.headers);

@@ -99,7 +99,7 @@ describe('e-mail confirmation', () => {
   });
 
   it('sends the link again on request, only while unconfirmed', async () => {
-    const user = await createUser(t.ctx);
+    const user = await createUser(t.ctx, { emailVerified: false });
     expect((await mailTo(user.email)).length).toBe(1);
     expect((await call(t.app, 'POST', '/api/auth/verification-email', undefined, user.cookie)).status).toBe(202);
     expect((await mailTo(user.email)).length).toBe(2);
@@ -146,15 +146,16 @@ describe('change password and sessions', () => {
   it('lists the sessions, ends the others, and changes the password with the current one', async () => {
     const user = await createUser(t.ctx);
     const other = await login(user.email, user.password);
-    const list = await call(t.app, 'GET', '/api/auth/sessions', undefined, user.cookie);
+    const list = await call(t.app, 'GET', '/api/auth/security', undefined, user.cookie);
     expect(list.status).toBe(200);
     expect(list.body.sessions).toHaveLength(2);
     expect(list.body.sessions[0].current).toBe(true);
+    expect(list.body).toMatchObject({ email: user.email, emailVerified: true });
     expect(JSON.stringify(list.body)).not.toMatch(/token/i);
 
     expect((await call(t.app, 'POST', '/api/auth/sessions/revoke-others', undefined, user.cookie)).status).toBe(200);
     expect((await call(t.app, 'GET', '/api/auth/me', undefined, other.cookie)).status).toBe(401);
-    expect((await call(t.app, 'GET', '/api/auth/sessions', undefined, user.cookie)).body.sessions).toHaveLength(1);
+    expect((await call(t.app, 'GET', '/api/auth/security', undefined, user.cookie)).body.sessions).toHaveLength(1);
 
     const wrong = await call(t.app, 'POST', '/api/auth/change-password', { currentPassword: 'not-it-at-all', newPassword: 'fresh-password-1' }, user.cookie);
     expect(wrong.status).toBe(400);
@@ -167,6 +168,6 @@ describe('change password and sessions', () => {
     expect((await call(t.app, 'GET', '/api/auth/me', undefined, changed.cookie)).status).toBe(200);
     expect((await call(t.app, 'GET', '/api/auth/me', undefined, third.cookie)).status).toBe(401);
     expect((await login(user.email, 'fresh-password-1')).status).toBe(200);
-    expect((await call(t.app, 'GET', '/api/auth/sessions')).status).toBe(401);
+    expect((await call(t.app, 'GET', '/api/auth/security')).status).toBe(401);
   });
 });
