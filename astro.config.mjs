@@ -41,7 +41,9 @@ export default defineConfig({
   devToolbar: { enabled: false },
   // Client chunks: React in one file and the small modules every island shares (fetch helper,
   // session and toast stores) in another, instead of a dozen tiny files. Fewer requests, and
-  // about 1 KB less gzip on / than separate chunks (docs/decisions/0022).
+  // about 1 KB less gzip on / than separate chunks (docs/decisions/0022). The shared chunk holds
+  // nothing that imports React (not @nanostores/react): the top bar and the toasts use it on
+  // every page without React (docs/decisions/0101).
   vite: {
     build: {
       rolldownOptions: {
@@ -49,7 +51,7 @@ export default defineConfig({
           codeSplitting: {
             groups: [
               { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
-              { name: 'app', test: /site[\\/]lib[\\/](api|session|toasts)\.ts$|node_modules[\\/](nanostores|@nanostores)[\\/]/ },
+              { name: 'app', test: /site[\\/]lib[\\/](api|session|toasts)\.ts$|node_modules[\\/]nanostores[\\/]/ },
             ],
           },
         },

@@ -7,6 +7,7 @@ import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { errorText } from './log.ts';
 import { securityHeaders } from './lib/security-headers.ts';
+import { accountSecurityRoutes } from './routes/account-security.ts';
 import { authRoutes } from './routes/auth.ts';
 import { brandingRoutes, LOGO_UPLOAD_ROUTE } from './routes/branding.ts';
 import { clientRoutes } from './routes/clients.ts';
@@ -41,6 +42,7 @@ export function createApp(ctx: AppContext) {
 
   app.get('/health', (c) => c.json({ ok: true }));
   app.route('/', authRoutes(ctx));
+  app.route('/', accountSecurityRoutes(ctx));
   app.route('/', reportRequestRoutes(ctx));
   app.route('/', reportRoutes(ctx));
   app.route('/', sampleSiteRoutes(ctx));

@@ -5,6 +5,7 @@ import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { MIN_PASSWORD_LENGTH, PRODUCT_NAME } from '../common/constants.ts';
 import type { Db } from '../db/client.ts';
+import { enqueueAccountEmail, RESET_PASSWORD_LINK_SECONDS, VERIFY_EMAIL_LINK_SECONDS } from './email/account-email.ts';
 import { accounts, sessions, users, verifications } from '../db/schema/auth.ts';
 import type { Env } from './env.ts';
 import { hashPassword, verifyPassword } from './lib/password-hash.ts';
@@ -20,6 +21,16 @@ function errorSummary(args: unknown[]): string | undefined {
   return error.cause ? `${firstLine(error)} (${firstLine(error.cause)})` : firstLine(error);
 }
 
+/** A better-auth e-mail token (a JWT) that changes an address carries `updateTo`. */
+function changesEmail(token: string): boolean {
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { updateTo?: unknown };
+    return typeof payload.updateTo === 'string';
+  } catch {
+    return false;
+  }
+}
+
 export function createAuth({ db, env, secret, log }: { db: Db; env: Env; secret: string; log: Logger }) {
   return betterAuth({
     appName: PRODUCT_NAME,
@@ -29,6 +40,8 @@ export function createAuth({ db, env, secret, log }: { db: Db; env: Env; secret:
     database: drizzleAdapter(db, { provider: 'sqlite', schema: { users, sessions, accounts, verifications } }),
     user: {
       modelName: 'users',
+      // A new address is confirmed by a link sent to it; the old one stays until then.
+      changeEmail: { enabled: true },
       additionalFields: {
         role: { type: 'string', required: true, input: true },
         stripeCustomerId: { type: 'string', required: false, input: false },
@@ -37,9 +50,13 @@ export function createAuth({ db, env, secret, log }: { db: Db; env: Env; secret:
         subscriptionStatus: { type: 'string', required: false, defaultValue: 'active', input: false },
       },
     },
-    session: { modelName: 'sessions', expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    // freshAge 0: listing one's sessions works on a session of any age (the Security section);
+    // what changes the account asks for the current password or a link sent by e-mail instead.
+    session: { modelName: 'sessions', expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24, freshAge: 0 },
     account: { modelName: 'accounts' },
     verification: { modelName: 'verifications' },
+    // Links in e-mails lead to our own pages (/reset-password, /verify-email), which call our
+    // routes; better-auth's HTTP handler stays unmounted (decision 0004, 0100).
     emailAndPassword: {
       enabled: true,
       minPasswordLength: MIN_PASSWORD_LENGTH,
@@ -47,6 +64,18 @@ export function createAuth({ db, env, secret, log }: { db: Db; env: Env; secret:
       autoSignIn: true,
       // Its scrypt in node:crypto's thread pool, bounded (api/lib/password-hash.ts).
       password: { hash: hashPassword, verify: verifyPassword },
+      resetPasswordTokenExpiresIn: RESET_PASSWORD_LINK_SECONDS,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, token }) =>
+        enqueueAccountEmail(db, { kind: 'reset-password', to: user.email, url: `${env.PUBLIC_BASE_URL}/reset-password?token=${encodeURIComponent(token)}` }),
+    },
+    // The account works before its address is confirmed; e-mails the product sends on its own
+    // (monthly reports, Early Warning alerts) wait for it.
+    emailVerification: {
+      sendOnSignUp: true,
+      expiresIn: VERIFY_EMAIL_LINK_SECONDS,
+      sendVerificationEmail: async ({ user, token }) =>
+        enqueueAccountEmail(db, { kind: changesEmail(token) ? 'change-email' : 'verify-email', to: user.email, url: `${env.PUBLIC_BASE_URL}/verify-email?token=${encodeURIComponent(token)}` }),
     },
     // Login attempts are limited by our own database-backed limiter (api/services/accounts.ts).
     rateLimit: { enabled: false },

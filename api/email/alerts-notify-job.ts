@@ -77,11 +77,12 @@ export const alertsNotifyJob: JobDefinition<AlertsNotifyPayload> = {
     if (!business) throw new PermanentJobError(`business ${businessId} not found`);
 
     const userIds = (await candidates(ctx, businessId)).filter((c) => can(c.plan, 'earlyWarning')).map((c) => c.userId);
-    const accounts = userIds.length ? await ctx.db.select({ userId: users.id, email: users.email }).from(users).where(inArray(users.id, userIds)) : [];
+    // Only confirmed addresses: the product mails an account on its own only there (decision 0100).
+    const accounts = userIds.length ? await ctx.db.select({ userId: users.id, email: users.email }).from(users).where(and(inArray(users.id, userIds), eq(users.emailVerified, true))) : [];
     const recipients: typeof accounts = [];
     for (const a of accounts) if (!(await isUnsubscribed(ctx, a.email))) recipients.push(a);
     // Nobody to tell: the alerts stay unsent (and on the screen).
-    if (recipients.length === 0) return tools.saveProgress({ stage: 'skipped', reason: 'no account with the Early Warning Monitor to e-mail' });
+    if (recipients.length === 0) return tools.saveProgress({ stage: 'skipped', reason: 'no account with the Early Warning Monitor and a confirmed address to e-mail' });
 
     const claimed = await ctx.db
       .update(reviewAlerts)

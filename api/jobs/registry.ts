@@ -1,6 +1,7 @@
 // Which handler runs which job type. Every process that runs a worker builds its registry here,
 // so the web process (WORKER=inline), `npm run worker`, the CLI and the tests agree.
 import type { AppContext } from '../context.ts';
+import { ACCOUNT_EMAIL, accountEmailJob } from '../email/account-email.ts';
 import { ALERTS_NOTIFY, alertsNotifyJob } from '../email/alerts-notify-job.ts';
 import { contactNotifyJob } from '../email/contact-notify-job.ts';
 import { reportFailedJob } from '../email/report-failed.ts';
@@ -39,5 +40,6 @@ export function createRegistry(deps: JobDeps): JobRegistry {
     'contact.notify': contactNotifyJob,
     'report.failed': reportFailedJob,
     [ALERTS_NOTIFY]: alertsNotifyJob,
+    [ACCOUNT_EMAIL]: accountEmailJob,
   };
 }

@@ -33,6 +33,8 @@ export function reportMonthlyJob(deps: { renderer?: Renderer }): JobDefinition<M
       // The plan may have lapsed, or the recipient opted out, since the tick: then nothing goes out.
       if (!can(user, 'monthlyReports')) return tools.saveProgress({ stage: 'skipped', reason: 'plan without monthly reports' });
       if (await isUnsubscribed(ctx, user.email)) return tools.saveProgress({ stage: 'skipped', reason: 'recipient unsubscribed' });
+      // The product mails an account on its own only at a confirmed address (decision 0100).
+      if (!user.emailVerified) return tools.saveProgress({ stage: 'skipped', reason: 'e-mail address not confirmed' });
 
       let report = typeof job.progress.reportId === 'string' ? await ctx.db.query.reports.findFirst({ where: eq(reports.id, job.progress.reportId) }) : undefined;
       if (!report) {

@@ -15,6 +15,8 @@ export type ConsultantRow = typeof consultants.$inferSelect;
 export interface PublicUser {
   id: string;
   email: string;
+  /** Confirmed by the link e-mailed at sign-up (or at an address change). */
+  emailVerified: boolean;
   role: string;
   subscriptionTier: string;
   subscriptionStatus: string;
@@ -34,6 +36,7 @@ export function publicUser(user: AuthUser | UserRow): PublicUser {
   return {
     id: user.id,
     email: user.email,
+    emailVerified: Boolean(user.emailVerified),
     role: String(user.role ?? ''),
     subscriptionTier: String(user.subscriptionTier ?? 'free'),
     subscriptionStatus: String(user.subscriptionStatus ?? 'active'),
@@ -47,7 +50,7 @@ async function consultantOf(ctx: AppContext, userId: string): Promise<Consultant
   return ctx.db.query.consultants.findFirst({ where: eq(consultants.userId, userId) });
 }
 
-async function viewerOf(ctx: AppContext, userId: string): Promise<Viewer> {
+export async function viewerOf(ctx: AppContext, userId: string): Promise<Viewer> {
   const user = await ctx.db.query.users.findFirst({ where: eq(users.id, userId) });
   if (!user) throw new AppError('unauthenticated', 'Not authenticated');
   const consultant = await consultantOf(ctx, userId);
@@ -144,7 +147,7 @@ export async function logout({ ctx, headers }: { ctx: AppContext; headers: Heade
   }
 }
 
-function fromAuthError(error: unknown, fallback: string): Error {
+export function fromAuthError(error: unknown, fallback: string): Error {
   if (!(error instanceof APIError)) return error as Error;
   const status = Number(error.statusCode);
   if (status === 401) return new AppError('unauthenticated', 'Invalid email or password');

@@ -53,3 +53,23 @@ export const signupFormSchema = z
     // otherwise), so the form shows every message at once.
     { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
   );
+
+// Account security: what /login's "Forgot password?" and /account's Security section send.
+const newPassword = z
+  .string()
+  .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`)
+  .max(128, 'Password must be at most 128 characters long');
+
+export const forgotPasswordSchema = z.strictObject({ email });
+export type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;
+
+export const resetPasswordSchema = z.strictObject({ token: z.string().min(1, 'Required').max(200), newPassword });
+export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
+
+export const changePasswordSchema = z.strictObject({ currentPassword: z.string().min(1, 'Required').max(128), newPassword });
+export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
+
+export const changeEmailSchema = z.strictObject({ newEmail: email });
+export type ChangeEmailInput = z.infer<typeof changeEmailSchema>;
+
+export const verifyEmailSchema = z.strictObject({ token: z.string().min(1, 'Required').max(2000) });

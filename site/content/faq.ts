@@ -43,6 +43,14 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     ],
   },
   {
+    id: 'account-security',
+    question: 'I forgot my password. How do I change it, or my e-mail address?',
+    answer: [
+      'Choose "Forgot password?" on the sign-in page: we e-mail a link that sets a new password. It works once, for 1 hour, and signs your account out on every device.',
+      'Signed in, the Security section of your account page changes your password (your current one is needed), changes your e-mail address (confirmed by a link we send to the new address), lists the devices signed in, and signs out all but the one you are using. Monthly reports and Early Warning alerts are e-mailed only to a confirmed address.',
+    ],
+  },
+  {
     id: 'competitors',
     question: 'How do you choose my competitors?',
     answer: [

@@ -180,7 +180,7 @@ test.describe('top bar session links and logout', () => {
     await logout.click();
     const toast = page.getByRole('status').filter({ hasText: 'Logout failed' });
     await expect(toast).toBeVisible();
-    expect((await page.locator('ol.toaster').boundingBox())!.width).toBeLessThanOrEqual(420);
+    expect((await page.getByRole('region', { name: 'Notifications (F8)' }).boundingBox())!.width).toBeLessThanOrEqual(420);
     const swipe = async (dx: number) => {
       const box = (await toast.boundingBox())!;
       await page.mouse.move(box.x + 40, box.y + box.height / 2);
@@ -201,7 +201,7 @@ test.describe('top bar session links and logout', () => {
     await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Logout failed' })).toBeVisible();
     await page.keyboard.press('F8');
-    await expect(page.locator('ol.toaster')).toBeFocused();
+    await expect(page.getByRole('region', { name: 'Notifications (F8)' })).toBeFocused();
     await page.getByRole('button', { name: 'Close' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Logout failed' })).toBeHidden();
   });

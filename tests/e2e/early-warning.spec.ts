@@ -59,6 +59,9 @@ test('an enterprise owner opens the monitor from the dashboard, reads the alerts
   await page.getByRole('button', { name: 'Save Threshold' }).click();
   await expect(page.getByText('Invalid Threshold')).toBeVisible();
   await expect(page.getByText('Threshold must be a number between 1.0 and 5.0')).toBeVisible();
+  await expect(input).toHaveAttribute('aria-invalid', 'true');
+  await input.fill('4.5');
+  await expect(input).not.toHaveAttribute('aria-invalid');
 
   // Saving shows 'Updating...' while the call is pending.
   await page.route('**/alert-threshold', async (route) => {

@@ -119,6 +119,7 @@ test('pricing defaults to monthly and switches to annual prices', async ({ page 
   await expect(plan('pro').locator('.plan-price:visible')).toHaveText('$39/month');
   await expect(plan('enterprise').locator('.plan-price:visible')).toHaveText('$87/month');
   await expect(plan('pro')).toContainText('Billed annually ($468/year)');
+  await expect(plan('enterprise')).toContainText('Billed annually ($1,044/year)');
   await expect(plan('agency').locator('.plan-price:visible')).toHaveText('Custom');
 
   // Keyboard: the switch is a radio group.

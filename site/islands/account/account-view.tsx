@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import type { Viewer } from '../../lib/session.ts';
 import BreakableEmail from '../ui/breakable-email.tsx';
 import Protected from '../ui/protected.tsx';
+import SecuritySection from './security-section.tsx';
 import { accountTier, quickActions, roleLabel, TIER_NAMES, type QuickAction } from './quick-actions.ts';
 import './account.css';
 
@@ -100,6 +101,7 @@ function Account({ viewer }: { viewer: Viewer }) {
           ))}
         </div>
       </section>
+      <SecuritySection />
     </div>
   );
 }

@@ -77,6 +77,9 @@ export default function LoginForm() {
         <AuthField name="password" label="Password" error={errors.password}>
           {(a11y) => <input {...a11y} className="input" type="password" autoComplete="current-password" />}
         </AuthField>
+        <p className="auth-forgot">
+          <a href="/forgot-password">Forgot password?</a>
+        </p>
         <button type="submit" className="btn btn-primary btn-block auth-submit" disabled={!ready || busy}>
           {busy && <span className="spinner" aria-hidden="true" />}
           {busy ? 'Signing in...' : 'Sign In'}

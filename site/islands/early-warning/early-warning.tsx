@@ -98,10 +98,12 @@ function Stat({ label, value, tone, testId }: { label: string; value: string; to
 function ThresholdForm({ businessId, threshold, onSaved }: { businessId: string; threshold: number; onSaved: (t: number) => void }) {
   const [value, setValue] = useState(threshold.toFixed(1));
   const [pending, setPending] = useState(false);
+  const [invalid, setInvalid] = useState(false);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     const n = value.trim() === '' ? NaN : Number(value);
+    setInvalid(!isThreshold(n));
     if (!isThreshold(n)) {
       toast({ title: THRESHOLD_TITLE, description: THRESHOLD_MESSAGE, variant: 'destructive' });
       return;
@@ -114,6 +116,7 @@ function ThresholdForm({ businessId, threshold, onSaved }: { businessId: string;
       toast({ title: 'Threshold Updated', description: 'Alert threshold has been successfully updated.' });
     } catch (error) {
       const field = error instanceof ApiError ? error.details.fields?.threshold : undefined;
+      setInvalid(Boolean(field));
       toast({ title: 'Update Failed', description: field ?? messageOf(error, 'Failed to update alert threshold.'), variant: 'destructive' });
     } finally {
       setPending(false);
@@ -135,7 +138,12 @@ function ThresholdForm({ businessId, threshold, onSaved }: { businessId: string;
             max={ALERT_THRESHOLD.max}
             step={ALERT_THRESHOLD.step}
             value={value}
-            onChange={(e) => setValue(e.target.value)}
+            aria-invalid={invalid || undefined}
+            aria-describedby="alert-threshold-range"
+            onChange={(e) => {
+              setValue(e.target.value);
+              setInvalid(false);
+            }}
           />
         </div>
         <button className="btn btn-primary" type="submit" disabled={pending}>
@@ -143,7 +151,7 @@ function ThresholdForm({ businessId, threshold, onSaved }: { businessId: string;
           {pending ? 'Updating...' : 'Save Threshold'}
         </button>
       </form>
-      <p className="muted small">
+      <p className="muted small" id="alert-threshold-range">
         From {ALERT_THRESHOLD.min.toFixed(1)} to {ALERT_THRESHOLD.max.toFixed(1)} stars, in steps of {ALERT_THRESHOLD.step}. A new threshold applies to the reviews found by the next analysis; alerts already raised stay.
       </p>
     </section>

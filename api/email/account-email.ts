@@ -1,0 +1,84 @@
+// The `account.email` job: the e-mails better-auth asks us to send (password reset, address
+// confirmation after sign-up, confirmation of a new address). better-auth's callbacks only
+// enqueue, so a request answers in the same time whether or not an e-mail goes out (no account
+// enumeration by timing) and a mail server outage delays the e-mail instead of failing the call.
+import { createHash } from 'node:crypto';
+import { OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
+import type { Db } from '../../db/client.ts';
+import type { AppContext } from '../context.ts';
+import { enqueue } from '../jobs/queue.ts';
+import type { JobDefinition } from '../jobs/registry.ts';
+import { PermanentJobError } from '../jobs/worker.ts';
+import { mailerFor, messageIdFor, type MailMessage } from './mailer.ts';
+import { escapeHtml } from './report-email.ts';
+
+export const ACCOUNT_EMAIL = 'account.email';
+
+export const ACCOUNT_EMAIL_KINDS = ['reset-password', 'verify-email', 'change-email'] as const;
+export type AccountEmailKind = (typeof ACCOUNT_EMAIL_KINDS)[number];
+
+export interface AccountEmailPayload {
+  kind: AccountEmailKind;
+  to: string;
+  url: string;
+}
+
+/** How long the links stay valid (seconds); better-auth enforces them, the e-mails say them. */
+export const RESET_PASSWORD_LINK_SECONDS = 60 * 60;
+export const VERIFY_EMAIL_LINK_SECONDS = 24 * 60 * 60;
+
+const COPY: Record<AccountEmailKind, { subject: string; heading: string; body: string; button: string; ignore: string }> = {
+  'reset-password': {
+    subject: `Reset your ${PRODUCT_NAME} password`,
+    heading: 'Reset your password',
+    body: 'Someone (we hope you) asked to reset the password of the account with this e-mail address. The link works once, for 1 hour. Setting a new password signs the account out everywhere.',
+    button: 'Set a new password',
+    ignore: 'If you did not ask for this, ignore this e-mail: your password stays as it is.',
+  },
+  'verify-email': {
+    subject: `Confirm your e-mail address for ${PRODUCT_NAME}`,
+    heading: 'Confirm your e-mail address',
+    body: `Welcome to ${PRODUCT_NAME}. Confirm that this address is yours so we can send your monthly reports and Early Warning alerts to it. The link works for 24 hours.`,
+    button: 'Confirm my address',
+    ignore: `If you did not create a ${PRODUCT_NAME} account, ignore this e-mail.`,
+  },
+  'change-email': {
+    subject: `Confirm your new ${PRODUCT_NAME} e-mail address`,
+    heading: 'Confirm your new e-mail address',
+    body: `You asked to sign in to ${PRODUCT_NAME} with this address from now on. The change happens when you open this link (it works for 24 hours); until then you keep signing in with your current address.`,
+    button: 'Confirm the new address',
+    ignore: 'If you did not ask for this, ignore this e-mail: nothing changes.',
+  },
+};
+
+export function accountEmail(ctx: AppContext, payload: AccountEmailPayload): MailMessage {
+  const copy = COPY[payload.kind];
+  const footer = `${OPERATOR.legalName}, ${OPERATOR.postalAddress}`;
+  const text = [copy.heading, '', copy.body, '', `${copy.button}: ${payload.url}`, '', copy.ignore, '', '-- ', footer].join('\n');
+  const html = `<!doctype html><html lang="en"><body style="margin:0;background:#f1f5f9;font-family:Inter,Segoe UI,Helvetica,Arial,sans-serif;color:#0f172a">
+<div style="max-width:560px;margin:0 auto;padding:32px 20px">
+<div style="background:#ffffff;border:1px solid #e2e8f0;border-radius:12px;padding:28px">
+<h1 style="margin:0 0 16px;font-size:20px">${escapeHtml(copy.heading)}</h1>
+<p style="margin:0 0 20px;font-size:15px;color:#334155">${escapeHtml(copy.body)}</p>
+<p style="margin:0 0 20px"><a href="${escapeHtml(payload.url)}" style="display:inline-block;background:#2563eb;color:#ffffff;text-decoration:none;font-weight:600;padding:12px 20px;border-radius:8px">${escapeHtml(copy.button)}</a></p>
+<p style="margin:0 0 12px;font-size:13px;color:#64748b">Or paste this address into your browser:<br><span style="word-break:break-all">${escapeHtml(payload.url)}</span></p>
+<p style="margin:0;font-size:13px;color:#64748b">${escapeHtml(copy.ignore)}</p>
+</div>
+<p style="margin:16px 0 0;font-size:12px;color:#64748b;text-align:center">${escapeHtml(footer)}</p>
+</div></body></html>`;
+  const key = createHash('sha256').update(payload.url).digest('hex').slice(0, 24);
+  return { messageId: messageIdFor(ctx, `account-${payload.kind}-${key}`), from: ctx.env.MAIL_FROM, to: payload.to, subject: copy.subject, text, html };
+}
+
+/** Queues one account e-mail. */
+export async function enqueueAccountEmail(db: Db, payload: AccountEmailPayload): Promise<void> {
+  await enqueue(db, { type: ACCOUNT_EMAIL, payload: { ...payload } });
+}
+
+export const accountEmailJob: JobDefinition<AccountEmailPayload> = {
+  async run(ctx, job) {
+    const p = job.payload;
+    if (!p || !ACCOUNT_EMAIL_KINDS.includes(p.kind) || typeof p.to !== 'string' || typeof p.url !== 'string') throw new PermanentJobError('payload needs kind, to and url');
+    await mailerFor(ctx).send(accountEmail(ctx, p));
+  },
+};
