@@ -8,6 +8,7 @@ import { AppError } from './errors.ts';
 import { errorText } from './log.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { authRoutes } from './routes/auth.ts';
+import { billingRoutes } from './routes/billing.ts';
 import { dashboardRoutes } from './routes/dashboard.ts';
 import { earlyWarningRoutes } from './routes/early-warning.ts';
 import { contactRoutes } from './routes/contact.ts';
@@ -45,6 +46,7 @@ export function createApp(ctx: AppContext) {
   app.route('/', dashboardRoutes(ctx));
   app.route('/', earlyWarningRoutes(ctx));
   app.route('/', contactRoutes(ctx));
+  app.route('/', billingRoutes(ctx));
 
   app.notFound((c) => c.json({ code: 'not_found', message: 'Not found' }, 404));
   app.onError((error, c) => {

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { ALERTS_NOTIFY, alertsNotifyJob } from '../email/alerts-notify-job.ts';
 import { contactNotifyJob } from '../email/contact-notify-job.ts';
 import { reportFailedJob } from '../email/report-failed.ts';
+import { BILLING_JOBS } from '../services/billing/jobs.ts';
 import { reportGenerateJob, type ReportJobDeps } from '../report/generate-job.ts';
 import { reportMonthlyJob } from '../report/monthly-job.ts';
 import { businessReanalyseJob } from '../report/reanalyse-job.ts';
@@ -31,5 +32,6 @@ export function createRegistry(deps: JobDeps): JobRegistry {
     'contact.notify': contactNotifyJob,
     'report.failed': reportFailedJob,
     [ALERTS_NOTIFY]: alertsNotifyJob,
+    ...BILLING_JOBS,
   };
 }
