@@ -11,6 +11,7 @@ import { accountSecurityRoutes } from './routes/account-security.ts';
 import { authRoutes } from './routes/auth.ts';
 import { brandingRoutes, LOGO_UPLOAD_ROUTE } from './routes/branding.ts';
 import { clientRoutes } from './routes/clients.ts';
+import { billingRoutes } from './routes/billing.ts';
 import { dashboardRoutes } from './routes/dashboard.ts';
 import { earlyWarningRoutes } from './routes/early-warning.ts';
 import { contactRoutes } from './routes/contact.ts';
@@ -51,6 +52,7 @@ export function createApp(ctx: AppContext) {
   app.route('/', contactRoutes(ctx));
   app.route('/', clientRoutes(ctx));
   app.route('/', brandingRoutes(ctx));
+  app.route('/', billingRoutes(ctx));
 
   app.notFound((c) => c.json({ code: 'not_found', message: 'Not found' }, 404));
   app.onError((error, c) => {

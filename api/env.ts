@@ -69,7 +69,25 @@ const schema = z.object({
     .default('')
     .refine((v) => v === '' || v.split(',').every((p) => /^\d{1,5}$/.test(p.trim()) && Number(p) > 0 && Number(p) < 65536), 'must be a comma-separated list of port numbers')
     .transform((v) => (v === '' ? [] : v.split(',').map((p) => Number(p.trim())))),
+  // Billing (Stripe). Without the keys billing says it is not configured and plans are set by
+  // `npm run admin -- set-plan` (decision 0012).
+  STRIPE_SECRET_KEY: optional.refine((v) => v === undefined || /^(sk|rk)_(test|live)_\w+$/.test(v), 'must be a Stripe secret key (sk_test_…, sk_live_… or a restricted rk_… key)'),
+  STRIPE_PUBLISHABLE_KEY: optional.refine((v) => v === undefined || /^pk_(test|live)_\w+$/.test(v), 'must be a Stripe publishable key (pk_test_… or pk_live_…)'),
+  STRIPE_WEBHOOK_SECRET: optional.refine((v) => v === undefined || /^whsec_\w+$/.test(v), 'must be a webhook signing secret (whsec_…)'),
+  // Where the Stripe SDK sends its calls: Stripe itself, or a local double of its API in tests.
+  STRIPE_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.stripe.com'),
+  // A failed renewal keeps paid features this many days, then they are suspended until paid.
+  BILLING_GRACE_DAYS: whole('must be a whole number of days from 0 to 60', 0, 60, 7),
+  // Subscriptions started (create-subscription calls) per hour by one user.
+  SUBSCRIBE_RATE_LIMIT_PER_USER: whole('must be a whole number of attempts per hour', 1, Number.MAX_SAFE_INTEGER, 20),
 }).superRefine((env, issues) => {
+  if (!env.STRIPE_SECRET_KEY !== !env.STRIPE_PUBLISHABLE_KEY) {
+    const missing = env.STRIPE_SECRET_KEY ? 'STRIPE_PUBLISHABLE_KEY' : 'STRIPE_SECRET_KEY';
+    issues.addIssue({ code: 'custom', path: [missing], message: 'is required with the other Stripe key (set both or neither)' });
+  }
+  if (env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY && env.STRIPE_SECRET_KEY.includes('_live_') !== env.STRIPE_PUBLISHABLE_KEY.includes('_live_')) {
+    issues.addIssue({ code: 'custom', path: ['STRIPE_PUBLISHABLE_KEY'], message: 'must be of the same mode (test or live) as STRIPE_SECRET_KEY' });
+  }
   if (env.PLACES_PROVIDER === 'google' && !env.GOOGLE_PLACES_KEY) issues.addIssue({ code: 'custom', path: ['GOOGLE_PLACES_KEY'], message: 'is required when PLACES_PROVIDER=google' });
   if (env.PLACES_PROVIDER === 'yelp' && !env.YELP_API_KEY) issues.addIssue({ code: 'custom', path: ['YELP_API_KEY'], message: 'is required when PLACES_PROVIDER=yelp' });
 });

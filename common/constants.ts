@@ -123,3 +123,29 @@ export const POLICY = {
   governingLaw: 'Texas',
   arbitrationCity: 'Austin, Texas',
 } as const;
+
+/** Billing intervals a paid plan can be bought on (the pricing toggle's monthly/annual). */
+export const BILLING_INTERVALS = ['monthly', 'annual'] as const;
+export type BillingInterval = (typeof BILLING_INTERVALS)[number];
+/** The plans sold online; Agency is priced by sales. */
+export const SELF_SERVE_PLANS = ['pro', 'enterprise'] as const;
+export type SelfServePlan = (typeof SELF_SERVE_PLANS)[number];
+
+/** What one billing period costs, in US dollars: annual is the per-month price × 12. */
+export function periodPrice(plan: SelfServePlan, interval: BillingInterval): number {
+  return interval === 'monthly' ? PRICES[plan].monthly : PRICES[plan].yearly * 12;
+}
+
+/** The Stripe Price lookup key of a plan and interval (`npm run admin -- billing-setup` creates them). */
+export const priceLookupKey = (plan: SelfServePlan, interval: BillingInterval) => `localrank_${plan}_${interval}`;
+
+export function planFromLookupKey(key: string | null | undefined): { plan: SelfServePlan; interval: BillingInterval } | null {
+  const match = /^localrank_([a-z]+)_([a-z]+)$/.exec(key ?? '');
+  if (!match) return null;
+  const [, plan, interval] = match;
+  if (!(SELF_SERVE_PLANS as readonly string[]).includes(plan!) || !(BILLING_INTERVALS as readonly string[]).includes(interval!)) return null;
+  return { plan: plan as SelfServePlan, interval: interval as BillingInterval };
+}
+
+/** Whole US dollars with thousands separators: $49, $1,044. */
+export const formatUsd = (dollars: number) => `$${dollars.toLocaleString('en-US', { maximumFractionDigits: 2 })}`;

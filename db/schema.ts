@@ -4,3 +4,4 @@ export * from './schema/businesses.ts';
 export * from './schema/consultants.ts';
 export * from './schema/reports.ts';
 export * from './schema/operations.ts';
+export * from './schema/billing.ts';

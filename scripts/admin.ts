@@ -4,6 +4,9 @@ import { EnvError, loadEnv } from '../api/env.ts';
 import { AppError } from '../api/errors.ts';
 import { JOB_STATUSES, listJobs, retryJob } from '../api/jobs/admin.ts';
 import { backupDatabase } from '../api/services/backup.ts';
+import { setupBilling } from '../api/services/billing/catalogue.ts';
+import { refundSubscription } from '../api/services/billing/refund.ts';
+import { billingConfigured, NOT_CONFIGURED_MESSAGE } from '../api/services/billing/stripe.ts';
 import { listUsers, setPlan } from '../api/services/plans.ts';
 import { SUBSCRIPTION_STATUSES, TIERS } from '../common/constants.ts';
 
@@ -14,6 +17,11 @@ Commands:
   set-plan <email> <tier> [status]   set a user's plan (and their consultant profile's)
                                      tiers: ${TIERS.join(', ')}
                                      statuses: ${SUBSCRIPTION_STATUSES.join(', ')} (default active)
+                                     (with Stripe configured, billing keeps paid plans in step)
+  billing-setup                      create or update the Stripe products, monthly and annual
+                                     prices, webhook endpoint and customer portal (safe to re-run)
+  refund <email>                     refund the latest payment of a subscription younger than
+                                     30 days and cancel it (older ones are refused with the reason)
   jobs [status]                      latest jobs (${JOB_STATUSES.join(', ')}), with the reason of failures
   retry-job <id>                     queue a failed job again; it resumes from its saved progress
   backup <file>                      copy the database (a file database) to a new file, while it serves
@@ -27,7 +35,7 @@ async function main(args: string[]): Promise<number> {
     console.log(HELP);
     return command ? 0 : 1;
   }
-  if (!['users', 'set-plan', 'jobs', 'retry-job', 'backup'].includes(command)) {
+  if (!['users', 'set-plan', 'jobs', 'retry-job', 'backup', 'billing-setup', 'refund'].includes(command)) {
     console.error(`Unknown command '${command}'.\n\n${HELP}`);
     return 1;
   }
@@ -35,11 +43,16 @@ async function main(args: string[]): Promise<number> {
     console.error('Usage: npm run admin -- set-plan <email> <tier> [status]');
     return 1;
   }
-  if ((command === 'retry-job' || command === 'backup') && rest.length !== 1) {
-    console.error(`Usage: npm run admin -- ${command} ${command === 'backup' ? '<file>' : '<id>'}`);
+  if ((command === 'retry-job' || command === 'backup' || command === 'refund') && rest.length !== 1) {
+    console.error(`Usage: npm run admin -- ${command} ${command === 'backup' ? '<file>' : command === 'refund' ? '<email>' : '<id>'}`);
     return 1;
   }
   const ctx = await createContext(loadEnv({ ...process.env, LOG_LEVEL: 'silent' }), { migrate: true });
+  if ((command === 'billing-setup' || command === 'refund') && !billingConfigured(ctx.env)) {
+    console.error(`${NOT_CONFIGURED_MESSAGE} Set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY first.`);
+    ctx.db.$client.close();
+    return 1;
+  }
   try {
     if (command === 'users') {
       const rows = await listUsers({ ctx });
@@ -56,6 +69,11 @@ async function main(args: string[]): Promise<number> {
     } else if (command === 'backup') {
       const { path, bytes } = await backupDatabase({ ctx, target: rest[0]! });
       console.log(`Database copied to ${path} (${(bytes / 1024).toFixed(0)} KB).`);
+    } else if (command === 'billing-setup') {
+      for (const line of await setupBilling({ ctx })) console.log([line.action.padEnd(9), line.what, line.detail ?? ''].join('\t').trimEnd());
+    } else if (command === 'refund') {
+      const r = await refundSubscription({ ctx, email: rest[0]! });
+      console.log(`Refunded ${r.amount.toFixed(2)} ${r.currency.toUpperCase()} to ${r.email} (${r.refundId}); subscription ${r.subscriptionId}, ${r.days} days old, is cancelled.`);
     } else if (command === 'retry-job') {
       const job = await retryJob({ ctx, id: rest[0]! });
       console.log(`${job.type} ${job.id} is queued again.`);

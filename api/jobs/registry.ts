@@ -5,6 +5,7 @@ import { ACCOUNT_EMAIL, accountEmailJob } from '../email/account-email.ts';
 import { ALERTS_NOTIFY, alertsNotifyJob } from '../email/alerts-notify-job.ts';
 import { contactNotifyJob } from '../email/contact-notify-job.ts';
 import { reportFailedJob } from '../email/report-failed.ts';
+import { BILLING_JOBS } from '../services/billing/jobs.ts';
 import { reportGenerateJob, type ReportJobDeps } from '../report/generate-job.ts';
 import { clientReportJob } from '../report/client-report-job.ts';
 import { CLIENT_REPORT } from '../report/client-report-schedule.ts';
@@ -41,5 +42,6 @@ export function createRegistry(deps: JobDeps): JobRegistry {
     'report.failed': reportFailedJob,
     [ALERTS_NOTIFY]: alertsNotifyJob,
     [ACCOUNT_EMAIL]: accountEmailJob,
+    ...BILLING_JOBS,
   };
 }

@@ -1,6 +1,8 @@
 // What each plan allows, in one place. The server enforces these on every call; the browser only
-// mirrors them. A paid tier counts only while its status is active (spec section 4: 'enterprise
-// plus' is the tier AND status active), so a past-due, suspended or cancelled plan is free.
+// mirrors them. A paid tier counts while its status is active (spec section 4: 'enterprise plus'
+// is the tier AND status active) or past_due: a failed renewal keeps access for the grace period
+// (BILLING_GRACE_DAYS), after which billing marks the plan suspended (decision 0095). Suspended,
+// trialing or cancelled plans are free.
 import type { Tier } from '../../common/constants.ts';
 
 export const FEATURES = ['dashboard', 'trends', 'monthlyReports', 'earlyWarning', 'api', 'clientManagement', 'whiteLabel', 'widget'] as const;
@@ -19,9 +21,12 @@ export interface Plan {
   subscriptionStatus: string;
 }
 
+/** Statuses whose tier counts; past_due only exists during the grace period. */
+const IN_GOOD_STANDING = new Set(['active', 'past_due']);
+
 export function effectiveTier(plan: Plan): Tier {
   const tier = (plan.subscriptionTier in BY_TIER ? plan.subscriptionTier : 'free') as Tier;
-  return plan.subscriptionStatus === 'active' ? tier : 'free';
+  return IN_GOOD_STANDING.has(plan.subscriptionStatus) ? tier : 'free';
 }
 
 export function entitlements(plan: Plan): Record<Feature, boolean> {

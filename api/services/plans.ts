@@ -1,5 +1,6 @@
-// Operator actions on plans: list users, set a user's tier and status (and their consultant
-// profile's). Used by the admin command now and by billing later.
+// Plans: list users, set a user's tier and status (and their consultant profile's). `applyPlan`
+// is the one writer of a plan: the admin command's set-plan and billing (api/services/billing/)
+// both go through it, so the user's and the consultant's tier never disagree.
 import { eq } from 'drizzle-orm';
 import { SUBSCRIPTION_STATUSES, TIERS, type SubscriptionStatus, type Tier } from '../../common/constants.ts';
 import { users } from '../../db/schema/auth.ts';
@@ -33,8 +34,22 @@ export async function setPlan({ ctx, input }: { ctx: Pick<AppContext, 'db'>; inp
   const email = input.email.trim().toLowerCase();
   const user = await ctx.db.query.users.findFirst({ where: eq(users.email, email), columns: { id: true } });
   if (!user) throw new AppError('not_found', `No user with the e-mail '${email}'.`);
-  const plan = { subscriptionTier: input.tier, subscriptionStatus: status };
-  await ctx.db.update(users).set(plan).where(eq(users.id, user.id));
-  const updated = await ctx.db.update(consultants).set(plan).where(eq(consultants.userId, user.id)).returning({ id: consultants.id });
-  return { email, tier: input.tier, status, consultantUpdated: updated.length > 0 };
+  const { consultantUpdated } = await applyPlan({ ctx, userId: user.id, plan: { subscriptionTier: input.tier, subscriptionStatus: status } });
+  return { email, tier: input.tier, status, consultantUpdated };
+}
+
+export interface PlanState {
+  subscriptionTier: Tier;
+  subscriptionStatus: SubscriptionStatus;
+}
+/** The billing details kept beside the plan (absent for plans set by hand). */
+export type BillingState = Partial<Pick<typeof users.$inferInsert, 'stripeSubscriptionId' | 'billingInterval' | 'currentPeriodEnd' | 'cancelAtPeriodEnd' | 'billingGraceUntil'>>;
+
+/** Writes a plan to the user and their consultant profile, in one transaction. */
+export async function applyPlan({ ctx, userId, plan, billing = {} }: { ctx: Pick<AppContext, 'db'>; userId: string; plan: { subscriptionTier: string; subscriptionStatus: string }; billing?: BillingState }) {
+  const [, updated] = await ctx.db.batch([
+    ctx.db.update(users).set({ ...plan, ...billing }).where(eq(users.id, userId)),
+    ctx.db.update(consultants).set(plan).where(eq(consultants.userId, userId)).returning({ id: consultants.id }),
+  ]);
+  return { consultantUpdated: updated.length > 0 };
 }

@@ -14,9 +14,16 @@ export const users = sqliteTable('users', {
   stripeSubscriptionId: text('stripe_subscription_id'),
   subscriptionTier: text('subscription_tier').notNull().default('free'),
   subscriptionStatus: text('subscription_status').notNull().default('active'),
+  // Billing (kept in step with Stripe by api/services/billing/): the interval paid for, when the
+  // period ends, whether it ends the plan, and until when a failed payment keeps access.
+  billingInterval: text('billing_interval'),
+  currentPeriodEnd: integer('current_period_end', { mode: 'timestamp_ms' }),
+  cancelAtPeriodEnd: integer('cancel_at_period_end', { mode: 'boolean' }).notNull().default(false),
+  billingGraceUntil: integer('billing_grace_until', { mode: 'timestamp_ms' }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
-});
+  // Webhooks find the user by their Stripe customer.
+}, (t) => [index('users_stripe_customer_id_idx').on(t.stripeCustomerId)]);
 
 export const sessions = sqliteTable(
   'sessions',

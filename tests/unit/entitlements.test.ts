@@ -15,8 +15,9 @@ describe('entitlements', () => {
     expect(allowed('agency')).toEqual(['dashboard', 'trends', 'monthlyReports', 'earlyWarning', 'api', 'clientManagement', 'whiteLabel', 'widget']);
   });
 
-  it('counts a paid tier only while its status is active', () => {
-    for (const status of SUBSCRIPTION_STATUSES.filter((s) => s !== 'active')) {
+  it('counts a paid tier while its status is active, or past due within the grace period', () => {
+    expect(can({ subscriptionTier: 'enterprise', subscriptionStatus: 'past_due' }, 'earlyWarning')).toBe(true);
+    for (const status of SUBSCRIPTION_STATUSES.filter((s) => s !== 'active' && s !== 'past_due')) {
       expect(effectiveTier({ subscriptionTier: 'agency', subscriptionStatus: status })).toBe('free');
       expect(can({ subscriptionTier: 'enterprise', subscriptionStatus: status }, 'earlyWarning')).toBe(false);
     }

@@ -39,11 +39,19 @@ describe('settings', () => {
       CONTACT_RATE_LIMIT_PER_EMAIL: '1.5', LOG_LEVEL: 'x', REANALYSIS_INTERVAL_DAYS: '91', WORKER_CONCURRENCY: '0', WORKER_GRACE_MS: 'x',
       SMTP_URL: 'http://x', MAIL_FROM: '', OPERATOR_EMAIL: 'x', PLACES_PROVIDER: 'bing', GOOGLE_PLACES_BASE_URL: 'x', YELP_BASE_URL: 'x',
       GEOCODER_URL: 'x', PROVIDER_TIMEOUT_MS: 'x', SITE_FETCH_TIMEOUT_MS: '50', SITE_FETCH_MAX_BYTES: 'x', SITE_FETCH_CONCURRENCY: '17',
-      SITE_FETCH_PORTS: 'a,b',
+      SITE_FETCH_PORTS: 'a,b', STRIPE_SECRET_KEY: 'pk_test_abc', STRIPE_PUBLISHABLE_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'secret',
+      STRIPE_API_URL: 'ftp://x', BILLING_GRACE_DAYS: '61', SUBSCRIBE_RATE_LIMIT_PER_USER: '0',
     };
     for (const [name, value] of Object.entries(bad)) expect(() => loadEnv({ [name]: value }), name).toThrow(new RegExp(`^Invalid settings:\\n  ${name}: `));
     expect(() => loadEnv({ PLACES_PROVIDER: 'google' })).toThrow(/GOOGLE_PLACES_KEY: is required when PLACES_PROVIDER=google/);
     expect(() => loadEnv({ PLACES_PROVIDER: 'yelp' })).toThrow(/YELP_API_KEY: is required when PLACES_PROVIDER=yelp/);
+  });
+
+  it('take the Stripe keys both or neither, of one mode', () => {
+    expect(() => loadEnv({ STRIPE_SECRET_KEY: 'sk_test_abc' })).toThrow(/STRIPE_PUBLISHABLE_KEY: is required with the other Stripe key/);
+    expect(() => loadEnv({ STRIPE_PUBLISHABLE_KEY: 'pk_test_abc' })).toThrow(/STRIPE_SECRET_KEY: is required with the other Stripe key/);
+    expect(() => loadEnv({ STRIPE_SECRET_KEY: 'sk_live_abc', STRIPE_PUBLISHABLE_KEY: 'pk_test_abc' })).toThrow(/STRIPE_PUBLISHABLE_KEY: must be of the same mode/);
+    expect(loadEnv({ STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_PUBLISHABLE_KEY: 'pk_test_abc' })).toMatchObject({ STRIPE_API_URL: 'https://api.stripe.com', BILLING_GRACE_DAYS: 7 });
   });
 
   it('accept a libSQL file or server URL', () => {

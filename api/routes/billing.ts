@@ -1,0 +1,51 @@
+// Billing: Stripe's publishable key for the payment page, starting a subscription, the customer
+// portal, the subscription card's facts, and Stripe's webhook (raw body, signature checked).
+import { Hono } from 'hono';
+import { createSubscriptionSchema } from '../../common/schemas/billing.ts';
+import type { AppContext } from '../context.ts';
+import { unauthenticated } from '../errors.ts';
+import { clientIp } from '../lib/client-info.ts';
+import { validate } from '../lib/validate.ts';
+import { getViewer } from '../services/accounts.ts';
+import { billingConfigured } from '../services/billing/stripe.ts';
+import { createSubscription, getSubscription, openPortal, syncOwnSubscription } from '../services/billing/subscriptions.ts';
+import { handleStripeWebhook } from '../services/billing/webhook.ts';
+
+export function billingRoutes(ctx: AppContext) {
+  const userId = async (headers: Headers) => {
+    const viewer = await getViewer({ ctx, headers });
+    if (!viewer) throw unauthenticated();
+    return viewer.user.id;
+  };
+  return new Hono()
+    .get('/billing/config', (c) => {
+      const configured = billingConfigured(ctx.env);
+      return c.json({ configured, publishableKey: configured ? ctx.env.STRIPE_PUBLISHABLE_KEY : null });
+    })
+    .post('/create-subscription', validate('json', createSubscriptionSchema), async (c) => {
+      const result = await createSubscription({ ctx, userId: await userId(c.req.raw.headers), input: c.req.valid('json') });
+      c.header('Cache-Control', 'no-store');
+      return c.json(result);
+    })
+    .get('/billing/subscription', async (c) => {
+      const result = await getSubscription({ ctx, userId: await userId(c.req.raw.headers) });
+      c.header('Cache-Control', 'no-store');
+      return c.json(result);
+    })
+    .post('/billing/sync', async (c) => {
+      const result = await syncOwnSubscription({ ctx, userId: await userId(c.req.raw.headers) });
+      c.header('Cache-Control', 'no-store');
+      return c.json(result);
+    })
+    .post('/billing/portal', async (c) => {
+      const result = await openPortal({ ctx, userId: await userId(c.req.raw.headers) });
+      c.header('Cache-Control', 'no-store');
+      return c.json(result);
+    })
+    .post('/stripe/webhook', async (c) => {
+      // The signature covers the exact bytes Stripe sent: read them as text, never re-serialised JSON.
+      const rawBody = await c.req.text();
+      const result = await handleStripeWebhook({ ctx, rawBody, signature: c.req.header('stripe-signature'), ip: clientIp(c, ctx.env.TRUST_PROXY) });
+      return c.json(result);
+    });
+}
