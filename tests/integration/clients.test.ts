@@ -183,7 +183,7 @@ describe('who may do what', () => {
     const pro = await createUser(t.ctx, { role: 'consultant', tier: 'pro' });
     expect((await call(t.app, 'GET', '/api/clients', undefined, pro.cookie)).status).toBe(200);
     expect((await call(t.app, 'GET', '/api/branding-profiles', undefined, pro.cookie)).body).toMatchObject({ code: 'plan_required' });
-    const lapsed = await createUser(t.ctx, { role: 'consultant', tier: 'agency', status: 'past_due' });
+    const lapsed = await createUser(t.ctx, { role: 'consultant', tier: 'agency', status: 'suspended' });
     expect((await call(t.app, 'GET', '/api/clients', undefined, lapsed.cookie)).status).toBe(403);
   });
 });

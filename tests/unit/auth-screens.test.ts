@@ -64,7 +64,7 @@ describe('account quick actions (spec sections 2 and 6)', () => {
   });
   it('agency consultant: Manage Clients and Branding Settings open their screens; disabled while the plan is not active', () => {
     expect(keys(viewer('consultant', 'agency'))).toEqual(['dashboard:/dashboard', 'report:/#report-form', 'clients:/clients', 'branding:/branding', 'billing:/subscribe?plan=agency']);
-    expect(keys(viewer('consultant', 'agency', 'past_due'))).toEqual(['dashboard:/dashboard', 'report:/#report-form', 'clients:disabled', 'branding:disabled', 'billing:/subscribe?plan=agency']);
+    expect(keys(viewer('consultant', 'agency', 'suspended'))).toEqual(['dashboard:/dashboard', 'report:/#report-form', 'clients:disabled', 'branding:disabled', 'billing:/subscribe?plan=agency']);
   });
   it('client: no Manage Clients; Billing to their own paid tier', () => {
     expect(keys(viewer('client', 'enterprise'))).toEqual(['dashboard:/dashboard', 'report:/#report-form', 'billing:/subscribe?plan=enterprise']);
