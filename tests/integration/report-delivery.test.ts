@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMailer } from '../../api/email/mailer.ts';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { reportFiles } from '../../api/report/files.ts';
+import { retryJob } from '../../api/jobs/admin.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { businesses, consentRecords, reportRequests } from '../../db/schema/businesses.ts';
 import { jobs } from '../../db/schema/operations.ts';
@@ -126,6 +127,18 @@ describe('report e-mail over SMTP', () => {
     expect(mails[1]!.parsed.subject).toBe(mails[0]!.parsed.subject);
     expect(mails.every((m) => !/could not/i.test(m.parsed.subject ?? ''))).toBe(true);
   });
+});
+
+it('an operator retry of a job that failed with its e-mail claim left by a crash delivers the report', async () => {
+  const { business, report, jobId } = await generate();
+  const before = smtp.received.filter((m) => m.envelope.to.includes(business.email)).length;
+  await t.ctx.db.update(reports).set({ emailSent: false, emailClaimedAt: new Date(Date.now() - 10 * 60_000) }).where(eq(reports.id, report.id));
+  await t.ctx.db.update(jobs).set({ status: 'failed', lastError: 'the worker stopped during the last attempt' }).where(eq(jobs.id, jobId));
+  await retryJob({ ctx: t.ctx, id: jobId });
+  await createWorker(t.ctx, { registry: createRegistry({ analyse: async () => reportDataFixture() }) }).drain();
+  expect((await t.ctx.db.select().from(jobs).where(eq(jobs.id, jobId)))[0]!.status).toBe('done');
+  expect((await t.ctx.db.select().from(reports).where(eq(reports.id, report.id)))[0]!.emailSent).toBe(true);
+  expect(smtp.received.filter((m) => m.envelope.to.includes(business.email))).toHaveLength(before + 1);
 });
 
 describe('the signed link', () => {
