@@ -12,7 +12,7 @@ import { runWorker } from '../api/jobs/run-worker.ts';
 import { startScheduler } from '../api/jobs/schedule.ts';
 import { securityHeaders } from '../api/lib/security-headers.ts';
 import { buildIfNeeded, SERVER_ENTRY } from './build-if-needed.ts';
-import { ALLOWED_METHODS, refuseMethod } from './lib/methods.ts';
+import { ALLOWED_METHODS, answerClientError, refuseMethod } from './lib/methods.ts';
 import { listen } from './lib/listen.ts';
 import { staticFiles } from './lib/static-files.ts';
 
@@ -48,6 +48,8 @@ const server = createServer((req, res) => {
     astro.handler(req, res);
   });
 });
+
+server.on('clientError', answerClientError);
 
 let port: number;
 try {

@@ -1,12 +1,14 @@
-// Sends a report's e-mail at most once, ever. The report row is claimed with one atomic UPDATE
-// before sending; a send the transport reports as failed releases the claim so a retry can send;
-// a send that was interrupted (the process died) is sent again only when the transport can prove it did not
-// go out (the outbox can; an SMTP server cannot, so then the job stops with the reason).
+// Sends a report's e-mail once. The report row is claimed with one atomic UPDATE before sending;
+// a send the transport reports as failed releases the claim so a retry can send. A send that was
+// interrupted (the process died) is judged once the claim is old enough: the outbox can tell
+// whether the message was written; an SMTP server cannot, so it is sent again with the same
+// Message-ID, which makes a second copy recognisable as the same message (mail clients thread or
+// drop it) rather than the report silently never arriving (decision 0051, amended).
 import { and, eq, isNull } from 'drizzle-orm';
 import { businesses } from '../../db/schema/businesses.ts';
 import { reports } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
-import { PermanentJobError, RetryLaterError } from '../jobs/worker.ts';
+import { RetryLaterError } from '../jobs/worker.ts';
 import type { ReportData } from '../report/types.ts';
 import { mailerFor, messageIdFor } from './mailer.ts';
 import { reportEmail } from './report-email.ts';
@@ -48,9 +50,7 @@ export async function deliverReport(
       await markSent(ctx, current.id);
       return 'already-sent';
     }
-    if (delivered === null) {
-      throw new PermanentJobError('an earlier attempt was interrupted while sending the e-mail and the mail server cannot tell whether it went out; not sent again, so the visitor never gets two');
-    }
+    if (delivered === null) ctx.log.warn('report e-mail sent again after an interrupted send', { reportId: current.id });
     const reclaimed = await ctx.db
       .update(reports)
       .set({ emailClaimedAt: now })

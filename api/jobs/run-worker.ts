@@ -2,6 +2,7 @@
 // and returns the function that stops it: finish or release the jobs, then close the render
 // threads and the mail transport.
 import { availableParallelism } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AppContext } from '../context.ts';
 import { closeMailer } from '../email/mailer.ts';
 import { threadRenderer } from '../report/render/renderer.ts';
@@ -9,13 +10,43 @@ import { productionDeps } from './production.ts';
 import { createRegistry } from './registry.ts';
 import { createWorker } from './worker.ts';
 
+/** The inline worker's bound: at most this many jobs at once in the web process. */
+export const INLINE_CONCURRENCY = 1;
+/** The inline worker claims nothing while the event loop's recent delay (p99) is above this. */
+export const INLINE_MAX_LOOP_DELAY_MS = 50;
+export const INLINE_MAX_WAIT_MS = 5_000;
+
 export function runWorker(ctx: AppContext, options: { inline: boolean }): () => Promise<void> {
-  // Render threads: one per concurrent job, leaving a core to the web server when it shares the process.
+  // In the web process the worker takes one job at a time, and none while requests are waiting
+  // on the event loop: a report's analysis (parsing websites, scoring) runs on that loop, and at
+  // the start of a burst several jobs at once held answers back for seconds (decision 0093).
+  // Rendering runs in threads either way. `npm run worker` runs WORKER_CONCURRENCY jobs.
+  const concurrency = options.inline ? Math.min(ctx.env.WORKER_CONCURRENCY, INLINE_CONCURRENCY) : ctx.env.WORKER_CONCURRENCY;
   const cores = Math.max(1, availableParallelism() - (options.inline ? 1 : 0));
-  const renderer = threadRenderer(Math.min(ctx.env.WORKER_CONCURRENCY, cores));
-  const worker = createWorker(ctx, { registry: createRegistry({ ...productionDeps, renderer }) });
+  const renderer = threadRenderer(Math.min(concurrency, cores));
+  const delay = options.inline ? monitorEventLoopDelay({ resolution: 10 }) : undefined;
+  delay?.enable();
+  let sampledAt = Date.now();
+  let allowedAt = Date.now();
+  const canClaim = delay
+    ? () => {
+        const now = Date.now();
+        const busy = delay.percentile(99) / 1e6 > INLINE_MAX_LOOP_DELAY_MS;
+        // A window of about a second: recent load counts, an old spike does not.
+        if (now - sampledAt > 1000) {
+          delay.reset();
+          sampledAt = now;
+        }
+        // Under load that never ends, one job still starts every INLINE_MAX_WAIT_MS.
+        if (busy && now - allowedAt < INLINE_MAX_WAIT_MS) return false;
+        allowedAt = now;
+        return true;
+      }
+    : undefined;
+  const worker = createWorker(ctx, { registry: createRegistry({ ...productionDeps, renderer }), concurrency, canClaim });
   worker.start();
   return async () => {
+    delay?.disable();
     await worker.stop();
     await renderer.close();
     closeMailer(ctx);

@@ -22,6 +22,9 @@ export interface WorkerOptions {
   backoffBaseMs?: number;
   backoffMaxMs?: number;
   id?: string;
+  /** Asked before each claim: false leaves the job to another worker or a later poll (the
+   *  inline worker declines while the web process's event loop lags). */
+  canClaim?: () => boolean;
 }
 
 export interface Worker {
@@ -216,7 +219,7 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
   async function loop() {
     while (running) {
       try {
-        while (running && active.size < concurrency) {
+        while (running && active.size < concurrency && (options.canClaim?.() ?? true)) {
           const job = await claim();
           if (!job) break;
           launch(job);

@@ -1,12 +1,13 @@
 // The free-report intake: de-duplication, rate limits, then the business, the request, the
 // consent record and the report.generate job written together in one batch (one transaction).
 import { createHash, randomUUID } from 'node:crypto';
-import { and, asc, eq, gt } from 'drizzle-orm';
+import { and, asc, eq, gt, lte } from 'drizzle-orm';
 import { CONSENT_TEXT_VERSION } from '../../common/schemas/report-request-rules.ts';
 import type { ReportRequest } from '../../common/schemas/report-request.ts';
 import { businesses, consentRecords, reportRequests } from '../../db/schema/businesses.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
+import { errorText } from '../log.ts';
 import { locatableOffline } from '../report/analysis/geocode.ts';
 import { enqueueStatement } from '../jobs/queue.ts';
 import type { ReportGeneratePayload } from '../jobs/types.ts';
@@ -41,12 +42,16 @@ export async function submitReportRequest({ ctx, input, requester }: { ctx: AppC
     });
   }
   const fingerprint = requestFingerprint(input, requester.userId);
-  const [previous] = await ctx.db
-    .select({ id: reportRequests.id })
-    .from(reportRequests)
-    .where(and(eq(reportRequests.fingerprint, fingerprint), gt(reportRequests.createdAt, new Date(Date.now() - DUPLICATE_WINDOW_MS))))
-    .orderBy(asc(reportRequests.createdAt))
-    .limit(1);
+  const findPrevious = async () =>
+    (
+      await ctx.db
+        .select({ id: reportRequests.id })
+        .from(reportRequests)
+        .where(and(eq(reportRequests.fingerprint, fingerprint), gt(reportRequests.createdAt, new Date(Date.now() - DUPLICATE_WINDOW_MS))))
+        .orderBy(asc(reportRequests.createdAt))
+        .limit(1)
+    )[0];
+  const previous = await findPrevious();
   if (previous) {
     // The same request, this time with the box ticked: the consent is given now, not lost.
     if (input.consent === true && !(await ctx.db.query.consentRecords.findFirst({ where: eq(consentRecords.requestId, previous.id) }))) {
@@ -58,7 +63,65 @@ export async function submitReportRequest({ ctx, input, requester }: { ctx: AppC
     return { requestId: previous.id, duplicate: true };
   }
 
-  await consumeRateLimits({
+  try {
+    await countIntake(ctx, input, requester);
+  } catch (error) {
+    // Refused by a limit, unless an identical request made at this moment won meanwhile.
+    const winner = await findPrevious();
+    if (winner) return { requestId: winner.id, duplicate: true };
+    throw error;
+  }
+
+  const businessId = randomUUID();
+  const requestId = randomUUID();
+  const now = new Date();
+  const details = Object.fromEntries(PAYLOAD_FIELDS.map((key) => [key, input[key]])) as Pick<ReportRequest, (typeof PAYLOAD_FIELDS)[number]>;
+  const consent = input.consent === true;
+  const payload: ReportGeneratePayload = { requestId, businessId };
+  // One row per fingerprint and ten-minute window, held by a unique index (decision 0094).
+  const dedupeKey = `${fingerprint}:${Math.floor(now.getTime() / DUPLICATE_WINDOW_MS)}`;
+
+  const business = ctx.db.insert(businesses).values({ id: businessId, userId: requester.userId, ...details, createdAt: now, updatedAt: now });
+  const request = ctx.db.insert(reportRequests).values({
+    id: requestId,
+    businessId,
+    userId: requester.userId,
+    email: input.email,
+    fingerprint,
+    dedupeKey,
+    payload: details,
+    marketingConsent: consent,
+    ipAddress: requester.ip,
+    userAgent: requester.userAgent,
+    createdAt: now,
+  });
+  const job = enqueueStatement(ctx.db, { type: 'report.generate', payload: { ...payload }, key: `report.generate:${requestId}` });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (consent) {
+        await ctx.db.batch([business, request, consentRecord(ctx, requestId, input, requester, now), job]);
+      } else {
+        await ctx.db.batch([business, request, job]);
+      }
+      return { requestId, duplicate: false };
+    } catch (error) {
+      // The same request taken at the same moment by another process (or request) won the unique
+      // dedupe key; the batch is one transaction, so nothing of this one was written.
+      if (attempt > 1 || !/UNIQUE constraint failed: report_requests\.dedupe_key/.test(errorText(error))) throw error;
+      const winner = await findPrevious();
+      if (winner) return { requestId: winner.id, duplicate: true };
+      // The key's holder is older than the window (a clock differs between processes): it no
+      // longer stands for a duplicate, so it gives the key up and this request is written.
+      await ctx.db
+        .update(reportRequests)
+        .set({ dedupeKey: null })
+        .where(and(eq(reportRequests.dedupeKey, dedupeKey), lte(reportRequests.createdAt, new Date(Date.now() - DUPLICATE_WINDOW_MS))));
+    }
+  }
+}
+
+function countIntake(ctx: AppContext, input: ReportRequest, requester: Requester) {
+  return consumeRateLimits({
     ctx,
     input: [
       {
@@ -75,34 +138,6 @@ export async function submitReportRequest({ ctx, input, requester }: { ctx: AppC
       },
     ],
   });
-
-  const businessId = randomUUID();
-  const requestId = randomUUID();
-  const now = new Date();
-  const details = Object.fromEntries(PAYLOAD_FIELDS.map((key) => [key, input[key]])) as Pick<ReportRequest, (typeof PAYLOAD_FIELDS)[number]>;
-  const consent = input.consent === true;
-  const payload: ReportGeneratePayload = { requestId, businessId };
-
-  const business = ctx.db.insert(businesses).values({ id: businessId, userId: requester.userId, ...details, createdAt: now, updatedAt: now });
-  const request = ctx.db.insert(reportRequests).values({
-    id: requestId,
-    businessId,
-    userId: requester.userId,
-    email: input.email,
-    fingerprint,
-    payload: details,
-    marketingConsent: consent,
-    ipAddress: requester.ip,
-    userAgent: requester.userAgent,
-    createdAt: now,
-  });
-  const job = enqueueStatement(ctx.db, { type: 'report.generate', payload: { ...payload }, key: `report.generate:${requestId}` });
-  if (consent) {
-    await ctx.db.batch([business, request, consentRecord(ctx, requestId, input, requester, now), job]);
-  } else {
-    await ctx.db.batch([business, request, job]);
-  }
-  return { requestId, duplicate: false };
 }
 
 const consentRecord = (ctx: AppContext, requestId: string, input: ReportRequest, requester: Requester, at: Date) =>

@@ -96,6 +96,9 @@ export const reportRequests = sqliteTable(
     userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
     email: text('email').notNull(),
     fingerprint: text('fingerprint').notNull(),
+    // The fingerprint and its ten-minute window: unique, so two processes taking the same request
+    // at once make one row (decision 0094). Null for rows older than it.
+    dedupeKey: text('dedupe_key'),
     payload: text('payload', { mode: 'json' }).notNull(),
     marketingConsent: integer('marketing_consent', { mode: 'boolean' }).notNull().default(false),
     ipAddress: text('ip_address'),
@@ -105,6 +108,7 @@ export const reportRequests = sqliteTable(
   },
   (t) => [
     index('report_requests_fingerprint_idx').on(t.fingerprint, t.createdAt),
+    uniqueIndex('report_requests_dedupe_key_idx').on(t.dedupeKey),
     index('report_requests_business_id_idx').on(t.businessId),
     index('report_requests_user_id_idx').on(t.userId),
     index('report_requests_email_idx').on(t.email),

@@ -25,11 +25,16 @@ export const jobs = sqliteTable(
   (t) => [index('jobs_claim_idx').on(t.status, t.runAt), index('jobs_lease_idx').on(t.status, t.leaseUntil)],
 );
 
-export const rateLimits = sqliteTable('rate_limits', {
-  key: text('key').primaryKey(),
-  count: integer('count').notNull(),
-  resetAt: integer('reset_at', { mode: 'timestamp_ms' }).notNull(),
-});
+export const rateLimits = sqliteTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull(),
+    resetAt: integer('reset_at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  // The prune deletes by it (api/services/rate-limit.ts).
+  (t) => [index('rate_limits_reset_at_idx').on(t.resetAt)],
+);
 
 export const contactMessages = sqliteTable(
   'contact_messages',

@@ -1,5 +1,10 @@
-// A worker process for the crash test: `HANG_IN_RENDER=1` makes it stop dead while rendering (the
-// test then kills it with SIGKILL); without it, it runs jobs normally. Fixture analysis.
+// A worker process for the crash tests. `STOP_AT` makes it stop dead at one point of a report job
+// and print `STOPPED <point>` (the test then kills it with SIGKILL):
+//   analysed  - the analysis is done, nothing persisted yet
+//   rendering - inside the render
+//   delivered - the e-mail is sent and recorded, the job not yet marked done
+// (The two points inside the SMTP conversation are made by the test's mail server, which holds
+// the message before or after keeping it.) Without STOP_AT it runs jobs normally. Fixture analysis.
 import { createContext } from '../../api/context.ts';
 import { loadEnv } from '../../api/env.ts';
 import { createRegistry } from '../../api/jobs/registry.ts';
@@ -8,13 +13,22 @@ import { inlineRenderer, type Renderer } from '../../api/report/render/renderer.
 import { reportDataFixture } from '../fixtures/report-data.ts';
 
 const ctx = await createContext(loadEnv(), { migrate: false });
-const hang = process.env.HANG_IN_RENDER === '1';
+const stopAt = process.env.STOP_AT ?? '';
+
+/** Stops this process where it stands, without spinning a core, until the test kills it. */
+function stopDead(point: string): never {
+  process.stdout.write(`STOPPED ${point}\n`);
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+  throw new Error('unreachable');
+}
+
 const inline = inlineRenderer();
 const renderer: Renderer = {
   kind: 'inline',
   async render(data) {
-    if (hang) {
-      process.stdout.write('RENDERING\n');
+    if (stopAt === 'rendering') {
+      // Blocked inside the render: the event loop is held as a long render would hold it.
+      setTimeout(() => stopDead('rendering'), 0);
       return new Promise(() => {});
     }
     return inline.render(data);
@@ -22,7 +36,14 @@ const renderer: Renderer = {
   close: async () => {},
 };
 const worker = createWorker(ctx, {
-  registry: createRegistry({ analyse: async () => (process.stdout.write('ANALYSED\n'), reportDataFixture()), renderer }),
+  registry: createRegistry({
+    analyse: async () => (process.stdout.write('ANALYSED\n'), reportDataFixture()),
+    renderer,
+    onStage: (stage) => {
+      if (stage === 'analyse' && stopAt === 'analysed') stopDead('analysed');
+      if (stage === 'deliver' && stopAt === 'delivered') stopDead('delivered');
+    },
+  }),
   leaseMs: Number(process.env.LEASE_MS ?? 30_000),
   pollMs: 50,
 });

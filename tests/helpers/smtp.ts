@@ -1,4 +1,7 @@
-// A real SMTP server on a loopback port that keeps what it receives, parsed.
+// A real SMTP server on a loopback port that keeps what it receives, parsed. `hold` makes it stop
+// answering a message (for the crash tests): 'before-keeping' never keeps it (the sender dies
+// before the server accepted it), 'after-keeping' keeps it but never says so (the server has it,
+// the sender dies before hearing back). `onMessageData` is called when a message's data starts.
 import PostalMime, { type Email } from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
 
@@ -8,22 +11,30 @@ export interface ReceivedMail {
   envelope: { from: string; to: string[] };
 }
 
-export async function startSmtpServer() {
+export interface SmtpOptions {
+  hold?: 'before-keeping' | 'after-keeping';
+  onMessageData?: () => void;
+}
+
+export async function startSmtpServer(options: SmtpOptions = {}) {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
     onData(stream, session, callback) {
+      options.onMessageData?.();
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', async () => {
+        if (options.hold === 'before-keeping') return;
         const raw = Buffer.concat(chunks).toString('utf8');
         const envelope = {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
         };
         received.push({ raw, parsed: await PostalMime.parse(raw), envelope });
+        if (options.hold === 'after-keeping') return;
         callback();
       });
     },
@@ -34,6 +45,11 @@ export async function startSmtpServer() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        // A held conversation would keep close() waiting for its client.
+        for (const connection of (server as unknown as { connections: Set<{ close: () => void }> }).connections ?? []) connection.close();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -1,20 +1,23 @@
-// A worker process killed (SIGKILL) in the middle of a report: after another worker takes the job
-// over, the report is analysed once and arrives once.
+// A worker process killed (SIGKILL) at chosen points of a report job, with a real SMTP server:
+// after another worker takes the job over, the report e-mail arrives once. Killed inside the SMTP
+// conversation after the server kept the message, the recipient may get a second copy with the
+// same Message-ID (decision 0051), never none.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMailer } from '../../api/email/mailer.ts';
 import { businessMetrics } from '../../db/schema/businesses.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { reports } from '../../db/schema/reports.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { createReportRequest } from '../helpers/report-requests.ts';
-import { startSmtpServer } from '../helpers/smtp.ts';
+import { startSmtpServer, type SmtpOptions } from '../helpers/smtp.ts';
 
 let t: TestContext;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 const children: ChildProcess[] = [];
+const servers: Array<Awaited<ReturnType<typeof startSmtpServer>>> = [];
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
@@ -24,7 +27,7 @@ afterAll(async () => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
   closeMailer(t.ctx);
   await t.close();
-  await smtp.close();
+  await Promise.all([smtp, ...servers].map((s) => s.close()));
 });
 
 function startWorker(env: Record<string, string>) {
@@ -35,42 +38,90 @@ function startWorker(env: Record<string, string>) {
   children.push(child);
   const lines: string[] = [];
   child.stdout!.on('data', (d: Buffer) => lines.push(...d.toString().split('\n').filter(Boolean)));
-  const waitFor = async (line: string, ms = 45_000) => {
-    const until = Date.now() + ms;
-    while (!lines.includes(line)) {
-      if (Date.now() > until) throw new Error(`worker never printed ${line}; got ${lines.join(', ')}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  };
-  return { child, lines, waitFor };
+  return { child, lines };
 }
 
-it('resumes a job whose worker was killed mid-report and sends the e-mail once', async () => {
+async function until(what: string, check: () => boolean | Promise<boolean>, ms = 45_000) {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const jobRow = async (id: string) => (await t.ctx.db.select().from(jobs).where(eq(jobs.id, id)))[0]!;
+
+type Point = 'analysed' | 'rendering' | 'delivered' | 'smtp before the server kept it' | 'smtp after the server kept it';
+
+async function killAt(point: Point) {
   const { business, request, jobId } = await createReportRequest(t.ctx);
-  const doomed = startWorker({ HANG_IN_RENDER: '1', LEASE_MS: '2000' });
-  await doomed.waitFor('RENDERING');
+  let doomedEnv: Record<string, string> = { LEASE_MS: '2000' };
+  let holding: Awaited<ReturnType<typeof startSmtpServer>> | undefined;
+  let dataStarted = false;
+  if (point.startsWith('smtp')) {
+    const options: SmtpOptions = { hold: point.includes('before') ? 'before-keeping' : 'after-keeping', onMessageData: () => (dataStarted = true) };
+    holding = await startSmtpServer(options);
+    servers.push(holding);
+    doomedEnv = { ...doomedEnv, SMTP_URL: holding.url };
+  } else {
+    doomedEnv.STOP_AT = point;
+  }
+  const doomed = startWorker(doomedEnv);
+  if (holding) {
+    const kept = holding;
+    if (point.includes('after')) await until('the message kept', () => kept.received.length > 0);
+    else await until('the message data', () => dataStarted);
+  } else {
+    await until(`STOPPED ${point}`, () => doomed.lines.includes(`STOPPED ${point}`));
+  }
   doomed.child.kill('SIGKILL');
-  await new Promise((r) => doomed.child.once('exit', r));
-  const mid = (await t.ctx.db.select().from(jobs).where(eq(jobs.id, jobId)))[0]!;
-  expect(mid.status).toBe('running');
-  expect(mid.progress).toMatchObject({ stage: 'persisted' });
+  await new Promise((r) => (doomed.child.exitCode !== null ? r(null) : doomed.child.once('exit', r)));
+  expect((await jobRow(jobId)).status).toBe('running');
+  if (holding) {
+    // The two minutes a claim is left to a worker that may still be sending (CLAIM_IN_FLIGHT_MS) pass.
+    await t.ctx.db.update(reports).set({ emailClaimedAt: new Date(Date.now() - 3 * 60_000) }).where(eq(reports.requestId, request.id));
+  }
 
   // A longer lease for the rescuer: its inline render may block its event loop on a busy machine.
   const rescuer = startWorker({ LEASE_MS: '5000' });
-  const until = Date.now() + 45_000;
-  for (;;) {
-    const row = (await t.ctx.db.select().from(jobs).where(eq(jobs.id, jobId)))[0]!;
-    if (row.status === 'done') break;
-    if (Date.now() > until) throw new Error(`job still ${row.status}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await until('the job done', async () => (await jobRow(jobId)).status === 'done');
   rescuer.child.kill('SIGTERM');
-  expect(rescuer.lines).not.toContain('ANALYSED'); // resumed from the persisted report, not redone
-  const done = (await t.ctx.db.select().from(jobs).where(eq(jobs.id, jobId)))[0]!;
-  expect(done.attempts).toBe(2);
+  const report = (await t.ctx.db.select().from(reports).where(eq(reports.requestId, request.id)))[0]!;
+  expect(report.emailSent).toBe(true);
   expect(await t.ctx.db.select().from(businessMetrics).where(eq(businessMetrics.businessId, business.id))).toHaveLength(10);
-  expect((await t.ctx.db.select().from(reports).where(eq(reports.requestId, request.id)))[0]!.emailSent).toBe(true);
-  const mails = smtp.received.filter((m) => m.envelope.to.includes(business.email));
-  expect(mails).toHaveLength(1);
-  expect(mails[0]!.parsed.attachments.some((a) => a.mimeType === 'application/pdf')).toBe(true);
-}, 120_000);
+  const mails = [...smtp.received, ...(holding?.received ?? [])].filter((m) => m.envelope.to.includes(business.email));
+  return { mails, rescuer, job: await jobRow(jobId) };
+}
+
+describe('a worker killed mid-report, then another takes the job over', () => {
+  it('after the analysis, before anything is persisted: analysed again, one e-mail', async () => {
+    const { mails, rescuer } = await killAt('analysed');
+    expect(rescuer.lines).toContain('ANALYSED');
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.parsed.attachments.some((a) => a.mimeType === 'application/pdf')).toBe(true);
+  }, 120_000);
+
+  it('during the render: resumed from the persisted report (not analysed again), one e-mail', async () => {
+    const { mails, rescuer, job } = await killAt('rendering');
+    expect(rescuer.lines).not.toContain('ANALYSED');
+    expect(job.attempts).toBe(2);
+    expect(mails).toHaveLength(1);
+  }, 120_000);
+
+  it('inside the SMTP conversation before the server kept the message: sent by the rescuer, one e-mail', async () => {
+    const { mails } = await killAt('smtp before the server kept it');
+    expect(mails).toHaveLength(1);
+  }, 120_000);
+
+  it('inside the SMTP conversation after the server kept the message: a second copy with the same Message-ID, never none', async () => {
+    const { mails } = await killAt('smtp after the server kept it');
+    expect(mails).toHaveLength(2);
+    expect(new Set(mails.map((m) => m.parsed.messageId)).size).toBe(1);
+    expect(new Set(mails.map((m) => m.parsed.subject)).size).toBe(1);
+  }, 120_000);
+
+  it('after the e-mail was sent and recorded: not sent again, one e-mail', async () => {
+    const { mails } = await killAt('delivered');
+    expect(mails).toHaveLength(1);
+  }, 120_000);
+});

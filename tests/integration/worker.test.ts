@@ -37,6 +37,23 @@ describe('worker', () => {
     expect(row.finishedAt).toBeInstanceOf(Date);
   });
 
+  it('claims nothing while canClaim says no (the inline worker under load), and runs the job once it says yes', async () => {
+    const kind = type();
+    let runs = 0;
+    let allow = false;
+    const registry: JobRegistry = { [kind]: { run: async () => { runs++; } } };
+    const id = (await enqueue(t.ctx.db, { type: kind, payload: {} }))!;
+    const worker = createWorker(t.ctx, { registry, pollMs: 20, canClaim: () => allow });
+    worker.start();
+    await sleep(200);
+    expect(runs).toBe(0);
+    expect((await jobRow(id)).status).toBe('queued');
+    allow = true;
+    for (let i = 0; i < 100 && (await jobRow(id)).status !== 'done'; i++) await sleep(20);
+    await worker.stop();
+    expect(runs).toBe(1);
+  });
+
   it('retries a failed job later, keeping the error, then succeeds', async () => {
     const kind = type();
     let calls = 0;
