@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
 import { changeEmailSchema, changePasswordSchema, forgotPasswordSchema, resetPasswordSchema } from '../../common/schemas/auth.ts';
 import type { AppContext } from '../context.ts';
 import { unauthenticated } from '../errors.ts';
@@ -14,6 +15,11 @@ export function accountSecurityRoutes(ctx: AppContext) {
     if (!session) throw unauthenticated();
     return session.user.id;
   };
+  // Signed-in routes answer 401 before looking at the body.
+  const requireSession = createMiddleware(async (c, next) => {
+    await signedInUserId(c.req.raw.headers);
+    await next();
+  });
   return new Hono()
     .post('/auth/forgot-password', validate('json', forgotPasswordSchema), async (c) => {
       const result = await requestPasswordReset({ ctx, input: c.req.valid('json'), ip: clientIp(c, ctx.env.TRUST_PROXY) });
@@ -25,15 +31,14 @@ export function accountSecurityRoutes(ctx: AppContext) {
       c.header('Set-Cookie', clearSessionHint(ctx.env));
       return c.json({ ok: true });
     })
-    .post('/auth/change-password', validate('json', changePasswordSchema), async (c) => {
+    .post('/auth/change-password', requireSession, validate('json', changePasswordSchema), async (c) => {
       const result = await changePassword({ ctx, input: c.req.valid('json'), headers: c.req.raw.headers });
       const res = c.json({ ok: true });
       // better-auth issues this browser a new session (the others ended): forward its cookie.
       for (const cookie of result.headers.getSetCookie()) res.headers.append('Set-Cookie', cookie);
       return res;
     })
-    .post('/auth/change-email', validate('json', changeEmailSchema), async (c) => {
-      await signedInUserId(c.req.raw.headers);
+    .post('/auth/change-email', requireSession, validate('json', changeEmailSchema), async (c) => {
       const result = await requestEmailChange({ ctx, input: c.req.valid('json'), headers: c.req.raw.headers });
       return c.json({ ok: true, message: result.message }, 202);
     })

@@ -27,6 +27,14 @@ const ROUTES: Record<string, RouteRule> = {
   'POST /api/auth/signup': { access: 'public', json: true },
   'POST /api/auth/login': { access: 'public', json: true },
   'POST /api/auth/logout': { access: 'public', endsSession: true },
+  'POST /api/auth/forgot-password': { access: 'public', json: true },
+  'POST /api/auth/reset-password': { access: 'public', json: true },
+  'POST /api/auth/change-password': { access: 'signed-in', json: true },
+  'POST /api/auth/change-email': { access: 'signed-in', json: true },
+  'POST /api/auth/verification-email': { access: 'signed-in' },
+  'GET /api/auth/security': { access: 'signed-in' },
+  // Ends the other sessions only: the shared one it is called with stays.
+  'POST /api/auth/sessions/revoke-others': { access: 'signed-in' },
   'POST /api/submit-request': { access: 'public', json: true },
   // The signed link's token is the proof of access (whoever holds it got it by e-mail).
   'GET /api/reports/:token/report.pdf': { access: 'public' },
