@@ -10,7 +10,7 @@ import { createContext, setSharedContext } from '../api/context.ts';
 import { loadEnvOrExit } from '../api/env.ts';
 import { runWorker } from '../api/jobs/run-worker.ts';
 import { startScheduler } from '../api/jobs/schedule.ts';
-import { securityHeaders } from '../api/lib/security-headers.ts';
+import { isPaymentPage, securityHeaders } from '../api/lib/security-headers.ts';
 import { buildIfNeeded, SERVER_ENTRY } from './build-if-needed.ts';
 import { listen } from './lib/listen.ts';
 
@@ -28,6 +28,7 @@ const astro: { handler: (req: IncomingMessage, res: ServerResponse) => void } = 
 );
 const api = getRequestListener(createApp(ctx).fetch);
 const pageHeaders = Object.entries(securityHeaders(env));
+const paymentHeaders = Object.entries(securityHeaders(env, 'payment'));
 
 // gzip/deflate/brotli for pages and API answers alike (text types only, 1 KB and up), at the
 // node:http level because the Astro handler and the Hono listener each write to `res` directly.
@@ -36,7 +37,7 @@ const compress = compression({ threshold: 1024 }) as unknown as (req: IncomingMe
 const server = createServer((req, res) => {
   compress(req, res, () => {
     if (req.url?.startsWith('/api/') || req.url === '/api') return api(req, res);
-    for (const [name, value] of pageHeaders) res.setHeader(name, value);
+    for (const [name, value] of isPaymentPage(req.url ?? '') ? paymentHeaders : pageHeaders) res.setHeader(name, value);
     astro.handler(req, res);
   });
 });
