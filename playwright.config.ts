@@ -33,7 +33,8 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
   webServer: {
-    command: 'node scripts/start.ts',
+    // npm start's script, with billing pointed at a local Stripe API double (tests/e2e/serve.ts).
+    command: 'node tests/e2e/serve.ts',
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
     timeout: 180_000,

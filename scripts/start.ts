@@ -10,7 +10,7 @@ import { createContext, setSharedContext } from '../api/context.ts';
 import { loadEnvOrExit } from '../api/env.ts';
 import { runWorker } from '../api/jobs/run-worker.ts';
 import { startScheduler } from '../api/jobs/schedule.ts';
-import { securityHeaders } from '../api/lib/security-headers.ts';
+import { isPaymentPage, securityHeaders } from '../api/lib/security-headers.ts';
 import { buildIfNeeded, SERVER_ENTRY } from './build-if-needed.ts';
 import { ALLOWED_METHODS, answerClientError, refuseMethod } from './lib/methods.ts';
 import { listen } from './lib/listen.ts';
@@ -30,6 +30,7 @@ const astro: { handler: (req: IncomingMessage, res: ServerResponse) => void } = 
 );
 const api = getRequestListener(createApp(ctx).fetch);
 const pageHeaders = Object.entries(securityHeaders(env));
+const paymentHeaders = Object.entries(securityHeaders(env, 'payment'));
 
 // Pre-rendered pages and bundles: compressed at build time, read from disk (decision 0090).
 const serveStatic = staticFiles(resolve(root, 'dist/client'), pageHeaders);
@@ -44,7 +45,7 @@ const server = createServer((req, res) => {
   if (serveStatic(req, res)) return;
   compress(req, res, () => {
     if (req.url?.startsWith('/api/') || req.url === '/api') return api(req, res);
-    for (const [name, value] of pageHeaders) res.setHeader(name, value);
+    for (const [name, value] of isPaymentPage(req.url ?? '') ? paymentHeaders : pageHeaders) res.setHeader(name, value);
     astro.handler(req, res);
   });
 });

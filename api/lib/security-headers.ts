@@ -1,20 +1,33 @@
 // The security headers of pages and API answers (scripts/start.ts applies them to pages).
 import type { Env } from '../env.ts';
 
-const PAGE_CSP = [
-  "default-src 'self'",
-  // Astro's island loader is an inline script; Stripe's card form is loaded from its own host.
-  "script-src 'self' 'unsafe-inline' https://js.stripe.com",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https:",
-  "font-src 'self' data:",
-  "connect-src 'self' https://api.stripe.com",
-  'frame-src https://js.stripe.com https://hooks.stripe.com',
-  "frame-ancestors 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "object-src 'none'",
-].join('; ');
+// Stripe.js and its Payment Element, on the payment page only, with exactly the origins Stripe's
+// security guide lists for them (script, frames, API calls).
+const STRIPE = {
+  script: 'https://js.stripe.com https://*.js.stripe.com',
+  frame: 'https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com',
+  connect: 'https://api.stripe.com',
+};
+
+function pageCsp(payment: boolean): string {
+  return [
+    "default-src 'self'",
+    // Astro's island loader is an inline script.
+    `script-src 'self' 'unsafe-inline'${payment ? ` ${STRIPE.script}` : ''}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https:",
+    "font-src 'self' data:",
+    `connect-src 'self'${payment ? ` ${STRIPE.connect}` : ''}`,
+    payment ? `frame-src ${STRIPE.frame}` : "frame-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
+/** The pages that load Stripe.js (the subscribe flow's payment form). */
+export const isPaymentPage = (url: string) => /^\/subscribe\/?(\?|$)/.test(url);
 
 /** API answers are data: nothing in them may run, load or be framed. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
@@ -26,9 +39,9 @@ export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'no
  */
 export const SAMPLE_SITE_CSP = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
-export function securityHeaders(env: Pick<Env, 'NODE_ENV'>, kind: 'page' | 'api' = 'page'): Record<string, string> {
+export function securityHeaders(env: Pick<Env, 'NODE_ENV'>, kind: 'page' | 'payment' | 'api' = 'page'): Record<string, string> {
   const headers: Record<string, string> = {
-    'Content-Security-Policy': kind === 'page' ? PAGE_CSP : API_CSP,
+    'Content-Security-Policy': kind === 'api' ? API_CSP : pageCsp(kind === 'payment'),
     'X-Frame-Options': 'DENY',
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'strict-origin-when-cross-origin',

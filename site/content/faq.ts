@@ -98,7 +98,7 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     id: 'cancel-refund',
     question: 'Can I cancel at any time? Do you give refunds?',
     answer: [
-      'You can cancel at any time; the cancellation takes effect at the end of the billing period you have paid for. New paid subscriptions come with a 30-day money-back guarantee. Refunds are returned to the original payment method within 5-10 business days. We do not give partial refunds for unused periods.',
+      'You can cancel at any time from Billing Settings on your account page; the cancellation takes effect at the end of the billing period you have paid for, and you keep your paid features until then. New paid subscriptions come with a 30-day money-back guarantee. Refunds are returned to the original payment method within 5-10 business days. We do not give partial refunds for unused periods.',
     ],
   },
   {

@@ -128,8 +128,12 @@ test('pricing defaults to monthly and switches to annual prices', async ({ page 
   await expect(monthly).toBeChecked();
   await expect(plan('pro').locator('.plan-price:visible')).toHaveText('$49/month');
 
-  await expect(plan('pro').getByRole('link', { name: 'Get Started' })).toHaveAttribute('href', '/subscribe?plan=pro');
-  await expect(plan('enterprise').getByRole('link', { name: 'Get Started' })).toHaveAttribute('href', '/subscribe?plan=enterprise');
+  await expect(plan('pro').getByRole('link', { name: 'Get Started' })).toHaveAttribute('href', '/subscribe?plan=pro&interval=monthly');
+  await expect(plan('enterprise').getByRole('link', { name: 'Get Started' })).toHaveAttribute('href', '/subscribe?plan=enterprise&interval=monthly');
+  // The annual choice is carried to the subscribe page.
+  await annual.check();
+  await expect(plan('pro').getByRole('link', { name: 'Get Started' })).toHaveAttribute('href', '/subscribe?plan=pro&interval=annual');
+  await expect(plan('enterprise')).toContainText('Billed annually ($1,044/year)');
   await expect(plan('agency').getByRole('link', { name: 'Contact Sales' })).toHaveAttribute('href', '/subscribe?plan=agency');
   await expect(plan('free').getByRole('link', { name: 'Get Free Report' })).toHaveAttribute('href', '#report-form');
   for (const text of ['Limited one-time reports', 'Unlimited monthly reports', '90-day trend analysis', 'API access', 'Early Warning Monitor', 'White-label licensing']) {

@@ -109,7 +109,7 @@ describe('subscribeStep (spec section 2, subscribe flow)', () => {
     expect(subscribeStep('pro', { status: 'loading' })).toEqual({ kind: 'checking' });
     expect(subscribeStep('pro', { status: 'signed-out' })).toEqual({ kind: 'login', plan: 'pro' });
     expect(subscribeStep('pro', { status: 'signed-out', loggedOut: true })).toEqual({ kind: 'checking' });
-    expect(subscribeStep('enterprise', signedIn)).toEqual({ kind: 'summary', plan: 'enterprise' });
+    expect(subscribeStep('enterprise', signedIn)).toEqual({ kind: 'checkout', plan: 'enterprise' });
   });
   it('drafts the sales e-mail for the plan', () => {
     expect(salesMailto('agency')).toBe('mailto:sales@localrank.app?subject=LocalRank%20Agency%20plan&body=' + encodeURIComponent('Hello,\n\nI would like to subscribe to the LocalRank Agency plan.\n\nThank you.'));

@@ -3,6 +3,7 @@
 import type { ReactNode } from 'react';
 import type { Viewer } from '../../lib/session.ts';
 import BreakableEmail from '../ui/breakable-email.tsx';
+import BillingSettings from './billing-settings.tsx';
 import Protected from '../ui/protected.tsx';
 import SecuritySection from './security-section.tsx';
 import { accountTier, quickActions, roleLabel, TIER_NAMES, type QuickAction } from './quick-actions.ts';
@@ -93,6 +94,7 @@ function Account({ viewer }: { viewer: Viewer }) {
           </section>
         )}
       </div>
+      <BillingSettings />
       <section className="acct-actions-wrap" aria-labelledby="acct-actions-title">
         <h2 id="acct-actions-title">Quick actions</h2>
         <div className="acct-actions">

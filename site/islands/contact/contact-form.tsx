@@ -26,6 +26,13 @@ export default function ContactForm() {
     if (phase === 'sent') heading.current?.focus();
   }, [phase]);
 
+  // /contact?subject=agency (the subscribe page's Agency step) comes with that subject chosen.
+  useEffect(() => {
+    const wanted = new URLSearchParams(window.location.search).get('subject');
+    const select = form.current?.querySelector<HTMLSelectElement>('#contact-subject');
+    if (select && CONTACT_SUBJECTS.some((s) => s.value === wanted)) select.value = wanted!;
+  }, []);
+
   function showErrors(found: ContactErrors) {
     setErrors(found);
     const first = FIELDS.find((name) => found[name]);

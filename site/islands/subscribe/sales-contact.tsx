@@ -1,0 +1,35 @@
+// Agency (spec subscribe step 2): custom pricing, so the page offers the sales e-mail draft (a
+// real link the visitor clicks, which no browser blocks) beside the contact form with the subject
+// "agency" chosen, instead of sending anyone home without a word.
+import { OPERATOR } from '../../../common/constants.ts';
+import { PLAN_CATALOGUE } from '../../../common/plans.ts';
+import { salesMailto } from './subscribe-steps.ts';
+
+export function SalesContact({ email }: { email?: string }) {
+  const card = PLAN_CATALOGUE.find((p) => p.tier === 'agency')!;
+  return (
+    <div className="container sub sub-narrow">
+      <a className="sub-back" href="/#pricing">← Back to pricing</a>
+      <section className="card sub-sales" aria-labelledby="sub-sales-title">
+        <p className="sub-eyebrow">Agency plan</p>
+        <h1 id="sub-sales-title">Let&rsquo;s price it for your agency</h1>
+        <p className="sub-tagline">{card.tagline} Agency pricing depends on how many clients you manage, so our sales team sets it up with you.</p>
+        <ul className="sub-features">
+          {card.features.map((f) => (
+            <li key={f}>
+              <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true"><path d="m5 12 5 5 9-10" /></svg>
+              {f}
+            </li>
+          ))}
+        </ul>
+        <div className="sub-billing-actions">
+          <a className="btn btn-primary" href={salesMailto('agency', email)}>E-mail sales</a>
+          <a className="btn btn-secondary" href="/contact?subject=agency">Use the contact form</a>
+        </div>
+        <p className="sub-fine">
+          {OPERATOR.salesEmail} · replies within {OPERATOR.replyTime}, {OPERATOR.hours}
+        </p>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,20 @@
+// The browser tests' server: `npm start`'s own script, with billing pointed at a local double of
+// the Stripe API (started here, on a free port) that delivers signed events to the server's
+// webhook. Where the double listens is written to E2E_DATA_DIR/stripe-double.json for the tests.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadEnv } from '../../api/env.ts';
+import { setupBilling } from '../../api/services/billing/catalogue.ts';
+import { startStripeDouble } from '../helpers/stripe-double/server.ts';
+
+const base = process.env.PUBLIC_BASE_URL!;
+const stripe = await startStripeDouble({
+  deliver: async (payload, signature) => {
+    const res = await fetch(`${base}/api/stripe/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
+    if (!res.ok) console.error(`webhook answered ${res.status}: ${await res.text()}`);
+  },
+});
+Object.assign(process.env, stripe.env());
+await setupBilling({ ctx: { env: loadEnv(process.env) } });
+writeFileSync(join(process.env.E2E_DATA_DIR!, 'stripe-double.json'), JSON.stringify({ url: stripe.url, publishableKey: stripe.publishableKey }));
+await import('../../scripts/start.ts');
