@@ -14,7 +14,7 @@ import { collectMarket, type EarlierCount, type MarketView, type SiteState, type
 import { distanceMiles, geocode, GeocodeError, roundMiles } from './analysis/geocode.ts';
 import { googleProvider } from './analysis/providers/google.ts';
 import { sampleProvider } from './analysis/providers/sample.ts';
-import { describeFailure, type Listing, type PlacesProvider } from './analysis/providers/types.ts';
+import { describeFailure, type Listing, type ListingProfile, type PlacesProvider } from './analysis/providers/types.ts';
 import { yelpProvider } from './analysis/providers/yelp.ts';
 import { analyseReviews, type ReviewAnalysis } from './analysis/reviews.ts';
 import { SAMPLE_SITES_PATH, sampleSiteResponse } from './analysis/sample-sites.ts';
@@ -239,6 +239,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
 
   // 4. Reviews. The business's own are kept for the Early Warning Monitor's alerts.
   let ownReviews: Review[] = [];
+  const profiles: Array<ListingProfile | null> = all.map(() => null);
   const reviewResults = await timed('reviews', async () => {
     const failures: string[] = [];
     const results = await mapLimit(all, 4, async ({ listing: l }, i) => {
@@ -246,6 +247,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
       try {
         const r = await provider.reviews(l);
         if (i === 0) ownReviews = r.reviews;
+        profiles[i] = r.profile ?? null;
         return analyseReviews(r.reviews, { now, complete: r.complete, ownerResponsesKnown: r.ownerResponsesKnown, newestFirst: r.newestFirst });
       } catch (error) {
         failures.push(describeFailure(error));
@@ -312,6 +314,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
         siteState: siteState(i),
         listingGivesWebsite: provider.name !== 'yelp',
         earlier: earlier.get(p.listing.placeId) ?? null,
+        profile: profiles[i] ?? null,
         market,
         now,
       };

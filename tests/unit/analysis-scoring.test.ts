@@ -58,6 +58,22 @@ describe('the data-point registry', () => {
   it('docs/methodology.md is current (run `npm run docs:methodology`)', () => {
     expect(readFileSync(new URL('../../docs/methodology.md', import.meta.url), 'utf8')).toBe(renderMethodology());
   });
+
+  it('and the methodology agree: every data point once, with its weight, lever and derived mark, and the count per source', () => {
+    const doc = renderMethodology();
+    for (const d of DATA_POINTS) {
+      const rows = doc.split('\n').filter((l) => l.startsWith(`| \`${d.key}\` |`));
+      expect(rows, d.key).toHaveLength(1);
+      const cells = rows[0]!.split(' | ');
+      expect(cells[5], d.key).toBe(d.weight ? String(d.weight) : '-');
+      expect(cells[7], d.key).toBe(d.lever ?? '-');
+      expect(cells[8], d.key).toBe(d.derived ? 'derived' : '-');
+    }
+    for (const p of ['sample', 'google', 'yelp'] as const) {
+      const n = Number(new RegExp(`^\\| ${p} \\| (\\d+) \\|$`, 'm').exec(doc)![1]);
+      expect(n, p).toBeGreaterThanOrEqual(MIN_DATA_POINTS);
+    }
+  });
 });
 
 describe('scores', () => {
