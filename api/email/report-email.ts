@@ -32,7 +32,8 @@ export const pdfFileName = (company: string) => `${company.toLowerCase().replace
 /** What the analysis could not collect, in one sentence, or null when nothing is missing: the
  *  e-mail must not present a partial report as a whole one. */
 export function dataGaps(data: ReportData): string | null {
-  const missing = data.business.dataPoints.filter((p) => p.missing).length;
+  // Scored points that could not be measured: what makes a score less complete than it could be.
+  const missing = data.business.dataPoints.filter((p) => p.status === 'unknown' && p.score).length;
   const fewer = data.competitors.length < COMPETITOR_COUNT;
   if (missing === 0 && !fewer) return null;
   const parts = [
@@ -90,7 +91,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
     footerText,
   ].join('\n');
 
-  const row = (label: string, score: number) => `
+  const row = (label: string, score: number | null) => `
       <tr>
         <td style="padding:6px 0;font-size:15px;color:#334155">${escapeHtml(label)}</td>
         <td style="padding:6px 0;font-size:15px;font-weight:700;color:${bandColour(score)};text-align:right">${fmtScore(score)}</td>

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPETITOR_COUNT, MIN_DATA_POINTS, SEARCH_RADIUS_MILES } from '../../common/constants.ts';
 import { analyseBusiness } from '../../api/report/analyse.ts';
+import { independentMeasured } from '../../api/report/analysis/data-points.ts';
 import { productionDeps } from '../../api/jobs/production.ts';
 import type { ReportInput } from '../../api/report/types.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
@@ -43,7 +44,7 @@ describe('analyseBusiness with the sample provider', () => {
       expect(p.dataPoints.length).toBeGreaterThanOrEqual(MIN_DATA_POINTS);
       expect(p.place.distanceMiles).toBeLessThanOrEqual(SEARCH_RADIUS_MILES);
       expect(Math.round(p.place.distanceMiles * 100) / 100).toBe(p.place.distanceMiles);
-      expect(p.rank).toBe(everyone.filter((o) => o.scores.overall > p.scores.overall).length + 1);
+      expect(p.rank).toBe(everyone.filter((o) => (o.scores.overall ?? -1) > (p.scores.overall ?? -1)).length + 1);
     }
     const names = new Set(data.competitors.map((c) => c.place.name));
     expect(names.size).toBe(COMPETITOR_COUNT);
@@ -51,9 +52,16 @@ describe('analyseBusiness with the sample provider', () => {
     // The competitors' sample websites were really read.
     const read = data.competitors.filter((c) => c.dataPoints.find((d) => d.key === 'site.reachable')?.value === true);
     expect(read.length).toBeGreaterThanOrEqual(5);
-    // The business's own site is an unknown sample id: unreadable, marked missing, and said so.
-    expect(data.business.dataPoints.find((d) => d.key === 'site.https')?.missing).toBe(true);
-    expect(data.notes.join(' ')).toMatch(/could not be read/);
+    // The business's own site is an unknown sample id: it does not answer, which is measured as
+    // down (a visitor gets none of it), and said so.
+    expect(data.business.dataPoints.find((d) => d.key === 'site.reachable')).toMatchObject({ status: 'measured', value: false });
+    expect(data.business.dataPoints.find((d) => d.key === 'site.https')).toMatchObject({ status: 'measured', value: null });
+    expect(data.notes.join(' ')).toMatch(/did not answer/);
+    // A business with a readable (sample) website: 90+ independent measured data points.
+    const withSite = data.competitors.find((c) => c.dataPoints.find((d) => d.key === 'site.reachable')?.value === true)!;
+    expect(independentMeasured(withSite.dataPoints).length).toBeGreaterThanOrEqual(MIN_DATA_POINTS);
+    // Sample reviews read like reviews: no sentence says the same thing twice.
+    for (const r of data.ownReviews!) expect(r.text, r.text).not.toMatch(/\b(.{12,})\b.*\b\1\b/i);
     // Sentiment varies across a year of reviews.
     const sentiments = data.competitors.map((c) => c.sentiment.positive as number);
     expect(Math.max(...sentiments)).toBeGreaterThan(Math.min(...sentiments));

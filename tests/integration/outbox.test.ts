@@ -47,7 +47,7 @@ it('the mailbox answers only when DEV_MAILBOX=true, outside production, to a loo
   expect(mailboxEnabled(on, local)).toBe(true);
   expect(mailboxEnabled(on, { ...local, clientAddress: '::1' })).toBe(true);
   expect(mailboxEnabled(on, { ...local, clientAddress: '::ffff:127.0.0.1' })).toBe(true);
-  expect(mailboxEnabled({ ...t.ctx, env: loadEnv({ DEV_MAILBOX: 'true', NODE_ENV: 'production' }) }, local), 'never in production').toBe(false);
+  expect(mailboxEnabled({ ...t.ctx, env: loadEnv({ DEV_MAILBOX: 'true', NODE_ENV: 'production', ALLOW_SAMPLE_DATA: 'true' }) }, local), 'never in production').toBe(false);
   for (const address of ['192.168.1.20', '10.0.0.5', '::ffff:10.0.0.5', 'fe80::1', '', undefined]) expect(mailboxEnabled(on, { ...local, clientAddress: address }), String(address)).toBe(false);
   for (const header of ['x-forwarded-for', 'forwarded', 'x-real-ip']) expect(mailboxEnabled(on, { clientAddress: '127.0.0.1', headers: new Headers({ [header]: '203.0.113.9' }) }), header).toBe(false);
 });

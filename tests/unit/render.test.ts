@@ -23,7 +23,7 @@ describe('PDF report', () => {
     expect(totalPages).toBeGreaterThanOrEqual(3);
     expect(text).toContain(data.business.place.name);
     expect(text).toContain(`Rank #${data.business.rank} of 10`);
-    expect(text).toContain(data.business.scores.overall.toFixed(2));
+    expect(text).toContain(data.business.scores.overall!.toFixed(2));
     for (const c of data.competitors) expect(text).toContain(c.place.name);
     for (const r of data.recommendations) expect(text).toContain(r.title);
     expect(text).toContain(`Every data point for ${data.business.place.name} (92)`);
@@ -87,11 +87,12 @@ describe('fonts', () => {
 
 describe('values', () => {
   it('formats data point values with their unit, and missing ones as such', () => {
-    const base = { key: 'k', label: 'L', score: null };
+    const base = { key: 'k', label: 'L', score: null, status: 'measured' as const };
     expect(fmtValue({ ...base, value: true, unit: 'yes/no' })).toBe('Yes');
     expect(fmtValue({ ...base, value: 42.5, unit: '%' })).toBe('42.50%');
     expect(fmtValue({ ...base, value: 12, unit: 'reviews' })).toBe('12 reviews');
-    expect(fmtValue({ ...base, value: 12, unit: 'reviews', missing: true })).toBe('Not available');
-    expect(fmtValue({ ...base, value: null, unit: 'ms' })).toBe('Not available');
+    expect(fmtValue({ ...base, value: null, unit: 'reviews', status: 'unknown' })).toBe('Unknown');
+    expect(fmtValue({ ...base, value: null, unit: 'reviews', status: 'not_applicable' })).toBe('Not applicable');
+    expect(fmtValue({ ...base, value: null, unit: 'ms' })).toBe('None');
   });
 });

@@ -1,6 +1,6 @@
 // Names and formats every rendering of a report shares (PNG, PDF, e-mail, online page).
-import { scoreBand, type ScoreBand } from '../../../common/constants.ts';
-import { withUnit } from '../analysis/scoring.ts';
+import { NOT_ENOUGH_DATA, scoreBand, type ScoreBand } from '../../../common/constants.ts';
+import { rawValue } from '../analysis/scoring.ts';
 import type { DataPoint, ReportData, ScoreKey } from '../types.ts';
 
 export const SCORE_LABELS: Record<ScoreKey, string> = {
@@ -13,25 +13,17 @@ export const SCORE_KEYS = Object.keys(SCORE_LABELS) as ScoreKey[];
 
 export const BAND_COLOURS: Record<ScoreBand, string> = { excellent: '#047857', good: '#1d4ed8', fair: '#b45309', poor: '#b91c1c' };
 export const BAND_LABELS: Record<ScoreBand, string> = { excellent: 'Excellent', good: 'Good', fair: 'Fair', poor: 'Needs work' };
-export const bandColour = (score: number) => BAND_COLOURS[scoreBand(score)];
+/** Grey for "Not enough data". */
+export const bandColour = (score: number | null) => (score === null ? '#64748b' : BAND_COLOURS[scoreBand(score)]);
 
-export const fmtScore = (n: number) => n.toFixed(2);
+export const fmtScore = (n: number | null) => (n === null ? NOT_ENOUGH_DATA : n.toFixed(2));
 export const fmtDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
-export function fmtValue(point: DataPoint): string {
-  if (point.missing || point.value === null) return 'Not available';
-  if (typeof point.value === 'boolean') return point.value ? 'Yes' : 'No';
-  if (typeof point.value === 'number') {
-    const n = Number.isInteger(point.value) ? String(point.value) : point.value.toFixed(2);
-    if (!point.unit || point.unit === 'yes/no') return n;
-    return withUnit(n, point.unit);
-  }
-  return point.unit && point.unit !== 'text' ? `${point.value} ${point.unit}` : point.value;
-}
+export const fmtValue = (point: DataPoint): string => rawValue(point);
 
 /** Places in rank order (the business among them), as the competitor tables show them. */
 export function ranked(data: ReportData) {
-  return [data.business, ...data.competitors].sort((a, b) => a.rank - b.rank || b.scores.overall - a.scores.overall);
+  return [data.business, ...data.competitors].sort((a, b) => a.rank - b.rank || (b.scores.overall ?? -1) - (a.scores.overall ?? -1));
 }
 export const marketSize = (data: ReportData) => data.competitors.length + 1;
 

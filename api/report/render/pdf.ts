@@ -38,7 +38,7 @@ function scoreBars(doc: Doc, place: AnalysedPlace, x: number, y: number, width: 
     doc.font('Regular').fontSize(10).fillColor(INK3).text(SCORE_LABELS[key], x, top, { width: width - 50 });
     doc.font('Bold').fontSize(10).fillColor(INK).text(fmtScore(score), x + width - 50, top, { width: 50, align: 'right' });
     doc.roundedRect(x, top + 15, width, 6, 3).fill(LINE);
-    doc.roundedRect(x, top + 15, Math.max(6, (width * Math.min(100, score * 10)) / 100), 6, 3).fill(bandColour(score));
+    if (score !== null) doc.roundedRect(x, top + 15, Math.max(6, (width * Math.min(100, score * 10)) / 100), 6, 3).fill(bandColour(score));
     top += 34;
   }
   doc.font('Regular').fontSize(9).fillColor(INK3).text(`Market share: ${place.scores.marketSharePercent.toFixed(2)}% of local reviews`, x, top);

@@ -18,8 +18,8 @@ const h = (type: string, style: Style, ...children: Array<Node | string>): Node 
   props: { style: { display: 'flex', boxSizing: 'border-box', ...style }, children: children.length === 1 ? children[0] : children },
 });
 
-function scoreRow(label: string, score: number): Node {
-  const width = Math.max(2, Math.min(100, score * 10));
+function scoreRow(label: string, score: number | null): Node {
+  const width = score === null ? 0 : Math.max(2, Math.min(100, score * 10));
   return h(
     'div',
     { flexDirection: 'column', marginBottom: 22 },
