@@ -14,6 +14,7 @@ import { enqueue } from '../api/jobs/queue.ts';
 import { productionDeps } from '../api/jobs/production.ts';
 import { createRegistry } from '../api/jobs/registry.ts';
 import { createWorker } from '../api/jobs/worker.ts';
+import { reportLinks } from '../api/report/files.ts';
 import type { Stage } from '../api/report/generate-job.ts';
 import { renderPdf } from '../api/report/render/pdf.ts';
 import { threadRenderer } from '../api/report/render/renderer.ts';
@@ -86,7 +87,7 @@ for (let i = 0; i < R; i++) {
   await renderScoreCard(sample!);
   png.push(performance.now() - t);
   t = performance.now();
-  pdfBytes = (await renderPdf(sample!)).length;
+  pdfBytes = (await renderPdf(sample!, reportLinks(ctx))).length;
   pdf.push(performance.now() - t);
 }
 console.log(`\nRendering (${R} each, main thread):`);

@@ -10,7 +10,7 @@ test('a valid link shows the full report without signing in', async ({ page, app
   expect(res?.status()).toBe(200);
   await expect(page.getByRole('heading', { level: 1, name: 'Barton Springs Dental' })).toBeVisible();
   await expect(page.getByText(/Market rank #\d+ of 10/)).toBeVisible();
-  await expect(page.getByRole('note')).toContainText('Sample data.');
+  await expect(page.getByRole('note')).toContainText('Example figures, not your real listings.');
   await expect(page.getByRole('heading', { name: 'Recommendations' })).toBeVisible();
   await expect(page.locator('.recs > li')).toHaveCount(5);
   await expect(page.getByRole('region', { name: 'How you compare' }).locator('tbody tr')).toHaveCount(10);
@@ -57,7 +57,7 @@ test('the dev mailbox lists the report e-mail and opens it', async ({ page, appC
   const { business } = await seedReport(appCtx, baseURL!, { company: 'Mailbox Test Bakery' });
   await page.goto('/dev/mailbox');
   await expect(page.getByRole('heading', { name: 'Mailbox' })).toBeVisible();
-  const item = page.getByRole('link', { name: /Your LocalRank report: Mailbox Test Bakery ranks #\d+ of 10/ });
+  const item = page.getByRole('link', { name: /Your LocalRank report \(example figures, not your real listings\): Mailbox Test Bakery ranks #\d+ of 10/ });
   await expect(item).toContainText(`To ${business.email}`);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: 'test-results/screens/mailbox-list-mobile.png' });
@@ -65,7 +65,7 @@ test('the dev mailbox lists the report e-mail and opens it', async ({ page, appC
   await item.click();
   await expect(page.getByRole('heading', { level: 1, name: /Mailbox Test Bakery/ })).toBeVisible();
   await expect(page.getByText('List-Unsubscribe=One-Click')).toBeVisible();
-  await expect(page.getByRole('link', { name: /mailbox-test-bakery-localrank-report\.pdf/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: /mailbox-test-bakery-localrank-report-example-figures\.pdf/ })).toBeVisible();
   await expect(page.getByRole('link', { name: /score-card\.png.*inline/ })).toBeVisible();
   const frame = page.frameLocator('iframe.frame');
   await expect(frame.getByRole('link', { name: 'View your full report' })).toBeVisible();

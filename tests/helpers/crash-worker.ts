@@ -12,12 +12,12 @@ const hang = process.env.HANG_IN_RENDER === '1';
 const inline = inlineRenderer();
 const renderer: Renderer = {
   kind: 'inline',
-  async render(data) {
+  async render(data, links) {
     if (hang) {
       process.stdout.write('RENDERING\n');
       return new Promise(() => {});
     }
-    return inline.render(data);
+    return inline.render(data, links);
   },
   close: async () => {},
 };
