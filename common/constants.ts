@@ -5,6 +5,14 @@ export const SEARCH_RADIUS_MILES = 20;
 export const SCORE_MIN = 1;
 export const SCORE_MAX = 10;
 export const MIN_DATA_POINTS = 90;
+/** A score is a number only when at least this share of the weight that applies to it was
+ *  measured; below it the score reads "Not enough data" (decision 0080). */
+export const COVERAGE_FLOOR = 0.5;
+export const NOT_ENOUGH_DATA = 'Not enough data';
+
+/** What every surface showing sample data says, in an owner's words (label and one sentence). */
+export const SAMPLE_DATA_LABEL = 'Example figures, not your real listings';
+export const SAMPLE_DATA_NOTE = 'These are example figures made up to show how LocalRank works, not your real listings, reviews or competitors.';
 
 export const DASHBOARD_COMPETITOR_LIMIT = 10;
 export const DASHBOARD_DETAIL_LIMIT = 5;

@@ -44,7 +44,8 @@ export const pdfFileName = (company: string, sampleData: boolean) => `${fileSlug
 /** What the analysis could not collect, in one sentence, or null when nothing is missing: the
  *  e-mail must not present a partial report as a whole one. */
 export function dataGaps(data: ReportData): string | null {
-  const missing = data.business.dataPoints.filter((p) => p.missing).length;
+  // Scored points that could not be measured: what makes a score less complete than it could be.
+  const missing = data.business.dataPoints.filter((p) => p.status === 'unknown' && p.score).length;
   const fewer = data.competitors.length < COMPETITOR_COUNT;
   if (missing === 0 && !fewer) return null;
   const parts = [

@@ -4,12 +4,13 @@
 // scores → rank → recommendations. A provider failure or an unreadable website never stops it:
 // the data it would have given is marked missing and a note says why.
 import { COMPETITOR_COUNT, PRECISION, round, SEARCH_RADIUS_MILES } from '../../common/constants.ts';
+import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import type { Env } from '../env.ts';
 import { PermanentJobError } from '../jobs/worker.ts';
 import { safeFetch, type SafeFetchOptions } from '../lib/safe-fetch.ts';
 import { categoryFromProvider, FALLBACK_CATEGORY, inferCategory, type Category } from './analysis/categories.ts';
-import { collectDataPoints, type MarketView, type Subject } from './analysis/data-points.ts';
+import { collectMarket, type EarlierCount, type MarketView, type SiteState, type Subject } from './analysis/data-points.ts';
 import { distanceMiles, geocode, GeocodeError, roundMiles } from './analysis/geocode.ts';
 import { googleProvider } from './analysis/providers/google.ts';
 import { sampleProvider } from './analysis/providers/sample.ts';
@@ -17,7 +18,7 @@ import { describeFailure, type Listing, type PlacesProvider } from './analysis/p
 import { yelpProvider } from './analysis/providers/yelp.ts';
 import { analyseReviews, type ReviewAnalysis } from './analysis/reviews.ts';
 import { SAMPLE_SITES_PATH, sampleSiteResponse } from './analysis/sample-sites.ts';
-import { ranks, recommend, scorePlace } from './analysis/scoring.ts';
+import { overallBasis, overallOf, ranks, recommend, scorePlace } from './analysis/scoring.ts';
 import { analyseWebsite, type WebsiteAnalysis } from './analysis/website.ts';
 import type { AnalysedPlace, ReportData, ReportInput, Review } from './types.ts';
 
@@ -127,6 +128,28 @@ function ads(site: WebsiteAnalysis | null): Record<string, unknown> {
   return { read: true, ...site.ads, pixels: Object.values(site.ads).filter(Boolean).length };
 }
 
+/** Velocity from the change in the review count needs an interval long enough to mean something. */
+export const VELOCITY_MIN_DAYS = 7;
+
+/** Each place's review count at the latest run for this business at least VELOCITY_MIN_DAYS old
+ *  (the business by its own place id, competitors by theirs): review velocity from the change in
+ *  the count. */
+async function earlierCounts(ctx: AppContext, businessId: string, ownPlaceId: string, now: Date): Promise<Map<string, EarlierCount>> {
+  const before = now.getTime() - VELOCITY_MIN_DAYS * 86_400_000;
+  const rows = await ctx.db.all<{ placeId: string | null; isMain: number; count: number | null; at: number }>(sql`
+    SELECT c.place_id AS placeId, m.is_main_business AS isMain, m.reported_at AS at,
+      (SELECT json_extract(j.value, '$.value') FROM json_each(m.data_points) j WHERE json_extract(j.value, '$.key') = 'reviews.count') AS count
+    FROM business_metrics m LEFT JOIN competitors c ON c.id = m.competitor_id
+    WHERE m.business_id = ${businessId} AND m.run_id = (
+      SELECT run_id FROM business_metrics WHERE business_id = ${businessId} AND is_main_business = 1 AND reported_at <= ${before} ORDER BY reported_at DESC LIMIT 1)`);
+  const out = new Map<string, EarlierCount>();
+  for (const row of rows) {
+    const placeId = row.isMain ? ownPlaceId : row.placeId;
+    if (placeId && typeof row.count === 'number') out.set(placeId, { reviewCount: row.count, at: new Date(Number(row.at)) });
+  }
+  return out;
+}
+
 export async function analyseBusiness(ctx: AppContext, input: ReportInput, options: AnalyseOptions = {}): Promise<ReportData> {
   const env = ctx.env;
   const now = options.now ?? new Date();
@@ -223,14 +246,15 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
       try {
         const r = await provider.reviews(l);
         if (i === 0) ownReviews = r.reviews;
-        return analyseReviews(r.reviews, { now, complete: r.complete, ownerResponsesKnown: r.ownerResponsesKnown });
+        return analyseReviews(r.reviews, { now, complete: r.complete, ownerResponsesKnown: r.ownerResponsesKnown, newestFirst: r.newestFirst });
       } catch (error) {
         failures.push(describeFailure(error));
         return null;
       }
     });
-    if (failures.length) notes.push(`Reviews could not be read for ${failures.length} of ${all.length} businesses (${failures[0]}); their review details are marked missing.`);
-    if (provider.name !== 'sample' && results.some(Boolean)) notes.push(`${providerLabel} gives a few review excerpts per business and no owner responses: velocity, sentiment and themes are read from those excerpts, and owner-response figures are marked missing.`);
+    if (failures.length) notes.push(`Reviews could not be read for ${failures.length} of ${all.length} businesses (${failures[0]}); their review details are marked unknown.`);
+    if (provider.name === 'google' && results.some(Boolean)) notes.push('Google shares up to 5 reviews per business, the ones it finds most relevant, and no owner replies: sentiment, star shares and themes are read from those few reviews; counts of recent reviews and owner-reply figures cannot be measured from them and are left out for every business.');
+    if (provider.name === 'yelp' && results.some(Boolean)) notes.push('Yelp shares a few of the newest reviews per business (3 on most plans) and no owner replies: sentiment, star shares and themes are read from those few reviews; owner-reply figures are left out for every business.');
     return results;
   });
 
@@ -239,21 +263,34 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
     mapLimit(all, env.SITE_FETCH_CONCURRENCY, async ({ listing: l }) => (l.website ? analyseWebsite(l.website, fetchOptions) : null)),
   );
   const ownSite = sites[0];
-  if (ownSite && !ownSite.reachable) notes.push(`Your website (${input.website}) could not be read (${ownSite.error}); its website data points are marked missing.`);
-  if (!ownSite) notes.push('No website was given for the business; its website data points are marked missing.');
+  if (ownSite && !ownSite.reachable) notes.push(`Your website (${input.website}) did not answer when we visited (${ownSite.error}): it is scored as down, as a visitor would find it.`);
+  if (!ownSite) notes.push('No website was given for the business: its website data points are scored as absent.');
   const noSite = sites.slice(1).filter((s) => !s).length;
-  if (noSite > 0) notes.push(provider.name === 'yelp' ? 'Yelp does not give the websites of businesses, so the competitors\' website data points are marked missing.' : `${noSite} competitor${noSite === 1 ? ' has' : 's have'} no website on ${providerLabel}.`);
+  if (noSite > 0) notes.push(provider.name === 'yelp' ? 'Yelp does not give the websites of businesses, so the competitors\' websites are unknown and their Digital Presence and Customer Engagement read "Not enough data".' : `${noSite} competitor${noSite === 1 ? ' has' : 's have'} no website on ${providerLabel}.`);
+  const siteState = (i: number): SiteState => {
+    const site = sites[i];
+    if (site) return site.reachable ? 'read' : 'down';
+    return i > 0 && provider.name === 'yelp' ? 'unknown' : 'none';
+  };
+  const earlier = await timed('score', () => earlierCounts(ctx, input.businessId, listing.placeId, now));
+  const reviewSource = (i: number) => {
+    const n = reviewResults[i]?.sampled ?? 0;
+    if (provider.name === 'google') return `the ${n} review${n === 1 ? '' : 's'} Google shares (its up to 5 most relevant)`;
+    if (provider.name === 'yelp') return `the ${n} newest review${n === 1 ? '' : 's'} Yelp shares`;
+    return `the ${n} newest sample reviews`;
+  };
 
   // 6. Data points, scores, rank, recommendations.
   return timed('score', async () => {
     const reviewCounts = all.map((p) => p.listing.reviewCount).filter((n): n is number => n !== null);
     const ratings = all.map((p) => p.listing.rating).filter((n): n is number => n !== null);
     const totalReviews = reviewCounts.reduce((s, n) => s + n, 0);
-    const totalLast90 = reviewResults.reduce((s, r) => s + (r?.last90 ?? 0), 0);
+    const read = reviewResults.filter((r): r is ReviewAnalysis => r !== null);
+    const totalLast90 = read.length > 0 && read.every((r) => r.exactDays >= 90) ? read.reduce((s, r) => s + r.last90, 0) : null;
     const prominence = (l: Listing) => (l.reviewCount ?? 0) ** 0.6 * (l.rating ?? 0) ** 2;
     const order = all.map((p, i) => ({ i, v: prominence(p.listing) })).sort((a, b) => b.v - a.v || a.i - b.i);
 
-    const analysed: AnalysedPlace[] = all.map((p, i) => {
+    const subjects: Subject[] = all.map((p, i) => {
       const others = all.filter((_, j) => j !== i).map((o) => distanceMiles(p.listing, o.listing));
       const market: MarketView = {
         places: all.length,
@@ -265,9 +302,27 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
         othersWithin5: others.filter((d) => d <= 5).length,
         prominencePosition: order.findIndex((o) => o.i === i) + 1,
       };
-      const subject: Subject = { listing: p.listing, listingFound: i === 0 ? listingFound : true, distanceMiles: p.distance, reviews: reviewResults[i] ?? null, site: sites[i] ?? null, market, now };
-      const dataPoints = collectDataPoints(subject);
-      const { scores } = scorePlace(dataPoints);
+      const subject: Subject = {
+        listing: p.listing,
+        listingFound: i === 0 ? listingFound : true,
+        distanceMiles: p.distance,
+        reviews: reviewResults[i] ?? null,
+        reviewSource: reviewSource(i),
+        site: sites[i] ?? null,
+        siteState: siteState(i),
+        listingGivesWebsite: provider.name !== 'yelp',
+        earlier: earlier.get(p.listing.placeId) ?? null,
+        market,
+        now,
+      };
+      return subject;
+    });
+    // One basis for all: a point the provider gives for no business is left out for every one.
+    const pointsOf = collectMarket(subjects, providerLabel);
+
+    const analysed: AnalysedPlace[] = all.map((p, i) => {
+      const dataPoints = pointsOf[i]!;
+      const { scores, breakdown } = scorePlace(dataPoints);
       return {
         place: {
           placeId: p.listing.placeId,
@@ -284,6 +339,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
         },
         isMainBusiness: i === 0,
         scores,
+        breakdown,
         rank: 0,
         dataPoints,
         techStack: techStack(sites[i] ?? null),
@@ -292,8 +348,16 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
         ads: ads(sites[i] ?? null),
       };
     });
+    // The overall compares every place on the same scores: those most places have a number for.
+    const basis = overallBasis(analysed.map((a) => a.scores));
+    for (const a of analysed) a.scores.overall = overallOf(a.scores, basis);
     const r = ranks(analysed.map((a) => a.scores.overall));
     analysed.forEach((a, i) => (a.rank = r[i]!));
+    const LABEL = { reviews: 'Online Reviews', digitalPresence: 'Digital Presence', engagement: 'Customer Engagement', marketShare: 'Market Share' } as const;
+    if (basis.length === 0) notes.push('Too little could be measured for most businesses to give an overall score or a rank.');
+    else if (basis.length < 4) notes.push(`The overall score and the rank compare ${basis.map((k) => LABEL[k]).join(' and ')} only: the other scores could not be measured for most businesses.`);
+    const noOverall = analysed.filter((a) => a.scores.overall === null).length;
+    if (basis.length > 0 && noOverall > 0) notes.push(`${noOverall} business${noOverall === 1 ? ' has' : 'es have'} "Not enough data" for an overall score and ${noOverall === 1 ? 'is' : 'are'} ranked after those that have one.`);
 
     return {
       generatedAt: now.toISOString(),

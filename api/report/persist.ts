@@ -31,7 +31,8 @@ export interface PersistedReport {
 export const newReportToken = () => randomBytes(24).toString('base64url');
 export const reportUrl = (ctx: AppContext, token: string) => `${ctx.env.PUBLIC_BASE_URL}/report/${token}`;
 
-const score = (n: number) => round(n, PRECISION.score);
+/** "Not enough data" is stored as NULL. */
+const score = (n: number | null) => (n === null ? null : round(n, PRECISION.score));
 
 function metricsRow(businessId: string, runId: string, reportedAt: Date, analysed: AnalysedPlace, competitorId: string | null) {
   return {

@@ -54,6 +54,11 @@ export interface Review {
   ownerResponse: { date: string | null; text: string } | null;
 }
 
+/** measured: read from the source; not_applicable: does not apply to this business or to anyone in
+ *  this report (no low reviews to answer; a figure the provider gives for nobody); unknown: could
+ *  not be measured for this business (provider failure, a source that does not give it). */
+export type PointStatus = 'measured' | 'not_applicable' | 'unknown';
+
 export interface DataPoint {
   /** Stable key, defined once in docs/methodology.md. */
   key: string;
@@ -62,17 +67,49 @@ export interface DataPoint {
   unit: string;
   /** The score it feeds, or null when it is shown but not scored. */
   score: ScoreKey | null;
-  /** True when the source could not give it (provider failure, site unreachable): shown as missing. */
-  missing?: boolean;
+  status: PointStatus;
+  /** Computed from other data points (a sum, a ratio, a restatement) or equal for every business
+   *  compared (a figure of the market): shown, but not counted as an independent measurement. */
+  derived?: boolean;
+  /** How this value was measured, in one sentence. */
+  how?: string;
 }
 
+export interface ScorePart {
+  key: string;
+  label: string;
+  source: 'listing' | 'reviews' | 'website' | 'market';
+  /** The value formatted with its unit, or 'Unknown' / 'Not applicable'. */
+  raw: string;
+  /** 0-1; null when not measured. */
+  normalised: number | null;
+  weight: number;
+  /** Points this part adds to the 1-10 score; null when not measured. */
+  contribution: number | null;
+  status: PointStatus;
+}
+
+export interface ScoreBreakdown {
+  /** null = "Not enough data": less than COVERAGE_FLOOR of the weight was measured. */
+  score: number | null;
+  /** Weight of the measured parts. */
+  measuredWeight: number;
+  /** Weight of the parts that apply (measured + unknown; not-applicable parts are left out). */
+  totalWeight: number;
+  /** measuredWeight / totalWeight, 0-1 (0 when nothing applies). */
+  coverage: number;
+  parts: ScorePart[];
+}
+
+/** Each 1-10 with 2 decimals; null = "Not enough data" (see ScoreBreakdown). */
 export interface Scores {
-  reviews: number; // 1-10, 2 decimals
-  digitalPresence: number;
-  engagement: number;
-  marketShare: number;
-  overall: number;
-  /** Share of the local market's reviews, as a percent with 2 decimals. */
+  reviews: number | null;
+  digitalPresence: number | null;
+  engagement: number | null;
+  marketShare: number | null;
+  /** Weighted mean of the scores that have a number (their weights rescaled); null when none has. */
+  overall: number | null;
+  /** Share of the local market's reviews, as a percent with 2 decimals (not a 1-10 score). */
   marketSharePercent: number;
 }
 
@@ -80,7 +117,10 @@ export interface AnalysedPlace {
   place: Place;
   isMainBusiness: boolean;
   scores: Scores;
-  /** Rows scoring higher on overall, plus one. */
+  /** How each score was computed: every data point feeding it, its weight and contribution. */
+  breakdown: Record<ScoreKey, ScoreBreakdown>;
+  /** Rows scoring higher on overall, plus one; places with no overall (not enough data) rank
+   *  after every place that has one, sharing the last rank. */
   rank: number;
   dataPoints: DataPoint[];
   techStack: Record<string, unknown>;
@@ -90,11 +130,16 @@ export interface AnalysedPlace {
 }
 
 export interface Recommendation {
+  /** What the owner would do (one id per action: "reviews.ask", "site.fix"...); no two
+   *  recommendations of a report share a lever. */
+  lever: string;
   title: string;
   detail: string;
   score: ScoreKey;
   /** Points the score would gain (1-10 scale), the order key. */
   gain: number;
+  /** Keys of the data points that justify it. */
+  evidence: string[];
 }
 
 export interface ReportData {

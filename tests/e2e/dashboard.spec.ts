@@ -27,7 +27,7 @@ test('the owner sees scores, ranks, real charts with deltas from history, and th
   await expect(page.getByTestId('overall-score')).toHaveText('7.25/10');
   await expect(page.getByRole('note')).toContainText('Sample data. This dashboard was made by the offline sample provider, not from live listings');
   const fixture = reportDataFixture({ seed: 42 });
-  const rank = marketRank(7.25, [7.25, ...fixture.competitors.map((c) => c.scores.overall)]);
+  const rank = marketRank(7.25, [7.25, ...fixture.competitors.map((c) => c.scores.overall!)]);
   await expect(page.getByTestId('market-rank')).toHaveText(`#${rank} of 10`);
 
   // Deltas: the latest snapshot against the one before it (7 days ago), not fixed numbers.
@@ -35,7 +35,7 @@ test('the owner sees scores, ranks, real charts with deltas from history, and th
   await expect(page.locator('.kpi .delta')).toHaveText(`▲ +0.35 since ${since}`);
   await expect(page.getByTestId('metric-reviews').locator('.delta')).toHaveText(`▲ +1.50 since ${since}`);
   await expect(page.getByTestId('metric-reviews')).toContainText('8.50/10');
-  const reviewRank = marketRank(8.5, [8.5, ...fixture.competitors.map((c) => c.scores.reviews)]);
+  const reviewRank = marketRank(8.5, [8.5, ...fixture.competitors.map((c) => c.scores.reviews!)]);
   await expect(page.getByTestId('metric-reviews')).toContainText(`Rank #${reviewRank}`);
   for (const key of ['digitalPresence', 'engagement', 'marketShare']) await expect(page.getByTestId(`metric-${key}`)).toContainText(/Rank #\d+/);
   await expect(page.getByTestId('metric-marketShare')).toContainText(/\d\.\d{2}% of local reviews/);
@@ -186,7 +186,7 @@ test('scores delivered as strings show the same numbers, ranks and charts', asyn
   await page.goto('/dashboard');
   await expect(page.getByTestId('overall-score')).toHaveText('7.25/10');
   const fixture = reportDataFixture({ seed: 42 });
-  await expect(page.getByTestId('market-rank')).toHaveText(`#${marketRank(7.25, [7.25, ...fixture.competitors.map((c) => c.scores.overall)])} of 10`);
+  await expect(page.getByTestId('market-rank')).toHaveText(`#${marketRank(7.25, [7.25, ...fixture.competitors.map((c) => c.scores.overall!)])} of 10`);
   await expect(page.locator('.kpi .delta')).toContainText('+0.35');
   await expect(page.getByTestId('trend-chart').locator('[data-series="overall"] circle')).toHaveCount(4);
   await expect(page.locator('.rating').first()).toHaveText(/★ \d\.\d/);

@@ -48,7 +48,7 @@ test('long values wrap inside their cards on a 375px screen', async ({ page, app
     company: 'Barton Springs Family and Cosmetic Dentistry',
     edit: (data) => {
       data.notes.push(`Your website (${LONG_URL}) could not be read.`);
-      for (const place of [data.business, ...data.competitors]) place.dataPoints.push({ key: 'site.final_url', label: 'Homepage address', value: LONG_URL, unit: 'text', score: null });
+      for (const place of [data.business, ...data.competitors]) place.dataPoints.push({ key: 'site.final_url', label: 'Homepage address', value: LONG_URL, unit: 'text', score: null, status: 'measured' });
     },
   });
   await page.goto(`/report/${token}`);

@@ -43,7 +43,7 @@ describe('analyseBusiness with the sample provider', () => {
       expect(p.dataPoints.length).toBeGreaterThanOrEqual(MIN_DATA_POINTS);
       expect(p.place.distanceMiles).toBeLessThanOrEqual(SEARCH_RADIUS_MILES);
       expect(Math.round(p.place.distanceMiles * 100) / 100).toBe(p.place.distanceMiles);
-      expect(p.rank).toBe(everyone.filter((o) => o.scores.overall > p.scores.overall).length + 1);
+      expect(p.rank).toBe(everyone.filter((o) => (o.scores.overall ?? -1) > (p.scores.overall ?? -1)).length + 1);
     }
     const names = new Set(data.competitors.map((c) => c.place.name));
     expect(names.size).toBe(COMPETITOR_COUNT);
@@ -51,9 +51,11 @@ describe('analyseBusiness with the sample provider', () => {
     // The competitors' sample websites were really read.
     const read = data.competitors.filter((c) => c.dataPoints.find((d) => d.key === 'site.reachable')?.value === true);
     expect(read.length).toBeGreaterThanOrEqual(5);
-    // The business's own site is an unknown sample id: unreadable, marked missing, and said so.
-    expect(data.business.dataPoints.find((d) => d.key === 'site.https')?.missing).toBe(true);
-    expect(data.notes.join(' ')).toMatch(/could not be read/);
+    // The business's own site is an unknown sample id: it does not answer, which is measured as
+    // down (a visitor gets none of it), and said so.
+    expect(data.business.dataPoints.find((d) => d.key === 'site.reachable')).toMatchObject({ status: 'measured', value: false });
+    expect(data.business.dataPoints.find((d) => d.key === 'site.https')).toMatchObject({ status: 'measured', value: null });
+    expect(data.notes.join(' ')).toMatch(/did not answer/);
     // Sentiment varies across a year of reviews.
     const sentiments = data.competitors.map((c) => c.sentiment.positive as number);
     expect(Math.max(...sentiments)).toBeGreaterThan(Math.min(...sentiments));

@@ -144,11 +144,14 @@ describe('google provider (Places API New)', () => {
     expect(data.competitors.every((c) => c.place.distanceMiles <= 20)).toBe(true);
     expect(data.competitors.map((c) => c.place.name)).toEqual(names.slice(1, 10));
     expect(data.business.dataPoints.length).toBeGreaterThanOrEqual(MIN_DATA_POINTS);
-    expect(data.business.dataPoints.find((d) => d.key === 'reviews.last_30_days')?.value).toBe(4);
-    expect(data.business.dataPoints.find((d) => d.key === 'engagement.response_rate')?.missing).toBe(true);
+    // Google's up-to-5 reviews by relevance cannot give counts of recent reviews, nor owner replies:
+    // left out for every business.
+    for (const key of ['reviews.last_30_days', 'engagement.response_rate']) {
+      for (const p of [data.business, ...data.competitors]) expect(p.dataPoints.find((d) => d.key === key), key).toMatchObject({ status: 'not_applicable', value: null });
+    }
     expect(data.business.dataPoints.find((d) => d.key === 'site.schema_local_business')?.value).toBe(true);
     expect(data.competitors.find((c) => c.place.name === 'Zilker Dentistry')!.techStack).toMatchObject({ read: true, cms: 'WordPress' });
-    expect(data.notes.join(' ')).toMatch(/few review excerpts/);
+    expect(data.notes.join(' ')).toMatch(/up to 5 reviews per business, the ones it finds most relevant/);
     // The business's own reviews go on to the Early Warning alerts.
     expect(data.ownReviews!.length).toBeGreaterThan(0);
     expect(data.ownReviews!.every((r) => r.rating >= 1 && !Number.isNaN(Date.parse(r.date)))).toBe(true);
@@ -182,7 +185,7 @@ describe('google provider (Places API New)', () => {
     modes.details = 'slow';
     const data = await analyseBusiness(t.ctx, input, { now: NOW, fetch: localSites() });
     expect(data.competitors).toHaveLength(COMPETITOR_COUNT);
-    expect(data.business.dataPoints.find((d) => d.key === 'reviews.last_30_days')).toMatchObject({ missing: true, value: null });
+    expect(data.business.dataPoints.find((d) => d.key === 'reviews.sentiment_average')).toMatchObject({ status: 'unknown', value: null });
     expect(data.business.dataPoints.find((d) => d.key === 'reviews.rating')?.value).toBe(3.5);
     expect(data.notes.join(' ')).toMatch(/Reviews could not be read for 10 of 10 businesses \(it did not answer in time/);
   });
@@ -191,7 +194,7 @@ describe('google provider (Places API New)', () => {
     modes.searchText = 'malformed';
     const data = await analyseBusiness(t.ctx, input, { now: NOW, fetch: localSites() });
     expect(data.business.place.placeId).toBe('input:b-1');
-    expect(data.business.dataPoints.find((d) => d.key === 'reviews.rating')?.missing).toBe(true);
+    expect(data.business.dataPoints.find((d) => d.key === 'reviews.rating')?.status).toBe('unknown');
     expect(data.business.dataPoints.find((d) => d.key === 'listing.found')?.value).toBe(false);
     expect(data.notes.join(' ')).toMatch(/could not look up the business \(its answer could not be read/);
     expect(data.competitors.length).toBeGreaterThan(0);
@@ -210,7 +213,7 @@ describe('google provider (Places API New)', () => {
     const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf.content as ArrayBuffer)), { mergePages: true });
     expect(text).toMatch(/could not list competitors \(its request quota was exhausted \(429\)/);
     expect(text).toMatch(/Austin Family Dental was not found on Google Places near Austin, TX; its listing data is marked missing/);
-    expect(text).toContain('Not available');
+    expect(text).toContain('Unknown');
     expect(mail.text).toMatch(/Some data could not be collected this time \(\d+ of the \d+ data points on your business; 0 of 9 competitors found\)\. The report marks what is missing and says why under "Notes on the data"\./);
     expect(mail.html).toContain('Some data could not be collected this time');
   });
@@ -220,8 +223,12 @@ describe('google provider (Places API New)', () => {
     modes.searchNearby = 'html';
     const data = await analyseBusiness(t.ctx, input, { now: NOW, fetch: localSites() });
     expect(data.competitors).toEqual([]);
-    expect(data.business.scores.overall).toBeGreaterThanOrEqual(1);
-    expect(data.notes.length).toBeGreaterThanOrEqual(2);
+    // Its website was read, so Digital Presence has a number; with no listing and no reviews the
+    // Online Reviews and Market Share scores, and so the overall, read "Not enough data".
+    expect(data.business.scores.digitalPresence).toBeGreaterThanOrEqual(1);
+    expect(data.business.scores).toMatchObject({ reviews: null, marketShare: null, overall: null });
+    expect(data.business.breakdown.reviews.score).toBeNull();
+    expect(data.notes.join(' ')).toMatch(/Too little could be measured/);
   });
 });
 
@@ -252,7 +259,7 @@ describe('yelp provider (Fusion)', () => {
     modes.yReviews = '429';
     const data = await analyseBusiness(t.ctx, input, { now: NOW, fetch: localSites() });
     expect(data.competitors).toHaveLength(COMPETITOR_COUNT);
-    expect(data.competitors[0]!.dataPoints.find((d) => d.key === 'reviews.sentiment_average')?.missing).toBe(true);
+    expect(data.competitors[0]!.dataPoints.find((d) => d.key === 'reviews.sentiment_average')?.status).toBe('unknown');
     expect(data.notes.join(' ')).toMatch(/429/);
   });
 
@@ -260,7 +267,7 @@ describe('yelp provider (Fusion)', () => {
     modes.yReviews = 'slow';
     const data = await analyseBusiness(t.ctx, input, { now: NOW, fetch: localSites() });
     expect(data.competitors).toHaveLength(COMPETITOR_COUNT);
-    expect(data.business.dataPoints.find((d) => d.key === 'reviews.sentiment_average')?.missing).toBe(true);
+    expect(data.business.dataPoints.find((d) => d.key === 'reviews.sentiment_average')?.status).toBe('unknown');
     expect(data.business.dataPoints.find((d) => d.key === 'reviews.rating')?.value).not.toBeNull();
     expect(data.notes.join(' ')).toMatch(/Reviews could not be read for 10 of 10 businesses \(it did not answer in time/);
   });

@@ -56,7 +56,7 @@ describe('report e-mail over SMTP', () => {
     expect(mail.html).toContain('600 Congress Avenue, Suite 1400, Austin, TX 78701');
     expect(mail.html).toContain('Example figures, not your real listings');
     expect(mail.text).toContain('EXAMPLE FIGURES, NOT YOUR REAL LISTINGS.');
-    expect(mail.text).toContain('say nothing about your business');
+    expect(mail.text).toContain('made up to show how LocalRank works');
     expect(mail.text).not.toContain('Some data could not be collected'); // the fixture's data is complete
     expect(mail.text).toContain(`${base}/report/${report.token}`);
     expect(mail.text).toContain('Lone Star Management Solutions LLC, 600 Congress Avenue, Suite 1400, Austin, TX 78701');

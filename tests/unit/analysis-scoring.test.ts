@@ -1,19 +1,29 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MIN_DATA_POINTS, marketRank } from '../../common/constants.ts';
+import { COVERAGE_FLOOR, MIN_DATA_POINTS, marketRank } from '../../common/constants.ts';
 import { DATA_POINTS, normalise } from '../../api/report/analysis/data-points.ts';
 import { renderMethodology } from '../../api/report/analysis/methodology.ts';
-import { formatValue, ranks, recommend, scoreOf, scorePlace, SCORE_KEYS } from '../../api/report/analysis/scoring.ts';
+import { breakdownOf, formatValue, overallBasis, overallOf, ranks, recommend, scoreOf, scorePlace, SCORE_KEYS } from '../../api/report/analysis/scoring.ts';
 import { createRng } from '../../api/report/analysis/random.ts';
 import type { DataPoint } from '../../api/report/types.ts';
 
-function randomPoints(seed: number, missingShare = 0): DataPoint[] {
+function randomPoints(seed: number, unknownShare = 0): DataPoint[] {
   const r = createRng(seed);
   return DATA_POINTS.map((d) => {
-    const missing = r.chance(missingShare);
+    const unknown = r.chance(unknownShare);
     const value = d.unit === 'yes/no' ? r.chance(0.5) : d.unit === 'text' ? 'x' : Math.round((r.next() * 400 - 50) * 100) / 100;
-    return { key: d.key, label: d.label, value: missing ? null : value, unit: d.unit, score: d.score, ...(missing ? { missing: true } : {}) };
+    return { key: d.key, label: d.label, value: unknown ? null : value, unit: d.unit, score: d.score, status: unknown ? 'unknown' : 'measured' };
   });
+}
+
+const at = (points: DataPoint[], key: string, change: Partial<DataPoint>) => points.map((p) => (p.key === key ? { ...p, ...change } : p));
+/** The value that normalises to 1 (best) or 0 (worst). */
+function extreme(key: string, best: boolean): DataPoint['value'] {
+  const n = DATA_POINTS.find((d) => d.key === key)!.norm!;
+  if (n.kind === 'bool') return best;
+  if (n.kind === 'ramp') return best ? n.hi : n.lo;
+  if (n.kind === 'inverse') return best ? n.lo : n.hi;
+  return best ? n.idealLo : n.zeroHi;
 }
 
 describe('the data-point registry', () => {
@@ -51,69 +61,161 @@ describe('the data-point registry', () => {
 });
 
 describe('scores', () => {
-  it('are within 1-10 with two decimals, for any data', () => {
+  it('are within 1-10 with two decimals, or null ("Not enough data"), for any data', () => {
     for (let seed = 1; seed <= 200; seed++) {
       const { scores } = scorePlace(randomPoints(seed, seed % 3 === 0 ? 0.4 : 0));
       for (const k of [...SCORE_KEYS, 'overall'] as const) {
+        if (scores[k] === null) continue;
         expect(scores[k]).toBeGreaterThanOrEqual(1);
         expect(scores[k]).toBeLessThanOrEqual(10);
-        expect(Math.round(scores[k] * 100) / 100).toBe(scores[k]);
+        expect(Math.round(scores[k]! * 100) / 100).toBe(scores[k]);
       }
     }
   });
 
   it('are deterministic', () => {
-    const a = scorePlace(randomPoints(42));
-    const b = scorePlace(randomPoints(42));
-    expect(a).toEqual(b);
+    expect(scorePlace(randomPoints(42))).toEqual(scorePlace(randomPoints(42)));
   });
 
   it('reach 10 when every point is at its best and 1 at its worst', () => {
-    const best = DATA_POINTS.map((d) => ({ key: d.key, label: d.label, unit: d.unit, score: d.score, value: d.norm?.kind === 'bool' ? true : d.norm?.kind === 'inverse' ? d.norm.lo : d.norm?.kind === 'ramp' ? d.norm.hi : d.norm?.kind === 'band' ? d.norm.idealLo : null }));
-    const worst = DATA_POINTS.map((d) => ({ key: d.key, label: d.label, unit: d.unit, score: d.score, value: d.norm?.kind === 'bool' ? false : d.norm?.kind === 'inverse' ? d.norm.hi : d.norm?.kind === 'ramp' ? d.norm.lo : d.norm?.kind === 'band' ? d.norm.zeroHi : null }));
-    expect(scorePlace(best).scores.overall).toBe(10);
-    expect(scorePlace(worst).scores.overall).toBe(1);
-    expect(recommend(best).every((r) => r.gain === 0)).toBe(true);
+    const all = (best: boolean): DataPoint[] => DATA_POINTS.map((d) => ({ key: d.key, label: d.label, unit: d.unit, score: d.score, status: 'measured', value: d.norm ? extreme(d.key, best) : null }));
+    expect(scorePlace(all(true)).scores.overall).toBe(10);
+    expect(scorePlace(all(false)).scores.overall).toBe(1);
+    expect(recommend(all(true))).toEqual([]);
   });
 
-  it('leave missing points out instead of counting them as zero', () => {
+  it('carry their breakdown: contributions add up to the score, coverage is measured ÷ applicable weight', () => {
+    for (let seed = 1; seed <= 50; seed++) {
+      const { scores, breakdown } = scorePlace(randomPoints(seed, 0.2));
+      for (const k of SCORE_KEYS) {
+        const b = breakdown[k];
+        expect(b.score).toBe(scores[k]);
+        expect(b.measuredWeight).toBe(b.parts.filter((p) => p.status === 'measured').reduce((s, p) => s + p.weight, 0));
+        expect(b.totalWeight).toBe(b.parts.filter((p) => p.status !== 'not_applicable').reduce((s, p) => s + p.weight, 0));
+        if (b.score === null) {
+          expect(b.coverage < COVERAGE_FLOOR || b.measuredWeight === 0).toBe(true);
+          expect(b.parts.every((p) => p.contribution === null)).toBe(true);
+        } else {
+          expect(b.coverage).toBeGreaterThanOrEqual(COVERAGE_FLOOR);
+          const sum = b.parts.reduce((s, p) => s + (p.contribution ?? 0), 0);
+          expect(Math.abs(1 + sum - b.score)).toBeLessThan(0.01 * b.parts.length + 0.011);
+        }
+        for (const p of b.parts) if (p.status !== 'measured') expect([p.normalised, p.contribution, p.raw]).toEqual([null, null, p.status === 'unknown' ? 'Unknown' : 'Not applicable']);
+      }
+    }
+  });
+
+  // Property: an unknown (or not applicable) point is never counted as a best or a worst value.
+  // Taking a point out leaves the score at the weighted mean of the rest: strictly between what it
+  // would be with that point at its worst and at its best (when those differ), never equal to the
+  // worst. Fails on the old scoring, which counted an empty value as 0.
+  it('never move a score as if a removed point were its worst (or best) value', () => {
+    let checked = 0;
+    for (let seed = 1; seed <= 150; seed++) {
+      const points = randomPoints(seed);
+      const scored = DATA_POINTS.filter((d) => d.score && d.norm);
+      const def = scored[seed % scored.length]!;
+      for (const status of ['unknown', 'not_applicable'] as const) {
+        const removed = scoreOf(at(points, def.key, { status, value: null }), def.score!);
+        const worst = scoreOf(at(points, def.key, { value: extreme(def.key, false) }), def.score!);
+        const best = scoreOf(at(points, def.key, { value: extreme(def.key, true) }), def.score!);
+        if (removed === null || worst === null || best === null || best - worst < 0.05) continue;
+        expect(removed, `${def.key} ${status}`).toBeGreaterThanOrEqual(worst);
+        expect(removed, `${def.key} ${status}`).toBeLessThanOrEqual(best);
+        // Exactly the weighted mean of the measured rest: above the worst unless the rest is all at
+        // its worst too.
+        const rest = breakdownOf(at(points, def.key, { status, value: null }), def.score!);
+        const mean = rest.parts.reduce((s, p) => s + (p.normalised ?? 0) * (p.normalised === null ? 0 : p.weight), 0) / rest.measuredWeight;
+        expect(Math.abs(removed - (1 + 9 * mean))).toBeLessThanOrEqual(0.006);
+        if (mean > 0.01) expect(removed, `${def.key} ${status}`).toBeGreaterThan(worst);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+  });
+
+  it('read "Not enough data" (null) below the coverage floor, and a number at or above it', () => {
     const points = randomPoints(7);
-    const withMissingWeb = points.map((p) => (p.key === 'site.https' ? { ...p, value: null, missing: true } : p));
-    const forced = points.map((p) => (p.key === 'site.https' ? { ...p, value: false } : p));
-    expect(scoreOf(withMissingWeb, 'digitalPresence')).toBeGreaterThanOrEqual(scoreOf(forced, 'digitalPresence')!);
-    const allMissing = points.map((p) => (p.score === 'engagement' ? { ...p, value: null, missing: true } : p));
-    expect(scoreOf(allMissing, 'engagement')).toBeNull();
-    expect(scorePlace(allMissing).unscored).toEqual(['engagement']);
+    const engagement = DATA_POINTS.filter((d) => d.score === 'engagement');
+    const total = engagement.reduce((s, d) => s + d.weight, 0);
+    // Make points unknown, heaviest first, until less than the floor is measured.
+    let measured = total;
+    let thin = points;
+    for (const d of [...engagement].sort((a, b) => b.weight - a.weight)) {
+      if (measured / total < COVERAGE_FLOOR) break;
+      thin = at(thin, d.key, { status: 'unknown', value: null });
+      measured -= d.weight;
+    }
+    expect(breakdownOf(thin, 'engagement')).toMatchObject({ score: null, measuredWeight: measured, totalWeight: total });
+    // The same points not applicable leave the basis: the rest is fully covered.
+    const na = thin.map((p) => (p.status === 'unknown' ? { ...p, status: 'not_applicable' as const } : p));
+    expect(breakdownOf(na, 'engagement')).toMatchObject({ measuredWeight: measured, totalWeight: measured, coverage: 1 });
+    expect(breakdownOf(na, 'engagement').score).not.toBeNull();
   });
 });
 
-describe('rank', () => {
-  it('is the number of rows scoring higher, plus one; ties share a rank', () => {
+describe('overall and rank', () => {
+  it('is the number of rows scoring higher, plus one; ties share a rank; no overall ranks last', () => {
     expect(ranks([7.5, 8.25, 6, 8.25, 1])).toEqual([3, 1, 4, 1, 5]);
+    expect(ranks([7.5, null, 6, null])).toEqual([1, 3, 2, 3]);
     expect(marketRank(5, [5, 5, 5])).toBe(1);
+  });
+
+  it('compares every place on the scores most places have', () => {
+    const s = (reviews: number | null, digitalPresence: number | null, engagement: number | null, marketShare: number | null) => ({ reviews, digitalPresence, engagement, marketShare });
+    // A Yelp market: competitors have no websites, so no Digital Presence or Engagement.
+    const market = [s(7, 8, 6, 5), ...Array.from({ length: 9 }, () => s(6, null, null, 4))];
+    const basis = overallBasis(market);
+    expect(basis).toEqual(['reviews', 'marketShare']);
+    expect(overallOf(market[0]!, basis)).toBe(Math.round(((0.3 * 7 + 0.25 * 5) / 0.55) * 100) / 100);
+    expect(overallOf(s(6, null, 3, null), ['reviews', 'marketShare'])).toBeNull();
+    expect(overallBasis([s(null, null, 3, null), s(null, null, 4, null)])).toEqual([]);
   });
 });
 
 describe('recommendations', () => {
-  it('are five, ordered by gain, distinct, and deterministic', () => {
-    const recs = recommend(randomPoints(3));
-    expect(recs).toHaveLength(5);
-    for (let i = 1; i < recs.length; i++) expect(recs[i - 1]!.gain).toBeGreaterThanOrEqual(recs[i]!.gain);
-    expect(new Set(recs.map((r) => r.title)).size).toBe(5);
-    expect(recommend(randomPoints(3))).toEqual(recs);
+  it('are at most five, ordered by gain, one per lever, each citing its data points, and deterministic', () => {
+    for (let seed = 1; seed <= 100; seed++) {
+      const points = randomPoints(seed, 0.1);
+      const recs = recommend(points);
+      expect(recs.length).toBeLessThanOrEqual(5);
+      for (let i = 1; i < recs.length; i++) expect(recs[i - 1]!.gain).toBeGreaterThanOrEqual(recs[i]!.gain);
+      expect(new Set(recs.map((r) => r.lever)).size).toBe(recs.length);
+      for (const r of recs) {
+        expect(r.evidence.length).toBeGreaterThan(0);
+        for (const key of r.evidence) {
+          const def = DATA_POINTS.find((d) => d.key === key)!;
+          expect(def.lever, key).toBe(r.lever);
+          expect(points.find((p) => p.key === key)!.status).toBe('measured');
+        }
+      }
+      expect(recommend(points)).toEqual(recs);
+    }
+  });
+
+  it('never repeat a lever: "Lift your average rating" and "Out-rate the market" are one', () => {
+    const points = DATA_POINTS.map((d): DataPoint => ({ key: d.key, label: d.label, unit: d.unit, score: d.score, status: 'measured', value: d.norm ? extreme(d.key, true) : null }));
+    const low = at(at(at(points, 'reviews.rating', { value: 3 }), 'market.rating_vs_average', { value: -0.8 }), 'reviews.count', { value: 0 });
+    const recs = recommend(at(low, 'market.review_share', { value: 0 }), 50);
+    const titles = recs.map((r) => r.title);
+    expect(titles.filter((t) => t === 'Lift your average rating' || t === 'Out-rate the market')).toHaveLength(1);
+    expect(titles.filter((t) => t === 'Collect more reviews' || t === 'Grow your share of local reviews')).toHaveLength(1);
+    const experience = recs.find((r) => r.lever === 'reviews.experience')!;
+    expect(experience.evidence).toEqual(expect.arrayContaining(['reviews.rating', 'market.rating_vs_average']));
   });
 
   it('quote their evidence as the data-point tables write it: "36.67%", never "36.67 %"', () => {
-    const point = (key: string, value: number | boolean) => { const d = DATA_POINTS.find((x) => x.key === key)!; return { key, label: d.label, unit: d.unit, score: d.score, value }; };
+    const point = (key: string, value: number | boolean): DataPoint => { const d = DATA_POINTS.find((x) => x.key === key)!; return { key, label: d.label, unit: d.unit, score: d.score, value, status: 'measured' }; };
     expect(formatValue(point('engagement.response_rate', 36.67))).toBe('36.67%');
     expect(formatValue(point('engagement.response_rate', 0))).toBe('0%');
     expect(formatValue(point('reviews.count', 42))).toBe('42 reviews');
     expect(formatValue(point('market.prominence_position', 4))).toBe('#4');
     expect(formatValue(point('market.review_count_vs_median', 0.5714285))).toBe('0.57 ratio');
     expect(formatValue(point('site.reachable', false))).toBe('no');
-    const rest = DATA_POINTS.filter((d) => d.score && d.key !== 'engagement.response_rate').map((d) => ({ key: d.key, label: d.label, unit: d.unit, score: d.score, value: d.unit === 'yes/no' ? true : d.norm?.kind === 'ramp' ? d.norm.lo : d.norm?.kind === 'inverse' ? d.norm.hi : 0 }));
+    const rest = DATA_POINTS.filter((d) => d.score && d.key !== 'engagement.response_rate').map((d): DataPoint => ({ key: d.key, label: d.label, unit: d.unit, score: d.score, status: 'measured', value: extreme(d.key, true) }));
     const recs = recommend([...rest, point('engagement.response_rate', 0)], 200);
-    const reply = recs.find((r) => r.title === 'Reply to every review')!;
+    const reply = recs.find((r) => r.lever === 'reviews.reply')!;
+    expect(reply.title).toBe('Reply to every review');
     expect(reply.detail).toMatch(/\(Owner response rate: 0%\.\)$/);
     for (const r of recs) expect(r.detail).not.toMatch(/\d %/);
   });

@@ -4,13 +4,13 @@ import PDFDocument from 'pdfkit';
 import { extractText, getDocumentProxy, getMeta } from 'unpdf';
 import { describe, expect, it } from 'vitest';
 import { pdfFileName } from '../../api/email/report-email.ts';
-import { breakdownOf, type ScoreBreakdown } from '../../api/report/render/breakdown.ts';
+import { breakdownOf } from '../../api/report/render/breakdown.ts';
 import { interFont } from '../../api/report/render/fonts.ts';
 import { fmtValue } from '../../api/report/render/labels.ts';
 import { renderPdf } from '../../api/report/render/pdf.ts';
 import { inlineRenderer, threadRenderer } from '../../api/report/render/renderer.ts';
 import { renderScoreCard, scoreCardTree } from '../../api/report/render/score-card.ts';
-import type { ReportData } from '../../api/report/types.ts';
+import type { ReportData, ScoreBreakdown } from '../../api/report/types.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
 
 const LINKS = { methodologyUrl: 'https://localrank.example/methodology' };
@@ -114,7 +114,7 @@ describe('PDF report', () => {
     const { text } = await pdfText(await renderPdf(data, LINKS));
     for (const s of ['Executive summary', 'How to read the scores', 'Excellent 8.5-10', 'Needs work below 7.0', 'How you compare', 'What to do first']) expect(text).toContain(s);
     for (const s of ['Online Reviews', 'Digital Presence', 'Customer Engagement', 'Market Share']) expect(text).toContain(s);
-    expect(text).toContain('7.1 of 10 means you reach about 68% of the best value');
+    expect(text).toContain('7.10 of 10 means you reach about 68% of the best value');
     expect(text).toContain('18 of 24 weight measured (75%)');
     expect(text).toMatch(/Average rating Listing 4\.6 stars 0\.80 10 \+4\.00/);
     expect(text).toMatch(/Owner reply rate Reviews Not measured - 6 -/);
@@ -188,11 +188,12 @@ describe('file names and values', () => {
   });
 
   it('formats data point values with their unit, and missing ones as such', () => {
-    const base = { key: 'k', label: 'L', score: null };
+    const base = { key: 'k', label: 'L', score: null, status: 'measured' as const };
     expect(fmtValue({ ...base, value: true, unit: 'yes/no' })).toBe('Yes');
     expect(fmtValue({ ...base, value: 42.5, unit: '%' })).toBe('42.50%');
     expect(fmtValue({ ...base, value: 12, unit: 'reviews' })).toBe('12 reviews');
-    expect(fmtValue({ ...base, value: 12, unit: 'reviews', missing: true })).toBe('Not available');
-    expect(fmtValue({ ...base, value: null, unit: 'ms' })).toBe('Not available');
+    expect(fmtValue({ ...base, value: null, unit: 'reviews', status: 'unknown' })).toBe('Unknown');
+    expect(fmtValue({ ...base, value: null, unit: 'reviews', status: 'not_applicable' })).toBe('Not applicable');
+    expect(fmtValue({ ...base, value: null, unit: 'ms' })).toBe('None');
   });
 });

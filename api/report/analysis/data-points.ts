@@ -7,8 +7,17 @@ import type { ReviewAnalysis } from './reviews.ts';
 import { digitsOnly, type WebsiteAnalysis } from './website.ts';
 
 export type Value = number | string | boolean | null;
-export const MISSING = Symbol('missing');
-type Got = Value | typeof MISSING;
+/** Could not be measured for this place (a provider failure, a source that does not give it). */
+export const UNKNOWN = Symbol('unknown');
+/** Does not apply to this place (no low reviews to answer, no images to describe). */
+export const NA = Symbol('not applicable');
+/** The website is listed but did not answer, or there is none: a visitor gets none of it. A scored
+ *  point counts this as measured at its worst; a descriptive point does not apply. */
+export const ABSENT = Symbol('absent');
+/** The source does not give it for this place (owner replies, counts of recent reviews from a
+ *  few excerpts, Yelp's websites): unknown, and left out for every place when no place has it. */
+export const NOT_GIVEN = Symbol('not given');
+type Got = Value | typeof UNKNOWN | typeof NA | typeof ABSENT | typeof NOT_GIVEN;
 
 export type Source = 'listing' | 'reviews' | 'website' | 'market';
 
@@ -22,13 +31,24 @@ export type Norm =
 export interface MarketView {
   places: number;
   totalReviews: number;
-  totalLast90: number;
+  /** null unless every place's last-90-day count is exact. */
+  totalLast90: number | null;
   medianReviewCount: number;
   averageRating: number | null;
   nearestOtherMiles: number | null;
   othersWithin5: number;
   /** 1 = the most prominent place in the market. */
   prominencePosition: number;
+}
+
+/** read: the homepage answered; down: listed but did not answer; none: no website listed;
+ *  unknown: the source does not say whether there is one (Yelp gives no websites). */
+export type SiteState = 'read' | 'down' | 'none' | 'unknown';
+
+/** The place's review count at an earlier run, for velocity from the change in the count. */
+export interface EarlierCount {
+  reviewCount: number;
+  at: Date;
 }
 
 export interface Subject {
@@ -38,8 +58,14 @@ export interface Subject {
   distanceMiles: number;
   /** null when the provider's reviews could not be read. */
   reviews: ReviewAnalysis | null;
-  /** null when the listing has no website. */
+  /** In words: which reviews the excerpt-based figures come from ("the 5 reviews Google shares"). */
+  reviewSource: string;
   site: WebsiteAnalysis | null;
+  siteState: SiteState;
+  /** False when the source gives no websites at all (Yelp). */
+  listingGivesWebsite: boolean;
+  /** The latest earlier snapshot of this place's review count, when there is one. */
+  earlier: EarlierCount | null;
   market: MarketView;
   now: Date;
 }
@@ -53,8 +79,13 @@ export interface DataPointDef {
   /** Relative weight within its score (0 for points that are shown, not scored). */
   weight: number;
   norm: Norm | null;
-  /** What it measures, for the methodology. */
+  /** What it measures, for the methodology and each data point's "how". */
   how: string;
+  /** Computed from other data points, or equal for every business compared: not an
+   *  independent measurement (not counted toward the 90+). */
+  derived: boolean;
+  /** What the owner would do to move it: recommendations are one per lever. */
+  lever: string | null;
   /** The recommendation when this point holds the score back: [title, detail]. */
   advice: [string, string] | null;
   get: (s: Subject) => Got;
@@ -66,15 +97,20 @@ const ramp = (lo: number, hi: number): Norm => ({ kind: 'ramp', lo, hi });
 const inverse = (lo: number, hi: number): Norm => ({ kind: 'inverse', lo, hi });
 const band = (zeroLo: number, idealLo: number, idealHi: number, zeroHi: number): Norm => ({ kind: 'band', zeroLo, idealLo, idealHi, zeroHi });
 
-/** Website points are missing when the site could not be read (or there is none). */
-const web = (f: (a: WebsiteAnalysis) => Value) => (s: Subject): Got => (s.site?.reachable ? f(s.site) : MISSING);
-/** Review points are missing when the provider's reviews could not be read. */
-const rev = (f: (r: ReviewAnalysis) => Value) => (s: Subject): Got => (s.reviews ? f(s.reviews) : MISSING);
-/** Owner-response points are missing when the source does not report responses. */
-const resp = (f: (r: ReviewAnalysis) => Value) => (s: Subject): Got => (s.reviews?.ownerResponsesKnown ? f(s.reviews) : MISSING);
+/** Website points: read from the homepage; worst (scored) or not applicable (descriptive) when
+ *  the site is down or there is none; unknown when the source does not say. */
+const web = (f: (a: WebsiteAnalysis) => Value | typeof NA | typeof UNKNOWN) => (s: Subject): Got =>
+  s.siteState === 'read' && s.site ? f(s.site) : s.siteState === 'unknown' ? UNKNOWN : ABSENT;
+/** Review points are unknown when the provider's reviews could not be read. */
+const rev = (f: (r: ReviewAnalysis) => Value | typeof NA | typeof UNKNOWN | typeof NOT_GIVEN) => (s: Subject): Got => (s.reviews ? f(s.reviews) : UNKNOWN);
+/** Counts within the last `days` need every review of that window: exact when the source gives
+ *  every review, or its newest ones back past the window; unknown from excerpts picked by relevance. */
+const windowed = (days: number, f: (r: ReviewAnalysis) => Value) => rev((r) => (r.exactDays >= days ? f(r) : NOT_GIVEN));
+/** Owner-response points are unknown when the source does not report responses. */
+const resp = (f: (r: ReviewAnalysis) => Value | typeof NA) => (s: Subject): Got => (!s.reviews ? UNKNOWN : s.reviews.ownerResponsesKnown ? f(s.reviews) : NOT_GIVEN);
 
 type Spec = [key: string, label: string, source: Source, unit: string, score: ScoreKey | null, weight: number, norm: Norm | null, how: string, get: (s: Subject) => Got, advice?: [string, string]];
-const d = (...[key, label, source, unit, score, weight, norm, how, get, advice]: Spec): DataPointDef => ({ key, label, source, unit, score, weight: score ? weight : 0, norm: score ? norm : null, how, get, advice: advice ?? null });
+const d = (...[key, label, source, unit, score, weight, norm, how, get, advice]: Spec): DataPointDef => ({ key, label, source, unit, score, weight: score ? weight : 0, norm: score ? norm : null, how, get, advice: advice ?? null, derived: false, lever: null });
 
 const words = (s: string) => s.toLowerCase().replace(/&/g, ' and ').replace(/[^a-z0-9 ]+/g, ' ').split(/\s+/).filter((w) => w.length > 1 && !['the', 'and', 'of', 'llc', 'inc', 'co'].includes(w));
 
@@ -103,25 +139,25 @@ const pct = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 10000) / 
 const theme = (list: Array<{ theme: string }>) => list[0]?.theme ?? null;
 
 // ---- the registry ------------------------------------------------------------------------
-export const DATA_POINTS: DataPointDef[] = [
+const REGISTRY: DataPointDef[] = [
   // Listing (the places provider)
   d('listing.found', 'Business found on the listing source', 'listing', 'yes/no', 'digitalPresence', 3, BOOL, 'Whether the places provider knows the business (matched by name near the address).', (s) => s.listingFound, ['Claim your business listing', 'Your business could not be matched on the listing source. Claim and verify the listing so customers searching nearby find you.']),
   d('listing.category', 'Listing category', 'listing', 'text', null, 0, null, 'The category the provider (or the name and website) gives the business.', (s) => s.listing.categoryLabel),
   d('listing.has_address', 'Address on the listing', 'listing', 'yes/no', 'digitalPresence', 2, BOOL, 'The listing shows a street address.', (s) => Boolean(s.listing.address), ['Complete your listing address', 'Add your full street address to your listing so maps and directions work.']),
   d('listing.has_phone', 'Phone on the listing', 'listing', 'yes/no', 'digitalPresence', 2, BOOL, 'The listing shows a phone number.', (s) => Boolean(s.listing.phone), ['Add a phone number to your listing', 'Listings with a phone number get calls straight from search results.']),
-  d('listing.has_website', 'Website on the listing', 'listing', 'yes/no', 'digitalPresence', 4, BOOL, 'The listing links to a website.', (s) => Boolean(s.listing.website), ['Link a website from your listing', 'A listing without a website loses the customers who want to read more before they call.']),
+  d('listing.has_website', 'Website on the listing', 'listing', 'yes/no', 'digitalPresence', 4, BOOL, 'The listing links to a website (unknown where the source gives no websites).', (s) => (s.listingGivesWebsite ? Boolean(s.listing.website) : NOT_GIVEN), ['Link a website from your listing', 'A listing without a website loses the customers who want to read more before they call.']),
   d('listing.distance_miles', 'Distance from your business', 'listing', 'miles', null, 0, null, 'Great-circle distance from the business, 2 decimals.', (s) => s.distanceMiles),
   d('listing.latitude', 'Latitude', 'listing', 'degrees', null, 0, null, 'The listing\'s latitude (8 decimals).', (s) => s.listing.latitude),
   d('listing.longitude', 'Longitude', 'listing', 'degrees', null, 0, null, 'The listing\'s longitude (8 decimals).', (s) => s.listing.longitude),
 
   // Reviews
-  d('reviews.rating', 'Average rating', 'listing', 'stars', 'reviews', 10, ramp(3, 5), 'The listing\'s average star rating (1-5).', (s) => (s.listing.rating === null ? (s.listingFound ? null : MISSING) : s.listing.rating), ['Lift your average rating', 'Ask every happy customer for a review and fix the issue behind the low ones: a few tenths of a star move you up the local results.']),
-  d('reviews.count', 'Review count', 'listing', 'reviews', 'reviews', 7, ramp(0, 250), 'Total reviews on the listing.', (s) => (s.listing.reviewCount === null ? (s.listingFound ? 0 : MISSING) : s.listing.reviewCount), ['Collect more reviews', 'Send a review link after every visit; review volume is one of the strongest local ranking signals.']),
-  d('reviews.last_30_days', 'Reviews in the last 30 days', 'reviews', 'reviews', 'reviews', 5, ramp(0, 8), 'Reviews dated within the last 30 days (among those the source gives).', rev((r) => r.last30), ['Keep reviews coming every month', 'A steady flow of fresh reviews tells customers and search engines you are active: aim for two a week.']),
-  d('reviews.last_90_days', 'Reviews in the last 90 days', 'reviews', 'reviews', 'reviews', 4, ramp(0, 20), 'Reviews dated within the last 90 days.', rev((r) => r.last90), ['Build review velocity', 'Make asking for a review part of checkout or the follow-up e-mail so the 90-day count grows.']),
-  d('reviews.last_365_days', 'Reviews in the last 12 months', 'reviews', 'reviews', null, 0, null, 'Reviews dated within the last 365 days.', rev((r) => r.last365)),
-  d('reviews.previous_90_days', 'Reviews 91-180 days ago', 'reviews', 'reviews', null, 0, null, 'Reviews dated 91 to 180 days ago (the base of the trend).', rev((r) => r.previous90)),
-  d('reviews.days_since_latest', 'Days since the latest review', 'reviews', 'days', 'reviews', 4, inverse(7, 120), 'Days since the most recent review.', rev((r) => r.daysSinceLatest), ['Get a fresh review this week', 'Your latest review is old; customers read recency as a sign the business is still good.']),
+  d('reviews.rating', 'Average rating', 'listing', 'stars', 'reviews', 10, ramp(3, 5), 'The listing\'s average star rating (1-5).', (s) => (s.listing.rating === null ? UNKNOWN : s.listing.rating), ['Lift your average rating', 'Ask every happy customer for a review and fix the issue behind the low ones: a few tenths of a star move you up the local results.']),
+  d('reviews.count', 'Review count', 'listing', 'reviews', 'reviews', 7, ramp(0, 250), 'Total reviews on the listing.', (s) => (s.listing.reviewCount === null ? (s.listingFound ? 0 : UNKNOWN) : s.listing.reviewCount), ['Collect more reviews', 'Send a review link after every visit; review volume is one of the strongest local ranking signals.']),
+  d('reviews.last_30_days', 'Reviews in the last 30 days', 'reviews', 'reviews', 'reviews', 5, ramp(0, 8), 'Reviews dated within the last 30 days (needs every review: unknown from a few excerpts).', windowed(30, (r) => r.last30), ['Keep reviews coming every month', 'A steady flow of fresh reviews tells customers and search engines you are active: aim for two a week.']),
+  d('reviews.last_90_days', 'Reviews in the last 90 days', 'reviews', 'reviews', 'reviews', 4, ramp(0, 20), 'Reviews dated within the last 90 days (needs every review).', windowed(90, (r) => r.last90), ['Build review velocity', 'Make asking for a review part of checkout or the follow-up e-mail so the 90-day count grows.']),
+  d('reviews.last_365_days', 'Reviews in the last 12 months', 'reviews', 'reviews', null, 0, null, 'Reviews dated within the last 365 days.', windowed(365, (r) => r.last365)),
+  d('reviews.previous_90_days', 'Reviews 91-180 days ago', 'reviews', 'reviews', null, 0, null, 'Reviews dated 91 to 180 days ago (the base of the trend).', windowed(180, (r) => r.previous90)),
+  d('reviews.days_since_latest', 'Days since the latest review', 'reviews', 'days', 'reviews', 4, inverse(7, 120), 'Days since the most recent review (needs the newest review: unknown from excerpts picked by relevance).', rev((r) => (r.complete || r.newestFirst ? r.daysSinceLatest : NOT_GIVEN)), ['Get a fresh review this week', 'Your latest review is old; customers read recency as a sign the business is still good.']),
   d('reviews.days_since_oldest', 'Age of the oldest review read', 'reviews', 'days', null, 0, null, 'Days since the oldest review the source gave.', rev((r) => r.daysSinceOldest)),
   d('reviews.sampled', 'Reviews read', 'reviews', 'reviews', null, 0, null, 'How many review texts the source gave for analysis (Google gives 5, Yelp 3).', rev((r) => r.sampled)),
   d('reviews.sample_complete', 'All reviews read', 'reviews', 'yes/no', null, 0, null, 'Whether the source gave every review or only excerpts.', rev((r) => r.complete)),
@@ -137,8 +173,8 @@ export const DATA_POINTS: DataPointDef[] = [
   d('reviews.neutral_share', 'Neutral review share', 'reviews', '%', null, 0, null, 'Share of review texts with neutral sentiment.', rev((r) => r.neutralShare)),
   d('reviews.average_words', 'Average review length', 'reviews', 'words', null, 0, null, 'Mean words per review text.', rev((r) => r.averageWords)),
   d('reviews.with_text_share', 'Reviews with text', 'reviews', '%', null, 0, null, 'Share of reviews read that have text.', rev((r) => r.withTextShare)),
-  d('reviews.monthly_velocity', 'Reviews per month (12-month average)', 'reviews', 'reviews/month', null, 0, null, 'Reviews in the last 12 months divided by 12.', rev((r) => r.monthlyVelocity)),
-  d('reviews.velocity_trend', 'Review trend (90 days vs the 90 before)', 'reviews', 'ratio', 'reviews', 2, ramp(-0.5, 0.5), 'Change in reviews from the previous 90 days to the last 90 days, as a ratio (0.5 = +50%).', rev((r) => r.velocityTrend ?? 0), ['Reverse the slowing review trend', 'Fewer reviews arrived this quarter than the one before; restart your review requests.']),
+  d('reviews.monthly_velocity', 'Reviews per month (12-month average)', 'reviews', 'reviews/month', null, 0, null, 'Reviews in the last 12 months divided by 12.', windowed(365, (r) => r.monthlyVelocity)),
+  d('reviews.velocity_trend', 'Review trend (90 days vs the 90 before)', 'reviews', 'ratio', 'reviews', 2, ramp(-0.5, 0.5), 'Change in reviews from the previous 90 days to the last 90 days, as a ratio (0.5 = +50%).', windowed(180, (r) => r.velocityTrend), ['Reverse the slowing review trend', 'Fewer reviews arrived this quarter than the one before; restart your review requests.']),
   d('reviews.top_positive_theme', 'Most praised', 'reviews', 'text', null, 0, null, 'The theme (staff, wait time, price, quality, communication, cleanliness, booking) most mentioned in positive reviews.', rev((r) => theme(r.positiveThemes))),
   d('reviews.top_negative_theme', 'Most criticised', 'reviews', 'text', null, 0, null, 'The theme most mentioned in negative reviews.', rev((r) => theme(r.negativeThemes))),
   d('reviews.positive_themes', 'Recurring positive themes', 'reviews', 'themes', null, 0, null, 'Themes named in at least two positive reviews.', rev((r) => r.positiveThemes.length)),
@@ -146,12 +182,12 @@ export const DATA_POINTS: DataPointDef[] = [
 
   // Engagement: owner responses
   d('engagement.response_rate', 'Owner response rate', 'reviews', '%', 'engagement', 8, ramp(0, 80), 'Share of reviews read with an owner response (where the source reports responses).', resp((r) => r.responseRate), ['Reply to every review', 'Answer every review within a day or two, the good and the bad: customers read the replies.']),
-  d('engagement.negative_response_rate', 'Response rate to 1-2 star reviews', 'reviews', '%', 'engagement', 5, ramp(0, 100), 'Share of 1-2 star reviews with an owner response (no low reviews counts as 100%).', resp((r) => (r.negativeResponseRate === null ? 100 : r.negativeResponseRate)), ['Answer every negative review', 'An unanswered negative review is the first thing a prospective customer reads. Reply calmly and offer to fix it.']),
-  d('engagement.median_response_hours', 'Median owner response time', 'reviews', 'hours', 'engagement', 4, inverse(12, 168), 'Median hours from a review to the owner\'s response (missing when there are no responses).', (s) => (s.reviews?.ownerResponsesKnown && s.reviews.medianResponseHours !== null ? s.reviews.medianResponseHours : MISSING), ['Reply to reviews faster', 'Aim to answer reviews within 24 hours; set up alerts for new reviews.']),
+  d('engagement.negative_response_rate', 'Response rate to 1-2 star reviews', 'reviews', '%', 'engagement', 5, ramp(0, 100), 'Share of 1-2 star reviews with an owner response (not applicable when there are no low reviews).', resp((r) => r.negativeResponseRate ?? NA), ['Answer every negative review', 'An unanswered negative review is the first thing a prospective customer reads. Reply calmly and offer to fix it.']),
+  d('engagement.median_response_hours', 'Median owner response time', 'reviews', 'hours', 'engagement', 4, inverse(12, 168), 'Median hours from a review to the owner\'s response (not applicable when there are no responses).', resp((r) => r.medianResponseHours ?? NA), ['Reply to reviews faster', 'Aim to answer reviews within 24 hours; set up alerts for new reviews.']),
   d('engagement.responses_last_90_days', 'Owner responses in the last 90 days', 'reviews', 'responses', null, 0, null, 'Owner responses dated within the last 90 days.', resp((r) => r.responsesLast90)),
 
   // Website: basics and performance
-  d('site.reachable', 'Website reachable', 'website', 'yes/no', 'digitalPresence', 6, BOOL, 'The homepage answered with a success status through the safe fetcher.', (s) => (s.site ? s.site.reachable : false), ['Fix your website', 'Your website did not answer when we visited. Check your hosting and domain; an unreachable site loses every visitor.']),
+  d('site.reachable', 'Website reachable', 'website', 'yes/no', 'digitalPresence', 6, BOOL, 'The homepage answered with a success status through the safe fetcher (not applicable without a website).', (s) => ({ read: true, down: false, none: NA, unknown: UNKNOWN } as const)[s.siteState], ['Fix your website', 'Your website did not answer when we visited. Check your hosting and domain; an unreachable site loses every visitor.']),
   d('site.https', 'HTTPS', 'website', 'yes/no', 'digitalPresence', 4, BOOL, 'The final homepage URL uses HTTPS.', web((a) => a.https), ['Serve your site over HTTPS', 'Browsers mark plain-HTTP sites "Not secure". Turn on a free certificate with your host.']),
   d('site.status', 'Homepage HTTP status', 'website', 'code', null, 0, null, 'HTTP status of the homepage.', web((a) => a.status)),
   d('site.response_ms', 'Response time', 'website', 'ms', 'digitalPresence', 3, inverse(300, 3000), 'Time to the full homepage body, milliseconds.', web((a) => a.responseMs), ['Speed up your website', 'Your homepage is slow to load. Compress images, cache pages and consider faster hosting.']),
@@ -161,14 +197,14 @@ export const DATA_POINTS: DataPointDef[] = [
   d('site.hsts', 'HSTS header', 'website', 'yes/no', null, 0, null, 'The homepage sends Strict-Transport-Security.', web((a) => a.hsts)),
   d('site.compressed', 'Compressed response', 'website', 'yes/no', null, 0, null, 'The homepage was sent compressed (Content-Encoding).', web((a) => a.compressed)),
   d('site.cache_control', 'Cache-Control header', 'website', 'yes/no', null, 0, null, 'The homepage sends Cache-Control.', web((a) => a.cacheControl)),
-  d('site.mixed_content', 'Insecure resources on an HTTPS page', 'website', 'resources', 'digitalPresence', 1, inverse(0, 5), 'http:// images, scripts, styles or frames on an HTTPS page.', web((a) => a.mixedContent), ['Remove insecure resources', 'Some images or scripts load over plain HTTP on your HTTPS page; browsers may block them.']),
+  d('site.mixed_content', 'Insecure resources on an HTTPS page', 'website', 'resources', 'digitalPresence', 1, inverse(0, 5), 'http:// images, scripts, styles or frames on an HTTPS page (not applicable to a plain-HTTP page).', web((a) => (a.https ? a.mixedContent : NA)), ['Remove insecure resources', 'Some images or scripts load over plain HTTP on your HTTPS page; browsers may block them.']),
 
   // Website: search basics
   d('site.title_present', 'Page title', 'website', 'yes/no', 'digitalPresence', 3, BOOL, 'The homepage has a <title>.', web((a) => Boolean(a.title)), ['Add a page title', 'Give your homepage a title with your business name, category and city.']),
-  d('site.title_length', 'Title length', 'website', 'characters', 'digitalPresence', 2, band(5, 30, 65, 110), 'Characters in the <title>; 30-65 is ideal.', web((a) => a.title?.length ?? 0), ['Rewrite your page title', 'Your title is too short or too long for search results. Use 30-65 characters: name, service, city.']),
+  d('site.title_length', 'Title length', 'website', 'characters', 'digitalPresence', 2, band(5, 30, 65, 110), 'Characters in the <title>; 30-65 is ideal (not applicable without a title).', web((a) => a.title?.length ?? NA), ['Rewrite your page title', 'Your title is too short or too long for search results. Use 30-65 characters: name, service, city.']),
   d('site.title', 'Title text', 'website', 'text', null, 0, null, 'The homepage <title>.', web((a) => a.title)),
   d('site.meta_description_present', 'Meta description', 'website', 'yes/no', 'digitalPresence', 3, BOOL, 'The homepage has a meta description.', web((a) => Boolean(a.metaDescription)), ['Write a meta description', 'Add a one-sentence description of what you do and where; it is the text under your link in search results.']),
-  d('site.meta_description_length', 'Meta description length', 'website', 'characters', 'digitalPresence', 1, band(20, 70, 160, 320), 'Characters in the meta description; 70-160 is ideal.', web((a) => a.metaDescription?.length ?? 0), ['Tune your meta description', 'Keep the description between 70 and 160 characters so it shows in full.']),
+  d('site.meta_description_length', 'Meta description length', 'website', 'characters', 'digitalPresence', 1, band(20, 70, 160, 320), 'Characters in the meta description; 70-160 is ideal (not applicable without one).', web((a) => a.metaDescription?.length ?? NA), ['Tune your meta description', 'Keep the description between 70 and 160 characters so it shows in full.']),
   d('site.h1_count', 'H1 headings', 'website', 'headings', 'digitalPresence', 2, band(0, 1, 1, 4), 'Number of <h1> headings; exactly one is ideal.', web((a) => a.h1.length), ['Use one clear H1 heading', 'Give the homepage exactly one main heading that says what you do and where.']),
   d('site.h1', 'Main heading', 'website', 'text', null, 0, null, 'Text of the first <h1>.', web((a) => a.h1[0] ?? null)),
   d('site.h2_count', 'H2 headings', 'website', 'headings', null, 0, null, 'Number of <h2> headings.', web((a) => a.h2Count)),
@@ -180,11 +216,11 @@ export const DATA_POINTS: DataPointDef[] = [
   d('site.internal_links', 'Internal links', 'website', 'links', null, 0, null, 'Links to pages of the same site.', web((a) => a.internalLinks)),
   d('site.external_links', 'External links', 'website', 'links', null, 0, null, 'Links to other sites.', web((a) => a.externalLinks)),
   d('site.images', 'Images', 'website', 'images', null, 0, null, 'Images on the homepage.', web((a) => a.images)),
-  d('site.image_alt_coverage', 'Image alt text coverage', 'website', '%', 'digitalPresence', 2, ramp(20, 100), 'Share of images with alt text (no images counts as 100%).', web((a) => (a.images ? pct(a.imagesWithAlt, a.images) : 100)), ['Describe your images', 'Add alt text to every image: it helps accessibility and image search.']),
+  d('site.image_alt_coverage', 'Image alt text coverage', 'website', '%', 'digitalPresence', 2, ramp(20, 100), 'Share of images with alt text (not applicable without images).', web((a) => (a.images ? pct(a.imagesWithAlt, a.images) : NA)), ['Describe your images', 'Add alt text to every image: it helps accessibility and image search.']),
   d('site.scripts', 'Scripts', 'website', 'scripts', null, 0, null, 'Script elements on the homepage.', web((a) => a.scripts)),
   d('site.stylesheets', 'Stylesheets', 'website', 'stylesheets', null, 0, null, 'Linked stylesheets.', web((a) => a.stylesheets)),
   d('site.copyright_year', 'Copyright year', 'website', 'year', null, 0, null, 'The latest year in a copyright notice.', web((a) => a.copyrightYear)),
-  d('site.copyright_current', 'Copyright notice up to date', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'The copyright year is this year or last year.', (s) => (s.site?.reachable ? s.site.copyrightYear !== null && s.site.copyrightYear >= s.now.getUTCFullYear() - 1 : MISSING), ['Update your footer', 'An old copyright year makes the site look abandoned; update it (or make it automatic).']),
+  d('site.copyright_current', 'Copyright notice up to date', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'The copyright year is this year or last year.', (s) => web((a) => a.copyrightYear !== null && a.copyrightYear >= s.now.getUTCFullYear() - 1)(s), ['Update your footer', 'An old copyright year makes the site look abandoned; update it (or make it automatic).']),
 
   // Website: structured data and sharing
   d('site.schema_local_business', 'LocalBusiness structured data', 'website', 'yes/no', 'digitalPresence', 3, BOOL, 'schema.org LocalBusiness (or a subtype) in JSON-LD or microdata.', web((a) => a.schemaLocalBusiness), ['Add LocalBusiness structured data', 'Mark up your name, address, phone and hours with schema.org LocalBusiness so search engines show them.']),
@@ -201,9 +237,9 @@ export const DATA_POINTS: DataPointDef[] = [
   d('site.sitemap_in_robots', 'Sitemap named in robots.txt', 'website', 'yes/no', null, 0, null, 'robots.txt names the sitemap.', web((a) => a.sitemapInRobots)),
 
   // Website: name, address, phone versus the listing
-  d('site.nap_name', 'Business name on the site matches the listing', 'website', 'yes/no', 'digitalPresence', 2, BOOL, 'At least 3/4 of the listing name\'s words appear in the title, headings or text.', (s) => (s.site?.reachable ? nameOnPage(s.listing.name, s.site) : MISSING), ['Use the same business name everywhere', 'Your site and your listing name the business differently; consistent names help search engines connect them.']),
-  d('site.nap_phone', 'Phone on the site matches the listing', 'website', 'yes/no', 'digitalPresence', 3, BOOL, 'The listing\'s phone number appears on the page, in a tel: link or in structured data.', (s) => (s.site?.reachable ? phoneOnPage(s.listing.phone, s.site) ?? MISSING : MISSING), ['Make your phone number consistent', 'The phone number on your website differs from your listing. Use one number everywhere.']),
-  d('site.nap_address', 'Address on the site matches the listing', 'website', 'yes/no', 'digitalPresence', 2, BOOL, 'The listing\'s street number and street name appear on the page.', (s) => (s.site?.reachable ? addressOnPage(s.listing.address, s.site) ?? MISSING : MISSING), ['Show your address on your site', 'Put the same street address as on your listing in your site\'s footer.']),
+  d('site.nap_name', 'Business name on the site matches the listing', 'website', 'yes/no', 'digitalPresence', 2, BOOL, 'At least 3/4 of the listing name\'s words appear in the title, headings or text.', (s) => web((a) => nameOnPage(s.listing.name, a))(s), ['Use the same business name everywhere', 'Your site and your listing name the business differently; consistent names help search engines connect them.']),
+  d('site.nap_phone', 'Phone on the site matches the listing', 'website', 'yes/no', 'digitalPresence', 3, BOOL, 'The listing\'s phone number appears on the page, in a tel: link or in structured data.', (s) => web((a) => phoneOnPage(s.listing.phone, a) ?? NA)(s), ['Make your phone number consistent', 'The phone number on your website differs from your listing. Use one number everywhere.']),
+  d('site.nap_address', 'Address on the site matches the listing', 'website', 'yes/no', 'digitalPresence', 2, BOOL, 'The listing\'s street number and street name appear on the page.', (s) => web((a) => addressOnPage(s.listing.address, a) ?? NA)(s), ['Show your address on your site', 'Put the same street address as on your listing in your site\'s footer.']),
   d('site.phones_on_page', 'Phone numbers on the page', 'website', 'numbers', null, 0, null, 'Distinct phone numbers found on the page.', web((a) => a.phonesOnPage.length)),
 
   // Tech stack, analytics and ads
@@ -241,11 +277,11 @@ export const DATA_POINTS: DataPointDef[] = [
   d('engagement.map_embed', 'Map on the site', 'website', 'yes/no', null, 0, null, 'An embedded map.', web((a) => a.mapEmbed)),
 
   // Market (computed across the business and its competitors)
-  d('market.review_share', 'Share of local reviews', 'market', '%', 'marketShare', 8, ramp(0, 25), 'The place\'s reviews as a share of all reviews of the business and its competitors.', (s) => (s.listing.reviewCount === null ? MISSING : pct(s.listing.reviewCount, s.market.totalReviews) ?? 0), ['Grow your share of local reviews', 'Competitors hold most of the reviews in your market; a review request after every visit closes the gap.']),
-  d('market.review_count_vs_median', 'Review count versus the market median', 'market', 'ratio', 'marketShare', 4, ramp(0.25, 2), 'Review count divided by the market\'s median review count.', (s) => (s.listing.reviewCount === null ? MISSING : s.market.medianReviewCount > 0 ? Math.round((s.listing.reviewCount / s.market.medianReviewCount) * 100) / 100 : 0), ['Catch up with the typical competitor', 'You have fewer reviews than the typical business near you.']),
-  d('market.rating_vs_average', 'Rating versus the market average', 'market', 'stars', 'marketShare', 4, ramp(-0.8, 0.5), 'Rating minus the market\'s average rating.', (s) => (s.listing.rating === null || s.market.averageRating === null ? MISSING : Math.round((s.listing.rating - s.market.averageRating) * 100) / 100), ['Out-rate the market', 'Your rating is below the local average; customers compare stars side by side.']),
+  d('market.review_share', 'Share of local reviews', 'market', '%', 'marketShare', 8, ramp(0, 25), 'The place\'s reviews as a share of all reviews of the business and its competitors.', (s) => (s.listing.reviewCount === null ? UNKNOWN : pct(s.listing.reviewCount, s.market.totalReviews) ?? 0), ['Grow your share of local reviews', 'Competitors hold most of the reviews in your market; a review request after every visit closes the gap.']),
+  d('market.review_count_vs_median', 'Review count versus the market median', 'market', 'ratio', 'marketShare', 4, ramp(0.25, 2), 'Review count divided by the market\'s median review count.', (s) => (s.listing.reviewCount === null ? UNKNOWN : s.market.medianReviewCount > 0 ? Math.round((s.listing.reviewCount / s.market.medianReviewCount) * 100) / 100 : 0), ['Catch up with the typical competitor', 'You have fewer reviews than the typical business near you.']),
+  d('market.rating_vs_average', 'Rating versus the market average', 'market', 'stars', 'marketShare', 4, ramp(-0.8, 0.5), 'Rating minus the market\'s average rating.', (s) => (s.listing.rating === null || s.market.averageRating === null ? UNKNOWN : Math.round((s.listing.rating - s.market.averageRating) * 100) / 100), ['Out-rate the market', 'Your rating is below the local average; customers compare stars side by side.']),
   d('market.prominence_position', 'Prominence position', 'market', 'position', 'marketShare', 4, inverse(1, 10), 'Position among the business and its competitors by prominence (reviews and rating), 1 = most prominent.', (s) => s.market.prominencePosition, ['Move up in local search', 'Reviews, a complete listing and a strong site push you up the local results.']),
-  d('market.velocity_share', 'Share of the market\'s recent reviews', 'market', '%', 'marketShare', 3, ramp(0, 25), 'The place\'s reviews in the last 90 days as a share of the market\'s.', (s) => (s.reviews ? pct(s.reviews.last90, s.market.totalLast90) ?? 0 : MISSING), ['Win more of this quarter\'s reviews', 'Competitors are collecting more new reviews than you right now.']),
+  d('market.velocity_share', 'Share of the market\'s recent reviews', 'market', '%', 'marketShare', 3, ramp(0, 25), 'The place\'s reviews in the last 90 days as a share of the market\'s (needs every review).', (s) => (s.market.totalLast90 === null ? UNKNOWN : windowed(90, (r) => pct(r.last90, s.market.totalLast90!) ?? 0)(s)), ['Win more of this quarter\'s reviews', 'Competitors are collecting more new reviews than you right now.']),
   d('market.places', 'Businesses compared', 'market', 'businesses', null, 0, null, 'The business plus the competitors found.', (s) => s.market.places),
   d('market.total_reviews', 'Reviews in the market', 'market', 'reviews', null, 0, null, 'Total reviews of the business and its competitors.', (s) => s.market.totalReviews),
   d('market.average_rating', 'Market average rating', 'market', 'stars', null, 0, null, 'Mean rating of the business and its competitors.', (s) => s.market.averageRating),
@@ -253,6 +289,37 @@ export const DATA_POINTS: DataPointDef[] = [
   d('market.nearest_other_miles', 'Nearest other business compared', 'market', 'miles', null, 0, null, 'Distance to the nearest other business in the comparison.', (s) => s.market.nearestOtherMiles),
   d('market.others_within_5_miles', 'Others within 5 miles', 'market', 'businesses', null, 0, null, 'Other compared businesses within 5 miles.', (s) => s.market.othersWithin5),
 ];
+
+/** Points computed from other points (sums, ratios, restatements, tool names behind a yes/no) or
+ *  equal for every business compared (figures of the market). */
+const DERIVED = new Set([
+  'reviews.monthly_velocity', 'reviews.velocity_trend', 'reviews.neutral_share', 'reviews.sample_complete', 'reviews.sampled_average',
+  'reviews.sampled', 'tech.booking_tool', 'tech.chat_tool', 'tech.analytics_tools', 'social.profiles', 'ads.pixel_count', 'site.title', 'site.title_present', 'site.meta_description_present', 'site.copyright_current',
+  'market.places', 'market.total_reviews', 'market.average_rating', 'market.median_reviews',
+  'market.review_share', 'market.review_count_vs_median', 'market.rating_vs_average', 'market.prominence_position', 'market.velocity_share',
+]);
+
+/** What the owner would do, by data point: one recommendation per lever. A point not named here
+ *  is its own lever. */
+const LEVERS: Record<string, string[]> = {
+  'reviews.ask': ['reviews.count', 'reviews.last_30_days', 'reviews.last_90_days', 'reviews.days_since_latest', 'reviews.velocity_trend', 'reviews.gained_per_month', 'market.review_share', 'market.review_count_vs_median', 'market.velocity_share', 'market.prominence_position'],
+  'reviews.experience': ['reviews.rating', 'reviews.share_5_star', 'reviews.share_1_star', 'reviews.sentiment_average', 'reviews.positive_share', 'reviews.negative_share', 'reviews.negative_themes', 'market.rating_vs_average'],
+  'reviews.reply': ['engagement.response_rate', 'engagement.negative_response_rate', 'engagement.median_response_hours'],
+  'site.speed': ['site.response_ms', 'site.page_weight_kb', 'site.compressed', 'site.cache_control', 'site.render_blocking_scripts'],
+  'site.title': ['site.title_present', 'site.title_length'],
+  'site.description': ['site.meta_description_present', 'site.meta_description_length'],
+  'site.structured_data': ['site.schema_local_business', 'site.schema_address', 'site.schema_phone', 'site.schema_opening_hours', 'site.schema_geo', 'site.schema_same_as'],
+  'site.share_tags': ['site.og_title', 'site.og_image', 'site.og_description', 'site.twitter_card'],
+  'site.crawl': ['site.robots_txt', 'site.sitemap', 'site.canonical'],
+  'site.https': ['site.https', 'site.mixed_content', 'site.http_redirects_to_https'],
+  'site.security_headers': ['site.hsts', 'site.csp', 'site.x_content_type_options', 'site.frame_protection', 'site.referrer_policy'],
+  'site.nap': ['site.nap_name', 'site.nap_phone', 'site.nap_address', 'site.schema_nap_match'],
+  'listing.complete': ['listing.has_address', 'listing.has_phone', 'listing.has_hours', 'listing.photos', 'listing.editorial_summary', 'listing.types', 'listing.accessibility_options', 'listing.payment_options', 'listing.parking_options', 'listing.has_price_level'],
+  'engagement.contact': ['engagement.contact_form', 'engagement.mailto_link', 'site.contact_page'],
+};
+const LEVER_OF = new Map(Object.entries(LEVERS).flatMap(([lever, keys]) => keys.map((k) => [k, lever] as const)));
+
+export const DATA_POINTS: DataPointDef[] = REGISTRY.map((def) => ({ ...def, derived: DERIVED.has(def.key), lever: def.advice ? (LEVER_OF.get(def.key) ?? def.key) : null }));
 
 export function normalise(norm: Norm, value: Value): number {
   if (norm.kind === 'bool') return value === true ? 1 : 0;
@@ -274,13 +341,43 @@ export function describeNorm(norm: Norm | null): string {
   return `1 from ${norm.idealLo} to ${norm.idealHi}, falling to 0 at ${norm.zeroLo} and ${norm.zeroHi}`;
 }
 
-/** The data points of one place, in registry order. */
+/** The data points of one place, in registry order, each with its status. */
 export function collectDataPoints(subject: Subject): DataPoint[] {
-  return DATA_POINTS.map((def) => {
-    const got = def.get(subject);
-    const missing = got === MISSING;
-    return { key: def.key, label: def.label, value: missing ? null : got, unit: def.unit, score: def.score, ...(missing ? { missing: true } : {}) };
-  });
+  return collectMarket([subject], '')[0]!;
 }
+
+/** The data points of every place compared, on one basis: a point the source gives for none of
+ *  them (owner replies, Yelp's websites) does not apply to any of them. A point that could not be
+ *  read because a call failed stays unknown. */
+export function collectMarket(subjects: Subject[], sourceLabel: string): DataPoint[][] {
+  const gots = subjects.map((s) => DATA_POINTS.map((def) => def.get(s)));
+  const droppedForAll = DATA_POINTS.map((_, i) => subjects.length > 1 && gots.some((g) => g[i] === NOT_GIVEN) && gots.every((g) => g[i] === NOT_GIVEN || g[i] === NA));
+  return subjects.map((subject, si) =>
+    DATA_POINTS.map((def, i) => {
+      const got = gots[si]![i]!;
+      const base = { key: def.key, label: def.label, unit: def.unit, score: def.score, ...(def.derived ? { derived: true } : {}) };
+      if (droppedForAll[i]) return { ...base, value: null, status: 'not_applicable' as const, how: `${sourceLabel} gives this for none of the businesses compared, so it is left out for all of them.` };
+      if (got === NOT_GIVEN) return { ...base, value: null, status: 'unknown' as const, how: `${def.how} ${sourceLabel || 'The source'} does not give it for this business.` };
+      // A scored point with no value is unknown, never its worst value.
+      if (got === UNKNOWN || (got === null && def.score)) return { ...base, value: null, status: 'unknown' as const, how: def.how };
+      if (got === NA) return { ...base, value: null, status: 'not_applicable' as const, how: def.how };
+      if (got === ABSENT) {
+        const why = subject.siteState === 'none' ? 'There is no website, so a visitor finds none of this.' : 'The website did not answer, so a visitor gets none of this.';
+        // One fact (no site to visit) behind every such point: derived from it, not counted apart.
+        return { ...base, value: null, status: def.score ? ('measured' as const) : ('not_applicable' as const), derived: true, how: why };
+      }
+      return { ...base, value: got, status: 'measured' as const, how: howMeasured(def, subject) };
+    }),
+  );
+}
+
+/** The registry's sentence, plus where excerpt-based review figures come from. */
+function howMeasured(def: DataPointDef, subject: Subject): string {
+  if (def.source === 'reviews' && subject.reviews && !subject.reviews.complete) return `${def.how} From ${subject.reviewSource}.`;
+  return def.how;
+}
+
+/** Data points that count toward the 90+: measured and not derived. */
+export const independentMeasured = (points: DataPoint[]) => points.filter((p) => p.status === 'measured' && !p.derived);
 
 export const dataPointDef = (key: string) => DATA_POINTS.find((d) => d.key === key);

@@ -1,6 +1,6 @@
 // docs/methodology.md, generated from the data-point registry (`npm run docs:methodology`).
 // A test fails when the committed file differs from what this produces.
-import { COMPETITOR_COUNT, MIN_DATA_POINTS, SCORE_MAX, SCORE_MIN, SEARCH_RADIUS_MILES } from '../../../common/constants.ts';
+import { COMPETITOR_COUNT, COVERAGE_FLOOR, MIN_DATA_POINTS, NOT_ENOUGH_DATA, SCORE_MAX, SCORE_MIN, SEARCH_RADIUS_MILES } from '../../../common/constants.ts';
 import type { ScoreKey } from '../types.ts';
 import { DATA_POINTS, describeNorm, type Source } from './data-points.ts';
 import { OVERALL_WEIGHTS, SCORE_KEYS } from './scoring.ts';
@@ -38,18 +38,30 @@ export function renderMethodology(): string {
     '',
     '## Scores',
     '',
-    `Each data point that feeds a score is normalised to 0-1 (the "normalised" column). A score is ${SCORE_MIN} + ${SCORE_MAX - SCORE_MIN} × the weighted mean ` +
-      'of the normalised values of its data points, over the points that are not missing; two decimals. Missing data (a provider that did not answer, ' +
-      `a website that could not be read) is left out rather than counted as zero, and the report lists it. A score with no data at all is ${SCORE_MIN}.`,
+    'Every data point has a status: **measured** (read from the source), **not applicable** (it does not apply: no low reviews to answer, no images to describe, ' +
+      'or a figure the provider gives for none of the compared businesses, such as owner replies or Yelp\'s websites, which is then left out for every business alike) ' +
+      'or **unknown** (it could not be measured for this business: a provider failure, a source that does not give it).',
     '',
-    `The overall score is the weighted mean of the four: ${SCORE_KEYS.map((k) => `${SCORE_NAMES[k].toLowerCase()} ${Math.round(OVERALL_WEIGHTS[k] * 100)}%`).join(', ')}; two decimals.`,
+    `Each measured data point that feeds a score is normalised to 0-1 (the "normalised" column). A score is ${SCORE_MIN} + ${SCORE_MAX - SCORE_MIN} × the weighted mean ` +
+      'of the normalised values of its **measured** data points; two decimals. Unknown and not-applicable points never count as a best or a worst value. ' +
+      'Not-applicable points leave the score\'s weight; unknown points stay in it, so they lower the **coverage**: the measured weight divided by the weight that applies ' +
+      `("18 of 24 weight measured"). Below a coverage of ${Math.round(COVERAGE_FLOOR * 100)}% a score reads **"${NOT_ENOUGH_DATA}"** instead of a number, everywhere it appears, and is stored as empty. ` +
+      'Half is the floor because below it the unknown points could move the score further than the measured ones can: a score built on less than half of its evidence is a guess.',
     '',
-    '**Market share** is also kept as a percent: the business\'s reviews as a share of all reviews of the business and its competitors (two decimals).',
+    'A website that does not answer is measured as **down**: its website data points that feed a score count as absent (0), as a visitor finds them, so a dead site never ' +
+      'outscores a working one. A business with no website is measured the same way. Where the source does not say whether a business has a website (Yelp), its website points are unknown.',
     '',
-    '**Rank**: the number of compared businesses with a higher overall score, plus one (equal scores share a rank).',
+    `The overall score is the weighted mean of the four: ${SCORE_KEYS.map((k) => `${SCORE_NAMES[k].toLowerCase()} ${Math.round(OVERALL_WEIGHTS[k] * 100)}%`).join(', ')}; two decimals. ` +
+      'Every business in a report is compared on the same scores: those that have a number for more than half of the compared businesses (the weights rescaled to them; ' +
+      `the report says which). A business missing one of those scores has "${NOT_ENOUGH_DATA}" as its overall score.`,
     '',
-    '**Recommendations**: for each scored data point of the business, the points its score would gain if that data point reached its best value ' +
-      `(${SCORE_MAX - SCORE_MIN} × weight × (1 − normalised value) ÷ the score's total weight). The five largest gains, one per advice, in that order.`,
+    '**Market share** is a score from 1 to 10 like the others. The share of local reviews is also shown, as a percent: the business\'s reviews as a share of all reviews of the business and its competitors (two decimals).',
+    '',
+    '**Rank**: the number of compared businesses with a higher overall score, plus one (equal scores share a rank). Businesses with no overall score rank after every business that has one, sharing the last rank.',
+    '',
+    '**Recommendations**: for each measured data point of the business, the points its score would gain if it reached its best value ' +
+      `(${SCORE_MAX - SCORE_MIN} × weight × (1 − normalised value) ÷ the score's measured weight). Data points are grouped by **lever**, what the owner would do ` +
+      '(ask for reviews, fix the website, complete the listing...); each lever\'s gain is the sum of its points\' gains. The five levers with the largest gains, in that order, each citing its data points.',
     '',
     '## Data points',
     '',
@@ -64,9 +76,9 @@ export function renderMethodology(): string {
     const total = defs.reduce((s, d) => s + d.weight, 0);
     lines.push(`### ${title}`, '');
     if (defs[0]?.score) lines.push(`Total weight ${total}.`, '');
-    lines.push('| key | name | source | unit | score | weight | normalised | what it measures |', '|---|---|---|---|---|---|---|---|');
+    lines.push('| key | name | source | unit | score | weight | normalised | lever | derived | what it measures |', '|---|---|---|---|---|---|---|---|---|---|');
     for (const d of defs) {
-      lines.push(`| \`${d.key}\` | ${cell(d.label)} | ${d.source} | ${cell(d.unit)} | ${d.score ?? '-'} | ${d.weight || '-'} | ${cell(describeNorm(d.norm)) || '-'} | ${cell(d.how)} |`);
+      lines.push(`| \`${d.key}\` | ${cell(d.label)} | ${d.source} | ${cell(d.unit)} | ${d.score ?? '-'} | ${d.weight || '-'} | ${cell(describeNorm(d.norm)) || '-'} | ${d.lever ?? '-'} | ${d.derived ? 'derived' : '-'} | ${cell(d.how)} |`);
     }
     lines.push('');
   }
@@ -74,8 +86,8 @@ export function renderMethodology(): string {
     '## Sources and their limits',
     '',
     '- **Sample data** (`PLACES_PROVIDER=sample`, the default): an offline, deterministic market generated from the location and the category, with sample websites served by LocalRank itself. Every report made from it says it is sample data.',
-    '- **Google Places** (`PLACES_PROVIDER=google`): Text Search, Nearby Search ranked by popularity, Place Details; at most 5 reviews per place and no owner responses, so owner-response data points are missing.',
-    '- **Yelp Fusion** (`PLACES_PROVIDER=yelp`): business search and 3 review excerpts per business; no websites and no owner responses.',
+    '- **Google Places** (`PLACES_PROVIDER=google`): Text Search, Nearby Search ranked by popularity, Place Details; at most 5 reviews per place, the ones Google finds most relevant, and no owner replies. Sentiment, star shares and themes are read from those reviews (each data point says so); counts of recent reviews and owner-reply figures cannot be measured from them and are left out for every business.',
+    '- **Yelp Fusion** (`PLACES_PROVIDER=yelp`): business search and the newest review excerpts per business (`sort_by=newest`; 3 on most plans); no websites and no owner replies. Counts of recent reviews are measured only as far back as the excerpts reach.',
     '',
   );
   return lines.join('\n');

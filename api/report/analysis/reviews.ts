@@ -21,6 +21,11 @@ export const THEMES: Array<{ theme: string; words: string[] }> = [
 export interface ReviewAnalysis {
   sampled: number;
   complete: boolean;
+  /** The reviews given are the place's newest, newest first (Yelp's sort_by=newest, the sample). */
+  newestFirst: boolean;
+  /** Counts within this many days of now are exact: every review (Infinity), the newest ones back
+   *  to the oldest given, or none (0) for a few picked by relevance. */
+  exactDays: number;
   last30: number;
   last90: number;
   previous90: number;
@@ -54,7 +59,7 @@ export function sentimentOf(text: string): { score: number; comparative: number 
 
 const share = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 10000) / 100 : null);
 
-export function analyseReviews(reviews: Review[], options: { now: Date; complete: boolean; ownerResponsesKnown: boolean }): ReviewAnalysis {
+export function analyseReviews(reviews: Review[], options: { now: Date; complete: boolean; ownerResponsesKnown: boolean; newestFirst?: boolean }): ReviewAnalysis {
   const now = options.now.getTime();
   const ages = reviews.map((r) => (now - Date.parse(r.date)) / DAY).filter((d) => Number.isFinite(d));
   const n = reviews.length;
@@ -106,6 +111,8 @@ export function analyseReviews(reviews: Review[], options: { now: Date; complete
   return {
     sampled: n,
     complete: options.complete,
+    newestFirst: options.newestFirst ?? false,
+    exactDays: options.complete ? Infinity : options.newestFirst && ages.length ? Math.floor(Math.max(...ages)) : 0,
     last30: count(0, 30),
     last90,
     previous90,

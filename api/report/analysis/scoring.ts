@@ -1,59 +1,100 @@
 // Scores, rank and recommendations: pure functions of the data points (deterministic).
-// Each score = 1 + 9 × (weighted mean of its data points' normalised values), over the points that
-// are not missing; the overall is the weighted mean of the four scores. Both 2 decimals, 1-10.
-import { marketRank, round, SCORE_MAX, SCORE_MIN } from '../../../common/constants.ts';
-import type { DataPoint, Recommendation, ScoreKey, Scores } from '../types.ts';
+// A score is 1 + 9 × (weighted mean of the normalised values of its MEASURED data points). Points
+// that do not apply leave the score's weight; unknown points stay in it but are not measured, so
+// they lower the coverage (measured weight ÷ weight that applies) without counting as a best or a
+// worst value. Below COVERAGE_FLOOR the score is null: "Not enough data". Decision 0080.
+import { COVERAGE_FLOOR, round, SCORE_MAX, SCORE_MIN } from '../../../common/constants.ts';
+import type { DataPoint, Recommendation, ScoreBreakdown, ScoreKey, ScorePart, Scores } from '../types.ts';
 import { dataPointDef, normalise } from './data-points.ts';
 
 export const SCORE_KEYS: ScoreKey[] = ['reviews', 'digitalPresence', 'engagement', 'marketShare'];
 /** Weights of the four scores in the overall. */
 export const OVERALL_WEIGHTS: Record<ScoreKey, number> = { reviews: 0.3, digitalPresence: 0.25, engagement: 0.2, marketShare: 0.25 };
 
-interface Contribution {
-  point: DataPoint;
-  weight: number;
-  normalised: number;
+const clampScore = (x: number) => Math.min(SCORE_MAX, Math.max(SCORE_MIN, round(x, 2)));
+const SPAN = SCORE_MAX - SCORE_MIN;
+
+/** The value as the report writes it, with its unit; 'Unknown' / 'Not applicable' when not
+ *  measured, 'None' for a measured absence (no website, a site that did not answer). */
+export function rawValue(point: DataPoint): string {
+  if (point.status === 'unknown') return 'Unknown';
+  if (point.status === 'not_applicable') return 'Not applicable';
+  if (point.value === null) return 'None';
+  if (typeof point.value === 'boolean') return point.value ? 'Yes' : 'No';
+  if (typeof point.value === 'string') return point.unit && point.unit !== 'text' && point.unit !== 'URL' ? `${point.value} ${point.unit}` : point.value;
+  const n = Number.isInteger(point.value) ? String(point.value) : point.value.toFixed(2);
+  return point.unit === 'yes/no' || !point.unit ? n : withUnit(n, point.unit);
 }
 
-function contributions(points: DataPoint[], key: ScoreKey): Contribution[] {
-  const out: Contribution[] = [];
+/** How one score was computed from the data points of one place. */
+export function breakdownOf(points: DataPoint[], key: ScoreKey): ScoreBreakdown {
+  const rows: Array<{ point: DataPoint; weight: number; normalised: number | null; source: ScorePart['source'] }> = [];
   for (const point of points) {
-    if (point.score !== key || point.missing) continue;
+    if (point.score !== key) continue;
     const def = dataPointDef(point.key);
     if (!def?.norm || def.weight <= 0) continue;
-    out.push({ point, weight: def.weight, normalised: normalise(def.norm, point.value) });
+    rows.push({ point, weight: def.weight, source: def.source, normalised: point.status === 'measured' ? round(normalise(def.norm, point.value), 4) : null });
   }
-  return out;
+  const totalWeight = rows.filter((r) => r.point.status !== 'not_applicable').reduce((s, r) => s + r.weight, 0);
+  const measuredWeight = rows.filter((r) => r.normalised !== null).reduce((s, r) => s + r.weight, 0);
+  const coverage = totalWeight > 0 ? round(measuredWeight / totalWeight, 4) : 0;
+  const enough = measuredWeight > 0 && coverage >= COVERAGE_FLOOR;
+  const mean = measuredWeight > 0 ? rows.reduce((s, r) => s + (r.normalised === null ? 0 : r.weight * r.normalised), 0) / measuredWeight : 0;
+  const parts: ScorePart[] = rows.map((r) => ({
+    key: r.point.key,
+    label: r.point.label,
+    source: r.source,
+    raw: rawValue(r.point),
+    normalised: r.normalised,
+    weight: r.weight,
+    contribution: r.normalised === null || !enough ? null : round((SPAN * r.weight * r.normalised) / measuredWeight, 2),
+    status: r.point.status,
+  }));
+  return { score: enough ? clampScore(SCORE_MIN + SPAN * mean) : null, measuredWeight, totalWeight, coverage, parts };
 }
 
-const clampScore = (x: number) => Math.min(SCORE_MAX, Math.max(SCORE_MIN, round(x, 2)));
-
-/** One score; null when every point feeding it is missing. */
+/** One score; null when not enough of its weight was measured. */
 export function scoreOf(points: DataPoint[], key: ScoreKey): number | null {
-  const parts = contributions(points, key);
-  const total = parts.reduce((s, c) => s + c.weight, 0);
-  if (total === 0) return null;
-  const mean = parts.reduce((s, c) => s + c.weight * c.normalised, 0) / total;
-  return clampScore(SCORE_MIN + (SCORE_MAX - SCORE_MIN) * mean);
+  return breakdownOf(points, key).score;
 }
 
-export function scorePlace(points: DataPoint[]): { scores: Scores; unscored: ScoreKey[] } {
-  const unscored: ScoreKey[] = [];
-  const each = {} as Record<ScoreKey, number>;
+/** The weighted mean of the given scores over `basis`; null when any of them has no number. */
+export function overallOf(scores: Record<ScoreKey, number | null>, basis: ScoreKey[] = SCORE_KEYS): number | null {
+  if (basis.length === 0 || basis.some((k) => scores[k] === null)) return null;
+  const weight = basis.reduce((s, k) => s + OVERALL_WEIGHTS[k], 0);
+  return clampScore(basis.reduce((s, k) => s + OVERALL_WEIGHTS[k] * scores[k]!, 0) / weight);
+}
+
+/** The four scores of one place, their breakdowns and its overall on its own (the report's
+ *  overall puts every place on one basis: see `overallBasis`). */
+export function scorePlace(points: DataPoint[]): { scores: Scores; breakdown: Record<ScoreKey, ScoreBreakdown> } {
+  const breakdown = {} as Record<ScoreKey, ScoreBreakdown>;
+  const each = {} as Record<ScoreKey, number | null>;
   for (const key of SCORE_KEYS) {
-    const s = scoreOf(points, key);
-    if (s === null) unscored.push(key);
-    each[key] = s ?? SCORE_MIN;
+    breakdown[key] = breakdownOf(points, key);
+    each[key] = breakdown[key].score;
   }
-  const overall = clampScore(SCORE_KEYS.reduce((s, k) => s + OVERALL_WEIGHTS[k] * each[k], 0));
+  const own = SCORE_KEYS.filter((k) => each[k] !== null);
+  const ownWeight = own.reduce((s, k) => s + OVERALL_WEIGHTS[k], 0);
+  const overall = ownWeight >= COVERAGE_FLOOR ? overallOf(each, own) : null;
   const share = points.find((p) => p.key === 'market.review_share');
-  const marketSharePercent = typeof share?.value === 'number' && !share.missing ? round(share.value, 2) : 0;
-  return { scores: { ...each, overall, marketSharePercent }, unscored };
+  const marketSharePercent = typeof share?.value === 'number' && share.status === 'measured' ? round(share.value, 2) : 0;
+  return { scores: { ...each, overall, marketSharePercent }, breakdown };
 }
 
-/** Rank of each row among all: rows scoring higher on overall, plus one (ties share a rank). */
-export function ranks(overalls: number[]): number[] {
-  return overalls.map((o) => marketRank(o, overalls));
+/** The scores every place is compared on: those with a number for more than half of the places
+ *  (all of them for a market of one or two). Empty when they weigh less than COVERAGE_FLOOR of
+ *  the overall: then no place has an overall. */
+export function overallBasis(all: Array<Record<ScoreKey, number | null>>): ScoreKey[] {
+  const basis = SCORE_KEYS.filter((k) => all.filter((s) => s[k] !== null).length * 2 > all.length || (all.length <= 2 && all.every((s) => s[k] !== null)));
+  return basis.reduce((s, k) => s + OVERALL_WEIGHTS[k], 0) >= COVERAGE_FLOOR ? basis : [];
+}
+
+/** Rank of each row: rows with a higher overall, plus one (ties share a rank). Rows with no
+ *  overall ("Not enough data") come after every row that has one, sharing the last rank. */
+export function ranks(overalls: Array<number | null>): number[] {
+  const numbers = overalls.filter((o): o is number => o !== null);
+  return overalls.map((o) => (o === null ? numbers.length + 1 : numbers.filter((n) => n > o).length + 1));
 }
 
 /** The value as the recommendation's evidence quotes it, written as the data-point tables write
@@ -72,29 +113,35 @@ export function withUnit(n: string, unit: string): string {
   return `${n} ${unit}`;
 }
 
-/** The five changes that would raise the business's scores most, by the points they would add
- *  to their score (1-10 scale) if the data point reached its best value. */
+/** The changes that would raise the business's scores most: one per lever (what the owner would
+ *  do), by the points the lever's data points would add to their scores (1-10 scale) if they
+ *  reached their best values, each citing those data points. Only measured points of scores that
+ *  have a number take part. */
 export function recommend(points: DataPoint[], count = 5): Recommendation[] {
-  const candidates: Recommendation[] = [];
-  for (const key of SCORE_KEYS) {
-    const parts = contributions(points, key);
-    const total = parts.reduce((s, c) => s + c.weight, 0);
-    if (total === 0) continue;
-    for (const c of parts) {
-      const def = dataPointDef(c.point.key)!;
-      if (!def.advice) continue;
-      const gain = round(((SCORE_MAX - SCORE_MIN) * c.weight * (1 - c.normalised)) / total, 2);
-      candidates.push({ title: def.advice[0], detail: `${def.advice[1]} (${def.label}: ${formatValue(c.point)}.)`, score: key, gain });
+  const byKey = new Map(points.map((p) => [p.key, p]));
+  const levers = new Map<string, { gain: number; parts: Array<{ key: string; gain: number; score: ScoreKey }> }>();
+  for (const score of SCORE_KEYS) {
+    const b = breakdownOf(points, score);
+    if (b.score === null) continue;
+    for (const part of b.parts) {
+      const def = dataPointDef(part.key)!;
+      if (!def.advice || !def.lever || part.normalised === null) continue;
+      const gain = (SPAN * part.weight * (1 - part.normalised)) / b.measuredWeight;
+      if (gain < 0.005) continue;
+      const entry = levers.get(def.lever) ?? { gain: 0, parts: [] };
+      entry.gain += gain;
+      entry.parts.push({ key: part.key, gain, score });
+      levers.set(def.lever, entry);
     }
   }
-  candidates.sort((a, b) => b.gain - a.gain || a.title.localeCompare(b.title));
-  const seen = new Set<string>();
-  const out: Recommendation[] = [];
-  for (const c of candidates) {
-    if (seen.has(c.title)) continue;
-    seen.add(c.title);
-    out.push(c);
-    if (out.length === count) break;
-  }
-  return out;
+  const out: Recommendation[] = [...levers.entries()].map(([lever, e]) => {
+    e.parts.sort((a, b) => b.gain - a.gain || a.key.localeCompare(b.key));
+    const top = e.parts[0]!;
+    const def = dataPointDef(top.key)!;
+    const evidence = [...new Set(e.parts.map((p) => p.key))];
+    const quoted = evidence.slice(0, 3).map((k) => `${byKey.get(k)!.label}: ${formatValue(byKey.get(k)!)}`).join('; ');
+    return { lever, title: def.advice![0], detail: `${def.advice![1]} (${quoted}.)`, score: top.score, gain: round(e.gain, 2), evidence };
+  });
+  out.sort((a, b) => b.gain - a.gain || a.lever.localeCompare(b.lever));
+  return out.slice(0, count);
 }

@@ -1,6 +1,6 @@
 // Names and formats every rendering of a report shares (PNG, PDF, e-mail, online page).
-import { scoreBand, type ScoreBand } from '../../../common/constants.ts';
-import { withUnit } from '../analysis/scoring.ts';
+import { NOT_ENOUGH_DATA, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE, scoreBand, type ScoreBand } from '../../../common/constants.ts';
+import { rawValue } from '../analysis/scoring.ts';
 import type { AnalysedPlace, DataPoint, ReportData, ScoreKey } from '../types.ts';
 
 export const SCORE_LABELS: Record<ScoreKey, string> = {
@@ -22,7 +22,7 @@ export const BAND_RANGES: Array<{ band: ScoreBand; range: string; meaning: strin
 ];
 /** Grey for a score that could not be computed. */
 export const NO_SCORE_COLOUR = '#64748b';
-export const NOT_ENOUGH_DATA = 'Not enough data';
+export { NOT_ENOUGH_DATA, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE };
 export const bandColour = (score: number | null) => (score === null ? NO_SCORE_COLOUR : BAND_COLOURS[scoreBand(score)]);
 export const bandLabel = (score: number | null) => (score === null ? NOT_ENOUGH_DATA : BAND_LABELS[scoreBand(score)]);
 
@@ -33,13 +33,8 @@ export const fmtScore = (n: number | null) => (n === null ? NOT_ENOUGH_DATA : n.
 export function scaleMeaning(score: number | null): string {
   if (score === null) return 'Too little of this score could be measured to give it a number.';
   const share = Math.round(((score - 1) / 9) * 100);
-  return `${score.toFixed(1)} of 10 means you reach about ${share}% of the best value on what we measured (1 = none of it, 10 = all of it).`;
+  return `${score.toFixed(2)} of 10 means you reach about ${share}% of the best value on what we measured (1 = none of it, 10 = all of it).`;
 }
-
-/** Example figures: how every surface labels a report made from the offline sample provider. */
-export const SAMPLE_DATA_LABEL = 'Example figures, not your real listings';
-export const SAMPLE_DATA_NOTE =
-  'This report shows example figures, not your real listings: the competitors, reviews and websites in it were generated to show how a LocalRank report works, and say nothing about your business.';
 
 /** What each score is, why an owner should care, and how it is made, for its section of the report. */
 export const SCORE_ABOUT: Record<ScoreKey, { means: string; matters: string }> = {
@@ -62,16 +57,7 @@ export const SCORE_ABOUT: Record<ScoreKey, { means: string; matters: string }> =
 };
 export const fmtDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
-export function fmtValue(point: DataPoint): string {
-  if (point.missing || point.value === null) return 'Not available';
-  if (typeof point.value === 'boolean') return point.value ? 'Yes' : 'No';
-  if (typeof point.value === 'number') {
-    const n = Number.isInteger(point.value) ? String(point.value) : point.value.toFixed(2);
-    if (!point.unit || point.unit === 'yes/no') return n;
-    return withUnit(n, point.unit);
-  }
-  return point.unit && point.unit !== 'text' ? `${point.value} ${point.unit}` : point.value;
-}
+export const fmtValue = (point: DataPoint): string => rawValue(point);
 
 /** Places in rank order (the business among them), as the competitor tables show them. */
 export function ranked(data: ReportData) {

@@ -6,8 +6,8 @@
 //    then all recommendations, notes and the method in short. With sample data every page says so.
 import PDFDocument from 'pdfkit';
 import { OPERATOR, PRODUCT_NAME, scoreBand } from '../../../common/constants.ts';
-import type { ReportData, ScoreKey } from '../types.ts';
-import { breakdownOf, coverageText, SOURCE_LABELS, type ScoreBreakdown } from './breakdown.ts';
+import type { ReportData, ScoreBreakdown, ScoreKey } from '../types.ts';
+import { breakdownOf, coverageText, SOURCE_LABELS } from './breakdown.ts';
 import { findings } from './summary.ts';
 import { interFont } from './fonts.ts';
 import {

@@ -115,7 +115,8 @@ export function googleProvider(settings: GoogleSettings): PlacesProvider {
         const author = (r.authorAttribution as { displayName?: unknown } | undefined)?.displayName;
         reviews.push({ rating, text: str(text) ?? '', author: str(author), date: new Date(date).toISOString(), url: str(r.googleMapsUri), ownerResponse: null });
       }
-      return { reviews, complete: false, ownerResponsesKnown: false };
+      // Google shares at most 5, picked by relevance: all of them only when the place has no more.
+      return { reviews, complete: place.reviewCount !== null && reviews.length >= place.reviewCount, ownerResponsesKnown: false, newestFirst: false };
     },
   };
 }

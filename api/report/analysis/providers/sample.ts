@@ -179,7 +179,7 @@ export function sampleProvider(options: SampleOptions): PlacesProvider {
 
     async reviews(place: Listing): Promise<ReviewsResult> {
       const decoded = decodePlaceId(place.placeId);
-      if (!decoded) return { reviews: [], complete: false, ownerResponsesKnown: true };
+      if (!decoded) return { reviews: [], complete: false, ownerResponsesKnown: true, newestFirst: true };
       const { seed, stats, category } = decoded;
       const r = createRng(seed ^ 0x9e3779b9);
       const n = Math.min(stats.reviewCount, 60);
@@ -206,7 +206,7 @@ export function sampleProvider(options: SampleOptions): PlacesProvider {
         });
       }
       reviews.sort((a, b) => b.date.localeCompare(a.date));
-      return { reviews, complete: n === stats.reviewCount, ownerResponsesKnown: true };
+      return { reviews, complete: n === stats.reviewCount, ownerResponsesKnown: true, newestFirst: true };
     },
   };
 }

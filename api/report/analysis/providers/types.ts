@@ -52,6 +52,9 @@ export interface ReviewsResult {
   complete: boolean;
   /** Whether the source reports owner responses at all (Google and Yelp's APIs do not). */
   ownerResponsesKnown: boolean;
+  /** The reviews are the place's newest, newest first (Yelp with sort_by=newest, the sample);
+   *  false for a provider's pick by relevance (Google). */
+  newestFirst: boolean;
 }
 
 export interface PlacesProvider {

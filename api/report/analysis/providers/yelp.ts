@@ -1,6 +1,7 @@
 // Yelp Fusion: /v3/businesses/search to identify the business (by name near the point) and find
 // competitors in its category (radius ≤ 40,000 m, limit ≤ 50), /v3/businesses/{id}/reviews for
-// up to 3 review excerpts. Yelp gives no business website, so competitors' websites are missing.
+// the newest review excerpts (sort_by=newest; 3 on most plans). Yelp gives no business website,
+// so competitors' websites are unknown.
 import { ProviderError, providerJson, MILES_TO_METERS, type DiscoverQuery, type IdentifyQuery, type Listing, type PlacesProvider, type ReviewsResult } from './types.ts';
 import { categoryById } from '../categories.ts';
 import { sameBusiness } from './match.ts';
@@ -94,7 +95,7 @@ export function yelpProvider(settings: YelpSettings): PlacesProvider {
 
     async reviews(place: Listing): Promise<ReviewsResult> {
       const id = place.placeId.replace(/^yelp:/, '');
-      const body = (await get(`/v3/businesses/${encodeURIComponent(id)}/reviews`, { limit: 3, sort_by: 'yelp_sort' })) as { reviews?: unknown } | null;
+      const body = (await get(`/v3/businesses/${encodeURIComponent(id)}/reviews`, { limit: 20, sort_by: 'newest' })) as { reviews?: unknown } | null;
       const list = body?.reviews;
       if (!Array.isArray(list)) throw new ProviderError('yelp', 'malformed', '`reviews` is not a list');
       const reviews: Review[] = [];
@@ -105,7 +106,9 @@ export function yelpProvider(settings: YelpSettings): PlacesProvider {
         if (rating === null || !date || Number.isNaN(date.getTime())) continue;
         reviews.push({ rating, text: str(r.text) ?? '', author: str((r.user as { name?: unknown } | undefined)?.name), date: date.toISOString(), url: str(r.url), ownerResponse: null });
       }
-      return { reviews, complete: false, ownerResponsesKnown: false };
+      // Newest first: Yelp's excerpts (3 on most plans) are the latest reviews, in order.
+      reviews.sort((a, b) => b.date.localeCompare(a.date));
+      return { reviews, complete: place.reviewCount !== null && reviews.length >= place.reviewCount, ownerResponsesKnown: false, newestFirst: true };
     },
   };
 }
