@@ -66,7 +66,8 @@ export function scoreCardTree(data: ReportData): Node {
           overall === null
             ? h('div', { fontSize: 26, fontWeight: 700, color: '#475569', textAlign: 'center', width: 140, justifyContent: 'center' }, 'Not enough data')
             : h('div', { fontSize: 60, fontWeight: 700, color: '#0f172a' }, fmtScore(overall)),
-          h('div', { fontSize: 18, color: '#475569' }, overall === null ? 'overall' : `overall / 10 · ${bandLabel(overall)}`),
+          h('div', { fontSize: 18, color: '#475569' }, overall === null ? 'overall' : 'overall / 10'),
+          h('div', { fontSize: 16, fontWeight: 600, color: bandColour(overall), marginTop: 2 }, bandLabel(overall)),
         ),
         h('div', { marginTop: 22, fontSize: 28, fontWeight: 700, color: '#1F2937' }, `Rank #${b.rank} of ${marketSize(data)}`),
       ),
