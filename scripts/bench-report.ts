@@ -1,5 +1,5 @@
 // `npm run bench:report [-- --reports 30 --concurrency 2 --renders 20]`
-// Prints each stage's time, the PDF and PNG render times, the latency from enqueue to the e-mail
+// Prints each stage's time, the PDF and PNG render times, the PDF's share of the report time, the latency from enqueue to the e-mail
 // in the outbox, the CPU per report, and reports per second through the real worker at the given
 // concurrency. A fresh database and outbox in a temporary folder; the sample provider.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { enqueue } from '../api/jobs/queue.ts';
 import { productionDeps } from '../api/jobs/production.ts';
 import { createRegistry } from '../api/jobs/registry.ts';
 import { createWorker } from '../api/jobs/worker.ts';
+import { reportLinks } from '../api/report/files.ts';
 import type { Stage } from '../api/report/generate-job.ts';
 import { renderPdf } from '../api/report/render/pdf.ts';
 import { threadRenderer } from '../api/report/render/renderer.ts';
@@ -76,6 +77,8 @@ console.log('Stages (one report at a time, after warm-up, rendering on the main 
 for (const [stage, xs] of Object.entries(stages)) if (xs.length) line(stage, xs);
 line('whole report (store → e-mail)', whole);
 line('CPU per report', cpuEach);
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+console.log(`  PDF share of the report time      ${((sum(stages.renderPdf) / sum(whole)) * 100).toFixed(1)}% (PDF ${(sum(stages.renderPdf) / stages.renderPdf.length).toFixed(1)} ms of ${(sum(whole) / whole.length).toFixed(1)} ms on average)`);
 
 // 2. Rendering alone, on the main thread.
 const png: number[] = [];
@@ -86,7 +89,7 @@ for (let i = 0; i < R; i++) {
   await renderScoreCard(sample!);
   png.push(performance.now() - t);
   t = performance.now();
-  pdfBytes = (await renderPdf(sample!)).length;
+  pdfBytes = (await renderPdf(sample!, reportLinks(ctx))).length;
   pdf.push(performance.now() - t);
 }
 console.log(`\nRendering (${R} each, main thread):`);

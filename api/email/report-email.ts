@@ -2,7 +2,7 @@
 // signed link to the online report, one-click unsubscribe headers, the operator's postal address.
 import { COMPETITOR_COUNT, OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
 import type { AppContext } from '../context.ts';
-import { bandColour, fmtDate, fmtScore, marketSize, SAMPLE_DATA_NOTICE, SCORE_KEYS, SCORE_LABELS } from '../report/render/labels.ts';
+import { bandColour, fmtDate, fmtScore, marketSize, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE, SCORE_KEYS, SCORE_LABELS } from '../report/render/labels.ts';
 import type { ReportData } from '../report/types.ts';
 import type { MailMessage } from './mailer.ts';
 
@@ -27,7 +27,19 @@ export interface ReportEmailInput {
   kind?: 'free' | 'monthly';
 }
 
-export const pdfFileName = (company: string) => `${company.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'business'}-localrank-report.pdf`;
+/** Letters without their accents, for a file name every mail client and disk accepts ("Łódź Café" → "lodz-cafe"). */
+const ASCII_LETTERS: Record<string, string> = { ł: 'l', đ: 'd', ø: 'o', ß: 'ss', æ: 'ae', œ: 'oe', þ: 'th', ð: 'd', ı: 'i' };
+export function fileSlug(name: string): string {
+  const ascii = name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[łđøßæœþðı]/g, (c) => ASCII_LETTERS[c]!);
+  return ascii.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80).replace(/-$/, '') || 'business';
+}
+
+/** The PDF's file name; a report made from example figures says so in its name too. */
+export const pdfFileName = (company: string, sampleData: boolean) => `${fileSlug(company)}-localrank-report${sampleData ? '-example-figures' : ''}.pdf`;
 
 /** What the analysis could not collect, in one sentence, or null when nothing is missing: the
  *  e-mail must not present a partial report as a whole one. */
@@ -55,9 +67,10 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
   const unsubscribe = unsubscribePageUrl(ctx, input.token);
   const monthly = input.kind === 'monthly';
   const month = new Date(data.generatedAt).toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+  const label = data.sampleData ? ` (${SAMPLE_DATA_LABEL.toLowerCase()})` : '';
   const subject = monthly
-    ? `Your ${PRODUCT_NAME} monthly report, ${month}: ${b.place.name} ranks #${b.rank} of ${size}`
-    : `Your ${PRODUCT_NAME} report: ${b.place.name} ranks #${b.rank} of ${size}`;
+    ? `Your ${PRODUCT_NAME} monthly report${label}, ${month}: ${b.place.name} ranks #${b.rank} of ${size}`
+    : `Your ${PRODUCT_NAME} report${label}: ${b.place.name} ranks #${b.rank} of ${size}`;
   const intro = monthly ? `Your monthly ${PRODUCT_NAME} report for ${b.place.name} is ready.` : `Your free ${PRODUCT_NAME} report for ${b.place.name} is ready.`;
   const reason = monthly
     ? `You receive this e-mail because your ${PRODUCT_NAME} plan includes monthly reports.`
@@ -65,17 +78,19 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
   const topRecs = data.recommendations.slice(0, 3);
   const footerText = `${OPERATOR.legalName}, ${OPERATOR.postalAddress}`;
   const gaps = dataGaps(data);
+  const overall = b.scores.overall as number | null;
+  const overallText = overall === null ? fmtScore(overall) : `${fmtScore(overall)} / 10`;
 
   const text = [
     `Hi ${firstName(input.fullName)},`,
     '',
     intro,
     '',
-    ...(data.sampleData ? [SAMPLE_DATA_NOTICE, ''] : []),
+    ...(data.sampleData ? [`${SAMPLE_DATA_LABEL.toUpperCase()}.`, SAMPLE_DATA_NOTE, ''] : []),
     ...(gaps ? [gaps, ''] : []),
-    `Overall score: ${fmtScore(b.scores.overall)} / 10`,
+    `Overall score: ${overallText}`,
     `Market rank: #${b.rank} of ${size} (${data.category}, within ${data.radiusMiles} miles)`,
-    ...SCORE_KEYS.map((k) => `- ${SCORE_LABELS[k]}: ${fmtScore(b.scores[k])}`),
+    ...SCORE_KEYS.map((k) => `- ${SCORE_LABELS[k]}: ${fmtScore(b.scores[k] as number | null)}`),
     '',
     'Where to start:',
     ...topRecs.map((r, i) => `${i + 1}. ${r.title}: ${r.detail}`),
@@ -99,7 +114,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
 
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(subject)}</title></head>
-<body style="margin:0;padding:0;background:#f1f5f9;font-family:Inter,Segoe UI,Helvetica,Arial,sans-serif;color:#0f172a">
+<body style="margin:0;padding:0;background:#f1f5f9;font-family:Inter,'Segoe UI',Roboto,'Noto Sans',Helvetica,Arial,sans-serif;color:#0f172a">
   <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f1f5f9;padding:24px 12px">
     <tr><td align="center">
       <table role="presentation" width="600" cellpadding="0" cellspacing="0" style="max-width:600px;width:100%;background:#ffffff;border-radius:12px;border:1px solid #e2e8f0">
@@ -109,15 +124,15 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
         <tr><td style="padding:8px 28px">
           <h1 style="font-size:22px;line-height:1.3;margin:8px 0 4px">Your report for ${escapeHtml(b.place.name)} is ready</h1>
           <p style="margin:0 0 16px;color:#475569;font-size:15px">Hi ${escapeHtml(firstName(input.fullName))}, here is how you compare with the top ${data.competitors.length} ${escapeHtml(data.category.toLowerCase())} businesses within ${data.radiusMiles} miles.</p>
-          ${data.sampleData ? `<p style="margin:0 0 16px;padding:10px 12px;background:#fffbeb;border:1px solid #fcd34d;border-radius:8px;color:#92400e;font-size:14px">${escapeHtml(SAMPLE_DATA_NOTICE)}</p>` : ''}
+          ${data.sampleData ? `<p style="margin:0 0 16px;padding:10px 12px;background:#fffbeb;border:1px solid #fcd34d;border-radius:8px;color:#92400e;font-size:14px"><strong>${escapeHtml(SAMPLE_DATA_LABEL)}.</strong> ${escapeHtml(SAMPLE_DATA_NOTE)}</p>` : ''}
           ${gaps ? `<p style="margin:0 0 16px;padding:10px 12px;background:#f8fafc;border:1px solid #e2e8f0;border-radius:8px;color:#334155;font-size:14px">${escapeHtml(gaps)}</p>` : ''}
-          <img src="cid:${SCORE_CARD_CID}" width="544" alt="Overall score ${fmtScore(b.scores.overall)} of 10, rank ${b.rank} of ${size}" style="display:block;width:100%;max-width:544px;height:auto;border-radius:8px;border:1px solid #e2e8f0">
+          <img src="cid:${SCORE_CARD_CID}" width="544" alt="${escapeHtml(`Overall score ${overallText}, rank ${b.rank} of ${size}${data.sampleData ? `, ${SAMPLE_DATA_LABEL.toLowerCase()}` : ''}`)}" style="display:block;width:100%;max-width:544px;height:auto;border-radius:8px;border:1px solid #e2e8f0">
         </td></tr>
         <tr><td style="padding:8px 28px">
           <table role="presentation" width="100%" cellpadding="0" cellspacing="0">
-            <tr><td style="padding:6px 0;font-size:15px;font-weight:700">Overall score</td><td style="padding:6px 0;font-size:15px;font-weight:700;text-align:right;color:${bandColour(b.scores.overall)}">${fmtScore(b.scores.overall)} / 10</td></tr>
+            <tr><td style="padding:6px 0;font-size:15px;font-weight:700">Overall score</td><td style="padding:6px 0;font-size:15px;font-weight:700;text-align:right;color:${bandColour(overall)}">${escapeHtml(overallText)}</td></tr>
             <tr><td style="padding:6px 0;font-size:15px;font-weight:700">Market rank</td><td style="padding:6px 0;font-size:15px;font-weight:700;text-align:right">#${b.rank} of ${size}</td></tr>
-            ${SCORE_KEYS.map((k) => row(SCORE_LABELS[k], b.scores[k])).join('')}
+            ${SCORE_KEYS.map((k) => row(SCORE_LABELS[k], b.scores[k] as number | null)).join('')}
           </table>
         </td></tr>
         <tr><td style="padding:8px 28px">
@@ -153,7 +168,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
     },
     attachments: [
       { filename: 'score-card.png', content: input.scoreCard, contentType: 'image/png', cid: SCORE_CARD_CID, contentDisposition: 'inline' },
-      { filename: pdfFileName(b.place.name), content: input.pdf, contentType: 'application/pdf' },
+      { filename: pdfFileName(b.place.name, data.sampleData), content: input.pdf, contentType: 'application/pdf' },
     ],
   };
 }

@@ -6,6 +6,8 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppContext } from '../context.ts';
+import { METHODOLOGY_PATH } from './render/labels.ts';
+import type { ReportLinks } from './render/pdf.ts';
 import type { RenderResult, Renderer } from './render/renderer.ts';
 import type { ReportData } from './types.ts';
 
@@ -15,6 +17,9 @@ export function reportFiles(ctx: AppContext, reportId: string) {
 }
 
 export const reportPdfUrl = (ctx: AppContext, token: string) => `${ctx.env.PUBLIC_BASE_URL}/api/reports/${token}/report.pdf`;
+
+/** The addresses a rendered report links to. */
+export const reportLinks = (ctx: AppContext): ReportLinks => ({ methodologyUrl: `${ctx.env.PUBLIC_BASE_URL}${METHODOLOGY_PATH}` });
 
 /** Writes both files so that a reader never sees half of one (another process may be writing them too). */
 export function writeReportFiles(ctx: AppContext, reportId: string, rendered: Pick<RenderResult, 'png' | 'pdf'>) {
@@ -43,7 +48,7 @@ export async function readOrRenderReportFile(
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   if (!report.data) return null;
-  const rendered = await renderer().render(report.data as ReportData);
+  const rendered = await renderer().render(report.data as ReportData, reportLinks(ctx));
   writeReportFiles(ctx, report.id, rendered);
   ctx.log.info('report files rendered on demand', { reportId: report.id });
   return rendered[kind];

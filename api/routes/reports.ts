@@ -5,6 +5,7 @@ import { pdfFileName } from '../email/report-email.ts';
 import { notFound, unauthenticated } from '../errors.ts';
 import { readOrRenderReportFile } from '../report/files.ts';
 import { threadRenderer, type Renderer } from '../report/render/renderer.ts';
+import type { ReportData } from '../report/types.ts';
 import { getViewer } from '../services/accounts.ts';
 import { requireValidReport, saveReportToAccount, unsubscribeByReportToken } from '../services/reports.ts';
 
@@ -23,7 +24,7 @@ export function reportRoutes(ctx: AppContext) {
       const pdf = await file(report, 'pdf');
       return c.body(new Uint8Array(pdf), 200, {
         'Content-Type': 'application/pdf',
-        'Content-Disposition': `inline; filename="${pdfFileName(business.company)}"`,
+        'Content-Disposition': `inline; filename="${pdfFileName(business.company, Boolean((report.data as ReportData | null)?.sampleData))}"`,
         'Cache-Control': 'private, no-store',
         'X-Robots-Tag': 'noindex',
       });

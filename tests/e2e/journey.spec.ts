@@ -24,14 +24,14 @@ test('a submitted form becomes an e-mail whose link shows the full report', asyn
   await form.getByRole('button', { name: 'Generate My Free Report' }).click();
   await expect(page.getByRole('heading', { name: 'Report Being Generated!' })).toBeVisible();
 
-  const message = page.getByRole('link', { name: new RegExp(`Your LocalRank report: ${company} ranks #\\d+ of 10`) });
+  const message = page.getByRole('link', { name: new RegExp(`Your LocalRank report \\(example figures, not your real listings\\): ${company} ranks #\\d+ of 10`) });
   await expect(async () => {
     await page.goto('/dev/mailbox');
     await expect(message).toBeVisible({ timeout: 500 });
   }).toPass({ timeout: 30_000 });
   await expect(message).toContainText(`To ${email}`);
   await message.click();
-  await expect(page.getByRole('link', { name: /journey-dental-.*-localrank-report\.pdf/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: /journey-dental-.*-localrank-report-example-figures\.pdf/ })).toBeVisible();
   const href = await page.frameLocator('iframe.frame').getByRole('link', { name: 'View your full report' }).getAttribute('href');
 
   await page.goto(href!);

@@ -58,7 +58,7 @@ test('long values wrap inside their cards on a 375px screen', async ({ page, app
   await expect(page.getByText('Scroll the table sideways to see every score.')).toBeVisible();
 
   await page.goto('/dev/mailbox');
-  await page.getByRole('link', { name: /Your LocalRank report: Barton Springs Family/ }).click();
-  await expect(page.getByRole('link', { name: /barton-springs-family-and-cosmetic-dentistry-localrank-report\.pdf/ })).toBeVisible();
+  await page.getByRole('link', { name: /Your LocalRank report \(example figures, not your real listings\): Barton Springs Family/ }).click();
+  await expect(page.getByRole('link', { name: /barton-springs-family-and-cosmetic-dentistry-localrank-report-example-figures\.pdf/ })).toBeVisible();
   expect(await overflowing(page), 'dev mailbox message').toEqual([]);
 });

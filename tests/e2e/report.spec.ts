@@ -10,14 +10,22 @@ test('a valid link shows the full report without signing in', async ({ page, app
   expect(res?.status()).toBe(200);
   await expect(page.getByRole('heading', { level: 1, name: 'Barton Springs Dental' })).toBeVisible();
   await expect(page.getByText(/Market rank #\d+ of 10/)).toBeVisible();
-  await expect(page.getByRole('note')).toContainText('Sample data.');
-  await expect(page.getByRole('heading', { name: 'Recommendations' })).toBeVisible();
+  await expect(page.getByRole('note')).toContainText('Example figures, not your real listings.');
+  await expect(page.getByRole('heading', { name: 'Executive summary' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'How to read the scores' })).toBeVisible();
+  await expect(page.getByRole('img', { name: /^Radar chart of the four scores out of 10/ })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'What to do first' })).toBeVisible();
   await expect(page.locator('.recs > li')).toHaveCount(5);
   await expect(page.getByRole('region', { name: 'How you compare' }).locator('tbody tr')).toHaveCount(10);
   // Wide enough for the whole table: no scroll hint.
   await page.setViewportSize({ width: 1400, height: 900 });
   await expect(page.getByText('Scroll the table sideways to see every score.')).toBeHidden();
-  await expect(page.getByRole('heading', { name: /Every data point for Barton Springs Dental/ })).toContainText('92');
+  // One section per score, each with its breakdown: source, raw, normalised, weight, contribution.
+  for (const name of ['Online Reviews', 'Digital Presence', 'Customer Engagement', 'Market Share']) await expect(page.getByRole('heading', { level: 2, name })).toBeVisible();
+  const reviews = page.getByRole('region', { name: 'Online Reviews: every data point' });
+  await expect(reviews.getByRole('columnheader')).toHaveText(['Data point', 'Source', 'Raw value', 'Normalised', 'Weight', 'Contribution']);
+  await expect(reviews.locator('tfoot')).toContainText(/weight measured/);
+  await expect(page.getByRole('link', { name: 'Read the full method and every weight' }).first()).toHaveAttribute('href', '/methodology');
   await expect(page.getByText(/open this link again to save the report/)).toBeVisible();
   const pdf = await page.request.get(`/api/reports/${token}/report.pdf`);
   expect(pdf.headers()['content-type']).toBe('application/pdf');
@@ -57,7 +65,7 @@ test('the dev mailbox lists the report e-mail and opens it', async ({ page, appC
   const { business } = await seedReport(appCtx, baseURL!, { company: 'Mailbox Test Bakery' });
   await page.goto('/dev/mailbox');
   await expect(page.getByRole('heading', { name: 'Mailbox' })).toBeVisible();
-  const item = page.getByRole('link', { name: /Your LocalRank report: Mailbox Test Bakery ranks #\d+ of 10/ });
+  const item = page.getByRole('link', { name: /Your LocalRank report \(example figures, not your real listings\): Mailbox Test Bakery ranks #\d+ of 10/ });
   await expect(item).toContainText(`To ${business.email}`);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: 'test-results/screens/mailbox-list-mobile.png' });
@@ -65,7 +73,7 @@ test('the dev mailbox lists the report e-mail and opens it', async ({ page, appC
   await item.click();
   await expect(page.getByRole('heading', { level: 1, name: /Mailbox Test Bakery/ })).toBeVisible();
   await expect(page.getByText('List-Unsubscribe=One-Click')).toBeVisible();
-  await expect(page.getByRole('link', { name: /mailbox-test-bakery-localrank-report\.pdf/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: /mailbox-test-bakery-localrank-report-example-figures\.pdf/ })).toBeVisible();
   await expect(page.getByRole('link', { name: /score-card\.png.*inline/ })).toBeVisible();
   const frame = page.frameLocator('iframe.frame');
   await expect(frame.getByRole('link', { name: 'View your full report' })).toBeVisible();

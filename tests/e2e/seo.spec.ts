@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { securityHeaders } from '../../api/lib/security-headers.ts';
 import { expect, test } from './fixtures.ts';
 
-const PAGES = ['/', '/faq', '/help-center', '/contact', '/privacy', '/terms'];
+const PAGES = ['/', '/faq', '/help-center', '/methodology', '/contact', '/privacy', '/terms'];
 
 for (const path of PAGES) {
   test(`${path}: title, description, canonical and Open Graph tags`, async ({ page, request, baseURL }) => {
@@ -42,7 +42,7 @@ test('sitemap.xml lists the public pages', async ({ request }) => {
   expect(res.status()).toBe(200);
   expect(res.headers()['content-type']).toContain('xml');
   const locs = [...(await res.text()).matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
-  expect(locs).toEqual(['/', '/faq', '/help-center', '/contact', '/privacy', '/terms']);
+  expect(locs).toEqual(['/', '/faq', '/help-center', '/methodology', '/contact', '/privacy', '/terms']);
 });
 
 test('the favicon is served', async ({ request }) => {

@@ -25,13 +25,13 @@ function stopDead(point: string): never {
 const inline = inlineRenderer();
 const renderer: Renderer = {
   kind: 'inline',
-  async render(data) {
+  async render(data, links) {
     if (stopAt === 'rendering') {
       // Blocked inside the render: the event loop is held as a long render would hold it.
       setTimeout(() => stopDead('rendering'), 0);
       return new Promise(() => {});
     }
-    return inline.render(data);
+    return inline.render(data, links);
   },
   close: async () => {},
 };

@@ -46,7 +46,7 @@ describe('report e-mail over SMTP', () => {
     expect(mails).toHaveLength(1);
     const mail = mails[0]!.parsed;
     expect(mail.from?.address).toBe('reports@reports.example.com');
-    expect(mail.subject).toMatch(/^Your LocalRank report: Austin Family Dental ranks #\d+ of 10$/);
+    expect(mail.subject).toMatch(/^Your LocalRank report \(example figures, not your real listings\): Austin Family Dental ranks #\d+ of 10$/);
     expect(mail.messageId).toBe(`<report-${report.id}@reports.example.com>`);
     const header = (name: string) => mail.headers.find((h) => h.key === name.toLowerCase())?.value;
     expect(header('List-Unsubscribe')).toBe(`<${base}/api/unsubscribe?token=${report.token}>, <mailto:support@localrank.app?subject=unsubscribe>`);
@@ -55,8 +55,9 @@ describe('report e-mail over SMTP', () => {
     expect(mail.html).toContain(`href="${base}/report/${report.token}"`);
     expect(mail.html).toContain('src="cid:score-card@localrank"');
     expect(mail.html).toContain('600 Congress Avenue, Suite 1400, Austin, TX 78701');
-    expect(mail.html).toContain('Sample data');
-    expect(mail.text).toContain('Sample data');
+    expect(mail.html).toContain('Example figures, not your real listings');
+    expect(mail.text).toContain('EXAMPLE FIGURES, NOT YOUR REAL LISTINGS.');
+    expect(mail.text).toContain('made up to show how LocalRank works');
     expect(mail.text).not.toContain('Some data could not be collected'); // the fixture's data is complete
     expect(mail.text).toContain(`${base}/report/${report.token}`);
     expect(mail.text).toContain('Lone Star Management Solutions LLC, 600 Congress Avenue, Suite 1400, Austin, TX 78701');
@@ -70,13 +71,14 @@ describe('report e-mail over SMTP', () => {
     expect(pngBytes.readUInt32BE(20)).toBe(630); // IHDR height
 
     const pdf = mail.attachments.find((a) => a.mimeType === 'application/pdf')!;
-    expect(pdf.filename).toBe('austin-family-dental-localrank-report.pdf');
+    expect(pdf.filename).toBe('austin-family-dental-localrank-report-example-figures.pdf');
     expect(pdf.disposition).toBe('attachment');
     const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf.content as ArrayBuffer)), { mergePages: true });
     expect(text).toContain('Austin Family Dental');
-    expect(text).toContain('Competitor comparison');
-    expect(text).toContain('Every data point for Austin Family Dental (92)');
-    expect(text).toContain('Sample data: this report was made by the offline sample provider');
+    expect(text).toContain('How you compare');
+    expect(text).toContain('Executive summary');
+    expect(text).toContain('How this score is computed');
+    expect(text).toContain('Example figures, not your real listings');
     expect(text).toContain('How we score, in short');
     expect(text).toMatch(/Rank #\d+ of 10/);
 
@@ -86,10 +88,13 @@ describe('report e-mail over SMTP', () => {
   it('says nothing about sample data when the data is live', async () => {
     const { business } = await generate({ sampleData: false });
     const mail = smtp.received.find((m) => m.envelope.to.includes(business.email))!.parsed;
-    expect(mail.html).not.toContain('Sample data');
+    expect(mail.subject).toMatch(/^Your LocalRank report: Austin Family Dental ranks #\d+ of 10$/);
+    expect(mail.html).not.toContain('Example figures');
+    expect(mail.text).not.toContain('EXAMPLE FIGURES');
     const pdf = mail.attachments.find((a) => a.mimeType === 'application/pdf')!;
+    expect(pdf.filename).toBe('austin-family-dental-localrank-report.pdf');
     const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf.content as ArrayBuffer)), { mergePages: true });
-    expect(text).not.toContain('Sample data');
+    expect(text).not.toContain('Example figures');
   });
 
   it('retries when the mail server is down, then sends once', async () => {

@@ -51,7 +51,7 @@ it('turns a submitted form into an e-mail with the PDF and a working link', asyn
   expect(smtp.received).toHaveLength(1);
   const mail = smtp.received[0]!;
   expect(mail.envelope.to).toEqual(['maria@lopezplumbing.example.com']);
-  expect(mail.parsed.attachments.find((a) => a.mimeType === 'application/pdf')?.filename).toBe('lopez-plumbing-localrank-report.pdf');
+  expect(mail.parsed.attachments.find((a) => a.mimeType === 'application/pdf')?.filename).toBe('lopez-plumbing-localrank-report-example-figures.pdf');
   const link = mail.parsed.text!.match(/https:\/\/localrank\.example\/report\/([A-Za-z0-9_-]+)/);
   expect(link).not.toBeNull();
   const pdf = await t.app.request(`/api/reports/${link![1]}/report.pdf`);

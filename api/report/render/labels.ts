@@ -1,7 +1,7 @@
 // Names and formats every rendering of a report shares (PNG, PDF, e-mail, online page).
-import { NOT_ENOUGH_DATA, scoreBand, type ScoreBand } from '../../../common/constants.ts';
+import { NOT_ENOUGH_DATA, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE, scoreBand, type ScoreBand } from '../../../common/constants.ts';
 import { rawValue } from '../analysis/scoring.ts';
-import type { DataPoint, ReportData, ScoreKey } from '../types.ts';
+import type { AnalysedPlace, DataPoint, ReportData, ScoreKey } from '../types.ts';
 
 export const SCORE_LABELS: Record<ScoreKey, string> = {
   reviews: 'Online Reviews',
@@ -11,27 +11,85 @@ export const SCORE_LABELS: Record<ScoreKey, string> = {
 };
 export const SCORE_KEYS = Object.keys(SCORE_LABELS) as ScoreKey[];
 
-export const BAND_COLOURS: Record<ScoreBand, string> = { excellent: '#047857', good: '#1d4ed8', fair: '#b45309', poor: '#b91c1c' };
+export const BAND_COLOURS: Record<ScoreBand, string> = { excellent: '#047857', good: '#1d4ed8', fair: '#b45309', poor: '#c2410c' };
 export const BAND_LABELS: Record<ScoreBand, string> = { excellent: 'Excellent', good: 'Good', fair: 'Fair', poor: 'Needs work' };
-/** Grey for "Not enough data". */
-export const bandColour = (score: number | null) => (score === null ? '#64748b' : BAND_COLOURS[scoreBand(score)]);
+/** The bands as the legends print them, best first. */
+export const BAND_RANGES: Array<{ band: ScoreBand; range: string; meaning: string }> = [
+  { band: 'excellent', range: '8.5-10', meaning: 'ahead of most of the market' },
+  { band: 'good', range: '7.5-8.49', meaning: 'solid, with a few gaps' },
+  { band: 'fair', range: '7.0-7.49', meaning: 'clear gains within reach' },
+  { band: 'poor', range: 'below 7.0', meaning: 'the most room to grow' },
+];
+/** Grey for a score that could not be computed. */
+export const NO_SCORE_COLOUR = '#64748b';
+export { NOT_ENOUGH_DATA, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE };
+export const bandColour = (score: number | null) => (score === null ? NO_SCORE_COLOUR : BAND_COLOURS[scoreBand(score)]);
+export const bandLabel = (score: number | null) => (score === null ? NOT_ENOUGH_DATA : BAND_LABELS[scoreBand(score)]);
 
+/** A 1-10 score with two decimals, or "Not enough data" when too little of it was measured. */
 export const fmtScore = (n: number | null) => (n === null ? NOT_ENOUGH_DATA : n.toFixed(2));
+
+/** What a number on the 1-10 scale says, in an owner's words. */
+export function scaleMeaning(score: number | null): string {
+  if (score === null) return 'Too little of this score could be measured to give it a number.';
+  const share = Math.round(((score - 1) / 9) * 100);
+  return `${score.toFixed(2)} of 10 means you reach about ${share}% of the best value on what we measured (1 = none of it, 10 = all of it).`;
+}
+
+/** What each score is, why an owner should care, and how it is made, for its section of the report. */
+export const SCORE_ABOUT: Record<ScoreKey, { means: string; matters: string }> = {
+  reviews: {
+    means: 'How customers rate you and how steadily new reviews arrive: your star rating, how many reviews you have, how recent they are and what they say.',
+    matters: 'Most people read reviews before choosing a local business, and search engines rank businesses with more, fresher and better reviews higher in local results.',
+  },
+  digitalPresence: {
+    means: 'How complete your listing is and how well your website works: whether it answers, is secure, reads well on a phone and tells search engines who and where you are.',
+    matters: 'A customer who cannot find your hours, phone or a working website on a phone calls the next business in the list.',
+  },
+  engagement: {
+    means: 'How easy you make it for a customer to reach you and how you answer them: contact paths, booking, social profiles and replies to reviews where the source shows them.',
+    matters: 'Every extra step between finding you and contacting you loses customers; visible replies to reviews show you listen.',
+  },
+  marketShare: {
+    means: 'How much of your local market\'s attention you hold: your share of all reviews among the businesses compared, and your standing against the market on volume and rating.',
+    matters: 'Share of reviews follows share of customers; it shows whether you are gaining or losing ground to the businesses around you.',
+  },
+};
 export const fmtDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
 export const fmtValue = (point: DataPoint): string => rawValue(point);
 
 /** Places in rank order (the business among them), as the competitor tables show them. */
 export function ranked(data: ReportData) {
-  return [data.business, ...data.competitors].sort((a, b) => a.rank - b.rank || (b.scores.overall ?? -1) - (a.scores.overall ?? -1));
+  return [data.business, ...data.competitors].sort((a, b) => a.rank - b.rank || orZero(b.scores.overall) - orZero(a.scores.overall));
+}
+const orZero = (n: number | null) => n ?? 0;
+
+/** The business against its market on one score: the median of every place with a score, the
+ *  leader, and the business's position among the places with a score. */
+export function marketOn(data: ReportData, key: ScoreKey | 'overall') {
+  const all = [data.business, ...data.competitors];
+  const scored = all.map((p) => ({ p, s: p.scores[key] as number | null })).filter((x): x is { p: AnalysedPlace; s: number } => x.s !== null);
+  const sorted = scored.map((x) => x.s).sort((a, b) => a - b);
+  const mid = sorted.length / 2;
+  const median = sorted.length === 0 ? null : sorted.length % 2 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  const leader = scored.reduce<{ p: AnalysedPlace; s: number } | null>((best, x) => (!best || x.s > best.s ? x : best), null);
+  const you = data.business.scores[key] as number | null;
+  const position = you === null ? null : scored.filter((x) => x.s > you).length + 1;
+  return { you, median, leader: leader && { name: leader.p.place.name, score: leader.s, isYou: leader.p.isMainBusiness }, position, scoredCount: scored.length };
 }
 export const marketSize = (data: ReportData) => data.competitors.length + 1;
 
-export const SAMPLE_DATA_NOTICE = 'Sample data: this report was made by the offline sample provider, not from live listings.';
+/** Where the served methodology page lives (generated from docs/methodology.md at build time). */
+export const METHODOLOGY_PATH = '/methodology';
+
+/** The one paragraph each score section prints under "How this score is computed". */
+export const HOW_COMPUTED =
+  'Each data point is turned into a value from 0 (worst) to 1 (best), its normalised value. The score is 1 plus 9 times the weighted average of those values, over the data points that could be measured; a point the source could not give is left out rather than counted as worst, and the coverage says how much of the weight was measured. Each point\'s contribution is the part of the score it adds above 1, so the contributions add up to the score minus 1.';
 
 export const METHODOLOGY_SUMMARY = [
   'We find your business and its top competitors within the search radius, by prominence, and read their listings, reviews and websites.',
-  'Each place gets 90+ data points. Each of the four scores is a weighted blend of its data points, scaled 1-10 with two decimals; the overall score blends the four.',
-  'Market share is your share of all reviews in the local market, also shown as a percent. Rank is the number of places scoring higher overall, plus one.',
-  'Recommendations are the changes that would raise a score the most, ordered by the points they would gain. Every data point, its source, unit and weight is listed in the data points section.',
+  'Each of the four scores is a weighted blend of its data points, scaled 1-10 with two decimals; the overall score blends the four. A score with too little measured data reads "Not enough data" instead of a number.',
+  'Market share is a 1-10 score; your share of all reviews in the local market is shown beside it as a percent. Rank is the number of places scoring higher overall, plus one.',
+  'Recommendations are the changes that would raise a score the most, ordered by the points they would gain. Each score\'s section lists every data point with its source, raw value, normalised value, weight and contribution.',
 ];

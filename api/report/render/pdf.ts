@@ -1,173 +1,478 @@
-// The PDF report (pdfkit, US Letter, Inter embedded so the text is selectable and searchable):
-// scores, rank, competitor table, recommendations, every data point, notes, the method in short,
-// and the sample-data notice when the sample provider made it.
+// The PDF report (pdfkit, US Letter, tagged, Inter embedded so every name is real text):
+// 1. executive summary: overall score and rank, what the number means, key findings, the radar,
+//    the colour bands; 2. the market: competitor bars and table; 3-6. one section per score: band,
+//    meaning, why it matters, against the market median and leader, top fixes, how it is computed
+//    and every data point with source, raw and normalised value, weight and contribution;
+//    then all recommendations, notes and the method in short. With sample data every page says so.
 import PDFDocument from 'pdfkit';
-import { OPERATOR, PRODUCT_NAME } from '../../../common/constants.ts';
-import type { AnalysedPlace, ReportData } from '../types.ts';
+import { OPERATOR, PRODUCT_NAME, scoreBand } from '../../../common/constants.ts';
+import type { ReportData, ScoreBreakdown, ScoreKey } from '../types.ts';
+import { breakdownOf, coverageText, SOURCE_LABELS } from './breakdown.ts';
+import { findings } from './summary.ts';
 import { interFont } from './fonts.ts';
-import { bandColour, fmtDate, fmtScore, fmtValue, marketSize, METHODOLOGY_SUMMARY, ranked, SAMPLE_DATA_NOTICE, SCORE_KEYS, SCORE_LABELS } from './labels.ts';
+import {
+  BAND_COLOURS,
+  BAND_LABELS,
+  BAND_RANGES,
+  bandColour,
+  bandLabel,
+  fmtDate,
+  fmtScore,
+  HOW_COMPUTED,
+  marketOn,
+  marketSize,
+  METHODOLOGY_SUMMARY,
+  ranked,
+  SAMPLE_DATA_LABEL,
+  SAMPLE_DATA_NOTE,
+  scaleMeaning,
+  SCORE_ABOUT,
+  SCORE_KEYS,
+  SCORE_LABELS,
+} from './labels.ts';
+import {
+  artifact,
+  BAND_TINT,
+  bars,
+  BRAND,
+  clampLines,
+  CONTENT_WIDTH,
+  ensureSpace,
+  figure,
+  INK,
+  INK2,
+  INK3,
+  line,
+  LINE,
+  MARGIN,
+  MUTED,
+  PAGE,
+  pill,
+  radar,
+  SURFACE,
+  table,
+  type Doc,
+  type Struct,
+} from './pdf-draw.ts';
 
-const INK = '#0f172a';
-const INK3 = '#475569';
-const LINE = '#e2e8f0';
-const BRAND = '#3B82F6';
-const MARGIN = 50;
-
-type Doc = PDFKit.PDFDocument;
-
-function heading(doc: Doc, text: string) {
-  if (doc.y > doc.page.height - 140) doc.addPage();
-  doc.moveDown(0.8).font('Bold').fontSize(15).fillColor(INK).text(text, MARGIN);
-  const y = doc.y + 3;
-  doc.moveTo(MARGIN, y).lineTo(doc.page.width - MARGIN, y).lineWidth(1).strokeColor(LINE).stroke();
-  doc.y = y + 8;
+export interface ReportLinks {
+  /** The served methodology page, absolute. */
+  methodologyUrl: string;
 }
 
-function sampleBanner(doc: Doc) {
-  const width = doc.page.width - MARGIN * 2;
-  const y = doc.y;
-  doc.roundedRect(MARGIN, y, width, 34, 6).fillAndStroke('#fffbeb', '#fcd34d');
-  doc.font('Semibold').fontSize(10).fillColor('#92400e').text(SAMPLE_DATA_NOTICE, MARGIN + 12, y + 11, { width: width - 24 });
-  doc.y = y + 46;
+const TINT_NONE = '#f1f5f9';
+const tintOf = (score: number | null) => (score === null ? TINT_NONE : BAND_TINT[scoreBand(score)]);
+
+function para(doc: Doc, parent: Struct, text: string, options: { size?: number; colour?: string; x?: number; width?: number; font?: string; type?: string; gap?: number } = {}) {
+  doc.font(options.font ?? 'Regular').fontSize(options.size ?? 9.5).fillColor(options.colour ?? INK2);
+  doc.text(text, options.x ?? MARGIN, doc.y, { width: options.width ?? CONTENT_WIDTH, lineGap: 1.5, structParent: parent, structType: options.type ?? 'P' });
+  doc.y += options.gap ?? 4;
 }
 
-function scoreBars(doc: Doc, place: AnalysedPlace, x: number, y: number, width: number) {
-  let top = y;
-  for (const key of SCORE_KEYS) {
-    const score = place.scores[key];
-    doc.font('Regular').fontSize(10).fillColor(INK3).text(SCORE_LABELS[key], x, top, { width: width - 50 });
-    doc.font('Bold').fontSize(10).fillColor(INK).text(fmtScore(score), x + width - 50, top, { width: 50, align: 'right' });
-    doc.roundedRect(x, top + 15, width, 6, 3).fill(LINE);
-    if (score !== null) doc.roundedRect(x, top + 15, Math.max(6, (width * Math.min(100, score * 10)) / 100), 6, 3).fill(bandColour(score));
-    top += 34;
+/** A heading kept with at least `keep` points of what follows it. */
+function heading(doc: Doc, parent: Struct, text: string, keep: number, level: 'H1' | 'H2' | 'H3' = 'H2') {
+  const size = level === 'H1' ? 18 : level === 'H2' ? 14 : 11;
+  ensureSpace(doc, size + 14 + keep);
+  doc.font('Bold').fontSize(size).fillColor(INK);
+  line(doc, parent, text, MARGIN, doc.y, CONTENT_WIDTH, { type: level });
+  doc.y += size + 6;
+  if (level !== 'H3') {
+    const y = doc.y;
+    artifact(doc, () => doc.moveTo(MARGIN, y).lineTo(MARGIN + CONTENT_WIDTH, y).lineWidth(0.8).strokeColor(LINE).stroke());
+    doc.y = y + 8;
   }
-  doc.font('Regular').fontSize(9).fillColor(INK3).text(`Market share: ${place.scores.marketSharePercent.toFixed(2)}% of local reviews`, x, top);
 }
 
-function summary(doc: Doc, data: ReportData) {
+function bullets(doc: Doc, parent: Struct, items: string[], width = CONTENT_WIDTH, x = MARGIN) {
+  const list = doc.struct('L');
+  parent.add(list);
+  for (const item of items) {
+    doc.font('Regular').fontSize(9.5);
+    ensureSpace(doc, doc.heightOfString(item, { width: width - 12 }));
+    const y = doc.y;
+    const li = doc.struct('LI');
+    list.add(li);
+    artifact(doc, () => doc.circle(x + 3, y + 5.5, 1.6).fill(BRAND));
+    doc.fillColor(INK2).text(item, x + 12, y, { width: width - 12, lineGap: 1.5, structParent: li, structType: 'LBody' });
+    li.end();
+    doc.y += 3;
+  }
+  list.end();
+  doc.x = MARGIN;
+}
+
+// ---- page 1 -------------------------------------------------------------------------------
+
+function cover(doc: Doc, root: Struct, data: ReportData) {
   const b = data.business;
-  const y = doc.y + 4;
-  doc.roundedRect(MARGIN, y, 160, 150, 10).fillAndStroke('#f8fafc', LINE);
-  doc.font('Regular').fontSize(10).fillColor(INK3).text('Overall score', MARGIN, y + 18, { width: 160, align: 'center' });
-  doc.font('Bold').fontSize(40).fillColor(bandColour(b.scores.overall)).text(fmtScore(b.scores.overall), MARGIN, y + 36, { width: 160, align: 'center' });
-  doc.font('Regular').fontSize(10).fillColor(INK3).text('out of 10', MARGIN, y + 86, { width: 160, align: 'center' });
-  doc.font('Bold').fontSize(14).fillColor(INK).text(`Rank #${b.rank} of ${marketSize(data)}`, MARGIN, y + 110, { width: 160, align: 'center' });
-  scoreBars(doc, b, MARGIN + 190, y + 6, doc.page.width - MARGIN * 2 - 190);
-  doc.y = y + 168;
-  doc.x = MARGIN;
-}
-
-function table(doc: Doc, columns: Array<{ title: string; width: number; align?: 'left' | 'right' }>, rows: Array<{ cells: string[]; bold?: boolean }>) {
-  const rowHeight = 18;
-  const header = () => {
-    let x = MARGIN;
+  const sect = doc.struct('Sect');
+  root.add(sect);
+  artifact(doc, () => doc.roundedRect(MARGIN, MARGIN, 16, 16, 4).fill(BRAND));
+  doc.font('Bold').fontSize(12).fillColor('#1F2937');
+  line(doc, sect, PRODUCT_NAME, MARGIN + 22, MARGIN + 2, 150);
+  doc.font('Regular').fontSize(9).fillColor(INK3);
+  line(doc, sect, `Local market report · ${fmtDate(data.generatedAt)}`, MARGIN + 200, MARGIN + 3, CONTENT_WIDTH - 200, { align: 'right' });
+  doc.y = MARGIN + 32;
+  doc.font('Bold').fontSize(22).fillColor(INK);
+  doc.text(clampLines(doc, b.place.name, CONTENT_WIDTH, 2), MARGIN, doc.y, { width: CONTENT_WIDTH, structParent: sect, structType: 'H1' });
+  doc.y += 2;
+  doc.font('Regular').fontSize(10).fillColor(INK3);
+  if (b.place.address) line(doc, sect, b.place.address, MARGIN, doc.y, CONTENT_WIDTH);
+  doc.y += b.place.address ? 14 : 0;
+  line(doc, sect, `${data.category} · compared with the top ${data.competitors.length} competitors within ${data.radiusMiles} miles`, MARGIN, doc.y, CONTENT_WIDTH);
+  doc.y += 20;
+  if (data.sampleData) {
+    doc.font('Regular').fontSize(9.5);
+    const h = doc.heightOfString(SAMPLE_DATA_NOTE, { width: CONTENT_WIDTH - 24 }) + 30;
     const y = doc.y;
-    doc.rect(MARGIN, y, doc.page.width - MARGIN * 2, rowHeight).fill('#f1f5f9');
-    doc.font('Semibold').fontSize(8.5).fillColor(INK3);
-    for (const c of columns) {
-      doc.text(c.title, x + 4, y + 5, { width: c.width - 8, align: c.align ?? 'left', lineBreak: false, ellipsis: true });
-      x += c.width;
-    }
-    doc.y = y + rowHeight;
-  };
-  header();
-  for (const row of rows) {
-    if (doc.y + rowHeight > doc.page.height - MARGIN - 30) {
-      doc.addPage();
-      header();
-    }
-    let x = MARGIN;
-    const y = doc.y;
-    if (row.bold) doc.rect(MARGIN, y, doc.page.width - MARGIN * 2, rowHeight).fill('#eff6ff');
-    doc.font(row.bold ? 'Bold' : 'Regular').fontSize(8.5).fillColor(INK);
-    row.cells.forEach((cell, i) => {
-      const c = columns[i]!;
-      doc.text(cell, x + 4, y + 5, { width: c.width - 8, align: c.align ?? 'left', lineBreak: false, ellipsis: true });
-      x += c.width;
-    });
-    doc.moveTo(MARGIN, y + rowHeight).lineTo(doc.page.width - MARGIN, y + rowHeight).lineWidth(0.5).strokeColor(LINE).stroke();
-    doc.y = y + rowHeight;
+    artifact(doc, () => doc.roundedRect(MARGIN, y, CONTENT_WIDTH, h, 6).fillAndStroke('#fffbeb', '#fcd34d'));
+    doc.font('Bold').fontSize(10).fillColor('#92400e');
+    line(doc, sect, SAMPLE_DATA_LABEL, MARGIN + 12, y + 9, CONTENT_WIDTH - 24, { type: 'H2' });
+    doc.font('Regular').fontSize(9.5).fillColor('#92400e').text(SAMPLE_DATA_NOTE, MARGIN + 12, y + 23, { width: CONTENT_WIDTH - 24, structParent: sect });
+    doc.y = y + h + 14;
   }
-  doc.x = MARGIN;
+  overview(doc, sect, data);
+  sect.end();
 }
 
-function competitorTable(doc: Doc, data: ReportData) {
+function overview(doc: Doc, sect: Struct, data: ReportData) {
+  const b = data.business;
+  const overall = b.scores.overall as number | null;
+  const top = doc.y;
+  // The overall score card.
+  const cardW = 176;
+  const cardH = 196;
+  artifact(doc, () => doc.roundedRect(MARGIN, top, cardW, cardH, 10).fillAndStroke(SURFACE, LINE));
+  doc.font('Semibold').fontSize(10).fillColor(INK3);
+  line(doc, sect, 'Overall score', MARGIN, top + 16, cardW, { align: 'center' });
+  doc.font('Bold').fontSize(overall === null ? 16 : 40).fillColor(bandColour(overall));
+  line(doc, sect, fmtScore(overall), MARGIN + 8, top + (overall === null ? 48 : 34), cardW - 16, { align: 'center' });
+  doc.font('Regular').fontSize(9.5).fillColor(INK3);
+  line(doc, sect, overall === null ? 'too little was measured' : 'out of 10', MARGIN, top + 82, cardW, { align: 'center' });
+  doc.font('Semibold').fontSize(9);
+  const label = bandLabel(overall);
+  const pw = doc.widthOfString(label) + 16;
+  pill(doc, sect, label, MARGIN + (cardW - pw) / 2, top + 102, bandColour(overall), tintOf(overall), 9);
+  doc.font('Bold').fontSize(15).fillColor(INK);
+  line(doc, sect, `Rank #${b.rank} of ${marketSize(data)}`, MARGIN, top + 132, cardW, { align: 'center' });
+  doc.font('Regular').fontSize(8.5).fillColor(INK3);
+  doc.text(`${b.scores.marketSharePercent.toFixed(2)}% of the reviews in this market are yours`, MARGIN + 14, top + 156, { width: cardW - 28, align: 'center', structParent: sect });
+
+  // The radar: the business against the market median on the four scores.
+  const medians = SCORE_KEYS.map((k) => marketOn(data, k).median);
+  const yours = SCORE_KEYS.map((k) => b.scores[k] as number | null);
+  const rx = MARGIN + cardW + 20;
+  const rw = CONTENT_WIDTH - cardW - 20;
+  figure(doc, sect, `Radar chart of the four scores out of 10. ${SCORE_KEYS.map((k, i) => `${SCORE_LABELS[k]}: you ${fmtScore(yours[i]!)}, market median ${fmtScore(medians[i] ?? null)}`).join('; ')}.`, () => {
+    radar(
+      doc,
+      SCORE_KEYS.map((k, i) => `${SCORE_LABELS[k]} ${yours[i] === null ? '(not enough data)' : yours[i]!.toFixed(1)}`),
+      [
+        { name: 'Market median', values: medians, stroke: '#94a3b8', fill: '#94a3b8', dash: true },
+        { name: 'You', values: yours, stroke: BRAND, fill: BRAND },
+      ],
+      rx + rw / 2,
+      top + 98,
+      72,
+    );
+    // Its legend, in the top right corner.
+    const lx = rx + rw - 84;
+    doc.circle(lx + 4, top + 8, 3.5).fill(BRAND);
+    doc.font('Regular').fontSize(8).fillColor(INK2).text('You', lx + 14, top + 4, { lineBreak: false });
+    doc.moveTo(lx, top + 22).lineTo(lx + 9, top + 22).dash(2, { space: 1.5 }).lineWidth(1.4).strokeColor('#94a3b8').stroke().undash();
+    doc.text('Market median', lx + 14, top + 18, { lineBreak: false });
+  });
+  doc.y = top + cardH + 18;
+  doc.x = MARGIN;
+
+  heading(doc, sect, 'Executive summary', 60);
+  bullets(doc, sect, findings(data));
+  doc.y += 6;
+  legend(doc, sect, overall);
+}
+
+function legend(doc: Doc, parent: Struct, overall: number | null) {
+  ensureSpace(doc, 96);
+  const top = doc.y;
+  const h = 88;
+  artifact(doc, () => doc.roundedRect(MARGIN, top, CONTENT_WIDTH, h, 8).fillAndStroke('#ffffff', LINE));
+  doc.font('Bold').fontSize(10).fillColor(INK);
+  line(doc, parent, 'How to read the scores', MARGIN + 12, top + 10, 300, { type: 'H3' });
+  doc.font('Regular').fontSize(8.5).fillColor(INK3);
+  doc.text(`Every score runs from 1 to 10. ${scaleMeaning(overall ?? 6.1)}`, MARGIN + 12, top + 26, { width: CONTENT_WIDTH - 24, structParent: parent });
+  const colW = (CONTENT_WIDTH - 24) / BAND_RANGES.length;
+  BAND_RANGES.forEach((r, i) => {
+    const x = MARGIN + 12 + i * colW;
+    artifact(doc, () => doc.roundedRect(x, top + 52, 10, 10, 2).fill(BAND_COLOURS[r.band]));
+    doc.font('Semibold').fontSize(8.5).fillColor(INK);
+    line(doc, parent, `${BAND_LABELS[r.band]} ${r.range}`, x + 15, top + 52, colW - 18);
+    doc.font('Regular').fontSize(7.5).fillColor(INK3);
+    line(doc, parent, r.meaning, x + 15, top + 65, colW - 18);
+  });
+  doc.y = top + h + 10;
+}
+
+// ---- the market ---------------------------------------------------------------------------
+
+function market(doc: Doc, root: Struct, data: ReportData) {
+  doc.addPage();
+  const sect = doc.struct('Sect');
+  root.add(sect);
+  heading(doc, sect, 'How you compare', 240, 'H1');
+  para(doc, sect, `Overall scores of the ${marketSize(data)} businesses compared, in rank order. Your row is outlined.`, { colour: INK3 });
+  const rows = ranked(data);
+  const top = doc.y + 4;
+  figure(doc, sect, `Bar chart of overall scores: ${rows.map((p) => `#${p.rank} ${p.place.name} ${fmtScore(p.scores.overall)}`).join('; ')}.`, () => {
+    bars(doc, rows.map((p) => ({ label: `#${p.rank}  ${p.place.name}${p.isMainBusiness ? ' (you)' : ''}`, score: p.scores.overall as number | null, strong: p.isMainBusiness })), MARGIN, top, CONTENT_WIDTH, 190, 18);
+  });
+  doc.y = top + rows.length * 18 + 16;
+  doc.x = MARGIN;
+  heading(doc, sect, 'Every score, side by side', 60, 'H2');
+  const cell = (s: number | null) => (s === null ? 'No data' : s.toFixed(2));
   table(
     doc,
+    sect,
     [
-      { title: 'Rank', width: 34 },
-      { title: 'Business', width: 140 },
-      { title: 'Miles', width: 38, align: 'right' },
-      { title: 'Rating', width: 40, align: 'right' },
+      { title: 'Rank', width: 32 },
+      { title: 'Business', width: 152 },
+      { title: 'Miles', width: 36, align: 'right' },
+      { title: 'Stars', width: 34, align: 'right' },
       { title: 'Count', width: 44, align: 'right' },
-      { title: 'Reviews', width: 50, align: 'right' },
-      { title: 'Digital', width: 40, align: 'right' },
-      { title: 'Engage', width: 42, align: 'right' },
+      { title: 'Reviews', width: 42, align: 'right' },
+      { title: 'Digital', width: 42, align: 'right' },
+      { title: 'Engage.', width: 44, align: 'right' },
       { title: 'Share', width: 40, align: 'right' },
-      { title: 'Overall', width: 40, align: 'right' },
+      { title: 'Overall', width: 46, align: 'right' },
     ],
-    ranked(data).map((p) => ({
+    rows.map((p) => ({
       bold: p.isMainBusiness,
       cells: [
         `#${p.rank}`,
         p.isMainBusiness ? `${p.place.name} (you)` : p.place.name,
-        p.isMainBusiness ? '0.00' : p.place.distanceMiles.toFixed(2),
+        p.isMainBusiness ? '-' : p.place.distanceMiles.toFixed(2),
         p.place.rating === null ? 'n/a' : p.place.rating.toFixed(1),
         p.place.reviewCount === null ? 'n/a' : String(p.place.reviewCount),
-        fmtScore(p.scores.reviews),
-        fmtScore(p.scores.digitalPresence),
-        fmtScore(p.scores.engagement),
-        fmtScore(p.scores.marketShare),
-        fmtScore(p.scores.overall),
+        ...SCORE_KEYS.map((k) => cell(p.scores[k] as number | null)),
+        cell(p.scores.overall as number | null),
       ],
+      muted: [5, 6, 7, 8, 9].filter((i) => (i < 9 ? p.scores[SCORE_KEYS[i - 5]!] : p.scores.overall) === null),
     })),
   );
-  doc.moveDown(0.4).font('Regular').fontSize(8).fillColor(INK3).text('Score columns: Online Reviews, Digital Presence, Customer Engagement, Market Share, Overall (each 1-10). Rating and Count are the listing’s star rating and number of reviews.', MARGIN);
+  doc.y += 6;
+  para(
+    doc,
+    sect,
+    'Stars and Count are the listing\'s star rating and number of reviews. The next five columns are scores from 1 to 10: Online Reviews, Digital Presence, Customer Engagement, Market Share and Overall. "No data" means not enough data to give that score a number.',
+    { size: 8, colour: MUTED },
+  );
+  sect.end();
 }
 
-function recommendations(doc: Doc, data: ReportData) {
-  data.recommendations.forEach((r, i) => {
-    if (doc.y > doc.page.height - 110) doc.addPage();
-    doc.font('Bold').fontSize(11).fillColor(INK).text(`${i + 1}. ${r.title}`, MARGIN);
-    doc.font('Regular').fontSize(9.5).fillColor(INK3).text(`${r.detail} Could add ${r.gain.toFixed(2)} points to ${SCORE_LABELS[r.score]}.`, MARGIN + 14);
-    doc.moveDown(0.5);
+// ---- one section per score ------------------------------------------------------------------
+
+function scoreSection(doc: Doc, root: Struct, data: ReportData, key: ScoreKey, links: ReportLinks) {
+  doc.addPage();
+  const b = data.business;
+  const breakdown = breakdownOf(b, key);
+  const score = b.scores[key] as number | null;
+  const sect = doc.struct('Sect');
+  root.add(sect);
+  // Title row: name, score, band.
+  const top = doc.y;
+  doc.font('Bold').fontSize(18).fillColor(INK);
+  line(doc, sect, SCORE_LABELS[key], MARGIN, top, 300, { type: 'H1' });
+  doc.font('Bold').fontSize(score === null ? 13 : 20).fillColor(bandColour(score));
+  line(doc, sect, score === null ? 'Not enough data' : `${score.toFixed(2)} / 10`, MARGIN + 300, top + (score === null ? 4 : -2), CONTENT_WIDTH - 300, { align: 'right' });
+  doc.y = top + 28;
+  const label = bandLabel(score);
+  const pw = pill(doc, sect, label, MARGIN, doc.y, bandColour(score), tintOf(score), 8.5);
+  doc.font('Regular').fontSize(8.5).fillColor(INK3);
+  if (breakdown.totalWeight > 0) line(doc, sect, `${coverageText(breakdown)} (${Math.round(breakdown.coverage * 100)}%)`, MARGIN + pw + 10, doc.y + 4.5, CONTENT_WIDTH - pw - 10);
+  doc.y += 28;
+  para(doc, sect, scaleMeaning(score), { colour: INK2, gap: 10 });
+
+  // What it means / why it matters, side by side.
+  const colW = (CONTENT_WIDTH - 20) / 2;
+  const about = SCORE_ABOUT[key];
+  const y0 = doc.y;
+  doc.font('Bold').fontSize(10).fillColor(INK);
+  line(doc, sect, 'What it measures', MARGIN, y0, colW, { type: 'H3' });
+  line(doc, sect, 'Why it matters', MARGIN + colW + 20, y0, colW, { type: 'H3' });
+  doc.font('Regular').fontSize(9).fillColor(INK2);
+  doc.text(about.means, MARGIN, y0 + 15, { width: colW, lineGap: 1.5, structParent: sect });
+  const y1 = doc.y;
+  doc.text(about.matters, MARGIN + colW + 20, y0 + 15, { width: colW, lineGap: 1.5, structParent: sect });
+  doc.y = Math.max(y1, doc.y) + 12;
+  doc.x = MARGIN;
+
+  // Against the market.
+  const m = marketOn(data, key);
+  heading(doc, sect, 'You against the market', 70, 'H3');
+  const items = [
+    { label: 'You', score: m.you, strong: true },
+    { label: 'Market median', score: m.median },
+    { label: m.leader ? `Leader: ${m.leader.name}${m.leader.isYou ? ' (you)' : ''}` : 'Leader', score: m.leader?.score ?? null },
+  ];
+  const by = doc.y;
+  figure(doc, sect, `${SCORE_LABELS[key]}: you ${fmtScore(m.you)}, market median ${fmtScore(m.median)}, leader ${m.leader ? `${m.leader.name} ${m.leader.score.toFixed(2)}` : 'none'}.`, () => {
+    bars(doc, items, MARGIN, by, CONTENT_WIDTH, 190, 18);
   });
+  doc.y = by + items.length * 18 + 4;
+  doc.font('Regular').fontSize(8.5).fillColor(MUTED);
+  line(doc, sect, m.position === null ? `Not ranked on this score: not enough data.` : `#${m.position} of ${m.scoredCount} businesses with this score.`, MARGIN, doc.y, CONTENT_WIDTH);
+  doc.y += 20;
+
+  // Top fixes.
+  const fixes = data.recommendations.filter((r) => r.score === key);
+  heading(doc, sect, 'Top fixes', 40, 'H3');
+  if (fixes.length === 0) para(doc, sect, 'None of the report\'s largest gains is in this score. The table below shows which data points hold it back.', { colour: INK3 });
+  for (const r of fixes) {
+    doc.font('Regular').fontSize(9);
+    ensureSpace(doc, doc.heightOfString(r.detail, { width: CONTENT_WIDTH - 80 }) + 18);
+    const y = doc.y;
+    doc.font('Bold').fontSize(9.5).fillColor(INK);
+    line(doc, sect, r.title, MARGIN, y, CONTENT_WIDTH - 80, { type: 'H4' });
+    doc.font('Bold').fontSize(9.5).fillColor('#047857');
+    line(doc, sect, `+${r.gain.toFixed(2)} points`, MARGIN + CONTENT_WIDTH - 80, y, 80, { align: 'right' });
+    doc.font('Regular').fontSize(9).fillColor(INK3).text(r.detail, MARGIN, y + 14, { width: CONTENT_WIDTH - 80, lineGap: 1, structParent: sect });
+    doc.y += 8;
+  }
+  doc.y += 4;
+
+  // How it is computed, and every data point.
+  heading(doc, sect, 'How this score is computed', 80, 'H3');
+  para(doc, sect, HOW_COMPUTED, { size: 8.5, colour: INK3 });
+  doc.font('Regular').fontSize(8.5).fillColor(BRAND);
+  line(doc, sect, `Full method and every weight: ${links.methodologyUrl}`, MARGIN, doc.y, CONTENT_WIDTH, { type: 'Link', link: links.methodologyUrl });
+  doc.y += 18;
+  breakdownTable(doc, sect, breakdown, score);
+  sect.end();
 }
 
-function dataPoints(doc: Doc, place: AnalysedPlace) {
+const fmtNorm = (n: number | null) => (n === null ? '-' : n.toFixed(2));
+const fmtContribution = (n: number | null) => (n === null ? '-' : `+${n.toFixed(2)}`);
+const STATUS_TEXT = { measured: '', not_applicable: 'Not applicable', unknown: 'Not measured' } as const;
+
+function breakdownTable(doc: Doc, sect: Struct, breakdown: ScoreBreakdown, score: number | null) {
+  ensureSpace(doc, 17 * 4);
+  if (breakdown.parts.length === 0) {
+    para(doc, sect, 'This report has no breakdown of the score by data point.', { colour: INK3 });
+    return;
+  }
+  const parts = [...breakdown.parts].sort((a, b) => (b.contribution ?? -1) - (a.contribution ?? -1) || b.weight - a.weight);
   table(
     doc,
+    sect,
     [
-      { title: '#', width: 28 },
-      { title: 'Data point', width: 230 },
-      { title: 'Value', width: 130, align: 'right' },
-      { title: 'Feeds', width: 124 },
+      { title: 'Data point', width: 190 },
+      { title: 'Source', width: 50 },
+      { title: 'Raw value', width: 92, align: 'right' },
+      { title: 'Normalised', width: 58, align: 'right' },
+      { title: 'Weight', width: 48, align: 'right' },
+      { title: 'Contribution', width: 74, align: 'right' },
     ],
-    place.dataPoints.map((p, i) => ({ cells: [String(i + 1), p.label, fmtValue(p), p.score ? SCORE_LABELS[p.score] : 'Shown, not scored'] })),
+    [
+      ...parts.map((p) => ({
+        cells: [p.label, SOURCE_LABELS[p.source], p.status === 'measured' ? p.raw : STATUS_TEXT[p.status], fmtNorm(p.normalised), String(p.weight), fmtContribution(p.contribution)],
+        muted: p.status === 'measured' ? [] : [0, 1, 2, 3, 4, 5],
+      })),
+      {
+        bold: true,
+        cells: [`Score · ${coverageText(breakdown)}`, '', '', '', `${breakdown.measuredWeight}/${breakdown.totalWeight}`, score === null ? 'Not enough data' : `1 + ${(score - 1).toFixed(2)} = ${score.toFixed(2)}`],
+      },
+    ],
+    7.5,
   );
+  doc.y += 4;
+  para(doc, sect, 'Normalised: 0 = worst, 1 = best. Contribution: the points the data point adds to the score above 1. "Not measured": the source could not give it, so it is left out of the score rather than counted as the worst value.', { size: 7.5, colour: MUTED });
 }
 
-function footers(doc: Doc) {
+// ---- the end -------------------------------------------------------------------------------
+
+function closing(doc: Doc, root: Struct, data: ReportData, links: ReportLinks) {
+  doc.addPage();
+  const sect = doc.struct('Sect');
+  root.add(sect);
+  heading(doc, sect, 'What to do first', 60, 'H1');
+  para(doc, sect, 'The changes that would raise your scores the most, largest gain first.', { colour: INK3 });
+  data.recommendations.forEach((r, i) => {
+    doc.font('Regular').fontSize(9);
+    ensureSpace(doc, doc.heightOfString(r.detail, { width: CONTENT_WIDTH - 24 }) + 22);
+    const y = doc.y;
+    artifact(doc, () => doc.circle(MARGIN + 8, y + 6, 8).fill(BRAND));
+    doc.font('Bold').fontSize(8.5).fillColor('#ffffff');
+    line(doc, null, String(i + 1), MARGIN, y + 2, 16, { align: 'center' });
+    doc.font('Bold').fontSize(10).fillColor(INK);
+    line(doc, sect, r.title, MARGIN + 24, y, CONTENT_WIDTH - 130, { type: 'H2' });
+    doc.font('Semibold').fontSize(8.5).fillColor('#047857');
+    line(doc, sect, `+${r.gain.toFixed(2)} ${SCORE_LABELS[r.score]}`, MARGIN + CONTENT_WIDTH - 130, y + 1, 130, { align: 'right' });
+    doc.font('Regular').fontSize(9).fillColor(INK3).text(r.detail, MARGIN + 24, y + 15, { width: CONTENT_WIDTH - 24, lineGap: 1, structParent: sect });
+    doc.y += 10;
+  });
+  if (data.notes.length > 0) {
+    doc.y += 6;
+    heading(doc, sect, 'Notes on the data', 40, 'H2');
+    bullets(doc, sect, data.notes);
+  }
+  doc.y += 6;
+  heading(doc, sect, 'How we score, in short', 60, 'H2');
+  bullets(doc, sect, [
+    ...METHODOLOGY_SUMMARY,
+    `Data source: ${data.sampleData ? 'example figures generated by LocalRank, not live listings' : data.provider === 'google' ? 'Google Places' : 'Yelp'}. Location from ${data.location.source === 'zip' ? 'the ZIP code' : data.location.source === 'city' ? 'the city (the ZIP code was not found)' : 'an online geocoder'}.`,
+  ]);
+  doc.font('Regular').fontSize(9).fillColor(BRAND);
+  ensureSpace(doc, 14);
+  line(doc, sect, `The full method, every data point and its weight: ${links.methodologyUrl}`, MARGIN, doc.y + 2, CONTENT_WIDTH, { type: 'Link', link: links.methodologyUrl });
+  sect.end();
+}
+
+/** Every page: the sample label at the top (when sample data) and the footer, as pagination artifacts. */
+function pageFurniture(doc: Doc, data: ReportData) {
   const range = doc.bufferedPageRange();
   for (let i = range.start; i < range.start + range.count; i++) {
     doc.switchToPage(i);
-    const y = doc.page.height - 36;
-    doc.font('Regular').fontSize(7.5).fillColor('#64748b');
-    doc.text(`${OPERATOR.legalName} · ${OPERATOR.postalAddress}`, MARGIN, y, { width: 400, lineBreak: false, height: 10 });
-    doc.text(`Page ${i + 1} of ${range.count}`, doc.page.width - MARGIN - 100, y, { width: 100, align: 'right', lineBreak: false, height: 10 });
+    const bottom = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    doc.markContent('Artifact', { type: 'Pagination' });
+    if (data.sampleData) {
+      doc.font('Semibold').fontSize(8);
+      const text = `${SAMPLE_DATA_LABEL}`;
+      const w = doc.widthOfString(text) + 20;
+      const x = PAGE.width - MARGIN - w;
+      doc.roundedRect(x, 18, w, 17, 8.5).fillAndStroke('#fffbeb', '#fcd34d');
+      doc.fillColor('#92400e').text(text, x + 10, 22.5, { width: w - 20, lineBreak: false });
+    }
+    const y = PAGE.height - 34;
+    doc.moveTo(MARGIN, y - 6).lineTo(PAGE.width - MARGIN, y - 6).lineWidth(0.5).strokeColor(LINE).stroke();
+    doc.font('Regular').fontSize(7.5).fillColor(MUTED);
+    doc.text(`${PRODUCT_NAME} · ${OPERATOR.legalName} · ${OPERATOR.postalAddress}`, MARGIN, y, { width: 400, lineBreak: false });
+    doc.text(`Page ${i + 1} of ${range.count}`, PAGE.width - MARGIN - 100, y, { width: 100, align: 'right', lineBreak: false });
+    doc.endMarkedContent();
+    doc.page.margins.bottom = bottom;
   }
 }
 
-export async function renderPdf(data: ReportData): Promise<Buffer> {
+export async function renderPdf(data: ReportData, links: ReportLinks): Promise<Buffer> {
+  const name = data.business.place.name;
   const doc = new PDFDocument({
     size: 'LETTER',
     margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
     bufferPages: true,
-    info: { Title: `${PRODUCT_NAME} report: ${data.business.place.name}`, Author: PRODUCT_NAME, CreationDate: new Date(data.generatedAt) },
+    tagged: true,
+    lang: 'en-US',
+    displayTitle: true,
+    pdfVersion: '1.7',
+    info: {
+      Title: `${PRODUCT_NAME} report: ${name}${data.sampleData ? ` (${SAMPLE_DATA_LABEL.toLowerCase()})` : ''}`,
+      Subject: `${name} against the top ${data.competitors.length} ${data.category.toLowerCase()} competitors within ${data.radiusMiles} miles: scores, rank, data points and recommendations`,
+      Author: PRODUCT_NAME,
+      Creator: PRODUCT_NAME,
+      CreationDate: new Date(data.generatedAt),
+    },
   });
-  doc.registerFont('Regular', interFont(400));
-  doc.registerFont('Semibold', interFont(600));
-  doc.registerFont('Bold', interFont(700));
+  doc.registerFont('Regular', interFont(400, { layout: false }));
+  doc.registerFont('Semibold', interFont(600, { layout: false }));
+  doc.registerFont('Bold', interFont(700, { layout: false }));
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const ended = new Promise<void>((resolve, reject) => {
@@ -175,37 +480,16 @@ export async function renderPdf(data: ReportData): Promise<Buffer> {
     doc.on('error', reject);
   });
 
-  const b = data.business;
-  doc.rect(MARGIN, MARGIN, 18, 18).fill(BRAND);
-  doc.font('Bold').fontSize(13).fillColor('#1F2937').text(PRODUCT_NAME, MARGIN + 26, MARGIN + 2);
-  doc.font('Regular').fontSize(9).fillColor(INK3).text(`Report of ${fmtDate(data.generatedAt)}`, MARGIN, MARGIN + 4, { align: 'right' });
-  doc.y = MARGIN + 36;
-  doc.font('Bold').fontSize(22).fillColor(INK).text(b.place.name, MARGIN);
-  doc.font('Regular').fontSize(10).fillColor(INK3).text([b.place.address, `${data.category} · ranked against the top ${data.competitors.length} competitors within ${data.radiusMiles} miles`].filter(Boolean).join('\n'));
-  doc.moveDown(0.8);
-  if (data.sampleData) sampleBanner(doc);
-  summary(doc, data);
-
-  heading(doc, 'Competitor comparison');
-  competitorTable(doc, data);
-  heading(doc, 'Recommendations');
-  recommendations(doc, data);
-  heading(doc, `Every data point for ${b.place.name} (${b.dataPoints.length})`);
-  dataPoints(doc, b);
-  if (data.notes.length > 0) {
-    heading(doc, 'Notes on the data');
-    // Bullets with a hanging indent: a wrapped note's lines start under its text, not under the bullet.
-    for (const note of data.notes) {
-      const y = doc.y;
-      doc.font('Regular').fontSize(9.5).fillColor(INK3).text('•', MARGIN, y);
-      doc.text(note, MARGIN + 10, y, { width: doc.page.width - 2 * MARGIN - 10 });
-    }
-  }
-  heading(doc, 'How we score, in short');
-  for (const line of METHODOLOGY_SUMMARY) doc.font('Regular').fontSize(9.5).fillColor(INK3).text(line, MARGIN).moveDown(0.3);
-  doc.font('Regular').fontSize(9.5).fillColor(INK3).text(`Data source: ${data.sampleData ? 'sample provider (offline, generated)' : data.provider}. Location from ${data.location.source === 'zip' ? 'the ZIP code' : data.location.source === 'city' ? 'the city (the ZIP code was not found)' : 'an online geocoder'}.`, MARGIN);
-  footers(doc);
+  const root = doc.struct('Document');
+  doc.addStructure(root);
+  cover(doc, root, data);
+  market(doc, root, data);
+  for (const key of SCORE_KEYS) scoreSection(doc, root, data, key, links);
+  closing(doc, root, data, links);
+  root.end();
+  pageFurniture(doc, data);
   doc.end();
   await ended;
   return Buffer.concat(chunks);
 }
+

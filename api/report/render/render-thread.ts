@@ -1,16 +1,16 @@
 // Runs in a worker thread: renders a report's PNG and PDF off the main event loop.
 import { parentPort } from 'node:worker_threads';
 import type { ReportData } from '../types.ts';
-import { renderPdf } from './pdf.ts';
+import { renderPdf, type ReportLinks } from './pdf.ts';
 import { renderScoreCard } from './score-card.ts';
 
-parentPort!.on('message', async (message: { id: number; data: ReportData }) => {
+parentPort!.on('message', async (message: { id: number; data: ReportData; links: ReportLinks }) => {
   try {
     let t = performance.now();
     const png = await renderScoreCard(message.data);
     const pngMs = performance.now() - t;
     t = performance.now();
-    const pdf = await renderPdf(message.data);
+    const pdf = await renderPdf(message.data, message.links);
     const pdfMs = performance.now() - t;
     const pngBytes = new Uint8Array(png.buffer, png.byteOffset, png.byteLength).slice();
     const pdfBytes = new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.byteLength).slice();

@@ -2,7 +2,7 @@
 // threads so a PDF (a few hundred milliseconds of CPU) never blocks requests on its event loop.
 import { Worker } from 'node:worker_threads';
 import type { ReportData } from '../types.ts';
-import { renderPdf } from './pdf.ts';
+import { renderPdf, type ReportLinks } from './pdf.ts';
 import { renderScoreCard } from './score-card.ts';
 
 export interface RenderResult {
@@ -14,19 +14,19 @@ export interface RenderResult {
 
 export interface Renderer {
   kind: 'inline' | 'threads';
-  render: (data: ReportData) => Promise<RenderResult>;
+  render: (data: ReportData, links: ReportLinks) => Promise<RenderResult>;
   close: () => Promise<void>;
 }
 
 export function inlineRenderer(): Renderer {
   return {
     kind: 'inline',
-    async render(data) {
+    async render(data, links) {
       let t = performance.now();
       const png = await renderScoreCard(data);
       const pngMs = performance.now() - t;
       t = performance.now();
-      const pdf = await renderPdf(data);
+      const pdf = await renderPdf(data, links);
       return { png, pdf, pngMs, pdfMs: performance.now() - t };
     },
     close: async () => {},
@@ -36,6 +36,7 @@ export function inlineRenderer(): Renderer {
 interface Task {
   id: number;
   data: ReportData;
+  links: ReportLinks;
   resolve: (r: RenderResult) => void;
   reject: (e: Error) => void;
 }
@@ -84,16 +85,16 @@ export function threadRenderer(size = 1): Renderer {
       const task = queue.shift()!;
       slot.task = task;
       slot.worker.ref();
-      slot.worker.postMessage({ id: task.id, data: task.data });
+      slot.worker.postMessage({ id: task.id, data: task.data, links: task.links });
     }
   }
 
   return {
     kind: 'threads',
-    render(data) {
+    render(data, links) {
       if (closed) return Promise.reject(new Error('renderer closed'));
       return new Promise((resolve, reject) => {
-        queue.push({ id: nextId++, data, resolve, reject });
+        queue.push({ id: nextId++, data, links, resolve, reject });
         pump();
       });
     },

@@ -1,10 +1,12 @@
 // The score card: a 1200×630 PNG (satori lays out, resvg rasterises) shown inline in the e-mail.
+// Names of any length and script (Inter covers Latin Extended, Vietnamese, Greek, Cyrillic) take
+// at most two lines and end in an ellipsis; with sample data the card says so in an owner's words.
 import { Resvg } from '@resvg/resvg-js';
 import satori from 'satori';
 import { PRODUCT_NAME } from '../../../common/constants.ts';
 import type { ReportData } from '../types.ts';
 import { interFont } from './fonts.ts';
-import { bandColour, fmtDate, fmtScore, marketSize, SCORE_KEYS, SCORE_LABELS } from './labels.ts';
+import { bandColour, bandLabel, fmtDate, fmtScore, marketSize, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS } from './labels.ts';
 
 export const SCORE_CARD_SIZE = { width: 1200, height: 630 } as const;
 
@@ -23,14 +25,22 @@ function scoreRow(label: string, score: number | null): Node {
   return h(
     'div',
     { flexDirection: 'column', marginBottom: 22 },
-    h('div', { justifyContent: 'space-between', fontSize: 24, color: '#334155', marginBottom: 8 }, h('span', {}, label), h('span', { fontWeight: 700, color: '#0f172a' }, fmtScore(score))),
+    h(
+      'div',
+      { justifyContent: 'space-between', fontSize: 24, color: '#334155', marginBottom: 8 },
+      h('span', {}, label),
+      h('span', { fontWeight: 700, color: score === null ? '#64748b' : '#0f172a', fontSize: score === null ? 20 : 24 }, fmtScore(score)),
+    ),
     h('div', { height: 14, backgroundColor: '#e2e8f0', borderRadius: 7, width: '100%' }, h('div', { height: 14, width: `${width}%`, backgroundColor: bandColour(score), borderRadius: 7 })),
   );
 }
 
+/** Two lines at most, cut with an ellipsis (satori's lineClamp). */
+const clamp2: Style = { display: 'block', lineClamp: 2, overflow: 'hidden', textOverflow: 'ellipsis', textAlign: 'center', width: '100%' };
+
 export function scoreCardTree(data: ReportData): Node {
   const b = data.business;
-  const overall = b.scores.overall;
+  const overall = b.scores.overall as number | null;
   return h(
     'div',
     { width: SCORE_CARD_SIZE.width, height: SCORE_CARD_SIZE.height, flexDirection: 'column', backgroundColor: '#f8fafc', fontFamily: 'Inter', padding: 48 },
@@ -39,7 +49,7 @@ export function scoreCardTree(data: ReportData): Node {
       { justifyContent: 'space-between', alignItems: 'center', marginBottom: 28 },
       h('div', { alignItems: 'center', fontSize: 28, fontWeight: 700, color: '#1F2937' }, h('div', { width: 36, height: 36, borderRadius: 8, backgroundColor: '#3B82F6', marginRight: 12 }), PRODUCT_NAME),
       data.sampleData
-        ? h('div', { fontSize: 20, fontWeight: 600, color: '#b45309', backgroundColor: '#fffbeb', border: '2px solid #fcd34d', borderRadius: 999, padding: '6px 16px' }, 'Sample data')
+        ? h('div', { fontSize: 20, fontWeight: 600, color: '#92400e', backgroundColor: '#fffbeb', border: '2px solid #fcd34d', borderRadius: 999, padding: '6px 16px' }, SAMPLE_DATA_LABEL)
         : h('div', { fontSize: 20, color: '#475569' }, fmtDate(data.generatedAt)),
     ),
     h(
@@ -48,17 +58,20 @@ export function scoreCardTree(data: ReportData): Node {
       h(
         'div',
         { flexDirection: 'column', width: 400, alignItems: 'center', justifyContent: 'center', borderRight: '1px solid #e2e8f0', paddingRight: 36 },
-        h('div', { fontSize: 30, fontWeight: 700, color: '#0f172a', textAlign: 'center', justifyContent: 'center', marginBottom: 6 }, b.place.name),
-        h('div', { fontSize: 20, color: '#475569', marginBottom: 22, textAlign: 'center', justifyContent: 'center' }, `${data.category} · ${data.radiusMiles}-mile market`),
+        h('div', { fontSize: 30, fontWeight: 700, color: '#0f172a', marginBottom: 6, lineHeight: 1.2, ...clamp2 }, b.place.name),
+        h('div', { fontSize: 20, color: '#475569', marginBottom: 18, ...clamp2 }, `${data.category} · ${data.radiusMiles}-mile market`),
         h(
           'div',
           { width: 190, height: 190, borderRadius: '50%', border: `14px solid ${bandColour(overall)}`, alignItems: 'center', justifyContent: 'center', flexDirection: 'column' },
-          h('div', { fontSize: 60, fontWeight: 700, color: '#0f172a' }, fmtScore(overall)),
-          h('div', { fontSize: 18, color: '#475569' }, 'overall / 10'),
+          overall === null
+            ? h('div', { fontSize: 26, fontWeight: 700, color: '#475569', textAlign: 'center', width: 140, justifyContent: 'center' }, 'Not enough data')
+            : h('div', { fontSize: 60, fontWeight: 700, color: '#0f172a' }, fmtScore(overall)),
+          h('div', { fontSize: 18, color: '#475569' }, overall === null ? 'overall' : 'overall / 10'),
+          h('div', { fontSize: 16, fontWeight: 600, color: bandColour(overall), marginTop: 2 }, bandLabel(overall)),
         ),
         h('div', { marginTop: 22, fontSize: 28, fontWeight: 700, color: '#1F2937' }, `Rank #${b.rank} of ${marketSize(data)}`),
       ),
-      h('div', { flex: 1, flexDirection: 'column', justifyContent: 'center', paddingLeft: 40 }, ...SCORE_KEYS.map((k) => scoreRow(SCORE_LABELS[k], b.scores[k]))),
+      h('div', { flex: 1, flexDirection: 'column', justifyContent: 'center', paddingLeft: 40 }, ...SCORE_KEYS.map((k) => scoreRow(SCORE_LABELS[k], b.scores[k] as number | null))),
     ),
   );
 }
@@ -70,8 +83,6 @@ export async function renderScoreCard(data: ReportData): Promise<Buffer> {
       { name: 'Inter', data: interFont(400), weight: 400, style: 'normal' },
       { name: 'Inter', data: interFont(600), weight: 600, style: 'normal' },
       { name: 'Inter', data: interFont(700), weight: 700, style: 'normal' },
-      { name: 'Inter', data: interFont(400, 'latin-ext'), weight: 400, style: 'normal' },
-      { name: 'Inter', data: interFont(700, 'latin-ext'), weight: 700, style: 'normal' },
     ],
   });
   return new Resvg(svg, { fitTo: { mode: 'width', value: SCORE_CARD_SIZE.width }, font: { loadSystemFonts: false } }).render().asPng();
