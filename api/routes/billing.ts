@@ -1,6 +1,7 @@
 // Billing: Stripe's publishable key for the payment page, starting a subscription, the customer
 // portal, the subscription card's facts, and Stripe's webhook (raw body, signature checked).
 import { Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
 import { createSubscriptionSchema } from '../../common/schemas/billing.ts';
 import type { AppContext } from '../context.ts';
 import { unauthenticated } from '../errors.ts';
@@ -17,13 +18,18 @@ export function billingRoutes(ctx: AppContext) {
     if (!viewer) throw unauthenticated();
     return viewer.user.id;
   };
+  // Signed-out callers get 401 before their body is looked at.
+  const signedIn = createMiddleware<{ Variables: { userId: string } }>(async (c, next) => {
+    c.set('userId', await userId(c.req.raw.headers));
+    await next();
+  });
   return new Hono()
     .get('/billing/config', (c) => {
       const configured = billingConfigured(ctx.env);
       return c.json({ configured, publishableKey: configured ? ctx.env.STRIPE_PUBLISHABLE_KEY : null });
     })
-    .post('/create-subscription', validate('json', createSubscriptionSchema), async (c) => {
-      const result = await createSubscription({ ctx, userId: await userId(c.req.raw.headers), input: c.req.valid('json') });
+    .post('/create-subscription', signedIn, validate('json', createSubscriptionSchema), async (c) => {
+      const result = await createSubscription({ ctx, userId: c.get('userId'), input: c.req.valid('json') });
       c.header('Cache-Control', 'no-store');
       return c.json(result);
     })

@@ -7,6 +7,7 @@ import { call, createTestContext, type TestContext } from '../helpers/context.ts
 import { LOGO_MAX_BYTES } from '../../common/schemas/branding.ts';
 import { addClient, seedBusiness } from '../helpers/dashboard-seed.ts';
 import { createUser, uniqueEmail } from '../helpers/factories.ts';
+import { startStripeDouble, type StripeDouble } from '../helpers/stripe-double/server.ts';
 
 type Access = 'public' | 'signed-in';
 interface RouteRule {
@@ -67,6 +68,14 @@ const ROUTES: Record<string, RouteRule> = {
   'DELETE /api/branding-profiles/:profileId/logo': { access: 'signed-in' },
   // Logos appear in e-mails and white-label pages: public by their unguessable, hashed name.
   'GET /api/branding/logos/:file': { access: 'public' },
+  'GET /api/billing/config': { access: 'public' },
+  'POST /api/create-subscription': { access: 'signed-in', json: true },
+  'GET /api/billing/subscription': { access: 'signed-in' },
+  'POST /api/billing/sync': { access: 'signed-in' },
+  // The customer is always the caller's own; the body is never read.
+  'POST /api/billing/portal': { access: 'signed-in' },
+  // Stripe's signature on the raw body is the proof (400 without it); the body is not JSON-validated.
+  'POST /api/stripe/webhook': { access: 'public' },
 };
 
 // Path segments, already URL-encoded as a client would send them.
@@ -121,6 +130,7 @@ const PASSWORD = 'Unique-Passw0rd-For-Bad-Input';
 const WRONG_PASSWORD = 'Wrong-Passw0rd-For-Bad-Input';
 
 let t: TestContext;
+let stripe: StripeDouble;
 let signedIn: Awaited<ReturnType<typeof createUser>>;
 let otherBusinessId: string;
 let otherClientId: string;
@@ -136,7 +146,9 @@ beforeAll(async () => {
   for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
     spies.push(vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void output.push(args.map(String).join(' '))));
   }
-  t = await createTestContext({ LOG_LEVEL: 'debug' });
+  // Billing configured (against the local Stripe API double), so its routes answer for real.
+  stripe = await startStripeDouble();
+  t = await createTestContext({ LOG_LEVEL: 'debug', ...stripe.env() });
   signedIn = await createUser(t.ctx, { role: 'consultant', tier: 'agency', password: PASSWORD });
   const other = await createUser(t.ctx, { tier: 'pro' });
   otherBusinessId = (await seedBusiness(t.ctx, { userId: other.userId, snapshots: [{ daysAgo: 1 }] })).business.id;
@@ -148,6 +160,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const spy of spies) spy.mockRestore();
   await t.close();
+  await stripe.close();
 });
 
 const routeKeys = () => [...new Set(t.app.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path}`))];
