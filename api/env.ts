@@ -51,6 +51,8 @@ const schema = z.object({
   OPERATOR_EMAIL: z.email({ error: 'must be an e-mail address' }).default(OPERATOR.supportEmail),
   // Analysis: where places, reviews and locations come from, and how websites are fetched.
   PLACES_PROVIDER: z.enum(['sample', 'google', 'yelp']).default('sample'),
+  // In production, sample data (example figures, not real listings) only when asked for by name.
+  ALLOW_SAMPLE_DATA: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   GOOGLE_PLACES_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://places.googleapis.com'),
   GOOGLE_PLACES_KEY: optional,
   YELP_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.yelp.com'),
@@ -86,6 +88,13 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     throw new EnvError(`Invalid settings:\n${lines.join('\n')}`);
   }
   const env = parsed.data;
+  // A production server left on the default would e-mail owners made-up figures as their report.
+  if (env.NODE_ENV === 'production' && !source.PLACES_PROVIDER?.trim() && !env.ALLOW_SAMPLE_DATA) {
+    throw new EnvError(
+      'Invalid settings:\n  PLACES_PROVIDER: is not set, so with NODE_ENV=production every report would be made from sample data (example figures, not real listings). ' +
+        'Set PLACES_PROVIDER=google or PLACES_PROVIDER=yelp with its key, or set ALLOW_SAMPLE_DATA=true to serve sample data on purpose (a demo).',
+    );
+  }
   return {
     ...env,
     DATABASE_URL: env.DATABASE_URL ?? `file:${env.DATA_DIR}/app.db`,

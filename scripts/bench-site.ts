@@ -52,7 +52,7 @@ const port = await freePort();
 const baseUrl = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-site-'));
 // A production build whose canonical and share-image URLs name the server under test.
-const env = { ...process.env, NODE_ENV: 'production', PUBLIC_BASE_URL: baseUrl, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, WORKER: 'off', LOG_LEVEL: 'warn' };
+const env = { ...process.env, NODE_ENV: 'production', ALLOW_SAMPLE_DATA: 'true', PUBLIC_BASE_URL: baseUrl, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, WORKER: 'off', LOG_LEVEL: 'warn' };
 console.log('Building the site for production…');
 const build = spawnSync('astro', ['build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env });
 if (build.status !== 0) {

@@ -14,7 +14,7 @@ import { collectMarket, type EarlierCount, type MarketView, type SiteState, type
 import { distanceMiles, geocode, GeocodeError, roundMiles } from './analysis/geocode.ts';
 import { googleProvider } from './analysis/providers/google.ts';
 import { sampleProvider } from './analysis/providers/sample.ts';
-import { describeFailure, type Listing, type PlacesProvider } from './analysis/providers/types.ts';
+import { describeFailure, type Listing, type ListingProfile, type PlacesProvider } from './analysis/providers/types.ts';
 import { yelpProvider } from './analysis/providers/yelp.ts';
 import { analyseReviews, type ReviewAnalysis } from './analysis/reviews.ts';
 import { SAMPLE_SITES_PATH, sampleSiteResponse } from './analysis/sample-sites.ts';
@@ -239,6 +239,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
 
   // 4. Reviews. The business's own are kept for the Early Warning Monitor's alerts.
   let ownReviews: Review[] = [];
+  const profiles: Array<ListingProfile | null> = all.map(() => null);
   const reviewResults = await timed('reviews', async () => {
     const failures: string[] = [];
     const results = await mapLimit(all, 4, async ({ listing: l }, i) => {
@@ -246,6 +247,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
       try {
         const r = await provider.reviews(l);
         if (i === 0) ownReviews = r.reviews;
+        profiles[i] = r.profile ?? null;
         return analyseReviews(r.reviews, { now, complete: r.complete, ownerResponsesKnown: r.ownerResponsesKnown, newestFirst: r.newestFirst });
       } catch (error) {
         failures.push(describeFailure(error));
@@ -272,7 +274,6 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
     if (site) return site.reachable ? 'read' : 'down';
     return i > 0 && provider.name === 'yelp' ? 'unknown' : 'none';
   };
-  const earlier = await timed('score', () => earlierCounts(ctx, input.businessId, listing.placeId, now));
   const reviewSource = (i: number) => {
     const n = reviewResults[i]?.sampled ?? 0;
     if (provider.name === 'google') return `the ${n} review${n === 1 ? '' : 's'} Google shares (its up to 5 most relevant)`;
@@ -282,6 +283,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
 
   // 6. Data points, scores, rank, recommendations.
   return timed('score', async () => {
+    const earlier = await earlierCounts(ctx, input.businessId, listing.placeId, now);
     const reviewCounts = all.map((p) => p.listing.reviewCount).filter((n): n is number => n !== null);
     const ratings = all.map((p) => p.listing.rating).filter((n): n is number => n !== null);
     const totalReviews = reviewCounts.reduce((s, n) => s + n, 0);
@@ -312,6 +314,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
         siteState: siteState(i),
         listingGivesWebsite: provider.name !== 'yelp',
         earlier: earlier.get(p.listing.placeId) ?? null,
+        profile: profiles[i] ?? null,
         market,
         now,
       };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPETITOR_COUNT, MIN_DATA_POINTS, SEARCH_RADIUS_MILES } from '../../common/constants.ts';
 import { analyseBusiness } from '../../api/report/analyse.ts';
+import { independentMeasured } from '../../api/report/analysis/data-points.ts';
 import { productionDeps } from '../../api/jobs/production.ts';
 import type { ReportInput } from '../../api/report/types.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
@@ -56,6 +57,11 @@ describe('analyseBusiness with the sample provider', () => {
     expect(data.business.dataPoints.find((d) => d.key === 'site.reachable')).toMatchObject({ status: 'measured', value: false });
     expect(data.business.dataPoints.find((d) => d.key === 'site.https')).toMatchObject({ status: 'measured', value: null });
     expect(data.notes.join(' ')).toMatch(/did not answer/);
+    // A business with a readable (sample) website: 90+ independent measured data points.
+    const withSite = data.competitors.find((c) => c.dataPoints.find((d) => d.key === 'site.reachable')?.value === true)!;
+    expect(independentMeasured(withSite.dataPoints).length).toBeGreaterThanOrEqual(MIN_DATA_POINTS);
+    // Sample reviews read like reviews: no sentence says the same thing twice.
+    for (const r of data.ownReviews!) expect(r.text, r.text).not.toMatch(/\b(.{12,})\b.*\b\1\b/i);
     // Sentiment varies across a year of reviews.
     const sentiments = data.competitors.map((c) => c.sentiment.positive as number);
     expect(Math.max(...sentiments)).toBeGreaterThan(Math.min(...sentiments));

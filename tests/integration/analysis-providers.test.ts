@@ -13,6 +13,8 @@ import { readOutboxMessage } from '../../api/email/outbox.ts';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { analyseBusiness } from '../../api/report/analyse.ts';
+import { independentMeasured } from '../../api/report/analysis/data-points.ts';
+import { DETAIL_FIELDS } from '../../api/report/analysis/providers/google.ts';
 import { loadEnv } from '../../api/env.ts';
 import type { ReportInput } from '../../api/report/types.ts';
 import { reports } from '../../db/schema/reports.ts';
@@ -58,6 +60,37 @@ const gPlace = (i: number) => ({
   primaryType: 'dentist',
   primaryTypeDisplayName: { text: 'Dentist', languageCode: 'en-US' },
 });
+// Place Details (New) for the fields the report asks for: the profile varies by place.
+const gDetails = (i: number) => ({
+  ...gReviews(i),
+  businessStatus: i === 5 ? 'CLOSED_TEMPORARILY' : 'OPERATIONAL',
+  ...(i % 4 === 3 ? {} : {
+    regularOpeningHours: {
+      openNow: true,
+      periods: [1, 2, 3, 4, 5].map((day) => ({ open: { day, hour: 8, minute: 0 }, close: { day, hour: 17, minute: 30 } })),
+      weekdayDescriptions: ['Monday: 8:00 AM – 5:30 PM'],
+    },
+  }),
+  photos: Array.from({ length: i % 11 }, (_, k) => ({ name: `places/gp${i}/photos/p${k}`, widthPx: 800, heightPx: 600, authorAttributions: [] })),
+  types: ['dentist', 'health', 'point_of_interest', 'establishment'],
+  ...(i % 2 === 0 ? { editorialSummary: { text: 'Family dental practice with same-day appointments.', languageCode: 'en' } } : {}),
+  priceLevel: 'PRICE_LEVEL_MODERATE',
+  accessibilityOptions: { wheelchairAccessibleParking: true, wheelchairAccessibleEntrance: true, wheelchairAccessibleRestroom: i % 2 === 0, wheelchairAccessibleSeating: true },
+  paymentOptions: { acceptsCreditCards: true, acceptsDebitCards: true, acceptsCashOnly: false, acceptsNfc: i % 3 === 0 },
+  parkingOptions: { freeParkingLot: true, paidParkingLot: false, freeStreetParking: true, paidStreetParking: false, valetParking: false, freeGarageParking: false, paidGarageParking: false },
+  goodForChildren: true,
+  allowsDogs: false,
+  restroom: true,
+});
+// Yelp business details (`/v3/businesses/{id}`): claimed, photos, regular and special hours.
+const yDetails = (i: number) => ({
+  ...yBusiness(i),
+  is_claimed: i % 2 === 0,
+  photos: ['https://s3-media1.fl.yelpcdn.com/bphoto/a/o.jpg', 'https://s3-media1.fl.yelpcdn.com/bphoto/b/o.jpg', 'https://s3-media1.fl.yelpcdn.com/bphoto/c/o.jpg'].slice(0, i % 4),
+  price: '$$',
+  hours: [{ open: [0, 1, 2, 3, 4].map((day) => ({ is_overnight: false, start: '0800', end: '1700', day })), hours_type: 'REGULAR', is_open_now: true }],
+  special_hours: i === 0 ? [{ date: '2026-12-25', is_closed: true, start: null, end: null, is_overnight: null }] : [],
+});
 const gReviews = (i: number) => ({
   reviews: [1, 2, 3, 4, 5].map((k) => ({
     name: `places/gp${i}/reviews/r${k}`,
@@ -97,7 +130,7 @@ beforeAll(async () => {
       if (url.pathname.startsWith('/site/')) return res.writeHead(200, { 'content-type': 'text/html' }).end(good);
       if (url.pathname === '/v1/places:searchText') return send(res, 'searchText', { places: [gPlace(0)] });
       if (url.pathname === '/v1/places:searchNearby') return send(res, 'searchNearby', { places: names.map((_, i) => gPlace(i)) });
-      if (url.pathname.startsWith('/v1/places/')) return send(res, 'details', gReviews(Number(url.pathname.replace(/\D/g, ''))));
+      if (url.pathname.startsWith('/v1/places/')) return send(res, 'details', gDetails(Number(/gp(\d+)/.exec(url.pathname)![1])));
       if (url.pathname === '/v3/businesses/search') {
         const matching = url.searchParams.get('term') ? [yBusiness(0), yBusiness(3)] : names.map((_, i) => yBusiness(i));
         return send(res, url.searchParams.get('term') ? 'ySearchTerm' : 'ySearch', { businesses: matching, total: matching.length, region: { center: CENTER } });
@@ -109,6 +142,7 @@ beforeAll(async () => {
           possible_languages: ['en'],
         });
       }
+      if (/^\/v3\/businesses\/yb\d+$/.test(url.pathname)) return send(res, 'yDetails', yDetails(Number(/yb(\d+)/.exec(url.pathname)![1])));
       res.writeHead(404).end('{}');
     });
   });
@@ -162,7 +196,36 @@ describe('google provider (Places API New)', () => {
     const req = JSON.parse(nearby.body);
     expect(req).toMatchObject({ includedTypes: ['dentist'], rankPreference: 'POPULARITY', maxResultCount: 20 });
     expect(req.locationRestriction.circle.radius).toBe(32187);
-    expect(seen.find((s) => s.path === '/v1/places/gp1')!.headers['x-goog-fieldmask']).toBe('reviews');
+    expect(seen.find((s) => s.path === '/v1/places/gp1')!.headers['x-goog-fieldmask']).toBe(DETAIL_FIELDS.join(','));
+  });
+
+  it(`measures at least ${MIN_DATA_POINTS} independent data points for a business with a readable website, and reads its listing profile`, async () => {
+    const data = await analyseBusiness(t.ctx, { ...input, website: `${base}/site/0` }, { now: NOW, fetch: localSites() });
+    const own = independentMeasured(data.business.dataPoints);
+    console.log(`google, readable site: ${own.length} independent measured data points`);
+    expect(own.length).toBeGreaterThanOrEqual(MIN_DATA_POINTS);
+    const point = (key: string) => data.business.dataPoints.find((d) => d.key === key)!;
+    expect(point('listing.has_hours')).toMatchObject({ status: 'measured', value: true });
+    expect(point('listing.weekly_hours').value).toBe(47.5);
+    expect(point('listing.editorial_summary').value).toBe(true);
+    expect(point('listing.wheelchair_accessible_entrance')).toMatchObject({ status: 'measured', value: true });
+    expect(point('listing.attributes_stated').value).toBe(18);
+    // Yelp's claimed flag is a field Google does not have: left out for everyone.
+    expect(point('listing.claimed').status).toBe('not_applicable');
+    // Excerpt-based figures say where they come from.
+    expect(point('reviews.sentiment_average').how).toMatch(/From the 5 reviews Google shares \(its up to 5 most relevant\)/);
+    expect(data.competitors.find((c) => c.place.name === 'Mueller Family Dental')!.dataPoints.find((d) => d.key === 'listing.operational')!.value).toBe(false);
+  });
+
+  it('scores a website that does not answer as down: never above a working site on Digital Presence', async () => {
+    const dead = await analyseBusiness(t.ctx, { ...input, website: 'http://127.0.0.1:9/' }, { now: NOW, fetch: { ...localSites(), extraPorts: [port, 9] } });
+    const live = await analyseBusiness(t.ctx, { ...input, website: `${base}/site/0` }, { now: NOW, fetch: localSites() });
+    const independent = independentMeasured(dead.business.dataPoints).length;
+    console.log(`google, dead site: ${independent} independent measured data points`);
+    expect(dead.business.dataPoints.find((d) => d.key === 'site.reachable')).toMatchObject({ status: 'measured', value: false });
+    expect(dead.business.breakdown.digitalPresence.score).not.toBeNull();
+    expect(dead.business.scores.digitalPresence!).toBeLessThan(live.business.scores.digitalPresence!);
+    expect(dead.notes.join(' ')).toMatch(/did not answer when we visited/);
   });
 
   it('retries one 429 with a short Retry-After', async () => {
@@ -247,12 +310,43 @@ describe('yelp provider (Fusion)', () => {
     expect(data.competitors.every((c) => c.place.website === null && c.place.distanceMiles <= 20)).toBe(true);
     expect(data.business.sentiment).toMatchObject({ read: true, reviewsRead: 3 });
     expect(data.notes.join(' ')).toMatch(/Yelp does not give the websites/);
+    // Competitors' websites are unknown: their Digital Presence and Engagement read "Not enough
+    // data", never 1.00, and the overall and the rank compare the scores everyone has.
+    for (const c of data.competitors) {
+      expect(c.scores.engagement, c.place.name).toBeNull();
+      expect(c.scores.digitalPresence, c.place.name).toBeNull();
+      expect(c.scores.reviews, c.place.name).not.toBeNull();
+    }
+    expect(data.notes.join(' ')).toMatch(/overall score and the rank compare Online Reviews and Market Share only/);
+    expect(data.business.dataPoints.find((d) => d.key === 'listing.has_website')!.status).toBe('not_applicable');
+    const reviewsCall = seen.find((s) => /^\/v3\/businesses\/yb\d+\/reviews/.test(s.path))!;
+    expect(new URL(reviewsCall.path, 'http://x').searchParams.get('sort_by')).toBe('newest');
     const search = seen.find((s) => s.path.startsWith('/v3/businesses/search?categories='))!;
     expect(search.headers.authorization).toBe('Bearer y-key');
     const q = new URL(search.path, 'http://x').searchParams;
     expect(q.get('categories')).toBe('generaldentistry');
     expect(q.get('radius')).toBe('32187');
     expect(Number(q.get('limit'))).toBeLessThanOrEqual(50);
+  });
+
+  it(`measures at least ${MIN_DATA_POINTS} independent data points for a business with a readable website`, async () => {
+    const data = await analyseBusiness(t.ctx, { ...input, website: `${base}/site/0` }, { now: NOW, fetch: localSites() });
+    const own = independentMeasured(data.business.dataPoints);
+    console.log(`yelp, readable site: ${own.length} independent measured data points`);
+    expect(own.length).toBeGreaterThanOrEqual(MIN_DATA_POINTS);
+    const point = (key: string) => data.business.dataPoints.find((d) => d.key === key)!;
+    expect(point('listing.claimed')).toMatchObject({ status: 'measured', value: true });
+    expect(point('listing.special_hours').value).toBe(true);
+    // The newest 3 reviews reach back 60 days: the last 30 days are counted; the last 90 cannot be,
+    // for any business, so that point is left out for all.
+    expect(point('reviews.last_30_days')).toMatchObject({ status: 'measured', value: 1 });
+    expect(point('reviews.last_90_days').status).toBe('not_applicable');
+    // Newest first, so the latest review is known (20 days ago, Yelp's time read as US Pacific).
+    expect(point('reviews.days_since_latest').status).toBe('measured');
+    expect(point('reviews.days_since_latest').value).toBeOneOf([19, 20]);
+    expect(point('reviews.sentiment_average').how).toMatch(/From the 3 newest reviews Yelp shares/);
+    const dead = await analyseBusiness(t.ctx, { ...input, website: 'http://127.0.0.1:9/' }, { now: NOW, fetch: { ...localSites(), extraPorts: [port, 9] } });
+    console.log(`yelp, dead site: ${independentMeasured(dead.business.dataPoints).length} independent measured data points`);
   });
 
   it('completes with reviews missing when the reviews endpoint is rate limited', async () => {

@@ -60,7 +60,7 @@ describe('an unexpected failure', () => {
 describe('in production', () => {
   let prod: TestContext;
   beforeAll(async () => {
-    prod = await createTestContext({ NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://localrank.example' });
+    prod = await createTestContext({ NODE_ENV: 'production', ALLOW_SAMPLE_DATA: 'true', PUBLIC_BASE_URL: 'https://localrank.example' });
   });
   afterAll(() => prod.close());
 

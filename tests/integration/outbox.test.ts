@@ -39,5 +39,5 @@ it('opens nothing outside the outbox and is off in production', async () => {
   expect(await readOutboxMessage(t.ctx, '../secret.eml')).toBeNull();
   expect(await readOutboxMessage(t.ctx, 'missing.eml')).toBeNull();
   expect(mailboxEnabled(t.ctx)).toBe(true);
-  expect(mailboxEnabled({ ...t.ctx, env: loadEnv({ NODE_ENV: 'production' }) })).toBe(false);
+  expect(mailboxEnabled({ ...t.ctx, env: loadEnv({ NODE_ENV: 'production', ALLOW_SAMPLE_DATA: 'true' }) })).toBe(false);
 });

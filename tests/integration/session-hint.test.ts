@@ -47,7 +47,7 @@ describe('session hint cookie', () => {
   });
 
   it('is Secure in production', async () => {
-    const prod = await createTestContext({ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(40), PUBLIC_BASE_URL: 'https://localrank.example' });
+    const prod = await createTestContext({ NODE_ENV: 'production', ALLOW_SAMPLE_DATA: 'true', AUTH_SECRET: 'x'.repeat(40), PUBLIC_BASE_URL: 'https://localrank.example' });
     try {
       const res = await call(prod.app, 'POST', '/api/auth/signup', { email: uniqueEmail('prod'), password: 'longenough', role: 'client' });
       expect(res.status).toBe(201);

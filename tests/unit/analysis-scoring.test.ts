@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COVERAGE_FLOOR, MIN_DATA_POINTS, marketRank } from '../../common/constants.ts';
-import { DATA_POINTS, normalise } from '../../api/report/analysis/data-points.ts';
+import { collectDataPoints, DATA_POINTS, normalise, type Subject } from '../../api/report/analysis/data-points.ts';
+import type { Listing } from '../../api/report/analysis/providers/types.ts';
+import { unreachable, type WebsiteAnalysis } from '../../api/report/analysis/website.ts';
 import { renderMethodology } from '../../api/report/analysis/methodology.ts';
 import { breakdownOf, formatValue, overallBasis, overallOf, ranks, recommend, scoreOf, scorePlace, SCORE_KEYS } from '../../api/report/analysis/scoring.ts';
 import { createRng } from '../../api/report/analysis/random.ts';
@@ -57,6 +59,22 @@ describe('the data-point registry', () => {
 
   it('docs/methodology.md is current (run `npm run docs:methodology`)', () => {
     expect(readFileSync(new URL('../../docs/methodology.md', import.meta.url), 'utf8')).toBe(renderMethodology());
+  });
+
+  it('and the methodology agree: every data point once, with its weight, lever and derived mark, and the count per source', () => {
+    const doc = renderMethodology();
+    for (const d of DATA_POINTS) {
+      const rows = doc.split('\n').filter((l) => l.startsWith(`| \`${d.key}\` |`));
+      expect(rows, d.key).toHaveLength(1);
+      const cells = rows[0]!.split(' | ');
+      expect(cells[5], d.key).toBe(d.weight ? String(d.weight) : '-');
+      expect(cells[7], d.key).toBe(d.lever ?? '-');
+      expect(cells[8], d.key).toBe(d.derived ? 'derived' : '-');
+    }
+    for (const p of ['sample', 'google', 'yelp'] as const) {
+      const n = Number(new RegExp(`^\\| ${p} \\| (\\d+) \\|$`, 'm').exec(doc)![1]);
+      expect(n, p).toBeGreaterThanOrEqual(MIN_DATA_POINTS);
+    }
   });
 });
 
@@ -218,5 +236,31 @@ describe('recommendations', () => {
     expect(reply.title).toBe('Reply to every review');
     expect(reply.detail).toMatch(/\(Owner response rate: 0%\.\)$/);
     for (const r of recs) expect(r.detail).not.toMatch(/\d %/);
+  });
+});
+
+describe('a website that does not answer', () => {
+  // Property: all else equal (the same listing, reviews and market), a business whose site does
+  // not answer never outscores one with a working site, whatever that site shows.
+  it('never outscores a working site on Digital Presence', () => {
+    const listing: Listing = { placeId: 'p', name: 'Acme Dental', address: '100 Main St, Austin, TX 78701', phone: '(512) 555-0100', website: 'https://acme.example', rating: 4.2, reviewCount: 80, latitude: 30, longitude: -97, providerCategory: 'dentist', categoryLabel: 'Dentist' };
+    const market = { places: 2, totalReviews: 160, totalLast90: null, medianReviewCount: 80, averageRating: 4.2, nearestOtherMiles: 1, othersWithin5: 1, prominencePosition: 1 };
+    const subject = (site: WebsiteAnalysis): Subject => ({ listing, listingFound: true, distanceMiles: 0, reviews: null, reviewSource: '', site, siteState: site.reachable ? 'read' : 'down', listingGivesWebsite: true, profile: null, earlier: null, market, now: new Date('2026-11-22T12:00:00Z') });
+    const dead = unreachable('https://acme.example', 'timeout');
+    for (let seed = 1; seed <= 200; seed++) {
+      const r = createRng(seed);
+      const site = unreachable('https://acme.example', '') as unknown as Record<string, unknown>;
+      for (const [k, v] of Object.entries(site)) {
+        if (typeof v === 'boolean') site[k] = r.chance(0.5);
+        else if (typeof v === 'number') site[k] = r.int(0, 5000);
+      }
+      Object.assign(site, { reachable: true, error: null, title: r.chance(0.7) ? 'Acme Dental in Austin' : null, metaDescription: r.chance(0.5) ? 'x'.repeat(r.int(1, 300)) : null, h1: r.chance(0.5) ? ['Acme'] : [], schemaPhone: null });
+      const [working, down] = [collectDataPoints(subject(site as unknown as WebsiteAnalysis)), collectDataPoints(subject(dead))];
+      const a = scoreOf(working, 'digitalPresence');
+      const b = scoreOf(down, 'digitalPresence');
+      expect(b, `seed ${seed}`).not.toBeNull();
+      expect(a!, `seed ${seed}`).toBeGreaterThanOrEqual(b!);
+      expect(scoreOf(working, 'engagement')!).toBeGreaterThanOrEqual(scoreOf(down, 'engagement')!);
+    }
   });
 });

@@ -46,6 +46,15 @@ describe('settings', () => {
     expect(() => loadEnv({ PLACES_PROVIDER: 'yelp' })).toThrow(/YELP_API_KEY: is required when PLACES_PROVIDER=yelp/);
   });
 
+  it('refuse to start in production on sample data unless it is asked for by name', () => {
+    expect(() => loadEnv({ NODE_ENV: 'production' })).toThrow(/PLACES_PROVIDER: is not set, so with NODE_ENV=production every report would be made from sample data.*ALLOW_SAMPLE_DATA=true/s);
+    expect(() => loadEnv({ NODE_ENV: 'production', PLACES_PROVIDER: ' ' })).toThrow(/PLACES_PROVIDER/);
+    expect(loadEnv({ NODE_ENV: 'production', ALLOW_SAMPLE_DATA: 'true' }).PLACES_PROVIDER).toBe('sample');
+    expect(loadEnv({ NODE_ENV: 'production', PLACES_PROVIDER: 'sample' }).PLACES_PROVIDER).toBe('sample');
+    expect(loadEnv({ NODE_ENV: 'production', PLACES_PROVIDER: 'yelp', YELP_API_KEY: 'k' }).PLACES_PROVIDER).toBe('yelp');
+    expect(loadEnv({}).ALLOW_SAMPLE_DATA).toBe(false);
+  });
+
   it('accept a libSQL file or server URL', () => {
     for (const url of ['file:/srv/lr/app.db', 'libsql://db.example.com', 'https://db.example.com', 'ws://127.0.0.1:8080']) {
       expect(loadEnv({ DATABASE_URL: url }).DATABASE_URL).toBe(url);

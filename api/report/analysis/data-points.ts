@@ -1,8 +1,8 @@
 // THE registry of data points: every data point the analysis reports is defined here once, with
 // its label, source, unit, the score it feeds, its weight and how it is normalised. The scores,
 // the recommendations and docs/methodology.md (`npm run docs:methodology`) are all derived from it.
-import type { DataPoint, ScoreKey } from '../types.ts';
-import type { Listing } from './providers/types.ts';
+import type { DataPoint, ProviderName, ScoreKey } from '../types.ts';
+import { LISTING_ATTRIBUTES, type Listing, type ListingAttribute, type ListingProfile } from './providers/types.ts';
 import type { ReviewAnalysis } from './reviews.ts';
 import { digitsOnly, type WebsiteAnalysis } from './website.ts';
 
@@ -64,6 +64,8 @@ export interface Subject {
   siteState: SiteState;
   /** False when the source gives no websites at all (Yelp). */
   listingGivesWebsite: boolean;
+  /** The listing's profile from the provider's place details; null when they could not be read. */
+  profile: ListingProfile | null;
   /** The latest earlier snapshot of this place's review count, when there is one. */
   earlier: EarlierCount | null;
   market: MarketView;
@@ -109,6 +111,31 @@ const windowed = (days: number, f: (r: ReviewAnalysis) => Value) => rev((r) => (
 /** Owner-response points are unknown when the source does not report responses. */
 const resp = (f: (r: ReviewAnalysis) => Value | typeof NA) => (s: Subject): Got => (!s.reviews ? UNKNOWN : s.reviews.ownerResponsesKnown ? f(s.reviews) : NOT_GIVEN);
 
+/** Listing-profile points: unknown when the details could not be read, not given when the
+ *  provider has no such field. */
+const prof = <K extends keyof ListingProfile>(field: K, f: (v: NonNullable<ListingProfile[K]> | null) => Value | typeof UNKNOWN) => (s: Subject): Got => {
+  if (!s.profile) return UNKNOWN;
+  if (!(field in s.profile)) return NOT_GIVEN;
+  const v = s.profile[field];
+  return f((v ?? null) as NonNullable<ListingProfile[K]> | null);
+};
+/** A stated attribute (true or false); unknown when the listing does not state it. */
+const attr = (name: ListingAttribute) => prof('attributes', (a) => a?.[name] ?? UNKNOWN);
+const ATTRIBUTE_LABELS: Record<ListingAttribute, string> = {
+  wheelchairAccessibleEntrance: 'Wheelchair-accessible entrance', wheelchairAccessibleParking: 'Wheelchair-accessible parking', wheelchairAccessibleRestroom: 'Wheelchair-accessible restroom', wheelchairAccessibleSeating: 'Wheelchair-accessible seating',
+  acceptsCreditCards: 'Accepts credit cards', acceptsDebitCards: 'Accepts debit cards', acceptsNfc: 'Accepts contactless payment', acceptsCashOnly: 'Cash only',
+  freeParkingLot: 'Free parking lot', paidParkingLot: 'Paid parking lot', freeStreetParking: 'Free street parking', paidStreetParking: 'Paid street parking', valetParking: 'Valet parking', freeGarageParking: 'Free garage parking', paidGarageParking: 'Paid garage parking',
+  goodForChildren: 'Good for children', allowsDogs: 'Dogs allowed', restroom: 'Restroom',
+};
+const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** Reviews gained per 30 days from the change in the listing's review count since an earlier run. */
+function gainedPerMonth(s: Subject): Value | typeof NOT_GIVEN {
+  if (!s.earlier || s.listing.reviewCount === null) return NOT_GIVEN;
+  const days = (s.now.getTime() - s.earlier.at.getTime()) / 86_400_000;
+  return days > 0 ? Math.round(((s.listing.reviewCount - s.earlier.reviewCount) / days) * 30 * 100) / 100 : NOT_GIVEN;
+}
+
 type Spec = [key: string, label: string, source: Source, unit: string, score: ScoreKey | null, weight: number, norm: Norm | null, how: string, get: (s: Subject) => Got, advice?: [string, string]];
 const d = (...[key, label, source, unit, score, weight, norm, how, get, advice]: Spec): DataPointDef => ({ key, label, source, unit, score, weight: score ? weight : 0, norm: score ? norm : null, how, get, advice: advice ?? null, derived: false, lever: null });
 
@@ -146,6 +173,20 @@ const REGISTRY: DataPointDef[] = [
   d('listing.has_address', 'Address on the listing', 'listing', 'yes/no', 'digitalPresence', 2, BOOL, 'The listing shows a street address.', (s) => Boolean(s.listing.address), ['Complete your listing address', 'Add your full street address to your listing so maps and directions work.']),
   d('listing.has_phone', 'Phone on the listing', 'listing', 'yes/no', 'digitalPresence', 2, BOOL, 'The listing shows a phone number.', (s) => Boolean(s.listing.phone), ['Add a phone number to your listing', 'Listings with a phone number get calls straight from search results.']),
   d('listing.has_website', 'Website on the listing', 'listing', 'yes/no', 'digitalPresence', 4, BOOL, 'The listing links to a website (unknown where the source gives no websites).', (s) => (s.listingGivesWebsite ? Boolean(s.listing.website) : NOT_GIVEN), ['Link a website from your listing', 'A listing without a website loses the customers who want to read more before they call.']),
+  d('listing.operational', 'Listed as open for business', 'listing', 'yes/no', 'digitalPresence', 3, BOOL, 'The provider lists the business as operating (not temporarily or permanently closed).', prof('status', (v) => (v === null ? UNKNOWN : v === 'operational')), ['Mark your business as open', 'Your listing says the business is closed; customers skip it. Correct the status on the listing.']),
+  d('listing.has_hours', 'Opening hours on the listing', 'listing', 'yes/no', 'digitalPresence', 3, BOOL, 'The listing gives regular opening hours.', prof('hours', (v) => v !== null), ['Complete your listing', 'Add your opening hours, photos and a description to your listing: complete listings are shown more and chosen more.']),
+  d('listing.open_days', 'Days open a week', 'listing', 'days', null, 0, null, 'Days with opening hours on the listing.', prof('hours', (v) => (v === null ? UNKNOWN : v.days))),
+  d('listing.weekly_hours', 'Hours open a week', 'listing', 'hours', null, 0, null, 'Hours open a week from the listing\'s opening hours.', prof('hours', (v) => (v === null ? UNKNOWN : v.weeklyHours))),
+  d('listing.photos', 'Photos on the listing', 'listing', 'photos', 'digitalPresence', 2, ramp(0, 10), 'Photos the provider shows for the listing (Google gives up to 10, Yelp up to 3).', prof('photos', (v) => v ?? 0), ['Complete your listing', 'Add recent photos of your premises, team and work to your listing.']),
+  d('listing.types', 'Categories on the listing', 'listing', 'categories', null, 0, null, 'Categories (types) the listing is filed under.', prof('types', (v) => v ?? 0)),
+  d('listing.editorial_summary', 'Description on the listing', 'listing', 'yes/no', 'digitalPresence', 1, BOOL, 'The listing has a summary describing the business (Google\'s editorial summary).', prof('editorialSummary', (v) => v === true), ['Complete your listing', 'Add a description of what you do to your listing.']),
+  d('listing.price_level', 'Price level on the listing', 'listing', 'text', null, 0, null, 'The price level the listing shows.', prof('priceLevel', (v) => v)),
+  d('listing.claimed', 'Listing claimed by the owner', 'listing', 'yes/no', 'digitalPresence', 2, BOOL, 'The owner has claimed the listing (Yelp\'s is_claimed).', prof('claimed', (v) => v === true), ['Claim your business listing', 'Claim your listing so you can correct it, add photos and answer reviews.']),
+  d('listing.transactions', 'Online services on the listing', 'listing', 'services', null, 0, null, 'Online services the listing offers (Yelp transactions: pickup, delivery, reservations).', prof('transactions', (v) => v ?? 0)),
+  d('listing.special_hours', 'Holiday hours on the listing', 'listing', 'yes/no', null, 0, null, 'The listing gives special (holiday) hours.', prof('specialHours', (v) => v === true)),
+  d('listing.attributes_stated', 'Amenities stated on the listing', 'listing', 'attributes', 'digitalPresence', 2, ramp(0, 8), 'Accessibility, payment, parking and amenity attributes the listing states (yes or no).', prof('attributes', (v) => Object.keys(v ?? {}).length), ['Complete your listing', 'State your accessibility, payment and parking options on your listing: customers filter by them.']),
+  ...LISTING_ATTRIBUTES.map((name) => d(`listing.${snake(name)}`, ATTRIBUTE_LABELS[name], 'listing', 'yes/no', null, 0, null, `The listing states "${ATTRIBUTE_LABELS[name].toLowerCase()}" (unknown when it does not say).`, attr(name))),
+  d('reviews.gained_per_month', 'Reviews gained per month', 'listing', 'reviews/month', 'reviews', 4, ramp(0, 8), 'Change in the listing\'s review count since the last report at least a week old, per 30 days (unknown on a first report).', gainedPerMonth, ['Keep reviews coming every month', 'A steady flow of fresh reviews tells customers and search engines you are active: aim for two a week.']),
   d('listing.distance_miles', 'Distance from your business', 'listing', 'miles', null, 0, null, 'Great-circle distance from the business, 2 decimals.', (s) => s.distanceMiles),
   d('listing.latitude', 'Latitude', 'listing', 'degrees', null, 0, null, 'The listing\'s latitude (8 decimals).', (s) => s.listing.latitude),
   d('listing.longitude', 'Longitude', 'listing', 'degrees', null, 0, null, 'The listing\'s longitude (8 decimals).', (s) => s.listing.longitude),
@@ -242,6 +283,39 @@ const REGISTRY: DataPointDef[] = [
   d('site.nap_address', 'Address on the site matches the listing', 'website', 'yes/no', 'digitalPresence', 2, BOOL, 'The listing\'s street number and street name appear on the page.', (s) => web((a) => addressOnPage(s.listing.address, a) ?? NA)(s), ['Show your address on your site', 'Put the same street address as on your listing in your site\'s footer.']),
   d('site.phones_on_page', 'Phone numbers on the page', 'website', 'numbers', null, 0, null, 'Distinct phone numbers found on the page.', web((a) => a.phonesOnPage.length)),
 
+  // Website: more structured data, security headers, technical signals, contact paths
+  d('site.schema_phone', 'Phone in structured data', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'The structured data has a telephone.', web((a) => a.schemaPhone !== null), ['Put your phone number in structured data', 'Add your telephone to the LocalBusiness markup.']),
+  d('site.schema_nap_match', 'Structured-data phone matches the listing', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'The telephone in the structured data is the listing\'s number (not applicable without both).', (s) => web((a) => (a.schemaPhone && s.listing.phone ? digitsOnly(a.schemaPhone) === digitsOnly(s.listing.phone) : NA))(s), ['Use one phone number everywhere', 'The number in your structured data differs from your listing.']),
+  d('site.schema_geo', 'Coordinates in structured data', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'The structured data has geo coordinates.', web((a) => a.schemaGeo), ['Add your coordinates to structured data', 'Geo coordinates in your markup pin you on the map precisely.']),
+  d('site.schema_same_as', 'Profiles named in structured data', 'website', 'links', 'digitalPresence', 1, ramp(0, 3), 'sameAs links (social and directory profiles) in the structured data.', web((a) => a.schemaSameAs), ['Connect your profiles in structured data', 'List your social and directory profiles as sameAs in your markup so search engines join them up.']),
+  d('site.schema_price_range', 'Price range in structured data', 'website', 'yes/no', null, 0, null, 'The structured data has a priceRange.', web((a) => a.schemaPriceRange)),
+  d('site.csp', 'Content-Security-Policy', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'The homepage sends a Content-Security-Policy header (or meta tag).', web((a) => a.csp), ['Add security headers', 'Ask your host to send the standard security headers (Content-Security-Policy, X-Content-Type-Options, Referrer-Policy).']),
+  d('site.x_content_type_options', 'X-Content-Type-Options', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'The homepage sends X-Content-Type-Options: nosniff.', web((a) => a.xContentTypeOptions), ['Add security headers', 'Ask your host to send X-Content-Type-Options: nosniff.']),
+  d('site.frame_protection', 'Protection against framing', 'website', 'yes/no', null, 0, null, 'X-Frame-Options or a frame-ancestors policy.', web((a) => a.frameProtection)),
+  d('site.referrer_policy', 'Referrer-Policy', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'The homepage sends a Referrer-Policy header (or meta tag).', web((a) => a.referrerPolicy), ['Add security headers', 'Ask your host to send a Referrer-Policy header.']),
+  d('site.permissions_policy', 'Permissions-Policy', 'website', 'yes/no', null, 0, null, 'The homepage sends a Permissions-Policy header.', web((a) => a.permissionsPolicy)),
+  d('site.doctype', 'HTML5 doctype', 'website', 'yes/no', null, 0, null, 'The page starts with <!doctype html>.', web((a) => a.doctype)),
+  d('site.indexable', 'Open to search engines', 'website', 'yes/no', 'digitalPresence', 3, BOOL, 'No "noindex" in a robots meta tag or X-Robots-Tag header.', web((a) => !a.noindex), ['Let search engines index your homepage', 'Your homepage tells search engines not to list it (noindex). Remove that tag.']),
+  d('site.render_blocking_scripts', 'Render-blocking scripts', 'website', 'scripts', 'digitalPresence', 1, inverse(0, 6), 'Scripts in <head> without async or defer.', web((a) => a.renderBlockingScripts), ['Speed up your website', 'Load scripts with defer or async so the page shows before they run.']),
+  d('site.lazy_images', 'Lazy-loaded images', 'website', 'images', null, 0, null, 'Images with loading="lazy".', web((a) => a.lazyImages)),
+  d('site.modern_images', 'Modern image formats', 'website', 'images', null, 0, null, 'WebP or AVIF images.', web((a) => a.modernImages)),
+  d('site.resource_hints', 'Resource hints', 'website', 'hints', null, 0, null, 'preconnect, preload and dns-prefetch links.', web((a) => a.preconnectHints)),
+  d('site.inline_script_kb', 'Inline script size', 'website', 'KB', null, 0, null, 'Kilobytes of script written into the page.', web((a) => a.inlineScriptKb)),
+  d('site.theme_color', 'Theme colour', 'website', 'yes/no', null, 0, null, 'A theme-color meta tag (colours the browser bar on phones).', web((a) => a.themeColor)),
+  d('site.apple_touch_icon', 'Home-screen icon', 'website', 'yes/no', null, 0, null, 'An apple-touch-icon link.', web((a) => a.appleTouchIcon)),
+  d('site.deprecated_tags', 'Obsolete HTML tags', 'website', 'tags', 'digitalPresence', 1, inverse(0, 3), '<font>, <center>, <marquee>, <blink> or <frameset> elements (signs of a site not updated in years).', web((a) => a.deprecatedTags), ['Modernise your website', 'Your homepage uses HTML from the 1990s; a current template looks better and works on phones.']),
+  d('site.landmarks', 'Page landmarks', 'website', 'yes/no', null, 0, null, 'A <main> and a <nav> region (helps screen readers).', web((a) => a.landmarks)),
+  d('site.skip_link', 'Skip-to-content link', 'website', 'yes/no', null, 0, null, 'A "skip to content" link for keyboard users.', web((a) => a.skipLink)),
+  d('site.contact_page', 'Contact page linked', 'website', 'yes/no', 'engagement', 2, BOOL, 'The homepage links to a contact page.', web((a) => a.contactPage), ['Add a contact page', 'Link a contact page with your phone, e-mail, address and a form from every page.']),
+  d('site.about_page', 'About page linked', 'website', 'yes/no', null, 0, null, 'The homepage links to an about page.', web((a) => a.aboutPage)),
+  d('site.privacy_page', 'Privacy policy linked', 'website', 'yes/no', null, 0, null, 'The homepage links to a privacy policy.', web((a) => a.privacyPage)),
+  d('engagement.sms_link', 'Text-us link', 'website', 'yes/no', null, 0, null, 'An sms: link.', web((a) => a.smsLink)),
+  d('engagement.whatsapp_link', 'WhatsApp link', 'website', 'yes/no', null, 0, null, 'A WhatsApp chat link.', web((a) => a.whatsappLink)),
+  d('engagement.directions_link', 'Directions link', 'website', 'yes/no', 'engagement', 1, BOOL, 'A link to directions on a map.', web((a) => a.directionsLink), ['Link to directions', 'Add a "Get directions" link to your map listing so visitors find you.']),
+  d('engagement.review_link', 'Leave-a-review link', 'website', 'yes/no', 'engagement', 2, BOOL, 'A link asking visitors to review the business (Google or Yelp review page).', web((a) => a.reviewLink), ['Ask for reviews on your site', 'Add a "Leave us a review" link to your Google or Yelp page on your site and in your e-mails.']),
+  d('engagement.email_on_page', 'E-mail address shown', 'website', 'yes/no', null, 0, null, 'An e-mail address written on the page.', web((a) => a.emailOnPage)),
+  d('engagement.video', 'Video on the site', 'website', 'yes/no', null, 0, null, 'A video (a <video>, YouTube or Vimeo player).', web((a) => a.videoEmbed)),
+
   // Tech stack, analytics and ads
   d('tech.cms', 'Website platform', 'website', 'text', null, 0, null, 'CMS or site builder recognised by signature (WordPress, Squarespace, Wix, Shopify...).', web((a) => a.tech.cms)),
   d('tech.ecommerce', 'E-commerce platform', 'website', 'text', null, 0, null, 'Online shop platform recognised by signature.', web((a) => a.tech.ecommerce)),
@@ -295,7 +369,7 @@ const REGISTRY: DataPointDef[] = [
 const DERIVED = new Set([
   'reviews.monthly_velocity', 'reviews.velocity_trend', 'reviews.neutral_share', 'reviews.sample_complete', 'reviews.sampled_average',
   'reviews.sampled', 'tech.booking_tool', 'tech.chat_tool', 'tech.analytics_tools', 'social.profiles', 'ads.pixel_count', 'site.title', 'site.title_present', 'site.meta_description_present', 'site.copyright_current',
-  'market.places', 'market.total_reviews', 'market.average_rating', 'market.median_reviews',
+  'listing.attributes_stated', 'market.places', 'market.total_reviews', 'market.average_rating', 'market.median_reviews',
   'market.review_share', 'market.review_count_vs_median', 'market.rating_vs_average', 'market.prominence_position', 'market.velocity_share',
 ]);
 
@@ -309,15 +383,32 @@ const LEVERS: Record<string, string[]> = {
   'site.title': ['site.title_present', 'site.title_length'],
   'site.description': ['site.meta_description_present', 'site.meta_description_length'],
   'site.structured_data': ['site.schema_local_business', 'site.schema_address', 'site.schema_phone', 'site.schema_opening_hours', 'site.schema_geo', 'site.schema_same_as'],
+  'site.modernise': ['site.deprecated_tags', 'site.viewport'],
   'site.share_tags': ['site.og_title', 'site.og_image', 'site.og_description', 'site.twitter_card'],
   'site.crawl': ['site.robots_txt', 'site.sitemap', 'site.canonical'],
   'site.https': ['site.https', 'site.mixed_content', 'site.http_redirects_to_https'],
   'site.security_headers': ['site.hsts', 'site.csp', 'site.x_content_type_options', 'site.frame_protection', 'site.referrer_policy'],
+  'reviews.ask_on_site': ['engagement.review_link'],
   'site.nap': ['site.nap_name', 'site.nap_phone', 'site.nap_address', 'site.schema_nap_match'],
-  'listing.complete': ['listing.has_address', 'listing.has_phone', 'listing.has_hours', 'listing.photos', 'listing.editorial_summary', 'listing.types', 'listing.accessibility_options', 'listing.payment_options', 'listing.parking_options', 'listing.has_price_level'],
+  'listing.complete': ['listing.has_address', 'listing.has_phone', 'listing.has_hours', 'listing.photos', 'listing.editorial_summary', 'listing.attributes_stated'],
+  'listing.claim': ['listing.found', 'listing.claimed'],
   'engagement.contact': ['engagement.contact_form', 'engagement.mailto_link', 'site.contact_page'],
 };
 const LEVER_OF = new Map(Object.entries(LEVERS).flatMap(([lever, keys]) => keys.map((k) => [k, lever] as const)));
+
+const WINDOWED = ['reviews.last_30_days', 'reviews.last_90_days', 'reviews.last_365_days', 'reviews.previous_90_days', 'reviews.monthly_velocity', 'reviews.velocity_trend', 'market.velocity_share'];
+const OWNER_REPLIES = ['engagement.response_rate', 'engagement.negative_response_rate', 'engagement.median_response_hours', 'engagement.responses_last_90_days'];
+const YELP_ONLY = ['listing.claimed', 'listing.transactions', 'listing.special_hours'];
+const ATTRIBUTE_KEYS = ['listing.attributes_stated', ...LISTING_ATTRIBUTES.map((a) => `listing.${snake(a)}`)];
+/** Data points a provider never gives (the methodology's count per provider; the analysis finds
+ *  the same at run time, as "not given", and leaves them out for every business). */
+export const NOT_FROM: Record<ProviderName, Set<string>> = {
+  sample: new Set(YELP_ONLY),
+  google: new Set([...YELP_ONLY, ...OWNER_REPLIES, ...WINDOWED, 'reviews.days_since_latest']),
+  yelp: new Set(['listing.has_website', 'listing.editorial_summary', ...ATTRIBUTE_KEYS, ...OWNER_REPLIES]),
+};
+/** Needs an earlier report of the same business. */
+export const NEEDS_HISTORY = new Set(['reviews.gained_per_month']);
 
 export const DATA_POINTS: DataPointDef[] = REGISTRY.map((def) => ({ ...def, derived: DERIVED.has(def.key), lever: def.advice ? (LEVER_OF.get(def.key) ?? def.key) : null }));
 

@@ -2,7 +2,7 @@
 // A test fails when the committed file differs from what this produces.
 import { COMPETITOR_COUNT, COVERAGE_FLOOR, MIN_DATA_POINTS, NOT_ENOUGH_DATA, SCORE_MAX, SCORE_MIN, SEARCH_RADIUS_MILES } from '../../../common/constants.ts';
 import type { ScoreKey } from '../types.ts';
-import { DATA_POINTS, describeNorm, type Source } from './data-points.ts';
+import { DATA_POINTS, describeNorm, NEEDS_HISTORY, NOT_FROM, type Source } from './data-points.ts';
 import { OVERALL_WEIGHTS, SCORE_KEYS } from './scoring.ts';
 
 const SCORE_NAMES: Record<ScoreKey, string> = { reviews: 'Online reviews', digitalPresence: 'Digital presence', engagement: 'Customer engagement', marketShare: 'Market share' };
@@ -62,6 +62,19 @@ export function renderMethodology(): string {
     '**Recommendations**: for each measured data point of the business, the points its score would gain if it reached its best value ' +
       `(${SCORE_MAX - SCORE_MIN} × weight × (1 − normalised value) ÷ the score's measured weight). Data points are grouped by **lever**, what the owner would do ` +
       '(ask for reviews, fix the website, complete the listing...); each lever\'s gain is the sum of its points\' gains. The five levers with the largest gains, in that order, each citing its data points.',
+    '',
+    '## Independent measured data points per source',
+    '',
+    'A data point counts toward the 90+ when it is **measured** (not unknown, not "not applicable") and **independent**: not computed from other data points ' +
+      '(sums, ratios, per-month restatements, the tool name behind a yes/no) and not the same for every business compared (figures of the market); those are marked ' +
+      '"derived" below and shown but not counted. A website that does not answer gives one measured fact (down); its other website points are derived from it. ' +
+      'For a business with a readable website, on a first report (review velocity from the change in the review count needs an earlier report), each source can give:',
+    '',
+    '| source | independent data points it can measure |',
+    '|---|---|',
+    ...(['sample', 'google', 'yelp'] as const).map((p) => `| ${p} | ${DATA_POINTS.filter((d) => !d.derived && !NOT_FROM[p].has(d.key) && !NEEDS_HISTORY.has(d.key)).length} |`),
+    '',
+    'A listing that leaves a field empty (no hours stated, an attribute not stated) makes that point unknown, so a real report measures somewhat fewer; the end-to-end tests check that a business with a readable website gets at least 90 under each source.',
     '',
     '## Data points',
     '',

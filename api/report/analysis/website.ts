@@ -62,6 +62,39 @@ export interface WebsiteAnalysis {
   mapEmbed: boolean;
   pageText: string;
   phonesOnPage: string[];
+  /** Structured data: a telephone, geo coordinates, sameAs profile links, a price range. */
+  schemaGeo: boolean;
+  schemaSameAs: number;
+  schemaPriceRange: boolean;
+  /** Security headers of the homepage response. */
+  csp: boolean;
+  xContentTypeOptions: boolean;
+  frameProtection: boolean;
+  referrerPolicy: boolean;
+  permissionsPolicy: boolean;
+  /** Technical signals. */
+  doctype: boolean;
+  noindex: boolean;
+  renderBlockingScripts: number;
+  lazyImages: number;
+  modernImages: number;
+  preconnectHints: number;
+  themeColor: boolean;
+  appleTouchIcon: boolean;
+  deprecatedTags: number;
+  landmarks: boolean;
+  skipLink: boolean;
+  /** Contact paths and pages. */
+  contactPage: boolean;
+  aboutPage: boolean;
+  privacyPage: boolean;
+  smsLink: boolean;
+  whatsappLink: boolean;
+  directionsLink: boolean;
+  reviewLink: boolean;
+  emailOnPage: boolean;
+  videoEmbed: boolean;
+  inlineScriptKb: number;
 }
 
 /** Signature rules: the first matching rule of a kind wins. */
@@ -161,6 +194,10 @@ export function unreachable(url: string, error: string): WebsiteAnalysis {
     socials: { facebook: false, instagram: false, linkedin: false, x: false, youtube: false, tiktok: false },
     contactForm: false, telLinks: [], mailtoLinks: 0, newsletter: false, callToAction: false, testimonials: false, openingHours: false, mapEmbed: false,
     pageText: '', phonesOnPage: [],
+    schemaGeo: false, schemaSameAs: 0, schemaPriceRange: false, csp: false, xContentTypeOptions: false, frameProtection: false, referrerPolicy: false, permissionsPolicy: false,
+    doctype: false, noindex: false, renderBlockingScripts: 0, lazyImages: 0, modernImages: 0, preconnectHints: 0, themeColor: false, appleTouchIcon: false, deprecatedTags: 0,
+    landmarks: false, skipLink: false, contactPage: false, aboutPage: false, privacyPage: false, smsLink: false, whatsappLink: false, directionsLink: false, reviewLink: false,
+    emailOnPage: false, videoEmbed: false, inlineScriptKb: 0,
   };
 }
 
@@ -176,6 +213,9 @@ export function extractFromHtml(html: string, pageUrl: URL, headers: Record<stri
   let schemaAddress = false;
   let schemaOpeningHours = false;
   let schemaPhone: string | null = null;
+  let schemaGeo = false;
+  let schemaSameAs = 0;
+  let schemaPriceRange = false;
   $('script[type="application/ld+json"]').each((_, el) => {
     try {
       const parsed = JSON.parse($(el).text()) as unknown;
@@ -187,6 +227,9 @@ export function extractFromHtml(html: string, pageUrl: URL, headers: Record<stri
         if (o?.address) schemaAddress = true;
         if (o?.openingHours || o?.openingHoursSpecification) schemaOpeningHours = true;
         if (typeof o?.telephone === 'string') schemaPhone = o.telephone;
+        if (o?.geo) schemaGeo = true;
+        if (o?.sameAs) schemaSameAs = Math.max(schemaSameAs, Array.isArray(o.sameAs) ? o.sameAs.length : 1);
+        if (o?.priceRange) schemaPriceRange = true;
       }
     } catch {
       // A broken JSON-LD block counts as no structured data.
@@ -202,8 +245,17 @@ export function extractFromHtml(html: string, pageUrl: URL, headers: Record<stri
   const socials = { facebook: false, instagram: false, linkedin: false, x: false, youtube: false, tiktok: false };
   const telLinks: string[] = [];
   let mailto = 0;
+  const paths = { contact: false, about: false, privacy: false, sms: false, whatsapp: false, directions: false, review: false };
   $('a[href]').each((_, el) => {
     const href = $(el).attr('href')!.trim();
+    const label = $(el).text().toLowerCase();
+    if (/^sms:/i.test(href)) paths.sms = true;
+    if (/wa\.me\/|api\.whatsapp\.com/i.test(href)) paths.whatsapp = true;
+    if (/google\.[a-z.]+\/maps|maps\.google\.|maps\.apple\.com|goo\.gl\/maps/i.test(href) || /\bdirections\b/.test(label)) paths.directions = true;
+    if (/search\.google\.com\/local\/writereview|g\.page\/r\/|yelp\.com\/writeareview|yelp\.com\/biz\//i.test(href) || /\b(leave|write) (us )?a review\b/.test(label)) paths.review = true;
+    if (/\/contact/i.test(href) || /^contact( us)?$/.test(label.trim())) paths.contact = true;
+    if (/\/about/i.test(href) || /^about( us)?$/.test(label.trim())) paths.about = true;
+    if (/privacy/i.test(href) || /privacy/.test(label)) paths.privacy = true;
     if (/^tel:/i.test(href)) return void telLinks.push(href.slice(4));
     if (/^mailto:/i.test(href)) return void mailto++;
     let target: URL;
@@ -228,7 +280,39 @@ export function extractFromHtml(html: string, pageUrl: URL, headers: Record<stri
   const newsletter = forms.filter((_, f) => /subscribe|newsletter/i.test($(f).text() + ($(f).attr('class') ?? '') + $(f).find('input').map((__, i) => $(i).attr('name') ?? '').get().join(' '))).length > 0;
   const cta = /\b(book (an appointment|now|online)|schedule (now|an appointment|online)|call (now|us today)|get a (free )?(quote|estimate)|order online|reserve( a table)?)\b/i.test(text);
 
+  const header = (name: string) => headers[name] ?? '';
+  const robotsMeta = `${$('meta[name="robots" i]').attr('content') ?? ''} ${header('x-robots-tag')}`;
+  const inlineScripts = $('script:not([src])').map((_, el) => $(el).text()).get().join('');
   return {
+    schemaGeo,
+    schemaSameAs,
+    schemaPriceRange,
+    csp: Boolean(header('content-security-policy')) || $('meta[http-equiv="Content-Security-Policy" i]').length > 0,
+    xContentTypeOptions: /nosniff/i.test(header('x-content-type-options')),
+    frameProtection: Boolean(header('x-frame-options')) || /frame-ancestors/i.test(header('content-security-policy')),
+    referrerPolicy: Boolean(header('referrer-policy')) || $('meta[name="referrer" i]').length > 0,
+    permissionsPolicy: Boolean(header('permissions-policy')),
+    doctype: /^\s*<!doctype html/i.test(html),
+    noindex: /noindex/i.test(robotsMeta),
+    renderBlockingScripts: $('head script[src]').filter((_, el) => $(el).attr('async') === undefined && $(el).attr('defer') === undefined && $(el).attr('type') !== 'module').length,
+    lazyImages: $('img[loading="lazy" i]').length,
+    modernImages: $('img[src$=".webp" i], img[src$=".avif" i], source[type="image/webp" i], source[type="image/avif" i]').length,
+    preconnectHints: $('link[rel~="preconnect" i], link[rel~="preload" i], link[rel~="dns-prefetch" i]').length,
+    themeColor: $('meta[name="theme-color" i]').length > 0,
+    appleTouchIcon: $('link[rel="apple-touch-icon" i]').length > 0,
+    deprecatedTags: $('font, center, marquee, blink, frameset').length,
+    landmarks: $('main, [role="main"]').length > 0 && $('nav, [role="navigation"]').length > 0,
+    skipLink: $('a[href^="#"]').filter((_, el) => /skip/i.test($(el).text())).length > 0,
+    contactPage: paths.contact,
+    aboutPage: paths.about,
+    privacyPage: paths.privacy,
+    smsLink: paths.sms,
+    whatsappLink: paths.whatsapp,
+    directionsLink: paths.directions,
+    reviewLink: paths.review,
+    emailOnPage: /[\w.+-]+@[\w-]+\.[\w.]+/.test(text),
+    videoEmbed: $('video, iframe[src*="youtube.com"], iframe[src*="youtube-nocookie.com"], iframe[src*="vimeo.com"]').length > 0,
+    inlineScriptKb: Math.round((inlineScripts.length / 1024) * 10) / 10,
     https: isHttps,
     title: $('title').first().text().trim() || null,
     metaDescription: $('meta[name="description" i]').attr('content')?.trim() || null,

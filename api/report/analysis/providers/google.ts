@@ -2,7 +2,7 @@
 // popularity) for competitors, Place Details for reviews (at most 5 per place). Text fields are
 // objects (`displayName.text`, `review.text.text`). The base URL is a setting so tests can point it
 // at a local server answering in these shapes.
-import { ProviderError, providerJson, MILES_TO_METERS, type DiscoverQuery, type IdentifyQuery, type Listing, type PlacesProvider, type ReviewsResult } from './types.ts';
+import { LISTING_ATTRIBUTES, ProviderError, providerJson, MILES_TO_METERS, weeklyHours, type DiscoverQuery, type IdentifyQuery, type Listing, type ListingProfile, type PlacesProvider, type ReviewsResult } from './types.ts';
 import { categoryById } from '../categories.ts';
 import { sameBusiness } from './match.ts';
 import type { Review } from '../../types.ts';
@@ -15,6 +15,8 @@ export interface GoogleSettings {
 }
 
 const PLACE_FIELDS = ['id', 'displayName', 'formattedAddress', 'nationalPhoneNumber', 'internationalPhoneNumber', 'websiteUri', 'rating', 'userRatingCount', 'location', 'primaryType', 'primaryTypeDisplayName'];
+/** Place Details: the reviews and the profile fields the report measures. */
+export const DETAIL_FIELDS = ['reviews', 'businessStatus', 'regularOpeningHours', 'photos', 'types', 'editorialSummary', 'priceLevel', 'accessibilityOptions', 'paymentOptions', 'parkingOptions', 'goodForChildren', 'allowsDogs', 'restroom'];
 /** Nearby Search takes at most 50,000 m. */
 const MAX_RADIUS_M = 50_000;
 
@@ -63,6 +65,31 @@ function places(body: unknown, provider = 'google' as const): Listing[] {
   return list.map((p) => toListing(p as GPlace)).filter((l): l is Listing => l !== null);
 }
 
+const STATUS = { OPERATIONAL: 'operational', CLOSED_TEMPORARILY: 'closed_temporarily', CLOSED_PERMANENTLY: 'closed_permanently' } as const;
+type Point = { day?: unknown; hour?: unknown; minute?: unknown };
+
+/** The profile fields of a Place Details answer. A field Google leaves out is empty for the place. */
+export function profileOf(p: Record<string, unknown>): ListingProfile {
+  const periods = ((p.regularOpeningHours as { periods?: unknown } | undefined)?.periods ?? []) as Array<{ open?: Point; close?: Point }>;
+  const at = (t: Point | undefined) => (num(t?.hour) ?? 0) * 60 + (num(t?.minute) ?? 0);
+  const hours = Array.isArray(periods) ? weeklyHours(periods.filter((x) => num(x.open?.day) !== null).map((x) => ({ day: num(x.open!.day)!, open: at(x.open), close: x.close ? at(x.close) : at(x.open) }))) : null;
+  const attributes: ListingProfile['attributes'] = {};
+  const groups = [p.accessibilityOptions, p.paymentOptions, p.parkingOptions, { goodForChildren: p.goodForChildren, allowsDogs: p.allowsDogs, restroom: p.restroom }];
+  for (const g of groups) {
+    if (!g || typeof g !== 'object') continue;
+    for (const [k, v] of Object.entries(g as Record<string, unknown>)) if (typeof v === 'boolean' && (LISTING_ATTRIBUTES as readonly string[]).includes(k)) attributes[k as keyof typeof attributes] = v;
+  }
+  return {
+    status: STATUS[str(p.businessStatus) as keyof typeof STATUS] ?? null,
+    hours,
+    photos: Array.isArray(p.photos) ? p.photos.length : 0,
+    types: Array.isArray(p.types) ? p.types.length : 0,
+    editorialSummary: Boolean(str((p.editorialSummary as { text?: unknown } | undefined)?.text)),
+    priceLevel: str(p.priceLevel)?.replace(/^PRICE_LEVEL_/, '').toLowerCase().replace(/_/g, ' ') ?? null,
+    attributes,
+  };
+}
+
 export function googleProvider(settings: GoogleSettings): PlacesProvider {
   const base = settings.baseUrl.replace(/\/$/, '');
   const headers = (mask: string) => ({ 'content-type': 'application/json', 'X-Goog-Api-Key': settings.key, 'X-Goog-FieldMask': mask });
@@ -102,7 +129,7 @@ export function googleProvider(settings: GoogleSettings): PlacesProvider {
 
     async reviews(place: Listing): Promise<ReviewsResult> {
       const id = place.placeId.replace(/^google:/, '');
-      const body = (await call(`/v1/places/${encodeURIComponent(id)}`, { method: 'GET', headers: headers('reviews') })) as { reviews?: unknown } | null;
+      const body = (await call(`/v1/places/${encodeURIComponent(id)}`, { method: 'GET', headers: headers(DETAIL_FIELDS.join(',')) })) as { reviews?: unknown } | null;
       if (body === null || typeof body !== 'object') throw new ProviderError('google', 'malformed', 'place details is not an object');
       const list = body.reviews ?? [];
       if (!Array.isArray(list)) throw new ProviderError('google', 'malformed', '`reviews` is not a list');
@@ -116,7 +143,7 @@ export function googleProvider(settings: GoogleSettings): PlacesProvider {
         reviews.push({ rating, text: str(text) ?? '', author: str(author), date: new Date(date).toISOString(), url: str(r.googleMapsUri), ownerResponse: null });
       }
       // Google shares at most 5, picked by relevance: all of them only when the place has no more.
-      return { reviews, complete: place.reviewCount !== null && reviews.length >= place.reviewCount, ownerResponsesKnown: false, newestFirst: false };
+      return { reviews, complete: place.reviewCount !== null && reviews.length >= place.reviewCount, ownerResponsesKnown: false, newestFirst: false, profile: profileOf(body as Record<string, unknown>) };
     },
   };
 }

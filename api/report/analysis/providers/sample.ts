@@ -9,7 +9,7 @@ import { categoryById, type Category } from '../categories.ts';
 import { distanceMiles } from '../geocode.ts';
 import { createRng, hashString, type Rng } from '../random.ts';
 import { sampleSiteUrl } from '../sample-sites.ts';
-import type { DiscoverQuery, IdentifyQuery, Listing, PlacesProvider, ReviewsResult } from './types.ts';
+import { LISTING_ATTRIBUTES, type DiscoverQuery, type IdentifyQuery, type Listing, type ListingProfile, type PlacesProvider, type ReviewsResult } from './types.ts';
 
 const STREETS = ['Main St', 'Oak Ave', 'Maple Dr', 'Commerce Blvd', 'Park Ave', 'Elm St', 'Lakeview Dr', 'Market St', 'Cedar Ln', 'Highland Ave', 'Washington Ave', 'Mill Rd', 'Pecan St', 'Ridge Rd', 'Broadway', 'Church St'];
 const FIRST = ['Maria', 'James', 'Linda', 'Robert', 'Priya', 'Michael', 'Sarah', 'David', 'Wei', 'Jennifer', 'Carlos', 'Emily', 'Ahmed', 'Jessica', 'Daniel', 'Ashley', 'Kevin', 'Olivia', 'Luis', 'Hannah'];
@@ -74,13 +74,41 @@ function decodePlaceId(id: string): { seed: number; stats: Seeded; category: Cat
   };
 }
 
-function reviewText(r: Rng, stars: number, category: Category): string {
+/** Two different items of a list (a review never says the same thing twice). */
+function pickTwo<T>(r: Rng, items: readonly T[]): [T, T] {
+  const first = r.int(0, items.length - 1);
+  const second = (first + 1 + r.int(0, Math.max(0, items.length - 2))) % items.length;
+  return [items[first]!, items[second]!];
+}
+
+/** A sample review in a customer's voice: an opening, what happened, and (often) a closing line. */
+export function reviewText(r: Rng, stars: number, category: Category): string {
   const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-  if (stars >= 5) return `${r.pick(['Excellent experience!', 'Highly recommend.', 'Best in town.', 'Wonderful from start to finish.'])} ${cap(r.pick(category.praise))} and ${r.pick(category.praise)}.`;
-  if (stars === 4) return `${r.pick(['Good experience overall.', 'Very good.', 'Happy with the service.'])} ${cap(r.pick(category.praise))}, though ${r.pick(category.complaints)} once.`;
-  if (stars === 3) return `${r.pick(['It was okay.', 'Average.', 'Mixed feelings.'])} ${cap(r.pick(category.praise))}, but ${r.pick(category.complaints)}.`;
-  if (stars === 2) return `${r.pick(['Disappointed.', 'Not great.', 'Frustrating visit.'])} ${cap(r.pick(category.complaints))} and ${r.pick(category.complaints)}.`;
-  return `${r.pick(['Terrible experience.', 'Awful, avoid.', 'Worst service ever.'])} ${cap(r.pick(category.complaints))}. ${cap(r.pick(category.complaints))}.`;
+  const [p1, p2] = pickTwo(r, category.praise);
+  const [c1, c2] = pickTwo(r, category.complaints);
+  const close = (lines: string[]) => (r.chance(0.6) ? ` ${r.pick(lines)}` : '');
+  if (stars >= 5) return `${r.pick(['Excellent experience!', 'Highly recommend.', 'Could not be happier.', 'Wonderful from start to finish.'])} ${cap(p1)} and ${p2}.${close(['Will be back.', 'Thank you!', 'Already told my friends.', 'Five stars, easily.'])}`;
+  if (stars === 4) return `${r.pick(['Good experience overall.', 'Very good.', 'Happy with the service.'])} ${cap(p1)}, though ${c1}.${close(['Still recommend them.', 'Would go again.', 'Minor gripe, good place.'])}`;
+  if (stars === 3) return `${r.pick(['It was okay.', 'Mixed feelings.', 'Average visit.'])} ${cap(p1)}, but ${c1}.${close(['Might try them again.', 'Not sure I will return.'])}`;
+  if (stars === 2) return `${r.pick(['Disappointed.', 'Not great.', 'Frustrating visit.'])} ${cap(c1)}, and ${c2}.${close(['Expected better.', 'Probably going elsewhere next time.'])}`;
+  return `${r.pick(['Terrible experience.', 'Would not recommend.', 'Very unhappy.'])} ${cap(c1)}. On top of that, ${c2}.${close(['Never again.', 'Avoid.'])}`;
+}
+
+/** A Google-like listing profile for a sample place: hours, photos, a description, attributes. */
+function sampleProfile(seed: number): ListingProfile {
+  const r = createRng(seed ^ 0x51ed270b);
+  const days = r.pick([5, 5, 6, 6, 7]);
+  const attributes: NonNullable<ListingProfile['attributes']> = {};
+  for (const name of LISTING_ATTRIBUTES) if (r.chance(0.55)) attributes[name] = name === 'acceptsCashOnly' || name.startsWith('paid') || name === 'valetParking' ? r.chance(0.15) : r.chance(0.8);
+  return {
+    status: r.chance(0.96) ? 'operational' : 'closed_temporarily',
+    hours: r.chance(0.85) ? { days, weeklyHours: days * r.pick([8, 8.5, 9, 10]) } : null,
+    photos: r.chance(0.1) ? 0 : r.int(1, 10),
+    types: r.int(2, 6),
+    editorialSummary: r.chance(0.4),
+    priceLevel: r.chance(0.5) ? r.pick(['inexpensive', 'moderate', 'expensive']) : null,
+    attributes,
+  };
 }
 
 function starsAround(r: Rng, rating: number): number {
@@ -206,7 +234,7 @@ export function sampleProvider(options: SampleOptions): PlacesProvider {
         });
       }
       reviews.sort((a, b) => b.date.localeCompare(a.date));
-      return { reviews, complete: n === stats.reviewCount, ownerResponsesKnown: true, newestFirst: true };
+      return { reviews, complete: n === stats.reviewCount, ownerResponsesKnown: true, newestFirst: true, profile: sampleProfile(seed) };
     },
   };
 }

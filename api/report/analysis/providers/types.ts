@@ -46,7 +46,43 @@ export interface DiscoverQuery {
   company: string;
 }
 
+/** Listing attributes a provider may state (accessibility, payment, parking, amenities). */
+export const LISTING_ATTRIBUTES = [
+  'wheelchairAccessibleEntrance', 'wheelchairAccessibleParking', 'wheelchairAccessibleRestroom', 'wheelchairAccessibleSeating',
+  'acceptsCreditCards', 'acceptsDebitCards', 'acceptsNfc', 'acceptsCashOnly',
+  'freeParkingLot', 'paidParkingLot', 'freeStreetParking', 'paidStreetParking', 'valetParking', 'freeGarageParking', 'paidGarageParking',
+  'goodForChildren', 'allowsDogs', 'restroom',
+] as const;
+export type ListingAttribute = (typeof LISTING_ATTRIBUTES)[number];
+
+/** The listing's profile as the provider gives it from its place details. A field left out
+ *  (undefined) is one the provider does not give at all; null is one it gives, empty for this place. */
+export interface ListingProfile {
+  status?: 'operational' | 'closed_temporarily' | 'closed_permanently' | null;
+  /** Regular opening hours: days open a week and hours open a week. */
+  hours?: { days: number; weeklyHours: number } | null;
+  photos?: number;
+  types?: number;
+  editorialSummary?: boolean;
+  priceLevel?: string | null;
+  claimed?: boolean;
+  transactions?: number;
+  specialHours?: boolean;
+  /** Attributes the listing states (true or false); one not stated is absent. */
+  attributes?: Partial<Record<ListingAttribute, boolean>>;
+}
+
+/** Days and hours open a week from opening periods given as day (0-6) and minutes from midnight. */
+export function weeklyHours(periods: Array<{ day: number; open: number; close: number }>): { days: number; weeklyHours: number } | null {
+  if (periods.length === 0) return null;
+  const days = new Set(periods.map((p) => p.day)).size;
+  const minutes = periods.reduce((s, p) => s + ((p.close - p.open + 24 * 60) % (24 * 60) || 24 * 60), 0);
+  return { days, weeklyHours: Math.round((minutes / 60) * 10) / 10 };
+}
+
 export interface ReviewsResult {
+  /** The listing's profile from the same place-details call (hours, photos, attributes...). */
+  profile?: ListingProfile;
   reviews: Review[];
   /** True when the provider gives every review (sample); false when it gives a few excerpts. */
   complete: boolean;

@@ -2,7 +2,7 @@
 // competitors in its category (radius ≤ 40,000 m, limit ≤ 50), /v3/businesses/{id}/reviews for
 // the newest review excerpts (sort_by=newest; 3 on most plans). Yelp gives no business website,
 // so competitors' websites are unknown.
-import { ProviderError, providerJson, MILES_TO_METERS, type DiscoverQuery, type IdentifyQuery, type Listing, type PlacesProvider, type ReviewsResult } from './types.ts';
+import { ProviderError, providerJson, MILES_TO_METERS, weeklyHours, type DiscoverQuery, type IdentifyQuery, type Listing, type ListingProfile, type PlacesProvider, type ReviewsResult } from './types.ts';
 import { categoryById } from '../categories.ts';
 import { sameBusiness } from './match.ts';
 import type { Review } from '../../types.ts';
@@ -57,6 +57,25 @@ export function yelpTime(value: string): Date | null {
   return new Date(asUtc - Number(offset ?? -8) * 3_600_000);
 }
 
+const hhmm = (v: unknown) => (typeof v === 'string' && /^\d{4}$/.test(v) ? Number(v.slice(0, 2)) * 60 + Number(v.slice(2)) : null);
+
+/** The profile fields of a business-details answer (`/v3/businesses/{id}`). */
+export function profileOf(b: Record<string, unknown>): ListingProfile {
+  const regular = (Array.isArray(b.hours) ? (b.hours as Array<{ hours_type?: unknown; open?: unknown }>) : []).find((h) => h.hours_type === 'REGULAR' || h.hours_type === undefined);
+  const open = Array.isArray(regular?.open) ? (regular.open as Array<Record<string, unknown>>) : [];
+  const periods = open.map((o) => ({ day: num(o.day), open: hhmm(o.start), close: hhmm(o.end) })).filter((o): o is { day: number; open: number; close: number } => o.day !== null && o.open !== null && o.close !== null);
+  return {
+    status: typeof b.is_closed === 'boolean' ? (b.is_closed ? 'closed_permanently' : 'operational') : null,
+    hours: weeklyHours(periods),
+    photos: (Array.isArray(b.photos) ? b.photos.length : 0) || (str(b.image_url) ? 1 : 0),
+    types: Array.isArray(b.categories) ? b.categories.length : 0,
+    priceLevel: str(b.price),
+    claimed: b.is_claimed === true,
+    transactions: Array.isArray(b.transactions) ? b.transactions.length : 0,
+    specialHours: Array.isArray(b.special_hours) && b.special_hours.length > 0,
+  };
+}
+
 function businesses(body: unknown): Listing[] {
   const list = (body as { businesses?: unknown } | null)?.businesses;
   if (!Array.isArray(list)) throw new ProviderError('yelp', 'malformed', '`businesses` is not a list');
@@ -95,7 +114,11 @@ export function yelpProvider(settings: YelpSettings): PlacesProvider {
 
     async reviews(place: Listing): Promise<ReviewsResult> {
       const id = place.placeId.replace(/^yelp:/, '');
-      const body = (await get(`/v3/businesses/${encodeURIComponent(id)}/reviews`, { limit: 20, sort_by: 'newest' })) as { reviews?: unknown } | null;
+      const [body, details] = await Promise.all([
+        get(`/v3/businesses/${encodeURIComponent(id)}/reviews`, { limit: 20, sort_by: 'newest' }) as Promise<{ reviews?: unknown } | null>,
+        get(`/v3/businesses/${encodeURIComponent(id)}`, {}) as Promise<Record<string, unknown> | null>,
+      ]);
+      if (details === null || typeof details !== 'object') throw new ProviderError('yelp', 'malformed', 'business details is not an object');
       const list = body?.reviews;
       if (!Array.isArray(list)) throw new ProviderError('yelp', 'malformed', '`reviews` is not a list');
       const reviews: Review[] = [];
@@ -108,7 +131,7 @@ export function yelpProvider(settings: YelpSettings): PlacesProvider {
       }
       // Newest first: Yelp's excerpts (3 on most plans) are the latest reviews, in order.
       reviews.sort((a, b) => b.date.localeCompare(a.date));
-      return { reviews, complete: place.reviewCount !== null && reviews.length >= place.reviewCount, ownerResponsesKnown: false, newestFirst: true };
+      return { reviews, complete: place.reviewCount !== null && reviews.length >= place.reviewCount, ownerResponsesKnown: false, newestFirst: true, profile: profileOf(details) };
     },
   };
 }
