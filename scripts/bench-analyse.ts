@@ -14,7 +14,8 @@ const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }
 const runs = Math.max(1, Number(values.runs) || 5);
 const dataDir = mkdtempSync(join(tmpdir(), 'localrank-bench-analyse-'));
 const env = loadEnv({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PLACES_PROVIDER: 'sample', GEOCODER_KEY: '' });
-const ctx = await createContext(env, { migrate: false });
+// Migrated: the analysis reads the business's earlier runs (review velocity between reports).
+const ctx = await createContext(env, { migrate: true });
 
 const input = (i: number) => ({
   businessId: `bench-${i}`,

@@ -4,7 +4,7 @@
 // opted out. The alerts are claimed (emailSent = true) before sending and released if it fails, so
 // each alert goes out at most once, however many runs enqueue a job. Decision 0077.
 import { and, eq, inArray } from 'drizzle-orm';
-import { OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
+import { OPERATOR, PRODUCT_NAME, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE } from '../../common/constants.ts';
 import { users } from '../../db/schema/auth.ts';
 import { businesses } from '../../db/schema/businesses.ts';
 import { reviewAlerts } from '../../db/schema/reports.ts';
@@ -14,6 +14,7 @@ import { candidates } from '../jobs/schedule.ts';
 import { PermanentJobError } from '../jobs/worker.ts';
 import { can } from '../services/entitlements.ts';
 import { isUnsubscribed } from '../services/reports.ts';
+import { isSamplePlace } from '../services/review-alerts.ts';
 import { mailerFor, messageIdFor, type MailMessage } from './mailer.ts';
 import { escapeHtml } from './report-email.ts';
 
@@ -32,9 +33,12 @@ const safeLink = (url: string | null) => (url && /^https?:\/\//i.test(url) ? url
 export function alertsEmail(ctx: AppContext, business: Business, to: { userId: string; email: string }, alerts: Alert[]): MailMessage {
   const monitor = `${ctx.env.PUBLIC_BASE_URL}/early-warning/${encodeURIComponent(business.id)}`;
   const count = alerts.length === 1 ? 'A new low-rated review' : `${alerts.length} new low-rated reviews`;
-  const subject = `${count} for ${business.company}`;
+  const sample = isSamplePlace(business.placeId);
+  // Sample reviews are made up: the e-mail says so in its subject and first line.
+  const subject = `${count} for ${business.company}${sample ? ` (${SAMPLE_DATA_LABEL.toLowerCase()})` : ''}`;
   const line = (a: Alert) => `${a.reviewRating.toFixed(1)} stars on ${PLATFORM[a.platform]} by ${a.reviewAuthor ?? 'Anonymous'}, ${day(a.reviewDate)}`;
   const text = [
+    ...(sample ? [`${SAMPLE_DATA_LABEL}. ${SAMPLE_DATA_NOTE}`, ''] : []),
     `${count} for ${business.company} (${business.city}, ${business.state}), at or below your alert threshold:`,
     '',
     ...alerts.flatMap((a) => [`- ${line(a)}`, ...(a.reviewText ? [`  "${a.reviewText}"`] : []), ...(safeLink(a.reviewUrl) ? [`  ${a.reviewUrl}`] : []), '']),
@@ -53,6 +57,7 @@ export function alertsEmail(ctx: AppContext, business: Business, to: { userId: s
     })
     .join('');
   const html = `<!doctype html><html lang="en"><body style="font-family:Inter,Segoe UI,Helvetica,Arial,sans-serif;color:#0f172a">
+${sample ? `<p role="note" style="background:#fef3c7;border:1px solid #fcd34d;color:#92400e;border-radius:6px;padding:10px 14px;font-size:14px"><strong>${escapeHtml(SAMPLE_DATA_LABEL)}.</strong> ${escapeHtml(SAMPLE_DATA_NOTE)}</p>` : ''}
 <h1 style="font-size:18px">${escapeHtml(subject)}</h1>
 <p style="font-size:15px">${escapeHtml(business.company)} (${escapeHtml(business.city)}, ${escapeHtml(business.state)}): reviews at or below your alert threshold.</p>
 <ul style="padding-left:18px;font-size:15px">${items}</ul>

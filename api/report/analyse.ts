@@ -274,7 +274,6 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
     if (site) return site.reachable ? 'read' : 'down';
     return i > 0 && provider.name === 'yelp' ? 'unknown' : 'none';
   };
-  const earlier = await timed('score', () => earlierCounts(ctx, input.businessId, listing.placeId, now));
   const reviewSource = (i: number) => {
     const n = reviewResults[i]?.sampled ?? 0;
     if (provider.name === 'google') return `the ${n} review${n === 1 ? '' : 's'} Google shares (its up to 5 most relevant)`;
@@ -284,6 +283,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
 
   // 6. Data points, scores, rank, recommendations.
   return timed('score', async () => {
+    const earlier = await earlierCounts(ctx, input.businessId, listing.placeId, now);
     const reviewCounts = all.map((p) => p.listing.reviewCount).filter((n): n is number => n !== null);
     const ratings = all.map((p) => p.listing.rating).filter((n): n is number => n !== null);
     const totalReviews = reviewCounts.reduce((s, n) => s + n, 0);

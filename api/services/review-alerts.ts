@@ -18,6 +18,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const ALERT_WINDOW_DAYS = 90;
 
 export const EARLY_WARNING_PLAN_MESSAGE = 'Early Warning Monitor requires Enterprise or Agency subscription';
+/** The offline sample provider's place ids start with 'sample-'. */
+export const isSamplePlace = (placeId: unknown) => typeof placeId === 'string' && placeId.startsWith('sample-');
+
 export const businessNotFound = () => new AppError('not_found', 'Business not found');
 
 type Platform = (typeof reviewAlerts.$inferInsert)['platform'];
@@ -58,7 +61,7 @@ WITH v AS (
   FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN consultants c ON c.user_id = u.id
   WHERE s.token = ?1 AND s.expires_at > ?2
 )
-SELECT v.tier, v.status, b.id, b.company, b.city, b.state, b.alert_threshold
+SELECT v.tier, v.status, b.id, b.company, b.city, b.state, b.alert_threshold, b.place_id
 FROM v LEFT JOIN businesses b ON b.id = ?3 AND (b.user_id = v.user_id OR EXISTS (
   SELECT 1 FROM clients cl WHERE cl.business_id = b.id AND cl.consultant_id = v.consultant_id))`;
 
@@ -68,6 +71,8 @@ export interface Monitored {
   city: string;
   state: string;
   threshold: number;
+  /** Made from the offline sample provider (its place ids start with 'sample-'): every surface says so. */
+  sampleData: boolean;
 }
 
 /** The business the signed-in viewer may monitor, or 401 / 403 / 404. */
@@ -80,7 +85,7 @@ export async function monitoredBusiness(ctx: AppContext, cookie: string | null |
     throw new AppError('plan_required', EARLY_WARNING_PLAN_MESSAGE);
   }
   if (typeof row.id !== 'string') throw businessNotFound();
-  return { id: row.id, company: String(row.company), city: String(row.city), state: String(row.state), threshold: thresholdOf(row.alert_threshold as number | null) };
+  return { id: row.id, company: String(row.company), city: String(row.city), state: String(row.state), threshold: thresholdOf(row.alert_threshold as number | null), sampleData: isSamplePlace(row.place_id) };
 }
 
 const STATS_SQL = `
@@ -103,7 +108,7 @@ export async function getReviewAlerts({ ctx, cookie, businessId, now = Date.now(
   ]);
   const average = numOrNull(stats?.average);
   return {
-    business: { id: business.id, companyName: business.company, city: business.city, state: business.state },
+    business: { id: business.id, companyName: business.company, city: business.city, state: business.state, sampleData: business.sampleData },
     threshold: business.threshold,
     alertWindowDays: ALERT_WINDOW_DAYS,
     stats: {

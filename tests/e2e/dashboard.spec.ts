@@ -1,7 +1,7 @@
 // The business dashboard in the browser, in every state: owner, consultant with a client,
 // stranger, free user, signed out, no business, unknown id, still processing, scores as strings.
 import { execFileSync } from 'node:child_process';
-import { marketRank } from '../../common/constants.ts';
+import { marketRank, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE } from '../../common/constants.ts';
 import { CONSENT_TEXT } from '../../common/schemas/report-request-rules.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
 import { addClient, seedBusiness } from '../helpers/dashboard-seed.ts';
@@ -25,7 +25,7 @@ test('the owner sees scores, ranks, real charts with deltas from history, and th
   await expect(page.getByRole('heading', { level: 1, name: 'Lamar Smiles Dental' })).toBeVisible();
   await expect(page.locator('.dash-head .muted')).toContainText('Austin, TX · Last analysed');
   await expect(page.getByTestId('overall-score')).toHaveText('7.25/10');
-  await expect(page.getByRole('note')).toContainText('Sample data. This dashboard was made by the offline sample provider, not from live listings');
+  await expect(page.getByRole('note')).toContainText(`${SAMPLE_DATA_LABEL}. ${SAMPLE_DATA_NOTE}`);
   const fixture = reportDataFixture({ seed: 42 });
   const rank = marketRank(7.25, [7.25, ...fixture.competitors.map((c) => c.scores.overall!)]);
   await expect(page.getByTestId('market-rank')).toHaveText(`#${rank} of 10`);
@@ -38,7 +38,11 @@ test('the owner sees scores, ranks, real charts with deltas from history, and th
   const reviewRank = marketRank(8.5, [8.5, ...fixture.competitors.map((c) => c.scores.reviews!)]);
   await expect(page.getByTestId('metric-reviews')).toContainText(`Rank #${reviewRank}`);
   for (const key of ['digitalPresence', 'engagement', 'marketShare']) await expect(page.getByTestId(`metric-${key}`)).toContainText(/Rank #\d+/);
-  await expect(page.getByTestId('metric-marketShare')).toContainText(/\d\.\d{2}% of local reviews/);
+  // One unit per figure: the Market Share score is 1-10 and drawn as such; the review share is a labelled percent.
+  await expect(page.getByTestId('review-share')).toHaveText(/^Review share: \d+\.\d{2}% of local reviews$/);
+  const share = await page.getByTestId('metric-marketShare').locator('.metric-score').innerText();
+  expect(share).toMatch(/^\d+\.\d{2}\/10$/);
+  await expect(page.getByTestId('metric-marketShare').locator('[class^="band-bg-solid-"]')).toHaveAttribute('style', `width: ${Number(share.split('/')[0]) * 10}%;`);
   // The spec's colour bands and bars: 7.25 is 'fair' (7 or more) with a 72.5% bar; 8.50 'excellent'.
   await expect(page.getByTestId('overall-score')).toHaveClass(/band-fair/);
   await expect(page.locator('.kpi [class^="band-bg-solid-"]')).toHaveAttribute('style', 'width: 72.5%;');

@@ -21,7 +21,9 @@ test('a valid link shows the full report without signing in', async ({ page, app
   await page.setViewportSize({ width: 1400, height: 900 });
   await expect(page.getByText('Scroll the table sideways to see every score.')).toBeHidden();
   // One section per score, each with its breakdown: source, raw, normalised, weight, contribution.
-  for (const name of ['Online Reviews', 'Digital Presence', 'Customer Engagement', 'Market Share']) await expect(page.getByRole('heading', { level: 2, name })).toBeVisible();
+  for (const [key, name] of Object.entries({ reviews: 'Online Reviews', digitalPresence: 'Digital Presence', engagement: 'Customer Engagement', marketShare: 'Market Share' })) {
+    await expect(page.getByRole('region', { name }).locator(`#score-${key}`)).toHaveText(name);
+  }
   const reviews = page.getByRole('region', { name: 'Online Reviews: every data point' });
   await expect(reviews.getByRole('columnheader')).toHaveText(['Data point', 'Source', 'Raw value', 'Normalised', 'Weight', 'Contribution']);
   await expect(reviews.locator('tfoot')).toContainText(/weight measured/);

@@ -2,7 +2,8 @@
 // monitor the business get the unsent alerts once; a plan without the monitor gets nothing.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ALERTS_NOTIFY } from '../../api/email/alerts-notify-job.ts';
+import { SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE } from '../../common/constants.ts';
+import { ALERTS_NOTIFY, alertsEmail } from '../../api/email/alerts-notify-job.ts';
 import { closeMailer } from '../../api/email/mailer.ts';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
@@ -56,7 +57,10 @@ it('e-mails the owner and the consultant the new alerts once, and nothing for a 
   expect(done.map((j) => j.status)).toEqual(['done']);
   expect(smtp.received.map((m) => m.envelope.to[0]).sort()).toEqual([owner.email, consultant.email].sort());
   const mail = smtp.received[0]!;
-  expect(mail.parsed.subject).toBe('2 new low-rated reviews for Lamar Smiles');
+  // The fixture's run is sample data (made-up reviewers): the subject and the first line say so.
+  expect(mail.parsed.subject).toBe('2 new low-rated reviews for Lamar Smiles (example figures, not your real listings)');
+  expect(mail.parsed.text!.split('\n')[0]).toBe(`${SAMPLE_DATA_LABEL}. ${SAMPLE_DATA_NOTE}`);
+  expect(mail.parsed.html).toContain(`<strong>${SAMPLE_DATA_LABEL}.</strong>`);
   expect(mail.parsed.messageId).toMatch(/^<alerts-[\w-]+@[^@]+>$/);
   expect(mail.parsed.text).toContain('1.0 stars on Other by Pat Q.');
   expect(mail.parsed.text).not.toContain('Happy H.');
@@ -68,7 +72,7 @@ it('e-mails the owner and the consultant the new alerts once, and nothing for a 
   await analyse(business.id, [review(2.5, 0, 'New N.'), ...first]);
   await drain();
   expect(smtp.received).toHaveLength(4);
-  expect(smtp.received[2]!.parsed.subject).toBe('A new low-rated review for Lamar Smiles');
+  expect(smtp.received[2]!.parsed.subject).toBe('A new low-rated review for Lamar Smiles (example figures, not your real listings)');
   expect(smtp.received[2]!.parsed.text).not.toContain('Pat Q.');
 
   // A pro owner: alerts are recorded, nothing is sent, they stay unsent.
@@ -78,4 +82,12 @@ it('e-mails the owner and the consultant the new alerts once, and nothing for a 
   await drain();
   expect(smtp.received).toHaveLength(4);
   expect((await t.ctx.db.select().from(reviewAlerts).where(eq(reviewAlerts.businessId, other.business.id))).map((a) => a.emailSent)).toEqual([false]);
+});
+
+it('says nothing of sample data for live listings', () => {
+  const business = { id: 'b', company: 'Lamar Smiles', city: 'Austin', state: 'TX', placeId: 'google:abc' } as Parameters<typeof alertsEmail>[1];
+  const alert = { id: 'a', platform: 'google', reviewRating: 1, reviewAuthor: 'Pat', reviewText: 'Rude', reviewUrl: null, reviewDate: new Date() } as Parameters<typeof alertsEmail>[3][number];
+  const mail = alertsEmail(t.ctx, business, { userId: 'u', email: 'o@example.com' }, [alert]);
+  expect(mail.subject).toBe('A new low-rated review for Lamar Smiles');
+  expect(`${mail.text}${mail.html}`).not.toContain(SAMPLE_DATA_LABEL);
 });

@@ -45,7 +45,7 @@ describe('Early Warning access', () => {
     expect(ok.status).toBe(200);
     expect(ok.headers.get('cache-control')).toBe('private, no-store');
     expect(ok.body).toEqual({
-      business: { id: business.id, companyName: 'Lamar Smiles', city: 'Austin', state: 'TX' },
+      business: { id: business.id, companyName: 'Lamar Smiles', city: 'Austin', state: 'TX', sampleData: false },
       threshold: 3,
       alertWindowDays: 90,
       stats: { total: 0, last30Days: 0, averageRating: null, lowestRating: null, latestReviewDate: null },

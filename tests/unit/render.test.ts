@@ -105,7 +105,7 @@ describe('PDF report', () => {
       parts: [
         { key: 'reviews.rating', label: 'Average rating', source: 'listing', raw: '4.6 stars', normalised: 0.8, weight: 10, contribution: 4, status: 'measured' },
         { key: 'reviews.count', label: 'Review count', source: 'listing', raw: '120 reviews', normalised: 0.26, weight: 8, contribution: 1.04, status: 'measured' },
-        { key: 'reviews.owner_replies', label: 'Owner reply rate', source: 'reviews', raw: '', normalised: null, weight: 6, contribution: null, status: 'unknown' },
+        { key: 'reviews.owner_replies', label: 'Owner reply rate', source: 'reviews', raw: 'Unknown', normalised: null, weight: 6, contribution: null, status: 'unknown' },
       ],
     };
     Object.assign(data.business, { breakdown: { reviews: breakdown } });
@@ -117,7 +117,7 @@ describe('PDF report', () => {
     expect(text).toContain('7.10 of 10 means you reach about 68% of the best value');
     expect(text).toContain('18 of 24 weight measured (75%)');
     expect(text).toMatch(/Average rating Listing 4\.6 stars 0\.80 10 \+4\.00/);
-    expect(text).toMatch(/Owner reply rate Reviews Not measured - 6 -/);
+    expect(text).toMatch(/Owner reply rate Reviews Unknown - 6 -/);
     expect(text).toContain('1 + 6.10 = 7.10');
     expect(text).toContain('Market median');
     expect(text).toContain('How this score is computed');

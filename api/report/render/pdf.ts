@@ -351,7 +351,6 @@ function scoreSection(doc: Doc, root: Struct, data: ReportData, key: ScoreKey, l
 
 const fmtNorm = (n: number | null) => (n === null ? '-' : n.toFixed(2));
 const fmtContribution = (n: number | null) => (n === null ? '-' : `+${n.toFixed(2)}`);
-const STATUS_TEXT = { measured: '', not_applicable: 'Not applicable', unknown: 'Not measured' } as const;
 
 function breakdownTable(doc: Doc, sect: Struct, breakdown: ScoreBreakdown, score: number | null) {
   ensureSpace(doc, 17 * 4);
@@ -373,7 +372,7 @@ function breakdownTable(doc: Doc, sect: Struct, breakdown: ScoreBreakdown, score
     ],
     [
       ...parts.map((p) => ({
-        cells: [p.label, SOURCE_LABELS[p.source], p.status === 'measured' ? p.raw : STATUS_TEXT[p.status], fmtNorm(p.normalised), String(p.weight), fmtContribution(p.contribution)],
+        cells: [p.label, SOURCE_LABELS[p.source], p.raw, fmtNorm(p.normalised), String(p.weight), fmtContribution(p.contribution)],
         muted: p.status === 'measured' ? [] : [0, 1, 2, 3, 4, 5],
       })),
       {
@@ -384,7 +383,7 @@ function breakdownTable(doc: Doc, sect: Struct, breakdown: ScoreBreakdown, score
     7.5,
   );
   doc.y += 4;
-  para(doc, sect, 'Normalised: 0 = worst, 1 = best. Contribution: the points the data point adds to the score above 1. "Not measured": the source could not give it, so it is left out of the score rather than counted as the worst value.', { size: 7.5, colour: MUTED });
+  para(doc, sect, 'Normalised: 0 = worst, 1 = best. Contribution: the points the data point adds to the score above 1. "Unknown": the source could not give it, so it is left out of the score rather than counted as the worst value; "Not applicable": it does not apply here and is left out too.', { size: 7.5, colour: MUTED });
 }
 
 // ---- the end -------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // The dashboard answer turned into what the screen shows: numbers (scores may arrive as strings),
 // ranks by the spec's rule, deltas and trends from the business's own snapshots, the market
 // average for the radar. Pure functions, unit-tested.
-import { DASHBOARD_COMPETITOR_LIMIT, DASHBOARD_DETAIL_LIMIT, marketRank } from '../../../common/constants.ts';
+import { DASHBOARD_COMPETITOR_LIMIT, DASHBOARD_DETAIL_LIMIT, marketRank, NOT_ENOUGH_DATA } from '../../../common/constants.ts';
 import type { ScoreKey } from '../../../api/report/types.ts';
 
 type Num = number | string | null | undefined;
@@ -66,30 +66,33 @@ export function timeOf(value: Num): number | null {
 
 const isMain = (m: MetricRow) => m.isMainBusiness === true || m.isMainBusiness === 1 || m.isMainBusiness === 'true' || m.isMainBusiness === '1';
 
+/** 1-10 each; null = "Not enough data" (stored as NULL by the analysis). */
 export interface Scores {
-  overall: number;
-  reviews: number;
-  digitalPresence: number;
-  engagement: number;
-  marketShare: number;
+  overall: number | null;
+  reviews: number | null;
+  digitalPresence: number | null;
+  engagement: number | null;
+  marketShare: number | null;
+  /** The share of local reviews, a percent (not a score). */
   marketSharePercent: number | null;
 }
 
 export function scoresOf(m: MetricRow): Scores {
   return {
-    overall: num(m.overallScore) ?? 0,
-    reviews: num(m.reviewScore) ?? 0,
-    digitalPresence: num(m.digitalPresenceScore) ?? 0,
-    engagement: num(m.engagementScore) ?? 0,
-    marketShare: num(m.marketShareScore) ?? 0,
+    overall: num(m.overallScore),
+    reviews: num(m.reviewScore),
+    digitalPresence: num(m.digitalPresenceScore),
+    engagement: num(m.engagementScore),
+    marketShare: num(m.marketShareScore),
     marketSharePercent: num(m.marketSharePercent),
   };
 }
 
 export interface MetricCard {
   key: ScoreKey;
-  score: number;
-  rank: number;
+  /** null = "Not enough data". */
+  score: number | null;
+  rank: number | null;
   /** Change since the previous snapshot; null without one. */
   delta: number | null;
   /** Market share only: the share of local reviews, a percent. */
@@ -113,7 +116,8 @@ export interface DashboardView {
   /** False while the first analysis is still running: no metrics of the business yet. */
   analysed: boolean;
   scores: Scores;
-  overallRank: number;
+  /** null when the business has no overall score ("Not enough data"). */
+  overallRank: number | null;
   total: number;
   overallDelta: number | null;
   /** The snapshot the deltas compare with. */
@@ -121,7 +125,7 @@ export interface DashboardView {
   latestAt: number | null;
   cards: MetricCard[];
   /** Average of the competitors' scores in the latest run; null without competitors. */
-  marketAverage: Record<ScoreKey, number> | null;
+  marketAverage: Record<ScoreKey, number | null> | null;
   trend: TrendPoint[];
   competitors: CompetitorView[];
   details: CompetitorView[];
@@ -152,11 +156,14 @@ export function buildDashboard(res: DashboardResponse): DashboardView {
 
   const others = metrics.filter((m) => !isMain(m)).map(scoresOf);
   const marketAverage = others.length
-    ? (Object.fromEntries(SCORE_KEYS.map((k) => [k, round2(others.reduce((sum, s) => sum + s[k], 0) / others.length)])) as Record<ScoreKey, number>)
+    ? (Object.fromEntries(SCORE_KEYS.map((k) => {
+        const known = others.map((s) => s[k]).filter((v): v is number => v !== null);
+        return [k, known.length ? round2(known.reduce((sum, v) => sum + v, 0) / known.length) : null];
+      })) as Record<ScoreKey, number | null>)
     : null;
 
   const byCompetitor = new Map(metrics.filter((m) => m.competitorId).map((m) => [m.competitorId!, scoresOf(m)]));
-  const overallAll = all.map((s) => s.overall);
+  const overallAll = all.map((s) => s.overall).filter((v): v is number => v !== null);
   const competitors = (Array.isArray(res.competitors) ? res.competitors : []).slice(0, DASHBOARD_COMPETITOR_LIMIT).map((c): CompetitorView => {
     const s = byCompetitor.get(c.id) ?? null;
     return {
@@ -165,7 +172,7 @@ export function buildDashboard(res: DashboardResponse): DashboardView {
       reviewCount: num(c.reviewCount),
       distance: num(c.distanceFromBusiness),
       scores: s,
-      rank: s ? marketRank(s.overall, overallAll) : null,
+      rank: s && s.overall !== null ? marketRank(s.overall, overallAll) : null,
     };
   });
 
@@ -173,7 +180,7 @@ export function buildDashboard(res: DashboardResponse): DashboardView {
     business: res.business,
     analysed: Boolean(main),
     scores,
-    overallRank: marketRank(scores.overall, overallAll),
+    overallRank: scores.overall === null ? null : marketRank(scores.overall, overallAll),
     total: Math.max(1, metrics.length),
     overallDelta: delta('overall'),
     previousAt: previous?.at ?? null,
@@ -181,7 +188,7 @@ export function buildDashboard(res: DashboardResponse): DashboardView {
     cards: SCORE_KEYS.map((key) => ({
       key,
       score: scores[key],
-      rank: marketRank(scores[key], all.map((s) => s[key])),
+      rank: scores[key] === null ? null : marketRank(scores[key]!, all.map((s) => s[key]).filter((v): v is number => v !== null)),
       delta: delta(key),
       percent: key === 'marketShare' ? scores.marketSharePercent : null,
     })),
@@ -212,7 +219,7 @@ export function errorStateOf(message: string): DashboardError {
   return 'not-found';
 }
 
-export const fmtScore = (n: number) => n.toFixed(2);
+export const fmtScore = (n: number | null) => (n === null ? NOT_ENOUGH_DATA : n.toFixed(2));
 export const fmtDelta = (n: number) => `${n > 0 ? '+' : n < 0 ? '−' : '±'}${Math.abs(n).toFixed(2)}`;
 export const fmtDay = (t: number) => new Date(t).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 export const fmtDate = (t: number) => new Date(t).toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' });

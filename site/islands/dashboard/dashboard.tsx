@@ -3,7 +3,7 @@
 // ranks, trends, the market radar and the competitors. The server decides access and the plan.
 import { useEffect, useState } from 'react';
 import { BAND_LABELS, SCORE_LABELS } from '../../../api/report/render/labels.ts';
-import { progressPercent, ratingColour, scoreBand } from '../../../common/constants.ts';
+import { NOT_ENOUGH_DATA, progressPercent, ratingColour, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE, scoreBand } from '../../../common/constants.ts';
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { buildDashboard, errorStateOf, everyInterval, fmtDate, fmtDelta, fmtScore, type CompetitorView, type DashboardError, type DashboardResponse, type DashboardView } from './dashboard-data.ts';
 import { ErrorState, Loading, UpgradeOffer } from './dashboard-states.tsx';
@@ -55,7 +55,14 @@ function Bar({ percent, band }: { percent: number; band: string }) {
   );
 }
 
-function ScoreBadge({ score }: { score: number }) {
+/** The mean of the scores that have a number. */
+function fmtAverage(values: ReadonlyArray<number | null>): string {
+  const known = values.filter((v): v is number => v !== null);
+  return fmtScore(known.length ? known.reduce((s, v) => s + v, 0) / known.length : null);
+}
+
+function ScoreBadge({ score }: { score: number | null }) {
+  if (score === null) return <span className="score-badge">{NOT_ENOUGH_DATA}</span>;
   const band = scoreBand(score);
   return <span className={`score-badge band-bg-${band}`} title={BAND_LABELS[band]}>{fmtScore(score)}</span>;
 }
@@ -87,25 +94,31 @@ function DashboardView({ view }: { view: DashboardView }) {
 
       {business.sampleData && (
         <p className="sample-banner" role="note">
-          <strong>Sample data.</strong> This dashboard was made by the offline sample provider, not from live listings.
+          <strong>{SAMPLE_DATA_LABEL}.</strong> {SAMPLE_DATA_NOTE}
         </p>
       )}
 
       <section className="kpis" aria-label="Summary">
         <div className="card kpi">
           <p className="label">Overall Score</p>
-          <p className={`kpi-value band-${band}`} data-testid="overall-score">{fmtScore(scores.overall)}<span>/10</span></p>
-          <span className={`badge band-bg-${band}`}>{BAND_LABELS[band]}</span>
-          <Bar percent={progressPercent(scores.overall)} band={band} />
+          {scores.overall === null ? (
+            <p className="kpi-value" data-testid="overall-score">{NOT_ENOUGH_DATA}</p>
+          ) : (
+            <>
+              <p className={`kpi-value band-${band}`} data-testid="overall-score">{fmtScore(scores.overall)}<span>/10</span></p>
+              <span className={`badge band-bg-${band}`}>{BAND_LABELS[band]}</span>
+              <Bar percent={progressPercent(scores.overall)} band={band} />
+            </>
+          )}
           <Delta value={view.overallDelta} since={view.previousAt} />
         </div>
         <div className="card kpi">
           <p className="label">Market Rank</p>
-          <p className="kpi-value" data-testid="market-rank">#{view.overallRank}<span> of {view.total}</span></p>
+          <p className="kpi-value" data-testid="market-rank">{view.overallRank === null ? NOT_ENOUGH_DATA : <>#{view.overallRank}<span> of {view.total}</span></>}</p>
           <p className="muted small">Among your business and {view.total - 1} local competitors, by overall score.</p>
           {view.marketAverage && (
             <p className="muted small">
-              Market average {fmtScore((view.marketAverage.reviews + view.marketAverage.digitalPresence + view.marketAverage.engagement + view.marketAverage.marketShare) / 4)} on the four scores.
+              Market average {fmtAverage((['reviews', 'digitalPresence', 'engagement', 'marketShare'] as const).map((k) => view.marketAverage![k]))} on the four scores.
             </p>
           )}
         </div>
@@ -114,16 +127,17 @@ function DashboardView({ view }: { view: DashboardView }) {
       <section className="metric-grid" aria-label="Scores">
         {view.cards.map((card) => {
           const b = scoreBand(card.score);
-          const percent = card.key === 'marketShare' ? progressPercent(card.percent ?? 0, 'percent') : progressPercent(card.score);
+          // Every score, Market Share included, is 1-10 and drawn as such; the review share is a percent, written as one.
+          const percent = progressPercent(card.score);
           return (
             <div className="card metric" key={card.key} data-testid={`metric-${card.key}`}>
               <div className="metric-top">
                 <h2>{SCORE_LABELS[card.key]}</h2>
-                <span className="rank-chip">Rank #{card.rank}</span>
+                {card.rank !== null && <span className="rank-chip">Rank #{card.rank}</span>}
               </div>
-              <p className={`metric-score band-${b}`}>{fmtScore(card.score)}<span>/10</span></p>
-              <Bar percent={percent} band={b} />
-              {card.key === 'marketShare' && card.percent !== null && <p className="muted small">{card.percent.toFixed(2)}% of local reviews</p>}
+              {card.score === null ? <p className="metric-score">{NOT_ENOUGH_DATA}</p> : <p className={`metric-score band-${b}`}>{fmtScore(card.score)}<span>/10</span></p>}
+              {card.score !== null && <Bar percent={percent} band={b} />}
+              {card.key === 'marketShare' && card.percent !== null && <p className="muted small" data-testid="review-share">Review share: {card.percent.toFixed(2)}% of local reviews</p>}
               <Delta value={card.delta} since={view.previousAt} short />
             </div>
           );
@@ -190,14 +204,15 @@ function DashboardView({ view }: { view: DashboardView }) {
                 {(['reviews', 'digitalPresence', 'engagement', 'marketShare'] as const).map((k) => {
                   const value = c.scores![k];
                   const b = scoreBand(value);
-                  const percent = k === 'marketShare' ? progressPercent(c.scores!.marketSharePercent ?? 0, 'percent') : progressPercent(value);
+                  const percent = progressPercent(value);
                   return (
                     <div className="detail-row" key={k}>
                       <div className="detail-label">
                         <span>{SCORE_LABELS[k]}</span>
-                        <strong>{k === 'marketShare' && c.scores!.marketSharePercent !== null ? `${c.scores!.marketSharePercent.toFixed(2)}%` : fmtScore(value)}</strong>
+                        <strong>{fmtScore(value)}{value !== null && <span className="muted">/10</span>}</strong>
                       </div>
-                      <Bar percent={percent} band={b} />
+                      {value !== null && <Bar percent={percent} band={b} />}
+                      {k === 'marketShare' && c.scores!.marketSharePercent !== null && <p className="muted small">Review share: {c.scores!.marketSharePercent.toFixed(2)}%</p>}
                     </div>
                   );
                 })}

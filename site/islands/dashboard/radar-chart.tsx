@@ -22,9 +22,10 @@ const labelLines = (label: string) => {
 };
 const polygon = (values: number[]) => values.map((v, i) => point(i, v).map((n) => n.toFixed(1)).join(',')).join(' ');
 
-export default function RadarChart({ business, market, name }: { business: Record<ScoreKey, number>; market: Record<ScoreKey, number>; name: string }) {
-  const own = SCORE_KEYS.map((k) => business[k]);
-  const avg = SCORE_KEYS.map((k) => market[k]);
+/** A score with "Not enough data" sits at the centre (no vertex is drawn for it); the summary says so. */
+export default function RadarChart({ business, market, name }: { business: Record<ScoreKey, number | null>; market: Record<ScoreKey, number | null>; name: string }) {
+  const own = SCORE_KEYS.map((k) => business[k] ?? 0);
+  const avg = SCORE_KEYS.map((k) => market[k] ?? 0);
   const summary = SCORE_KEYS.map((k) => `${SCORE_LABELS[k]} ${fmtScore(business[k])} against a market average of ${fmtScore(market[k])}`).join('; ');
   return (
     <figure className="chart radar">
@@ -48,6 +49,7 @@ export default function RadarChart({ business, market, name }: { business: Recor
         <polygon points={polygon(avg)} fill="rgb(100 116 139 / 0.12)" stroke="#64748b" strokeWidth={2} strokeDasharray="5 4" data-series="market" />
         <polygon points={polygon(own)} fill="rgb(37 99 235 / 0.22)" stroke="#2563eb" strokeWidth={2.5} data-series="business" />
         {own.map((v, i) => {
+          if (business[SCORE_KEYS[i]!] === null) return null;
           const [x, y] = point(i, v);
           return <circle key={i} cx={x} cy={y} r={4} fill="#2563eb" stroke="#fff" strokeWidth={1.5} />;
         })}

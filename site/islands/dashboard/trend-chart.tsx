@@ -63,7 +63,7 @@ export default function TrendChart({ points, days }: { points: TrendPoint[]; day
         {SERIES.filter((s) => !hidden.has(s.key)).map((s) => (
           <g key={s.key} data-series={s.key}>
             <polyline
-              points={points.map((p) => `${x(p.at).toFixed(1)},${y(p[s.key]).toFixed(1)}`).join(' ')}
+              points={points.filter((p) => p[s.key] !== null).map((p) => `${x(p.at).toFixed(1)},${y(p[s.key]!).toFixed(1)}`).join(' ')}
               fill="none"
               stroke={s.colour}
               strokeWidth={s.key === 'overall' ? 3 : 1.75}
@@ -71,8 +71,8 @@ export default function TrendChart({ points, days }: { points: TrendPoint[]; day
               strokeLinecap="round"
               opacity={s.key === 'overall' ? 1 : 0.85}
             />
-            {points.map((p) => (
-              <circle key={p.at} cx={x(p.at)} cy={y(p[s.key])} r={s.key === 'overall' ? 4 : 2.75} fill="#fff" stroke={s.colour} strokeWidth={2}>
+            {points.filter((p) => p[s.key] !== null).map((p) => (
+              <circle key={p.at} cx={x(p.at)} cy={y(p[s.key]!)} r={s.key === 'overall' ? 4 : 2.75} fill="#fff" stroke={s.colour} strokeWidth={2}>
                 <title>{`${s.label}: ${fmtScore(p[s.key])} on ${fmtDate(p.at)}`}</title>
               </circle>
             ))}

@@ -13,7 +13,7 @@ export interface AlertRow {
 }
 
 export interface ReviewAlertsResponse {
-  business: { id: string; companyName: string; city: string; state: string };
+  business: { id: string; companyName: string; city: string; state: string; sampleData?: boolean };
   threshold: number;
   alertWindowDays?: number;
   stats: { total: number; last30Days: number; averageRating: number | null; lowestRating?: number | null };

@@ -1,7 +1,7 @@
 // The Early Warning Monitor island: /early-warning/{businessId}. Loads the alerts once, shows the
 // stats, the threshold form and the 10 most recent alerts. The server decides access and the plan.
 import { useEffect, useState, type FormEvent } from 'react';
-import { ALERT_THRESHOLD, EARLY_WARNING_ALERT_LIMIT, ratingColour } from '../../../common/constants.ts';
+import { ALERT_THRESHOLD, EARLY_WARNING_ALERT_LIMIT, ratingColour, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE } from '../../../common/constants.ts';
 import { isThreshold, THRESHOLD_MESSAGE, THRESHOLD_TITLE } from '../../../common/schemas/early-warning.ts';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
 import { loginFor } from '../../lib/auth-redirect.ts';
@@ -56,6 +56,12 @@ function Monitor({ data, onThreshold }: { data: ReviewAlertsResponse; onThreshol
           </a>
         </nav>
       </header>
+
+      {business.sampleData && (
+        <p className="sample-banner" role="note" data-testid="sample-note">
+          <strong>{SAMPLE_DATA_LABEL}.</strong> {SAMPLE_DATA_NOTE} The reviews and reviewers below are made up.
+        </p>
+      )}
 
       <section className="ew-stats" aria-label="Alert statistics">
         <Stat label="Total Alerts" value={String(stats.total)} testId="stat-total" />
