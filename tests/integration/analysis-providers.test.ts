@@ -276,7 +276,7 @@ describe('google provider (Places API New)', () => {
     const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf.content as ArrayBuffer)), { mergePages: true });
     expect(text).toMatch(/could not list competitors \(its request quota was exhausted \(429\)/);
     expect(text).toMatch(/Austin Family Dental was not found on Google Places near Austin, TX; its listing data is marked missing/);
-    expect(text).toContain('Not measured');
+    expect(text).toContain('Unknown');
     expect(mail.text).toMatch(/Some data could not be collected this time \(\d+ of the \d+ data points on your business; 0 of 9 competitors found\)\. The report marks what is missing and says why under "Notes on the data"\./);
     expect(mail.html).toContain('Some data could not be collected this time');
   });
