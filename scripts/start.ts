@@ -33,7 +33,9 @@ const pageHeaders = Object.entries(securityHeaders(env));
 const paymentHeaders = Object.entries(securityHeaders(env, 'payment'));
 
 // Pre-rendered pages and bundles: compressed at build time, read from disk (decision 0090).
-const serveStatic = staticFiles(resolve(root, 'dist/client'), pageHeaders);
+// The payment page admits Stripe's origins; every other page keeps the stricter policy.
+const headersFor = (url: string) => (isPaymentPage(url) ? paymentHeaders : pageHeaders);
+const serveStatic = staticFiles(resolve(root, 'dist/client'), headersFor);
 // gzip/deflate/brotli for what is made per request (server-rendered pages, API answers; text
 // types only, 1 KB and up), at the node:http level because the Astro handler and the Hono
 // listener each write to `res` directly.
@@ -45,7 +47,7 @@ const server = createServer((req, res) => {
   if (serveStatic(req, res)) return;
   compress(req, res, () => {
     if (req.url?.startsWith('/api/') || req.url === '/api') return api(req, res);
-    for (const [name, value] of isPaymentPage(req.url ?? '') ? paymentHeaders : pageHeaders) res.setHeader(name, value);
+    for (const [name, value] of headersFor(req.url ?? '')) res.setHeader(name, value);
     astro.handler(req, res);
   });
 });

@@ -91,7 +91,7 @@ export function pickEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' 
  * A request handler for the built static files: true when it answered. Pages are found by their
  * clean path (`/faq` and `/faq/` are faq/index.html), everything else by its file path.
  */
-export function staticFiles(clientDir: string, pageHeaders: Array<[string, string]>) {
+export function staticFiles(clientDir: string, pageHeaders: (url: string) => Array<[string, string]>) {
   const byPath = new Map<string, StaticFile>();
   const all = walk(clientDir);
   const present = new Set(all);
@@ -126,7 +126,7 @@ export function staticFiles(clientDir: string, pageHeaders: Array<[string, strin
     if (!file) return false;
     const encoding = pickEncoding(req.headers['accept-encoding']);
     const variant = encoding === 'br' ? file.br : encoding === 'gzip' ? file.gz : undefined;
-    if (file.type.startsWith('text/html')) for (const [name, value] of pageHeaders) res.setHeader(name, value);
+    if (file.type.startsWith('text/html')) for (const [name, value] of pageHeaders(req.url ?? '/')) res.setHeader(name, value);
     res.setHeader('Content-Type', file.type);
     res.setHeader('Cache-Control', file.immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0');
     res.setHeader('Last-Modified', file.lastModified);
