@@ -45,6 +45,8 @@ export const PAID_PLANS = ['pro', 'enterprise', 'agency'] as const;
 export type PaidPlan = (typeof PAID_PLANS)[number];
 export const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due', 'canceled', 'suspended'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+/** Statuses whose paid tier counts: past_due only exists during the billing grace period (decision 0095). */
+export const inGoodStanding = (status: string) => status === 'active' || status === 'past_due';
 
 export const ACCOUNT_ROLES = ['consultant', 'client'] as const;
 export type AccountRole = (typeof ACCOUNT_ROLES)[number];

@@ -3,7 +3,7 @@
 // is the tier AND status active) or past_due: a failed renewal keeps access for the grace period
 // (BILLING_GRACE_DAYS), after which billing marks the plan suspended (decision 0095). Suspended,
 // trialing or cancelled plans are free.
-import type { Tier } from '../../common/constants.ts';
+import { inGoodStanding, type Tier } from '../../common/constants.ts';
 
 export const FEATURES = ['dashboard', 'trends', 'monthlyReports', 'earlyWarning', 'api', 'clientManagement', 'whiteLabel', 'widget'] as const;
 export type Feature = (typeof FEATURES)[number];
@@ -21,12 +21,10 @@ export interface Plan {
   subscriptionStatus: string;
 }
 
-/** Statuses whose tier counts; past_due only exists during the grace period. */
-const IN_GOOD_STANDING = new Set(['active', 'past_due']);
 
 export function effectiveTier(plan: Plan): Tier {
   const tier = (plan.subscriptionTier in BY_TIER ? plan.subscriptionTier : 'free') as Tier;
-  return IN_GOOD_STANDING.has(plan.subscriptionStatus) ? tier : 'free';
+  return inGoodStanding(plan.subscriptionStatus) ? tier : 'free';
 }
 
 export function entitlements(plan: Plan): Record<Feature, boolean> {

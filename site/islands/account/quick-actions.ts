@@ -3,7 +3,7 @@
 // the agency tier, enabled while active (decision 0105: the spec shows them disabled only because
 // its product had not built them); Billing Settings leads to the pro plan for free users, else to
 // their own tier.
-import { TIERS, type Tier } from '../../../common/constants.ts';
+import { inGoodStanding, TIERS, type Tier } from '../../../common/constants.ts';
 import type { Viewer } from '../../lib/session.ts';
 
 export interface QuickAction {
@@ -31,7 +31,8 @@ export function quickActions(viewer: Viewer): QuickAction[] {
     { key: 'dashboard', label: 'View Dashboard', description: 'Scores, rank and competitors of your business.', href: '/dashboard' },
     { key: 'report', label: 'New Free Report', description: 'Analyse a business against its local competitors.', href: '/#report-form' },
   ];
-  const active = viewer.user.subscriptionStatus === 'active';
+  // The server's rule (entitlements): a plan in its payment grace period still counts.
+  const active = inGoodStanding(viewer.user.subscriptionStatus);
   if (viewer.user.role === 'consultant') {
     const paid = tier !== 'free' && active;
     actions.push({ key: 'clients', label: 'Manage Clients', description: paid ? 'Your clients and their reports in one place.' : 'On a Pro, Enterprise or Agency plan: your clients and their reports in one place.', ...(paid ? { href: '/clients' } : {}) });

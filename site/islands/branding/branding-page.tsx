@@ -2,6 +2,7 @@
 // for readable contrast, contact details, a footer, a logo (re-encoded by the server) and whether
 // "Powered by LocalRank" shows; one is the default, the rest are chosen per client.
 import { useEffect, useState, type FormEvent } from 'react';
+import type { BrandingProfile } from '../../../api/services/branding-profiles.ts';
 import { BRAND_COLOURS } from '../../../common/constants.ts';
 import { contrastRatio, LOGO_MAX_BYTES, LOGO_TYPES, MIN_CONTRAST, textOn } from '../../../common/schemas/branding.ts';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
@@ -12,21 +13,7 @@ import '../dashboard/dashboard.css';
 import '../clients/clients.css';
 import './branding.css';
 
-export interface Profile {
-  id: string;
-  companyName: string;
-  logoUrl: string | null;
-  primaryColor: string;
-  secondaryColor: string;
-  accentColor: string;
-  contactEmail: string | null;
-  contactPhone: string | null;
-  website: string | null;
-  footerText: string | null;
-  isDefault: boolean;
-  poweredBy: boolean;
-  clients: number;
-}
+export type Profile = BrandingProfile;
 
 type State = { status: 'loading' } | { status: 'ready'; profiles: Profile[] } | { status: 'error'; error: unknown };
 const COLOURS = [

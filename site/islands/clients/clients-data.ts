@@ -1,39 +1,12 @@
 // What the client screens read from /api/clients and /api/branding-profiles, and how they word it.
+import type { clientDetail } from '../../../api/services/client-reports.ts';
+import type { ClientSummary } from '../../../api/services/clients.ts';
 import type { ReportFrequency } from '../../../common/schemas/clients.ts';
 
-export interface ClientSummary {
-  id: string;
-  clientName: string;
-  clientEmail: string;
-  notes: string | null;
-  reportFrequency: ReportFrequency;
-  brandingProfileId: string | null;
-  archived: boolean;
-  createdAt: string;
-  business: { id: string; company: string; website: string; address: string; city: string; state: string; zip: string } | null;
-  latest: { overall: number | null; rank: number | null; of: number; reportedAt: string; change: number | null } | null;
-  nextReport: string | null;
-}
-
-export interface ClientReport {
-  id: string;
-  type: string;
-  to: string | null;
-  cc: string | null;
-  createdAt: string;
-  sentAt: string | null;
-  openedAt: string | null;
-  status: 'sending' | 'sent' | 'opened' | 'failed';
-  link: string | null;
-}
-
-export interface ClientDetail {
-  client: ClientSummary;
-  reports: ClientReport[];
-  alerts: Array<{ id: string; platform: string; rating: number; author: string | null; text: string | null; url: string | null; date: string | null }> | null;
-  branding: { id: string; companyName: string; fromDefault: boolean } | null;
-  access: { earlyWarning: boolean; whiteLabel: boolean };
-}
+// The shapes are the services' own: one definition, read here as types only.
+export type { ClientSummary };
+export type ClientDetail = Awaited<ReturnType<typeof clientDetail>>;
+export type ClientReport = ClientDetail['reports'][number];
 
 export interface ProfileOption {
   id: string;
