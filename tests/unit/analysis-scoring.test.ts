@@ -192,14 +192,17 @@ describe('overall and rank', () => {
 });
 
 describe('recommendations', () => {
-  it('are at most five, ordered by gain, one per lever, each citing its data points, and deterministic', () => {
+  it('are at most five, ordered by gain, one per lever, each citing its data points, never past 10, and deterministic', () => {
     for (let seed = 1; seed <= 100; seed++) {
       const points = randomPoints(seed, 0.1);
       const recs = recommend(points);
       expect(recs.length).toBeLessThanOrEqual(5);
       for (let i = 1; i < recs.length; i++) expect(recs[i - 1]!.gain).toBeGreaterThanOrEqual(recs[i]!.gain);
       expect(new Set(recs.map((r) => r.lever)).size).toBe(recs.length);
+      const scores = scorePlace(points).scores;
       for (const r of recs) {
+        // A gain is on one score's 1-10 scale: it never takes that score past 10.
+        expect(scores[r.score]! + r.gain).toBeLessThanOrEqual(10 + 0.01 + 1e-9); // both figures rounded to 0.01
         expect(r.evidence.length).toBeGreaterThan(0);
         for (const key of r.evidence) {
           const def = DATA_POINTS.find((d) => d.key === key)!;

@@ -114,12 +114,13 @@ export function withUnit(n: string, unit: string): string {
 }
 
 /** The changes that would raise the business's scores most: one per lever (what the owner would
- *  do), by the points the lever's data points would add to their scores (1-10 scale) if they
- *  reached their best values, each citing those data points. Only measured points of scores that
- *  have a number take part. */
+ *  do), each citing the lever's data points. A lever's gain is what it would add to the one score
+ *  it moves most (1-10 scale) if its data points there reached their best values, so a gain never
+ *  takes a score past 10; gains on different scores are not added up. Only measured points of
+ *  scores that have a number take part. */
 export function recommend(points: DataPoint[], count = 5): Recommendation[] {
   const byKey = new Map(points.map((p) => [p.key, p]));
-  const levers = new Map<string, { gain: number; parts: Array<{ key: string; gain: number; score: ScoreKey }> }>();
+  const levers = new Map<string, { byScore: Map<ScoreKey, number>; parts: Array<{ key: string; gain: number; score: ScoreKey }> }>();
   for (const score of SCORE_KEYS) {
     const b = breakdownOf(points, score);
     if (b.score === null) continue;
@@ -128,19 +129,19 @@ export function recommend(points: DataPoint[], count = 5): Recommendation[] {
       if (!def.advice || !def.lever || part.normalised === null) continue;
       const gain = (SPAN * part.weight * (1 - part.normalised)) / b.measuredWeight;
       if (gain < 0.005) continue;
-      const entry = levers.get(def.lever) ?? { gain: 0, parts: [] };
-      entry.gain += gain;
+      const entry = levers.get(def.lever) ?? { byScore: new Map(), parts: [] };
+      entry.byScore.set(score, (entry.byScore.get(score) ?? 0) + gain);
       entry.parts.push({ key: part.key, gain, score });
       levers.set(def.lever, entry);
     }
   }
   const out: Recommendation[] = [...levers.entries()].map(([lever, e]) => {
-    e.parts.sort((a, b) => b.gain - a.gain || a.key.localeCompare(b.key));
-    const top = e.parts[0]!;
-    const def = dataPointDef(top.key)!;
+    const [score, gain] = [...e.byScore.entries()].sort((a, b) => b[1] - a[1] || SCORE_KEYS.indexOf(a[0]) - SCORE_KEYS.indexOf(b[0]))[0]!;
+    e.parts.sort((a, b) => Number(b.score === score) - Number(a.score === score) || b.gain - a.gain || a.key.localeCompare(b.key));
+    const def = dataPointDef(e.parts[0]!.key)!;
     const evidence = [...new Set(e.parts.map((p) => p.key))];
     const quoted = evidence.slice(0, 3).map((k) => `${byKey.get(k)!.label}: ${formatValue(byKey.get(k)!)}`).join('; ');
-    return { lever, title: def.advice![0], detail: `${def.advice![1]} (${quoted}.)`, score: top.score, gain: round(e.gain, 2), evidence };
+    return { lever, title: def.advice![0], detail: `${def.advice![1]} (${quoted}.)`, score, gain: round(gain, 2), evidence };
   });
   out.sort((a, b) => b.gain - a.gain || a.lever.localeCompare(b.lever));
   return out.slice(0, count);
