@@ -3,6 +3,7 @@
 import {
   ANNUAL_SAVINGS_PERCENT,
   COMPETITOR_COUNT,
+  COVERAGE_FLOOR,
   MIN_DATA_POINTS,
   OPERATOR,
   PRICES,
@@ -63,6 +64,7 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     answer: [
       'Each score runs from 1 to 10. Online reviews covers your rating, review volume, how recent your reviews are and their sentiment. Digital presence covers your website: speed, mobile readiness, security and search basics. Customer engagement covers how often you answer reviews and how people can reach you. Market share estimates your share of local attention against your competitors.',
       'A score of 8.5 or more is excellent, 7.5 or more is good, 7 or more is fair, and anything lower needs work. The Help Center explains each score in detail.',
+      `When a source cannot give a figure (Yelp, for example, does not list websites), it is left out rather than counted as the worst value, and the report says how much of each score's weight was measured. A score with less than ${Math.round(COVERAGE_FLOOR * 100)}% of its weight measured reads "Not enough data" instead of a number, and the overall score and the rank then compare only the scores most businesses have.`,
     ],
   },
   {

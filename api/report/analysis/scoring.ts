@@ -129,7 +129,7 @@ export function recommend(points: DataPoint[], count = 5): Recommendation[] {
       if (!def.advice || !def.lever || part.normalised === null) continue;
       const gain = (SPAN * part.weight * (1 - part.normalised)) / b.measuredWeight;
       if (gain < 0.005) continue;
-      const entry = levers.get(def.lever) ?? { byScore: new Map(), parts: [] };
+      const entry = levers.get(def.lever) ?? { byScore: new Map<ScoreKey, number>(), parts: [] };
       entry.byScore.set(score, (entry.byScore.get(score) ?? 0) + gain);
       entry.parts.push({ key: part.key, gain, score });
       levers.set(def.lever, entry);
