@@ -11,7 +11,7 @@ import { accountSecurityRoutes } from './routes/account-security.ts';
 import { authRoutes } from './routes/auth.ts';
 import { brandingRoutes, LOGO_UPLOAD_ROUTE } from './routes/branding.ts';
 import { clientRoutes } from './routes/clients.ts';
-import { billingRoutes } from './routes/billing.ts';
+import { billingRoutes, STRIPE_WEBHOOK_ROUTE } from './routes/billing.ts';
 import { dashboardRoutes } from './routes/dashboard.ts';
 import { earlyWarningRoutes } from './routes/early-warning.ts';
 import { contactRoutes } from './routes/contact.ts';
@@ -38,8 +38,10 @@ export function createApp(ctx: AppContext) {
       throw new AppError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES / 1024} KB.`);
     },
   });
-  // Logo uploads carry an image and have their own limit (routes/branding.ts).
-  app.use((c, next) => (c.req.method === 'PUT' && LOGO_UPLOAD_ROUTE.test(c.req.path) ? next() : jsonLimit(c, next)));
+  // Logo uploads carry an image and Stripe's events can outgrow 64 KB (an invoice with many
+  // lines): those routes set their own limits (routes/branding.ts, routes/billing.ts).
+  const ownLimit = (method: string, path: string) => (method === 'PUT' && LOGO_UPLOAD_ROUTE.test(path)) || (method === 'POST' && path === STRIPE_WEBHOOK_ROUTE);
+  app.use((c, next) => (ownLimit(c.req.method, c.req.path) ? next() : jsonLimit(c, next)));
 
   app.get('/health', (c) => c.json({ ok: true }));
   app.route('/', authRoutes(ctx));

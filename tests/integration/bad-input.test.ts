@@ -3,6 +3,7 @@
 // bodies, signed out and signed in. Never a 5xx; errors in the one shape { code, message, fields? }.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_BODY_BYTES } from '../../api/app.ts';
+import { STRIPE_WEBHOOK_MAX_BYTES } from '../../api/routes/billing.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
 import { LOGO_MAX_BYTES } from '../../common/schemas/branding.ts';
 import { addClient, seedBusiness } from '../helpers/dashboard-seed.ts';
@@ -18,8 +19,8 @@ interface RouteRule {
   website?: boolean;
   /** Ends the session it is called with. */
   endsSession?: boolean;
-  /** Takes an uploaded image, not JSON, with a larger limit of its own. */
-  upload?: boolean;
+  /** Has a larger body limit of its own (an uploaded image, Stripe's events). */
+  limit?: { bytes: number; type: string };
 }
 
 const ROUTES: Record<string, RouteRule> = {
@@ -64,7 +65,7 @@ const ROUTES: Record<string, RouteRule> = {
   'GET /api/branding-profiles/:profileId': { access: 'signed-in' },
   'PUT /api/branding-profiles/:profileId': { access: 'signed-in' },
   'DELETE /api/branding-profiles/:profileId': { access: 'signed-in' },
-  'PUT /api/branding-profiles/:profileId/logo': { access: 'signed-in', upload: true },
+  'PUT /api/branding-profiles/:profileId/logo': { access: 'signed-in', limit: { bytes: LOGO_MAX_BYTES, type: 'image/png' } },
   'DELETE /api/branding-profiles/:profileId/logo': { access: 'signed-in' },
   // Logos appear in e-mails and white-label pages: public by their unguessable, hashed name.
   'GET /api/branding/logos/:file': { access: 'public' },
@@ -75,7 +76,7 @@ const ROUTES: Record<string, RouteRule> = {
   // The customer is always the caller's own; the body is never read.
   'POST /api/billing/portal': { access: 'signed-in' },
   // Stripe's signature on the raw body is the proof (400 without it); the body is not JSON-validated.
-  'POST /api/stripe/webhook': { access: 'public' },
+  'POST /api/stripe/webhook': { access: 'public', limit: { bytes: STRIPE_WEBHOOK_MAX_BYTES, type: 'application/json' } },
 };
 
 // Path segments, already URL-encoded as a client would send them.
@@ -274,8 +275,9 @@ describe('bad bodies', () => {
     for (const key of routeKeys()) {
       const [method, path] = key.split(' ') as [string, string];
       if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') continue;
-      if (ROUTES[key]!.upload) {
-        const res = await send(method, fill(path, 'abc'), { body: new Uint8Array(LOGO_MAX_BYTES + 1), type: 'image/png', cookie: signedIn.cookie });
+      const own = ROUTES[key]!.limit;
+      if (own) {
+        const res = await send(method, fill(path, 'abc'), { body: new Uint8Array(own.bytes + 1), type: own.type, cookie: signedIn.cookie });
         expect(res.status, key).toBe(413);
         continue;
       }

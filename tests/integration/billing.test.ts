@@ -184,6 +184,13 @@ describe('POST /api/stripe/webhook', () => {
     expect(await userRow(paid.userId)).toMatchObject({ subscriptionTier: 'pro' });
   });
 
+  it('takes a signed event larger than the 64 KB body limit of other routes (an invoice with many lines)', async () => {
+    const lines = Array.from({ length: 400 }, (_, i) => ({ id: `il_${i}`, object: 'line_item', description: `Line ${i} `.padEnd(200, '.') }));
+    const payload = JSON.stringify({ ...stripe.events[0], id: 'evt_big_invoice', type: 'invoice.created', data: { object: { id: 'in_big', object: 'invoice', lines: { object: 'list', data: lines } } } });
+    expect(payload.length).toBeGreaterThan(64 * 1024);
+    expect(await postEvent(payload, stripe.sign(payload))).toEqual({ status: 200, body: { received: true, ignored: 'invoice.created' } });
+  });
+
   it('acknowledges event types it does not act on', async () => {
     const payload = JSON.stringify({ ...stripe.events[0], id: 'evt_other_type', type: 'customer.created', data: { object: { id: 'cus_x' } } });
     expect(await postEvent(payload, stripe.sign(payload))).toEqual({ status: 200, body: { received: true, ignored: 'customer.created' } });
