@@ -1,5 +1,7 @@
 // Every setting the product reads, validated once at start. A bad value stops start-up with a
 // message that names the variable. Defaults make a fresh clone run with no configuration.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { OPERATOR } from '../common/constants.ts';
 import { z } from '../common/zod.ts';
 
@@ -122,10 +124,27 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   };
 }
 
+/** DATA_DIR must be a folder this process can create and write in (the database, report files,
+ *  logos and the generated auth secret live there): else the settings error names it. */
+export function checkDataDir(env: Env): void {
+  const probe = join(env.DATA_DIR, `.write-check-${process.pid}`);
+  try {
+    mkdirSync(env.DATA_DIR, { recursive: true });
+    writeFileSync(probe, '');
+    rmSync(probe);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'is a file or lies under one' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'cannot be written by this process' : `cannot be used (${code ?? String(error)})`;
+    throw new EnvError(`Invalid settings:\n  DATA_DIR: "${env.DATA_DIR}" ${why}; set it to a folder this process can write in.`);
+  }
+}
+
 /** Settings for a command (start, worker, report): a bad one prints what is wrong and exits 1. */
 export function loadEnvOrExit(): Env {
   try {
-    return loadEnv();
+    const env = loadEnv();
+    checkDataDir(env);
+    return env;
   } catch (error) {
     if (!(error instanceof EnvError)) throw error;
     console.error(error.message);

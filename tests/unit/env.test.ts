@@ -1,6 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EnvError, loadEnv, SETTING_NAMES } from '../../api/env.ts';
+import { checkDataDir, EnvError, loadEnv, SETTING_NAMES } from '../../api/env.ts';
 
 describe('settings', () => {
   it('serve with no configuration at all', () => {
@@ -87,5 +90,33 @@ describe('settings', () => {
         expect(literal, name).toBe(String(value));
       }
     }
+  });
+});
+
+describe('DATA_DIR', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'lr-datadir-'));
+  const file = join(tmp, 'a-file');
+  writeFileSync(file, 'not a folder');
+  const readOnly = join(tmp, 'read-only');
+  mkdirSync(readOnly, { mode: 0o500 });
+
+  it('a folder that can be made and written in passes, and is made', () => {
+    const env = loadEnv({ DATA_DIR: join(tmp, 'new', 'data') });
+    expect(() => checkDataDir(env)).not.toThrow();
+    expect(statSync(env.DATA_DIR).isDirectory()).toBe(true);
+    expect(readdirSync(env.DATA_DIR)).toEqual([]);
+  });
+
+  it('a file, a path under a file, or a folder that cannot be written stops start-up naming the setting', () => {
+    expect(() => checkDataDir(loadEnv({ DATA_DIR: file }))).toThrow(/DATA_DIR: ".*a-file" is a file or lies under one/);
+    expect(() => checkDataDir(loadEnv({ DATA_DIR: join(file, 'data') }))).toThrow(/DATA_DIR: .* is a file or lies under one/);
+    // root writes anywhere: the permission case only means something for other users.
+    if (process.getuid?.() !== 0) expect(() => checkDataDir(loadEnv({ DATA_DIR: join(readOnly, 'data') }))).toThrow(/DATA_DIR: .* cannot be written by this process/);
+  });
+
+  it('`npm start` prints that one line and exits 1', () => {
+    const run = spawnSync(process.execPath, ['scripts/start.ts'], { env: { ...process.env, DATA_DIR: file, PORT: '0' }, encoding: 'utf8', timeout: 20_000 });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual(['Invalid settings:', `  DATA_DIR: "${file}" is a file or lies under one; set it to a folder this process can write in.`]);
   });
 });
