@@ -33,7 +33,24 @@ try {
   process.exit(2);
 }
 if (args.help) {
-  console.log(usage);
+  console.log(`${usage}
+
+Runs the report pipeline once, in this process, as the free report form does, and prints the
+scores, the rank, the competitors and where the PDF, the score card and the e-mail went.
+
+  --company NAME     the business's name (at least 2 characters)
+  --address STREET   its street address
+  --city CITY        its city
+  --state TX         its US state, two letters
+  --zip 78701        its ZIP code (12345 or 12345-6789)
+  --website URL      its website, with http:// or https://
+  --email ADDRESS    where the report e-mail goes (default: OPERATOR_EMAIL)
+  --name "NAME"      the full name the e-mail greets (default: "LocalRank operator")
+  -h, --help         this text
+
+Settings are read as \`npm start\` reads them: PLACES_PROVIDER picks the data source (sample data
+unless set), SMTP_URL the mail server (else the e-mail is written to DATA_DIR/outbox), and the
+online report's link uses PUBLIC_BASE_URL (else http://localhost:PORT, where \`npm start\` serves).`);
   process.exit(0);
 }
 const required = ['company', 'address', 'city', 'state', 'zip', 'website'] as const;

@@ -70,8 +70,9 @@ if (env.WORKER === 'inline') {
   // Re-analyses and monthly reports for paid plans; keyed per period, so several processes may tick.
   stoppers.push(startScheduler(ctx));
 }
-const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
-console.log(`LocalRank is serving on http://${host}:${port}/`);
+// The address the product's own links use (e-mails, reports): one sign-in cookie for both.
+const local = ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(env.HOST);
+console.log(`LocalRank is serving on ${local && port === env.PORT ? env.PUBLIC_BASE_URL : `http://${local ? 'localhost' : env.HOST}:${port}`}/`);
 
 let stopping = false;
 async function shutdown(signal: string) {

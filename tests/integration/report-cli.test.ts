@@ -10,10 +10,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 const dataDir = mkdtempSync(join(tmpdir(), 'localrank-cli-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-function report(args: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
+function report(args: Record<string, string> | string[], settings: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PLACES_PROVIDER: 'sample' };
-  for (const name of ['DATABASE_URL', 'SMTP_URL', 'GEOCODER_KEY']) delete env[name];
-  const argv = Object.entries(args).flatMap(([k, v]) => [`--${k}`, v]);
+  for (const name of ['DATABASE_URL', 'SMTP_URL', 'GEOCODER_KEY', 'PUBLIC_BASE_URL', 'PORT']) delete env[name];
+  Object.assign(env, settings);
+  const argv = Array.isArray(args) ? args : Object.entries(args).flatMap(([k, v]) => [`--${k}`, v]);
   const child = spawn(process.execPath, ['scripts/report.ts', ...argv], { env });
   let out = '';
   let err = '';
@@ -36,14 +37,21 @@ describe('npm run report', () => {
     expect(bad.err).toContain('usage: npm run report -- --company NAME');
   });
 
+  it('--help explains every option', async () => {
+    const help = await report(['--help']);
+    expect(help.code).toBe(0);
+    for (const flag of ['--company', '--address', '--city', '--state', '--zip', '--website', '--email', '--name', '--help']) expect(help.out).toMatch(new RegExp(`^ +(-h, )?${flag} `, 'm'));
+  });
+
   it('says why when the address cannot be located, without a stack trace', async () => {
     const lost = await report({ ...acme, city: 'Nowhereville', zip: '00001' });
     expect(lost.code).toBe(1);
     expect(lost.err).toBe('No report: Neither the ZIP code 00001 nor the city Nowhereville, TX could be found in the US ZIP code data.\n');
   });
 
-  it('prints the scores, the competitors and where the files went', async () => {
-    const ok = await report({ ...acme, state: 'tx' });
+  it('prints the scores, the competitors and where the files went, linking to where `npm start` serves', async () => {
+    const ok = await report({ ...acme, state: 'tx' }, { PORT: '4999' });
+    expect(ok.out).toMatch(/^Online +http:\/\/localhost:4999\/report\/\S+$/m);
     expect(ok.err).toBe('');
     expect(ok.code).toBe(0);
     expect(ok.out).toMatch(/Overall \d+\.\d{2} · rank #\d+ of 10/);
