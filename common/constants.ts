@@ -70,6 +70,17 @@ export const SCORE_BANDS = [
   { min: -Infinity, band: 'poor' },
 ] as const;
 export type ScoreBand = (typeof SCORE_BANDS)[number]['band'];
+export const BAND_LABELS: Record<ScoreBand, string> = { excellent: 'Excellent', good: 'Good', fair: 'Fair', poor: 'Needs work' };
+
+/** The four scores, in the order every surface lists them, with the names they go by. */
+export const SCORE_LABELS = {
+  reviews: 'Online Reviews',
+  digitalPresence: 'Digital Presence',
+  engagement: 'Customer Engagement',
+  marketShare: 'Market Share',
+} as const;
+export type ScoreKey = keyof typeof SCORE_LABELS;
+export const SCORE_KEYS = Object.keys(SCORE_LABELS) as ScoreKey[];
 
 export function scoreBand(score: number | string | null | undefined): ScoreBand {
   const value = Number(score ?? 0);
@@ -158,4 +169,7 @@ export function planFromLookupKey(key: string | null | undefined): { plan: SelfS
 }
 
 /** Whole US dollars with thousands separators: $49, $1,044. */
+/** A US phone number's ten digits, whatever the punctuation and the leading country code 1. */
+export const digitsOnly = (s: string) => s.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '');
+
 export const formatUsd = (dollars: number) => `$${dollars.toLocaleString('en-US', { maximumFractionDigits: 2 })}`;

@@ -2,7 +2,8 @@
 // websites → data points → scores → rank → recommendations) and what consumes its result
 // (persist, render, deliver, the online report, the dashboard).
 
-export type ScoreKey = 'reviews' | 'digitalPresence' | 'engagement' | 'marketShare';
+export type { ScoreKey } from '../../common/constants.ts';
+import type { ScoreKey } from '../../common/constants.ts';
 export type ProviderName = 'sample' | 'google' | 'yelp';
 
 export interface ReportInput {

@@ -1,10 +1,11 @@
 // THE registry of data points: every data point the analysis reports is defined here once, with
 // its label, source, unit, the score it feeds, its weight and how it is normalised. The scores,
 // the recommendations and docs/methodology.md (`npm run docs:methodology`) are all derived from it.
+import { digitsOnly } from '../../../common/constants.ts';
 import type { DataPoint, ProviderName, ScoreKey } from '../types.ts';
 import { LISTING_ATTRIBUTES, type Listing, type ListingAttribute, type ListingProfile } from './providers/types.ts';
 import type { ReviewAnalysis } from './reviews.ts';
-import { digitsOnly, type WebsiteAnalysis } from './website.ts';
+import type { WebsiteAnalysis } from './website.ts';
 
 export type Value = number | string | boolean | null;
 /** Could not be measured for this place (a provider failure, a source that does not give it). */

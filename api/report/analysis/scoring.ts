@@ -3,11 +3,11 @@
 // that do not apply leave the score's weight; unknown points stay in it but are not measured, so
 // they lower the coverage (measured weight ÷ weight that applies) without counting as a best or a
 // worst value. Below COVERAGE_FLOOR the score is null: "Not enough data". Decision 0080.
-import { COVERAGE_FLOOR, round, SCORE_MAX, SCORE_MIN } from '../../../common/constants.ts';
+import { COVERAGE_FLOOR, round, SCORE_KEYS, SCORE_MAX, SCORE_MIN } from '../../../common/constants.ts';
 import type { DataPoint, Recommendation, ScoreBreakdown, ScoreKey, ScorePart, Scores } from '../types.ts';
 import { dataPointDef, normalise } from './data-points.ts';
 
-export const SCORE_KEYS: ScoreKey[] = ['reviews', 'digitalPresence', 'engagement', 'marketShare'];
+export { SCORE_KEYS };
 /** Weights of the four scores in the overall. */
 export const OVERALL_WEIGHTS: Record<ScoreKey, number> = { reviews: 0.3, digitalPresence: 0.25, engagement: 0.2, marketShare: 0.25 };
 

@@ -3,6 +3,7 @@
 // the homepage's HTML and headers. Tech stack, analytics and ad pixels are recognised by the rule
 // table below (signatures in URLs, generator tags and inline scripts).
 import * as cheerio from 'cheerio';
+import { digitsOnly } from '../../../common/constants.ts';
 import { safeFetch, SafeFetchError, type SafeFetchOptions, type SafeResponse } from '../../lib/safe-fetch.ts';
 import { SAMPLE_SITES_PATH } from './sample-sites.ts';
 
@@ -157,7 +158,6 @@ const SOCIAL = {
 
 const PHONE_RE = /(?:\+?1[\s.-]?)?\(?\b(\d{3})\)?[\s.-]?(\d{3})[\s.-]?(\d{4})\b/g;
 
-export const digitsOnly = (s: string) => s.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '');
 
 /** Where robots.txt and the sitemap live: the origin, or for the product's sample sites the site's own folder. */
 export function siteRoot(url: URL): URL {

@@ -1,18 +1,11 @@
 // Names and formats every rendering of a report shares (PNG, PDF, e-mail, online page).
-import { NOT_ENOUGH_DATA, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE, scoreBand, type ScoreBand } from '../../../common/constants.ts';
+import { BAND_LABELS, NOT_ENOUGH_DATA, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE, SCORE_KEYS, SCORE_LABELS, scoreBand, type ScoreBand } from '../../../common/constants.ts';
 import { rawValue } from '../analysis/scoring.ts';
 import type { AnalysedPlace, DataPoint, ReportData, ScoreKey } from '../types.ts';
 
-export const SCORE_LABELS: Record<ScoreKey, string> = {
-  reviews: 'Online Reviews',
-  digitalPresence: 'Digital Presence',
-  engagement: 'Customer Engagement',
-  marketShare: 'Market Share',
-};
-export const SCORE_KEYS = Object.keys(SCORE_LABELS) as ScoreKey[];
+export { BAND_LABELS, SCORE_KEYS, SCORE_LABELS };
 
 export const BAND_COLOURS: Record<ScoreBand, string> = { excellent: '#047857', good: '#1d4ed8', fair: '#b45309', poor: '#c2410c' };
-export const BAND_LABELS: Record<ScoreBand, string> = { excellent: 'Excellent', good: 'Good', fair: 'Fair', poor: 'Needs work' };
 /** The bands as the legends print them, best first. */
 export const BAND_RANGES: Array<{ band: ScoreBand; range: string; meaning: string }> = [
   { band: 'excellent', range: '8.5-10', meaning: 'ahead of most of the market' },

@@ -1,8 +1,7 @@
 // The dashboard answer turned into what the screen shows: numbers (scores may arrive as strings),
 // ranks by the spec's rule, deltas and trends from the business's own snapshots, the market
 // average for the radar. Pure functions, unit-tested.
-import { DASHBOARD_COMPETITOR_LIMIT, DASHBOARD_DETAIL_LIMIT, marketRank, NOT_ENOUGH_DATA } from '../../../common/constants.ts';
-import type { ScoreKey } from '../../../api/report/types.ts';
+import { DASHBOARD_COMPETITOR_LIMIT, DASHBOARD_DETAIL_LIMIT, marketRank, NOT_ENOUGH_DATA, SCORE_KEYS, type ScoreKey } from '../../../common/constants.ts';
 
 type Num = number | string | null | undefined;
 
@@ -40,7 +39,7 @@ export interface DashboardResponse {
   history?: MetricRow[];
 }
 
-export const SCORE_KEYS: ScoreKey[] = ['reviews', 'digitalPresence', 'engagement', 'marketShare'];
+export { SCORE_KEYS };
 export const SCORE_FIELD = {
   reviews: 'reviewScore',
   digitalPresence: 'digitalPresenceScore',

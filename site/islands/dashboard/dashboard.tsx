@@ -2,7 +2,7 @@
 // /dashboard/{businessId}. Loads once (no refetch, no retry, no polling), then shows the scores,
 // ranks, trends, the market radar and the competitors. The server decides access and the plan.
 import { useEffect, useState } from 'react';
-import { BAND_LABELS, SCORE_LABELS } from '../../../api/report/render/labels.ts';
+import { BAND_LABELS, SCORE_LABELS } from '../../../common/constants.ts';
 import { NOT_ENOUGH_DATA, progressPercent, ratingColour, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE, scoreBand } from '../../../common/constants.ts';
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { buildDashboard, errorStateOf, everyInterval, fmtDate, fmtDelta, fmtScore, type CompetitorView, type DashboardError, type DashboardResponse, type DashboardView } from './dashboard-data.ts';

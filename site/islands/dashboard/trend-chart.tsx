@@ -1,7 +1,7 @@
 // The 90-day trend line: the overall score and the four scores of every snapshot, hand-drawn in
 // SVG (no chart library: the island stays small). Legend buttons hide and show a series.
 import { useEffect, useRef, useState } from 'react';
-import { SCORE_LABELS } from '../../../api/report/render/labels.ts';
+import { SCORE_LABELS } from '../../../common/constants.ts';
 import type { ScoreKey } from '../../../api/report/types.ts';
 import { fmtDate, fmtDay, fmtScore, type TrendPoint } from './dashboard-data.ts';
 
