@@ -20,7 +20,8 @@ const SCORES = `'reviewScore', m.review_score, 'digitalPresenceScore', m.digital
 
 // ?1 session token, ?2 now (ms), ?3 business id (by-id variant only), ?4 start of the trend window (ms).
 // Only the score columns are read: business_metrics rows also hold ~10 KB of data points, which
-// would drag overflow pages into every read.
+// would drag overflow pages into every read (the business's own row is the one exception: three
+// of its points fill its row in the table).
 function dashboardSql(byId: boolean) {
   const which = byId
     ? `bz.id = ?3 AND (bz.user_id = v.user_id OR EXISTS (
@@ -57,6 +58,18 @@ SELECT v.tier, v.status, (
         WHERE m.run_id = (SELECT run_id FROM run)
         ORDER BY m.overall_score DESC, c.name LIMIT ${DASHBOARD_COMPETITOR_LIMIT}
       ) x
+    ),
+    -- The business's own listing figures and whether its site answered, for its row in the
+    -- competitor table: read from its latest snapshot's data points (one row, measured values only).
+    'self', (
+      SELECT json_object(
+        'rating', json((SELECT j.value -> '$.value' FROM json_each(m.data_points) j
+          WHERE json_extract(j.value, '$.key') = 'reviews.rating' AND json_extract(j.value, '$.status') = 'measured')),
+        'reviewCount', json((SELECT j.value -> '$.value' FROM json_each(m.data_points) j
+          WHERE json_extract(j.value, '$.key') = 'reviews.count' AND json_extract(j.value, '$.status') = 'measured')),
+        'siteReachable', json((SELECT j.value -> '$.value' FROM json_each(m.data_points) j
+          WHERE json_extract(j.value, '$.key') = 'site.reachable' AND json_extract(j.value, '$.status') = 'measured')))
+      FROM business_metrics m WHERE m.run_id = (SELECT run_id FROM run) AND m.is_main_business = 1
     ),
     'metrics', (
       SELECT json_group_array(json_object('id', m.id, 'businessId', m.business_id, 'competitorId', m.competitor_id,

@@ -59,9 +59,16 @@ test('the owner sees scores, ranks, real charts with deltas from history, and th
   await expect(page.getByTestId('radar-chart').locator('[data-series="business"]')).toBeVisible();
   await expect(page.getByTestId('radar-chart').locator('[data-series="market"]')).toBeVisible();
 
-  // Competitors: 9, website only as Available or N/A, ratings coloured; details for the first 5.
+  // The business and its 9 competitors by rank: its own row highlighted, the ranks never skip a
+  // number; competitors' websites only as Available or N/A, ratings coloured; details for the first 5.
   const rows = page.getByTestId('competitor-table').locator('tbody tr');
-  await expect(rows).toHaveCount(9);
+  await expect(rows).toHaveCount(10);
+  const own = page.getByTestId('own-row');
+  await expect(own.getByRole('rowheader')).toContainText(`${await page.getByRole('heading', { level: 1 }).innerText()} (you)`);
+  await expect(own).toHaveClass(/\byou\b/);
+  await expect(own.locator('[data-label="Rank"]')).toHaveText(await page.getByTestId('market-rank').innerText().then((t) => t.replace(/ of \d+$/, '')));
+  const ranks = (await rows.locator('[data-label="Rank"]').allInnerTexts()).map((r) => Number(r.slice(1)));
+  ranks.forEach((r, i) => expect(r === i + 1 || r === ranks[i - 1], `rank ${r} in row ${i + 1}`).toBe(true));
   await expect(page.getByTestId('competitor-table').getByText('N/A', { exact: true })).toHaveCount(1);
   await expect(page.getByTestId('competitor-table').getByText('Available', { exact: true })).toHaveCount(8);
   await expect(page.getByTestId('competitor-table')).not.toContainText('https://');
@@ -223,7 +230,9 @@ test('sign up, get the pro tier by the admin command, submit the form signed in:
     await expect(page.getByRole('heading', { level: 1, name: company })).toBeVisible({ timeout: 2000 });
   }).toPass({ timeout: 60_000 });
   await expect(page.getByTestId('market-rank')).toHaveText(/^#\d+ of 10$/);
-  await expect(page.getByTestId('competitor-table').locator('tbody tr')).toHaveCount(9);
+  await expect(page.getByTestId('competitor-table').locator('tbody tr')).toHaveCount(10);
+  // Its website (an example.com name that does not resolve) is measured as down, and says so.
+  await expect(page.getByTestId('own-row').locator('[data-label="Website"]')).toHaveText('Did not answer');
   await expect(page.getByTestId('radar-chart')).toBeVisible();
   await expect(page.getByTestId('trend-empty')).toContainText('Not enough history yet');
   await page.screenshot({ path: 'test-results/screens/dashboard-after-submit.png', fullPage: true });

@@ -1,5 +1,7 @@
 // GET /api/my-business and GET /api/business/{id}: who may read a dashboard, what it holds.
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
+import type { DataPoint } from '../../api/report/types.ts';
+import { businessMetrics } from '../../db/schema/businesses.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions } from '../../db/schema/auth.ts';
 import { createTestContext, call, type TestContext } from '../helpers/context.ts';
@@ -56,6 +58,13 @@ describe('dashboard reads', () => {
         { daysAgo: 2, scores: { overall: 7.25, reviews: 8.5 } },
       ],
     });
+    // The business's own listing figures, as the analysis stores them (an unknown one stays out).
+    const ownPoints: DataPoint[] = [
+      { key: 'reviews.rating', label: 'Average rating', unit: 'stars', score: 'reviews', value: 4.3, status: 'measured' },
+      { key: 'reviews.count', label: 'Review count', unit: 'reviews', score: 'reviews', value: null, status: 'unknown' },
+      { key: 'site.reachable', label: 'Website reachable', unit: 'yes/no', score: 'digitalPresence', value: false, status: 'measured' },
+    ];
+    await t.ctx.db.update(businessMetrics).set({ dataPoints: ownPoints }).where(and(eq(businessMetrics.runId, runs[3]!), eq(businessMetrics.isMainBusiness, true)));
     for (const path of ['/api/my-business', `/api/business/${business.id}`, `/api/business/${business.id}?consultantId=enterprise-white-label`]) {
       const res = await call(t.app, 'GET', path, undefined, owner.cookie);
       expect(res.status).toBe(200);
@@ -73,6 +82,8 @@ describe('dashboard reads', () => {
       // Competitors in score order, each with its metrics row from the same (latest) run.
       const overall = body.competitors.map((c: { id: string }) => body.metrics.find((m: { competitorId: string }) => m.competitorId === c.id).overallScore);
       expect(overall).toEqual([...overall].sort((a: number, b: number) => b - a));
+      // The business's own row in the table: its measured listing figures and whether its site answered.
+      expect(body.self).toEqual({ rating: 4.3, reviewCount: null, siteReachable: false });
       expect(body.history.map((h: { overallScore: number }) => h.overallScore)).toEqual([6.1, 6.4, 7.25]);
       expect(body.history[2].runId).toBe(runs[3]);
     }

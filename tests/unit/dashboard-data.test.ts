@@ -54,6 +54,18 @@ describe('buildDashboard', () => {
     });
   }
 
+  it('lists the business itself in the table, highlighted, so the ranks never skip a number', () => {
+    const res = { ...response(false), self: { rating: 4.3, reviewCount: 17, siteReachable: 0 } };
+    const v = buildDashboard(res);
+    expect(v.table.map((c) => [c.rank, c.name, Boolean(c.isYou)])).toEqual([[1, 'One', false], [2, 'Acme Dental', true], [2, 'Two', false], [4, 'Three', false]]);
+    expect(v.table.find((c) => c.isYou)).toMatchObject({ rating: 4.3, reviewCount: 17, siteReachable: false, distance: null, scores: { overall: 7.25 } });
+    // Without the figures (an older answer), the row is still there, its unknowns blank.
+    expect(buildDashboard(response(true)).table.find((c) => c.isYou)).toMatchObject({ rating: null, reviewCount: null, siteReachable: null });
+    // A business with no overall ("Not enough data") comes after every ranked row.
+    const unranked = buildDashboard({ ...res, metrics: res.metrics.map((m) => (m.isMainBusiness ? { ...m, overallScore: null } : m)) });
+    expect(unranked.table.at(-1)).toMatchObject({ isYou: true, rank: null });
+  });
+
   it('has no deltas and no trend with a single snapshot, and no market average without competitors', () => {
     const v = buildDashboard({ business, competitors: [], metrics: [row({ isMainBusiness: true, overallScore: '6.00' })], history: [row({ reportedAt: '2026-11-20T10:00:00.000Z' })] });
     expect(v.overallDelta).toBeNull();

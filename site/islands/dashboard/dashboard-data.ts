@@ -37,6 +37,9 @@ export interface DashboardResponse {
   competitors: CompetitorRow[];
   metrics: MetricRow[];
   history?: MetricRow[];
+  /** The business's own listing figures from its latest analysis, for its row in the table;
+   *  null where they were not measured. siteReachable: whether its website answered. */
+  self?: { rating?: Num; reviewCount?: Num; siteReachable?: boolean | number | null } | null;
 }
 
 export { SCORE_KEYS };
@@ -108,6 +111,9 @@ export interface CompetitorView extends CompetitorRow {
   distance: number | null;
   scores: Scores | null;
   rank: number | null;
+  /** The business itself, highlighted in the table (its website column says whether it answered). */
+  isYou?: boolean;
+  siteReachable?: boolean | null;
 }
 
 export interface DashboardView {
@@ -127,6 +133,8 @@ export interface DashboardView {
   marketAverage: Record<ScoreKey, number | null> | null;
   trend: TrendPoint[];
   competitors: CompetitorView[];
+  /** The business and its competitors by rank (no overall last), so the ranks never skip a number. */
+  table: CompetitorView[];
   details: CompetitorView[];
   trendsIncluded: boolean;
   earlyWarning: boolean;
@@ -175,11 +183,29 @@ export function buildDashboard(res: DashboardResponse): DashboardView {
     };
   });
 
+  const overallRank = scores.overall === null ? null : marketRank(scores.overall, overallAll);
+  const self = res.self ?? null;
+  const reachable = self?.siteReachable;
+  const you: CompetitorView = {
+    id: res.business.id,
+    name: res.business.company,
+    address: [res.business.city, res.business.state].filter(Boolean).join(', '),
+    website: res.business.website ?? null,
+    rating: num(self?.rating),
+    reviewCount: num(self?.reviewCount),
+    distance: null,
+    scores,
+    rank: overallRank,
+    isYou: true,
+    siteReachable: reachable === null || reachable === undefined ? null : reachable === true || reachable === 1,
+  };
+  const byRank = (a: CompetitorView, b: CompetitorView) => (a.rank ?? Infinity) - (b.rank ?? Infinity) || Number(Boolean(b.isYou)) - Number(Boolean(a.isYou));
+
   return {
     business: res.business,
     analysed: Boolean(main),
     scores,
-    overallRank: scores.overall === null ? null : marketRank(scores.overall, overallAll),
+    overallRank,
     total: Math.max(1, metrics.length),
     overallDelta: delta('overall'),
     previousAt: previous?.at ?? null,
@@ -194,6 +220,7 @@ export function buildDashboard(res: DashboardResponse): DashboardView {
     marketAverage,
     trend,
     competitors,
+    table: main ? [you, ...competitors].sort(byRank) : competitors,
     details: competitors.filter((c) => c.scores).slice(0, DASHBOARD_DETAIL_LIMIT),
     trendsIncluded: res.access?.trends !== false,
     earlyWarning: res.access?.earlyWarning === true,

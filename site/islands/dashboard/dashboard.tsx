@@ -174,7 +174,7 @@ function DashboardView({ view }: { view: DashboardView }) {
             <thead>
               <tr>
                 <th scope="col" className="num">Rank</th>
-                <th scope="col">Competitor</th>
+                <th scope="col">Business</th>
                 <th scope="col" className="num">Rating</th>
                 <th scope="col" className="num">Reviews</th>
                 <th scope="col">Website</th>
@@ -183,7 +183,7 @@ function DashboardView({ view }: { view: DashboardView }) {
               </tr>
             </thead>
             <tbody>
-              {view.competitors.map((c) => (
+              {view.table.map((c) => (
                 <CompetitorRowView key={c.id} c={c} />
               ))}
             </tbody>
@@ -225,19 +225,27 @@ function DashboardView({ view }: { view: DashboardView }) {
   );
 }
 
+/** Competitors: whether their listing names a website. The business itself: whether its site answered. */
+function websiteCell(c: CompetitorView) {
+  if (c.isYou && c.siteReachable === false) return <span className="site no">Did not answer</span>;
+  if (c.isYou && c.siteReachable === null) return <span className="muted">Not checked</span>;
+  return c.website ? <span className="site yes">Available</span> : <span className="site no">N/A</span>;
+}
+
 function CompetitorRowView({ c }: { c: CompetitorView }) {
   return (
-    <tr>
+    <tr className={c.isYou ? 'you' : undefined} data-testid={c.isYou ? 'own-row' : undefined}>
       <td className="num" data-label="Rank">{c.rank === null ? '–' : `#${c.rank}`}</td>
       <th scope="row">
         {c.name}
+        {c.isYou && <span className="you-tag"> (you)</span>}
         {c.address && <span className="addr">{c.address}</span>}
       </th>
       <td className="num" data-label="Rating">
         {c.rating === null ? <span className="muted">–</span> : <span className={`rating rating-${ratingColour(c.rating)}`}>★ {c.rating.toFixed(1)}</span>}
       </td>
       <td className="num" data-label="Reviews">{c.reviewCount ?? '–'}</td>
-      <td data-label="Website">{c.website ? <span className="site yes">Available</span> : <span className="site no">N/A</span>}</td>
+      <td data-label="Website">{websiteCell(c)}</td>
       <td className="num" data-label="Distance">{c.distance === null ? '–' : `${c.distance.toFixed(2)} mi`}</td>
       <td className="num" data-label="Overall">{c.scores ? <ScoreBadge score={c.scores.overall} /> : '–'}</td>
     </tr>
