@@ -119,3 +119,43 @@ export async function getDashboardJson({ ctx, cookie, businessId, now = Date.now
   // reanalysisDays: how often the scheduled re-analysis adds a snapshot (the screen says so).
   return `{"access":${JSON.stringify(access)},"reanalysisDays":${ctx.env.REANALYSIS_INTERVAL_DAYS},${row.body.slice(1, -1)},"history":${history}}`;
 }
+
+export interface DashboardBusiness {
+  id: string;
+  company: string;
+  city: string;
+  state: string;
+  /** The client's name when the business is one of the consultant's clients; null for the viewer's own. */
+  clientName: string | null;
+}
+
+const BUSINESSES_SQL = `
+WITH v AS (
+  SELECT u.id AS user_id, u.subscription_tier AS tier, u.subscription_status AS status, c.id AS consultant_id
+  FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN consultants c ON c.user_id = u.id
+  WHERE s.token = ?1 AND s.expires_at > ?2
+)
+SELECT v.tier, v.status, x.id, x.company, x.city, x.state, x.client_name FROM v LEFT JOIN (
+  SELECT b.id, b.company, b.city, b.state, NULL AS client_name, 0 AS kind FROM businesses b, v WHERE b.user_id = v.user_id
+  UNION
+  SELECT b.id, b.company, b.city, b.state, cl.client_name, 1 AS kind FROM clients cl JOIN businesses b ON b.id = cl.business_id, v
+  WHERE cl.consultant_id = v.consultant_id AND cl.archived_at IS NULL
+) x ON 1
+ORDER BY x.kind, lower(coalesce(x.client_name, x.company)), x.id`;
+
+/** The businesses the business switcher offers: the viewer's own, then (for a consultant) their
+ *  active clients'. The same session and plan rules as the dashboard read. */
+export async function listDashboardBusinesses({ ctx, cookie, now = Date.now() }: { ctx: AppContext; cookie: string | null | undefined; now?: number }): Promise<DashboardBusiness[]> {
+  const token = await sessionTokenFrom(ctx, cookie);
+  if (!token) throw unauthenticated();
+  const rows = await ctx.db.$read(BUSINESSES_SQL, [token, now]);
+  if (rows.length === 0) throw unauthenticated();
+  if (!can({ subscriptionTier: String(rows[0]!.tier), subscriptionStatus: String(rows[0]!.status) }, 'dashboard')) throw planRequired();
+  const byId = new Map<string, DashboardBusiness>();
+  for (const r of rows) {
+    // A business that is both the viewer's own and a client's is listed once, as their own.
+    if (r.id === null || byId.has(String(r.id))) continue;
+    byId.set(String(r.id), { id: String(r.id), company: String(r.company), city: String(r.city), state: String(r.state), clientName: r.client_name === null ? null : String(r.client_name) });
+  }
+  return [...byId.values()];
+}

@@ -131,6 +131,37 @@ test("a consultant opens a client's dashboard; another consultant gets no busine
   await expect(page.getByText('Hyde Park Bakery')).toHaveCount(0);
 });
 
+test('the switcher moves between the consultant\'s own business and a client\'s, and /dashboard opens the last one viewed', async ({ page, appCtx, signIn }) => {
+  const owner = await signIn({ tier: 'free' });
+  const { business: client } = await seedBusiness(appCtx, { userId: owner.userId, company: 'Clarksville Florist', snapshots: [{ daysAgo: 1 }] });
+  await page.context().clearCookies();
+  const consultant = await signIn({ role: 'consultant', tier: 'agency' });
+  await seedBusiness(appCtx, { userId: consultant.userId, company: 'Mueller Marketing Studio', snapshots: [{ daysAgo: 1 }] });
+  await addClient(appCtx, consultant.viewer.consultant!.id, client.id);
+
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { level: 1, name: 'Mueller Marketing Studio' })).toBeVisible();
+  const switcher = page.getByLabel('Business');
+  await expect(switcher).toHaveValue(await page.evaluate(async () => ((await (await fetch('/api/my-business')).json()) as { business: { id: string } }).business.id));
+  await expect(switcher.locator('optgroup[label="Clients"] option')).toHaveText(['Dana Whitfield · Clarksville Florist (Austin, TX)']);
+  await page.screenshot({ path: 'test-results/screens/dashboard-switcher.png' });
+  // Keyboard only: focus the select and pick the client.
+  await switcher.focus();
+  await switcher.selectOption({ label: 'Dana Whitfield · Clarksville Florist (Austin, TX)' });
+  await expect(page).toHaveURL(`/dashboard/${client.id}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Clarksville Florist' })).toBeVisible();
+
+  // The top bar's Dashboard link comes back to the client's dashboard, the one viewed last.
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { level: 1, name: 'Clarksville Florist' })).toBeVisible();
+  await expect(page.getByLabel('Business')).toHaveValue(client.id);
+
+  // A remembered business that is no longer the consultant's: /dashboard falls back to their own.
+  await page.evaluate(() => localStorage.setItem('localrank.dashboardBusiness', crypto.randomUUID()));
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { level: 1, name: 'Mueller Marketing Studio' })).toBeVisible();
+});
+
 test("a stranger and an unknown id get No Business Analysis Found", async ({ page, appCtx, signIn }) => {
   const { business } = await seedBusiness(appCtx, { snapshots: [{ daysAgo: 1 }] });
   await signIn({ tier: 'pro' });

@@ -19,6 +19,7 @@ export const API_ROUTES = [
   'POST /api/unsubscribe',
   'GET /api/sample-sites/:rest{.+}',
   'GET /api/my-business',
+  'GET /api/my-businesses',
   'GET /api/business/:businessId',
   'GET /api/business/:businessId/review-alerts',
   'PUT /api/business/:businessId/alert-threshold',

@@ -45,6 +45,7 @@ const ROUTES: Record<string, RouteRule> = {
   'POST /api/unsubscribe': { access: 'public' },
   'GET /api/sample-sites/:rest{.+}': { access: 'public', website: true },
   'GET /api/my-business': { access: 'signed-in' },
+  'GET /api/my-businesses': { access: 'signed-in' },
   'GET /api/business/:businessId': { access: 'signed-in' },
   'GET /api/business/:businessId/review-alerts': { access: 'signed-in' },
   // Validates its body only once the business is known to be the viewer's (404 here first);

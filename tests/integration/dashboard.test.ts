@@ -2,6 +2,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { DataPoint } from '../../api/report/types.ts';
 import { businessMetrics } from '../../db/schema/businesses.ts';
+import { clients } from '../../db/schema/consultants.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions } from '../../db/schema/auth.ts';
 import { createTestContext, call, type TestContext } from '../helpers/context.ts';
@@ -138,6 +139,30 @@ describe('dashboard reads', () => {
     expect((await call(t.app, 'GET', '/api/my-business', undefined, consultant.cookie)).status).toBe(404);
     // The owner on the free plan still gets the upgrade answer for their own business.
     expect((await call(t.app, 'GET', `/api/business/${business.id}`, undefined, owner.cookie)).body.code).toBe('plan_required');
+  });
+
+  it('lists the businesses the switcher offers: the viewer\'s own, then their active clients\', nobody else\'s', async () => {
+    const consultant = await createUser(t.ctx, { tier: 'agency', role: 'consultant' });
+    const { business: mine } = await seedBusiness(t.ctx, { userId: consultant.userId, company: 'Zebra Own Shop', snapshots: [{ daysAgo: 1 }] });
+    const owner = await createUser(t.ctx, { tier: 'free' });
+    const { business: clientBiz } = await seedBusiness(t.ctx, { userId: owner.userId, company: 'Client Bakery', snapshots: [{ daysAgo: 1 }] });
+    const { business: archivedBiz } = await seedBusiness(t.ctx, { company: 'Archived Cafe', snapshots: [{ daysAgo: 1 }] });
+    await addClient(t.ctx, consultant.viewer.consultant!.id, clientBiz.id);
+    const archived = await addClient(t.ctx, consultant.viewer.consultant!.id, archivedBiz.id);
+    await t.ctx.db.update(clients).set({ archivedAt: new Date() }).where(eq(clients.id, archived.id));
+    const other = await createUser(t.ctx, { tier: 'agency', role: 'consultant' });
+    await seedBusiness(t.ctx, { userId: other.userId, company: 'Not Yours Ltd', snapshots: [{ daysAgo: 1 }] });
+
+    const res = await call(t.app, 'GET', '/api/my-businesses', undefined, consultant.cookie);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    expect(res.body).toEqual([
+      { id: mine.id, company: 'Zebra Own Shop', city: 'Austin', state: 'TX', clientName: null },
+      { id: clientBiz.id, company: 'Client Bakery', city: 'Austin', state: 'TX', clientName: 'Dana Whitfield' },
+    ]);
+    expect((await call(t.app, 'GET', '/api/my-businesses', undefined, other.cookie)).body.map((b: { company: string }) => b.company)).toEqual(['Not Yours Ltd']);
+    expect((await call(t.app, 'GET', '/api/my-businesses')).status).toBe(401);
+    expect((await call(t.app, 'GET', '/api/my-businesses', undefined, owner.cookie)).body.code).toBe('plan_required');
   });
 
   it('says how often the business is re-analysed: the REANALYSIS_INTERVAL_DAYS setting', async () => {

@@ -1,10 +1,13 @@
-// The business dashboard island: /dashboard (the signed-in user's own business) and
-// /dashboard/{businessId}. Loads once (no refetch, no retry, no polling), then shows the scores,
-// ranks, trends, the market radar and the competitors. The server decides access and the plan.
+// The business dashboard island: /dashboard (the business viewed last, else the signed-in user's
+// own) and /dashboard/{businessId}. Loads once (no refetch, no retry, no polling), then shows the
+// scores, ranks, trends, the market radar and the competitors, with a switcher among the viewer's
+// businesses and their clients'. The server decides access and the plan.
 import { useEffect, useState } from 'react';
 import { BAND_LABELS, SCORE_LABELS } from '../../../common/constants.ts';
 import { NOT_ENOUGH_DATA, progressPercent, ratingColour, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE, scoreBand } from '../../../common/constants.ts';
 import { ApiError, apiRequest } from '../../lib/api.ts';
+import { STORAGE_PREFIX } from '../../lib/session.ts';
+import type { DashboardBusiness } from '../../../api/services/dashboard.ts';
 import { buildDashboard, errorStateOf, everyInterval, fmtDate, fmtDelta, fmtScore, type CompetitorView, type DashboardError, type DashboardResponse, type DashboardView } from './dashboard-data.ts';
 import { ErrorState, Loading, UpgradeOffer } from './dashboard-states.tsx';
 import RadarChart from './radar-chart.tsx';
@@ -14,15 +17,34 @@ import './dashboard.css';
 type State = { status: 'loading' } | { status: 'ready'; view: DashboardView } | { status: 'error'; kind: DashboardError } | { status: 'upgrade' };
 
 const TREND_DAYS = 90;
+/** The business the viewer looked at last: /dashboard opens it (logout wipes it with the rest). */
+const LAST_VIEWED_KEY = `${STORAGE_PREFIX}dashboardBusiness`;
+
+function storage(action: (s: Storage) => string | null | void): string | null {
+  try {
+    return action(localStorage) ?? null;
+  } catch {
+    return null; // storage unavailable: /dashboard opens the viewer's own business
+  }
+}
+
+const businessPath = (id: string | null) => (id ? `/api/business/${encodeURIComponent(id)}` : '/api/my-business');
 
 export default function Dashboard({ businessId }: { businessId?: string }) {
   const [state, setState] = useState<State>({ status: 'loading' });
 
   useEffect(() => {
-    const path = businessId ? `/api/business/${encodeURIComponent(businessId)}` : '/api/my-business';
-    apiRequest<DashboardResponse>('GET', path)
+    const remembered = businessId ? null : storage((s) => s.getItem(LAST_VIEWED_KEY));
+    apiRequest<DashboardResponse>('GET', businessPath(businessId ?? remembered))
+      .catch((error: unknown) => {
+        // The remembered business is gone (deleted, no longer a client): the viewer's own instead.
+        if (!remembered || !(error instanceof ApiError) || error.status !== 404) throw error;
+        storage((s) => s.removeItem(LAST_VIEWED_KEY));
+        return apiRequest<DashboardResponse>('GET', businessPath(null));
+      })
       .then((res) => {
         const view = buildDashboard(res);
+        if (view.analysed) storage((s) => s.setItem(LAST_VIEWED_KEY, view.business.id));
         setState(view.analysed ? { status: 'ready', view } : { status: 'error', kind: 'not-found' });
       })
       .catch((error: unknown) => {
@@ -35,6 +57,33 @@ export default function Dashboard({ businessId }: { businessId?: string }) {
   if (state.status === 'upgrade') return <UpgradeOffer />;
   if (state.status === 'error') return <ErrorState kind={state.kind} />;
   return <DashboardView view={state.view} />;
+}
+
+/** A native select (works with the keyboard and screen readers as is), shown when the viewer has
+ *  more than one business to look at; choosing one opens its dashboard. */
+function BusinessSwitcher({ current }: { current: string }) {
+  const [list, setList] = useState<DashboardBusiness[]>([]);
+  useEffect(() => {
+    apiRequest<DashboardBusiness[]>('GET', '/api/my-businesses').then(setList, () => setList([]));
+  }, []);
+  if (list.length < 2) return null;
+  const own = list.filter((b) => b.clientName === null);
+  const clients = list.filter((b) => b.clientName !== null);
+  const option = (b: DashboardBusiness) => (
+    <option key={b.id} value={b.id}>
+      {b.clientName ? `${b.clientName} · ${b.company}` : b.company} ({b.city}, {b.state})
+    </option>
+  );
+  return (
+    <label className="switcher">
+      <span>Business</span>
+      <select data-testid="business-switcher" value={list.some((b) => b.id === current) ? current : ''} onChange={(e) => e.target.value && window.location.assign(`/dashboard/${encodeURIComponent(e.target.value)}`)}>
+        {!list.some((b) => b.id === current) && <option value="">Choose a business</option>}
+        {own.length > 0 && clients.length > 0 ? <optgroup label="Your businesses">{own.map(option)}</optgroup> : own.map(option)}
+        {clients.length > 0 && <optgroup label="Clients">{clients.map(option)}</optgroup>}
+      </select>
+    </label>
+  );
 }
 
 function Delta({ value, since, short = false }: { value: number | null; since: number | null; short?: boolean }) {
@@ -82,6 +131,7 @@ function DashboardView({ view }: { view: DashboardView }) {
           </p>
         </div>
         <nav className="dash-nav" aria-label="Dashboard">
+          <BusinessSwitcher current={business.id} />
           {view.earlyWarning && <span className="badge enterprise-badge">Enterprise+</span>}
           {view.earlyWarning && (
             <a className="btn btn-secondary" href={`/early-warning/${encodeURIComponent(business.id)}`}>
