@@ -72,6 +72,61 @@ test.describe('sign-up', () => {
     await expect(page.getByRole('heading', { name: 'Subscription' })).toHaveCount(0);
   });
 
+  test('a choice of account type and a company typed before the page is interactive stay (slow network and CPU)', async ({ page }) => {
+    // A throttled profile: a slow CPU, and the sign-up island's code held until the visitor has acted.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    let release!: () => void;
+    const held = new Promise<void>((done) => (release = done));
+    await page.route(/\/_astro\/signup-form\.[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/signup', { waitUntil: 'domcontentloaded' });
+    const submit = page.getByRole('main').getByRole('button', { name: 'Create Account' });
+    await expect(submit).toBeDisabled();
+    await page.getByLabel('Company name').fill('Typed Before Ready');
+    await page.getByLabel('Business Owner').check();
+    release();
+    await expect(submit).toBeEnabled();
+    await expect(page.getByLabel('Business Owner')).toBeChecked();
+    await expect(page.getByLabel('Company name')).toHaveCount(0);
+    // And back: a consultant's company typed before hydration is the one sent.
+    await page.getByLabel('Consultant / Agency').check();
+    await expect(page.getByLabel('Company name')).toHaveValue('');
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+    await page.getByLabel('Business Owner').check();
+    await page.getByLabel('Email').fill(uniqueEmail('e2e-early-click'));
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Confirm password').fill(PASSWORD);
+    await page.getByLabel(/I am 18 or older/).check();
+    await submit.click();
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(page.getByText('Business Owner')).toBeVisible();
+  });
+
+  test('a company name typed before the page is interactive is the one sent', async ({ page }) => {
+    let release!: () => void;
+    const held = new Promise<void>((done) => (release = done));
+    await page.route(/\/_astro\/signup-form\.[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/signup', { waitUntil: 'domcontentloaded' });
+    const email = uniqueEmail('e2e-early-company');
+    await page.getByLabel('Company name').fill('Early Bird Agency');
+    await page.getByLabel('Email').fill(email);
+    release();
+    await expect(page.getByRole('main').getByRole('button', { name: 'Create Account' })).toBeEnabled();
+    await expect(page.getByLabel('Company name')).toHaveValue('Early Bird Agency');
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Confirm password').fill(PASSWORD);
+    await page.getByLabel(/I am 18 or older/).check();
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(page.locator('.acct-profile .badge')).toHaveText('Consultant');
+  });
+
   test('a taken e-mail shows the server message; the first account is untouched', async ({ page, appCtx }) => {
     const first = await createUser(appCtx, { role: 'client' });
     await page.goto('/signup');

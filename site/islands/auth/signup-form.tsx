@@ -2,7 +2,7 @@
 // client clears the company name), company name for consultants, and the audience rule (18 or
 // older, Terms accepted). Checked on submit with the shared zod schema, loaded lazily; then
 // POST /api/auth/signup with the spec's payload and on to where spec section 2 says.
-import { useRef, useState, useSyncExternalStore, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore, type SubmitEvent } from 'react';
 import type { AccountRole } from '../../../common/constants.ts';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
 import { carriedQuery, destinationAfterAuth, readStoredPlan } from '../../lib/auth-redirect.ts';
@@ -26,17 +26,20 @@ export default function SignupForm() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const [role, setRole] = useState<AccountRole>('consultant');
-  const [companyName, setCompanyName] = useState('');
   const form = useRef<HTMLFormElement>(null);
   const ready = useSyncExternalStore(noSubscription, () => true, () => false);
   const query = useSyncExternalStore(noSubscription, () => window.location.search, () => '');
 
+  // The browser's radios are the truth: take over a choice made before hydration.
+  useEffect(() => {
+    const picked = form.current?.querySelector<HTMLInputElement>('input[name="role"]:checked')?.value;
+    if (picked === 'client' || picked === 'consultant') chooseRole(picked);
+  }, []);
+
   function chooseRole(next: AccountRole) {
     setRole(next);
-    if (next === 'client') {
-      setCompanyName('');
-      setErrors(({ companyName: _dropped, ...rest }) => rest);
-    }
+    // The company field leaves the form (and its text with it) for a business owner.
+    if (next === 'client') setErrors(({ companyName: _dropped, ...rest }) => rest);
   }
 
   function focusFirst(found: Record<string, string>) {
@@ -53,7 +56,7 @@ export default function SignupForm() {
       password: String(data.get('password') ?? ''),
       confirmPassword: String(data.get('confirmPassword') ?? ''),
       role,
-      companyName: role === 'consultant' ? companyName : '',
+      companyName: role === 'consultant' ? String(data.get('companyName') ?? '') : '',
       acceptTerms: data.get('acceptTerms') === 'on',
     };
     setBusy(true);
@@ -100,8 +103,9 @@ export default function SignupForm() {
           <legend className="label">Account type</legend>
           <div className="auth-role-options">
             {ROLES.map((r) => (
-              <label key={r.value} className={`auth-role${role === r.value ? ' is-selected' : ''}`}>
-                <input type="radio" name="role" value={r.value} checked={role === r.value} onChange={() => chooseRole(r.value)} id={r.value === 'consultant' ? 'auth-role' : undefined} />
+              <label key={r.value} className="auth-role">
+                {/* Uncontrolled: a choice clicked before the page is interactive stays, and is read on hydration. */}
+                <input type="radio" name="role" value={r.value} defaultChecked={r.value === 'consultant'} onChange={() => chooseRole(r.value)} id={r.value === 'consultant' ? 'auth-role' : undefined} />
                 <span className="auth-role-text">
                   <span className="auth-role-label">{r.label}</span>
                   <span className="auth-role-note">{r.note}</span>
@@ -120,7 +124,7 @@ export default function SignupForm() {
         </AuthField>
         {role === 'consultant' && (
           <AuthField name="companyName" label="Company name" error={errors.companyName}>
-            {(a11y) => <input {...a11y} className="input" type="text" autoComplete="organization" value={companyName} onChange={(e) => setCompanyName(e.target.value)} />}
+            {(a11y) => <input {...a11y} className="input" type="text" autoComplete="organization" />}
           </AuthField>
         )}
         <AuthField name="password" label="Password" error={errors.password} hint="At least 8 characters.">
