@@ -118,21 +118,30 @@ test('submits: Processing... with a spinner while sending, then the confirmation
   await expect(blank.getByLabel(CONSENT_TEXT)).not.toBeChecked();
 });
 
-test('a refusal by the server keeps the form, shows its message and the failure toast', async ({ page, appCtx }) => {
-  const email = uniqueEmail('limited');
-  // This address has used up its hourly requests: the server answers 429.
-  await appCtx.db.run(sql`INSERT INTO rate_limits (key, count, reset_at) VALUES (${`intake:email:${email}`}, 1000000, ${Date.now() + 3_600_000})`);
-  const form = await openForm(page);
-  await fillValid(page, { email });
-  await form.getByRole('button', { name: 'Generate My Free Report' }).click();
+for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+  test(`a refusal by the server keeps the form and says why once, the toast beside the submit button, not on it (${viewport.width}px)`, async ({ page, appCtx }) => {
+    await page.setViewportSize(viewport);
+    const email = uniqueEmail('limited');
+    // This address has used up its hourly requests: the server answers 429.
+    await appCtx.db.run(sql`INSERT INTO rate_limits (key, count, reset_at) VALUES (${`intake:email:${email}`}, 1000000, ${Date.now() + 3_600_000})`);
+    const form = await openForm(page);
+    await fillValid(page, { email });
+    const submit = form.getByRole('button', { name: 'Generate My Free Report' });
+    await submit.click();
 
-  const toast = page.getByRole('status').filter({ hasText: 'Submission Failed' });
-  await expect(toast).toContainText('Please check your information and try again.');
-  await expect(form.getByRole('alert')).toHaveText('Too many report requests for this email address. Please try again in an hour.');
-  await expect(form.getByLabel('Email Address')).toHaveValue(email);
-  await expect(form.getByRole('button', { name: 'Generate My Free Report' })).toBeEnabled();
-  await expect(page.getByRole('heading', { name: 'Report Being Generated!' })).toHaveCount(0);
-});
+    const why = 'Too many report requests for this email address. Please try again in an hour.';
+    const toast = page.getByRole('status').filter({ hasText: 'Submission Failed' });
+    await expect(toast).toContainText(why);
+    await expect(form.getByRole('alert')).toHaveText(why);
+    await expect(form.getByLabel('Email Address')).toHaveValue(email);
+    await expect(submit).toBeEnabled();
+    await expect(page.getByRole('heading', { name: 'Report Being Generated!' })).toHaveCount(0);
+    const [a, b] = [(await toast.boundingBox())!, (await submit.boundingBox())!];
+    const overlaps = a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    expect(overlaps, `toast ${JSON.stringify(a)} over the submit button ${JSON.stringify(b)}`).toBe(false);
+    await page.screenshot({ path: `test-results/screens/report-form-refused-${viewport.width}.png` });
+  });
+}
 
 test('a signed-in visitor owns the business they submit', async ({ page, appCtx, signIn }) => {
   const user = await signIn();

@@ -81,14 +81,19 @@ export default function ReportForm() {
       setPhase('success');
       toast({ title: 'Report Requested!', description: "Your business analysis is being processed. You'll receive an email when it's ready." });
     } catch (error) {
+      // One failure, one message: fields the server refused are marked where they are, under the
+      // spec's toast; any other refusal (a limit, the network) is said once, the same in both places.
       const details = error instanceof ApiError ? error.details : {};
+      setPhase('idle');
       if (details.fields) {
         setErrors(details.fields as ReportRequestErrors);
         focusFirstError(details.fields as ReportRequestErrors);
+        toast({ title: 'Submission Failed', description: 'Please check your information and try again.', variant: 'destructive' });
+        return;
       }
-      setFormError(details.message ?? 'We could not send your request. Please check your connection and try again.');
-      setPhase('idle');
-      toast({ title: 'Submission Failed', description: 'Please check your information and try again.', variant: 'destructive' });
+      const message = details.message ?? 'We could not send your request. Please check your connection and try again.';
+      setFormError(message);
+      toast({ title: 'Submission Failed', description: message, variant: 'destructive' });
     }
   }
 
