@@ -15,7 +15,7 @@ import { brandingFor } from '../services/branding-profiles.ts';
 import { can } from '../services/entitlements.ts';
 import { isUnsubscribed } from '../services/reports.ts';
 import type { ClientReportPayload } from './client-report-schedule.ts';
-import { reportLinks, reportPdfUrl, writeReportFiles } from './files.ts';
+import { renderReport, reportPdfUrl, writeReportFiles } from './files.ts';
 import type { AnalyseFn } from './generate-job.ts';
 import { newReportToken, persistReport, REPORT_LINK_DAYS, reportUrl } from './persist.ts';
 import { inlineRenderer, type Renderer } from './render/renderer.ts';
@@ -86,7 +86,7 @@ export function clientReportJob(deps: { analyse: AnalyseFn; renderer?: Renderer 
         await tools.saveProgress({ stage: 'created', reportId: report!.id });
       }
       tools.signal.throwIfAborted();
-      const rendered = await renderer.render(report!.data as ReportData, reportLinks(ctx));
+      const rendered = await renderReport(ctx, renderer, { ...report!, data: report!.data as ReportData });
       writeReportFiles(ctx, report!.id, rendered);
       await ctx.db.update(reports).set({ pdfUrl: reportPdfUrl(ctx, report!.token!) }).where(eq(reports.id, report!.id));
       tools.signal.throwIfAborted();

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { and, asc, eq, ne } from 'drizzle-orm';
 import sharp from 'sharp';
 import { LOGO_MAX_BYTES, LOGO_TYPES, type BrandingProfileInput } from '../../common/schemas/branding.ts';
-import { brandingProfiles, clients } from '../../db/schema/consultants.ts';
+import { users } from '../../db/schema/auth.ts';
+import { brandingProfiles, clients, consultants } from '../../db/schema/consultants.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import type { Branding } from '../report/branding.ts';
@@ -148,6 +149,43 @@ export async function brandingFor(ctx: AppContext, input: { user: UserRow; consu
   const row = chosen ?? (await ctx.db.query.brandingProfiles.findFirst({ where: and(eq(brandingProfiles.consultantId, input.consultantId), eq(brandingProfiles.isDefault, true)) }));
   return row ? brandingOf(ctx, row) : null;
 }
+
+/** Who stands behind a report: the consultant whose report it is, with their plan and address. */
+async function reportConsultant(ctx: AppContext, consultantId: string) {
+  const [row] = await ctx.db
+    .select({ companyName: consultants.companyName, email: users.email, subscriptionTier: users.subscriptionTier, subscriptionStatus: users.subscriptionStatus })
+    .from(consultants)
+    .innerJoin(users, eq(users.id, consultants.userId))
+    .where(eq(consultants.id, consultantId));
+  return row ?? null;
+}
+
+/**
+ * The one place a report's look is decided, from its row alone (so any report, a client's or a
+ * widget lead's, renders the same way everywhere: PDF, score card, e-mail, online page): its
+ * branding profile; when that profile was deleted, its consultant's default; none (LocalRank's
+ * own) without either, or when the consultant's plan has no white-label. Also who stands behind
+ * it: the consultant's company name and address (a client's replies reach them).
+ */
+export async function reportSender(
+  ctx: AppContext,
+  report: { consultantId: string | null; brandingProfileId: string | null },
+): Promise<{ branding: Branding | null; consultant: { companyName: string; email: string } | null }> {
+  const profile = report.brandingProfileId ? await ctx.db.query.brandingProfiles.findFirst({ where: eq(brandingProfiles.id, report.brandingProfileId) }) : undefined;
+  const consultantId = report.consultantId ?? profile?.consultantId;
+  if (!consultantId) return { branding: null, consultant: null };
+  const owner = await reportConsultant(ctx, consultantId);
+  if (!owner) return { branding: null, consultant: null };
+  const consultant = { companyName: owner.companyName, email: owner.email };
+  if (!can(owner, 'whiteLabel')) return { branding: null, consultant };
+  const row =
+    (profile?.consultantId === consultantId ? profile : undefined) ??
+    (await ctx.db.query.brandingProfiles.findFirst({ where: and(eq(brandingProfiles.consultantId, consultantId), eq(brandingProfiles.isDefault, true)) }));
+  return { branding: row ? brandingOf(ctx, row) : null, consultant };
+}
+
+/** A report's branding (see reportSender). */
+export const reportBranding = async (ctx: AppContext, report: { consultantId: string | null; brandingProfileId: string | null }) => (await reportSender(ctx, report)).branding;
 
 export function brandingOf(ctx: AppContext, row: ProfileRow): Branding {
   const file = logoFileOf(row.logoUrl);

@@ -46,3 +46,12 @@ export function textOn(background: string): '#FFFFFF' | '#111827' {
 
 /** WCAG AA for normal text. Below it the screens warn, and text on the colour is picked by `textOn`. */
 export const MIN_CONTRAST = 4.5;
+
+/** The colour darkened, step by step, until text in it reads on white (MIN_CONTRAST): an agency's
+ *  light brand colour still works for links and headings. */
+export function inkOn(colour: string, background = '#FFFFFF'): string {
+  let [r, g, b] = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16)) as [number, number, number];
+  const hex = () => `#${[r, g, b].map((c) => Math.round(c).toString(16).padStart(2, '0')).join('')}`.toUpperCase();
+  for (let i = 0; i < 40 && contrastRatio(hex(), background) < MIN_CONTRAST; i++) [r, g, b] = [r * 0.9, g * 0.9, b * 0.9];
+  return hex();
+}

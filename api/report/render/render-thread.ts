@@ -1,16 +1,19 @@
 // Runs in a worker thread: renders a report's PNG and PDF off the main event loop.
 import { parentPort } from 'node:worker_threads';
+import type { Branding } from '../branding.ts';
 import type { ReportData } from '../types.ts';
 import { renderPdf, type ReportLinks } from './pdf.ts';
 import { renderScoreCard } from './score-card.ts';
 
-parentPort!.on('message', async (message: { id: number; data: ReportData; links: ReportLinks }) => {
+parentPort!.on('message', async (message: { id: number; data: ReportData; links: ReportLinks; branding: Branding | null }) => {
   try {
+    // The logo crossed the thread boundary as a plain Uint8Array.
+    const branding = message.branding && { ...message.branding, logoPng: message.branding.logoPng ? Buffer.from(message.branding.logoPng) : null };
     let t = performance.now();
-    const png = await renderScoreCard(message.data);
+    const png = await renderScoreCard(message.data, branding);
     const pngMs = performance.now() - t;
     t = performance.now();
-    const pdf = await renderPdf(message.data, message.links);
+    const pdf = await renderPdf(message.data, message.links, branding);
     const pdfMs = performance.now() - t;
     const pngBytes = new Uint8Array(png.buffer, png.byteOffset, png.byteLength).slice();
     const pdfBytes = new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.byteLength).slice();

@@ -1,6 +1,7 @@
 // Rendering a report's files, inline or in a small pool of worker threads. The web process uses
 // threads so a PDF (a few hundred milliseconds of CPU) never blocks requests on its event loop.
 import { Worker } from 'node:worker_threads';
+import type { Branding } from '../branding.ts';
 import type { ReportData } from '../types.ts';
 import { renderPdf, type ReportLinks } from './pdf.ts';
 import { renderScoreCard } from './score-card.ts';
@@ -14,19 +15,20 @@ export interface RenderResult {
 
 export interface Renderer {
   kind: 'inline' | 'threads';
-  render: (data: ReportData, links: ReportLinks) => Promise<RenderResult>;
+  /** The score card and the PDF, in the agency's branding or (null) ours. */
+  render: (data: ReportData, links: ReportLinks, branding?: Branding | null) => Promise<RenderResult>;
   close: () => Promise<void>;
 }
 
 export function inlineRenderer(): Renderer {
   return {
     kind: 'inline',
-    async render(data, links) {
+    async render(data, links, branding = null) {
       let t = performance.now();
-      const png = await renderScoreCard(data);
+      const png = await renderScoreCard(data, branding);
       const pngMs = performance.now() - t;
       t = performance.now();
-      const pdf = await renderPdf(data, links);
+      const pdf = await renderPdf(data, links, branding);
       return { png, pdf, pngMs, pdfMs: performance.now() - t };
     },
     close: async () => {},
@@ -37,6 +39,7 @@ interface Task {
   id: number;
   data: ReportData;
   links: ReportLinks;
+  branding: Branding | null;
   resolve: (r: RenderResult) => void;
   reject: (e: Error) => void;
 }
@@ -85,16 +88,16 @@ export function threadRenderer(size = 1): Renderer {
       const task = queue.shift()!;
       slot.task = task;
       slot.worker.ref();
-      slot.worker.postMessage({ id: task.id, data: task.data, links: task.links });
+      slot.worker.postMessage({ id: task.id, data: task.data, links: task.links, branding: task.branding });
     }
   }
 
   return {
     kind: 'threads',
-    render(data, links) {
+    render(data, links, branding = null) {
       if (closed) return Promise.reject(new Error('renderer closed'));
       return new Promise((resolve, reject) => {
-        queue.push({ id: nextId++, data, links, resolve, reject });
+        queue.push({ id: nextId++, data, links, branding, resolve, reject });
         pump();
       });
     },
