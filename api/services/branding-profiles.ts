@@ -93,21 +93,26 @@ export async function deleteProfile({ ctx, access, id }: { ctx: AppContext; acce
 
 const logoError = (message: string) => new AppError('invalid_input', message, { fields: { logo: message } });
 
-/** Decodes the upload and stores it re-encoded; replaces the previous logo. */
-export async function setLogo({ ctx, access, id, contentType, body }: { ctx: AppContext; access: ConsultantAccess; id: string; contentType: string; body: Buffer }) {
-  const row = await ownedProfile(ctx, access, id);
+/** An uploaded logo decoded and re-encoded as a PNG of at most LOGO_MAX_PX a side, or a 400 that
+ *  says why not (stored by setLogo, drawn unsaved by the branding preview). */
+export async function reencodeLogo(contentType: string, body: Buffer): Promise<Buffer> {
   if (!(LOGO_TYPES as readonly string[]).includes(contentType)) throw logoError('The logo must be a PNG, JPEG or WebP image.');
   if (body.length === 0) throw logoError('The logo file is empty.');
   if (body.length > LOGO_MAX_BYTES) throw logoError(`The logo must be at most ${LOGO_MAX_BYTES / 1024 / 1024} MB.`);
-  let png: Buffer;
   try {
     const image = sharp(body, { limitInputPixels: 40_000_000, failOn: 'error' });
     const { format } = await image.metadata();
     if (!format || !['png', 'jpeg', 'webp'].includes(format)) throw new Error(`unexpected format ${format}`);
-    png = await image.rotate().resize(LOGO_MAX_PX, LOGO_MAX_PX, { fit: 'inside', withoutEnlargement: true }).png({ compressionLevel: 9 }).toBuffer();
+    return await image.rotate().resize(LOGO_MAX_PX, LOGO_MAX_PX, { fit: 'inside', withoutEnlargement: true }).png({ compressionLevel: 9 }).toBuffer();
   } catch {
     throw logoError('This file could not be read as a PNG, JPEG or WebP image.');
   }
+}
+
+/** Decodes the upload and stores it re-encoded; replaces the previous logo. */
+export async function setLogo({ ctx, access, id, contentType, body }: { ctx: AppContext; access: ConsultantAccess; id: string; contentType: string; body: Buffer }) {
+  const row = await ownedProfile(ctx, access, id);
+  const png = await reencodeLogo(contentType, body);
   const file = `${row.id}-${createHash('sha256').update(png).digest('hex').slice(0, 16)}.png`;
   mkdirSync(logoDir(ctx), { recursive: true });
   const tmp = join(logoDir(ctx), `${file}.tmp`);

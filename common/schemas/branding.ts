@@ -55,3 +55,18 @@ export function inkOn(colour: string, background = '#FFFFFF'): string {
   for (let i = 0; i < 40 && contrastRatio(hex(), background) < MIN_CONTRAST; i++) [r, g, b] = [r * 0.9, g * 0.9, b * 0.9];
   return hex();
 }
+
+/** The branding preview: the form's unsaved values, the profile being edited (for its stored logo)
+ *  and a newly chosen logo as a data URL (PNG, JPEG or WebP), re-encoded like an upload. */
+export const brandingPreviewSchema = brandingProfileSchema.extend({
+  profileId: z.string().max(64).optional(),
+  logo: z
+    .string()
+    .max(Math.ceil((LOGO_MAX_BYTES * 4) / 3) + 64, `The logo must be at most ${LOGO_MAX_BYTES / 1024 / 1024} MB.`)
+    .regex(/^data:image\/(png|jpeg|webp);base64,[A-Za-z0-9+/]+=*$/, 'The logo must be a PNG, JPEG or WebP image.')
+    .optional(),
+});
+export type BrandingPreviewInput = z.output<typeof brandingPreviewSchema>;
+
+/** Previews one user may ask for per minute (the form asks once its values rest for a moment). */
+export const BRANDING_PREVIEW_PER_MINUTE = 30;
