@@ -16,12 +16,13 @@ import { consumeRateLimits } from './rate-limit.ts';
 const dataUrl = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
 
 async function logoOf(ctx: AppContext, access: ConsultantAccess, input: BrandingPreviewInput): Promise<Buffer | null> {
+  // The profile being edited must be the caller's, logo or not.
+  const row = input.profileId ? await ownedProfile(ctx, access, input.profileId) : null;
   if (input.logo) {
     const [, type, base64] = /^data:(image\/[a-z]+);base64,(.*)$/.exec(input.logo)!;
     return reencodeLogo(type!, Buffer.from(base64!, 'base64'));
   }
-  if (!input.profileId) return null;
-  const row = await ownedProfile(ctx, access, input.profileId);
+  if (!row) return null;
   const file = row.logoUrl?.slice(row.logoUrl.lastIndexOf('/') + 1);
   return file ? readLogo(ctx, file) : null;
 }
