@@ -9,6 +9,7 @@ import { businesses } from '../../db/schema/businesses.ts';
 import { reports } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
 import { RetryLaterError } from '../jobs/worker.ts';
+import { reportSender } from '../services/branding-profiles.ts';
 import type { ReportData } from '../report/types.ts';
 import { mailerFor, messageIdFor } from './mailer.ts';
 import { reportEmail } from './report-email.ts';
@@ -60,6 +61,9 @@ export async function deliverReport(
     if (!report) throw new RetryLaterError('another attempt claimed the e-mail meanwhile; checking again when it must have ended', CLAIM_IN_FLIGHT_MS);
   }
 
+  // White-label or not is read from the report row, like its files and its online page.
+  const sender = await reportSender(ctx, report);
+  const client = report.reportType.startsWith('client');
   const message = reportEmail(ctx, {
     to: business.email,
     fullName: business.fullName,
@@ -70,7 +74,10 @@ export async function deliverReport(
     messageId: report.emailMessageId ?? messageId,
     scoreCard: input.png,
     pdf: input.pdf,
-    kind: report.reportType === 'monthly' ? 'monthly' : 'free',
+    kind: report.reportType === 'monthly' ? 'monthly' : client ? 'client' : 'free',
+    branding: sender.branding,
+    replyTo: sender.consultant?.email ?? null,
+    consultantName: sender.consultant?.companyName ?? null,
   });
   // A client report goes to the client with the consultant in copy.
   if (report.ccEmail) message.cc = report.ccEmail;

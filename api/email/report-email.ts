@@ -1,8 +1,11 @@
 // The report e-mail: HTML and text parts, the score card inline (cid), the PDF attached, the
 // signed link to the online report, one-click unsubscribe headers, the operator's postal address.
+// White-label (an agency's branding): the agency's name as the sender's display name, its contact
+// address as Reply-To, its logo, colours and footer in place of ours.
 import { COMPETITOR_COUNT, OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
 import type { AppContext } from '../context.ts';
-import { bandColour, fmtDate, fmtScore, marketSize, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE, SCORE_KEYS, SCORE_LABELS } from '../report/render/labels.ts';
+import { contactLine, POWERED_BY, sampleNote, themeOf, type Branding } from '../report/branding.ts';
+import { bandColour, fmtDate, fmtScore, marketSize, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS } from '../report/render/labels.ts';
 import type { ReportData } from '../report/types.ts';
 import type { MailMessage } from './mailer.ts';
 
@@ -23,8 +26,15 @@ export interface ReportEmailInput {
   messageId: string;
   scoreCard: Buffer;
   pdf: Buffer;
-  /** 'monthly': the paid plans' report of the month (its own wording); default the free report. */
-  kind?: 'free' | 'monthly';
+  /** 'monthly': the paid plans' report of the month; 'client': a consultant's report to a client;
+   *  default the free report. Each has its own wording. */
+  kind?: 'free' | 'monthly' | 'client';
+  /** An agency's branding (white-label), or none for ours. */
+  branding?: Branding | null;
+  /** Who a client's reply reaches when the branding has no contact address: the consultant. */
+  replyTo?: string | null;
+  /** A client report's sender when it is not white-label: the consultant's company. */
+  consultantName?: string | null;
 }
 
 /** Letters without their accents, for a file name every mail client and disk accepts ("Łódź Café" → "lodz-cafe"). */
@@ -38,8 +48,21 @@ export function fileSlug(name: string): string {
   return ascii.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80).replace(/-$/, '') || 'business';
 }
 
-/** The PDF's file name; a report made from example figures says so in its name too. */
-export const pdfFileName = (company: string, sampleData: boolean) => `${fileSlug(company)}-localrank-report${sampleData ? '-example-figures' : ''}.pdf`;
+/** The PDF's file name; a report made from example figures says so in its name too. A white-label
+ *  report's name does not name us. */
+export const pdfFileName = (company: string, sampleData: boolean, whiteLabel = false) =>
+  `${fileSlug(company)}-${whiteLabel ? '' : 'localrank-'}report${sampleData ? '-example-figures' : ''}.pdf`;
+
+/** A display name for a From header: quoted, with what would break the quoting removed. */
+const displayName = (name: string) => `"${name.replace(/["\\\r\n]/g, '').slice(0, 100)}"`;
+
+/** The sender: MAIL_FROM's address under the agency's name when white-label (the address stays
+ *  ours, so the message passes our domain's SPF and DKIM). */
+export function senderFor(ctx: AppContext, branding: Branding | null | undefined): string {
+  if (!branding) return ctx.env.MAIL_FROM;
+  const address = /<([^>]+)>/.exec(ctx.env.MAIL_FROM)?.[1] ?? ctx.env.MAIL_FROM.trim();
+  return `${displayName(branding.companyName)} <${address}>`;
+}
 
 /** What the analysis could not collect, in one sentence, or null when nothing is missing: the
  *  e-mail must not present a partial report as a whole one. */
@@ -66,17 +89,35 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
   const expires = fmtDate(input.expiresAt.toISOString());
   const unsubscribe = unsubscribePageUrl(ctx, input.token);
   const monthly = input.kind === 'monthly';
+  const branding = input.branding ?? null;
+  const theme = themeOf(branding);
+  const name = theme.name;
+  // A client report is the consultant's: sent in their agency's name, or ours with theirs.
+  const from = input.kind === 'client' ? (branding?.companyName ?? input.consultantName ?? PRODUCT_NAME) : name;
   const month = new Date(data.generatedAt).toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
   const label = data.sampleData ? ` (${SAMPLE_DATA_LABEL.toLowerCase()})` : '';
   const subject = monthly
-    ? `Your ${PRODUCT_NAME} monthly report${label}, ${month}: ${b.place.name} ranks #${b.rank} of ${size}`
-    : `Your ${PRODUCT_NAME} report${label}: ${b.place.name} ranks #${b.rank} of ${size}`;
-  const intro = monthly ? `Your monthly ${PRODUCT_NAME} report for ${b.place.name} is ready.` : `Your free ${PRODUCT_NAME} report for ${b.place.name} is ready.`;
+    ? `Your ${name} monthly report${label}, ${month}: ${b.place.name} ranks #${b.rank} of ${size}`
+    : input.kind === 'client'
+      ? `Your ${branding ? name : PRODUCT_NAME} report from ${from}${label}: ${b.place.name} ranks #${b.rank} of ${size}`
+      : `Your ${name} report${label}: ${b.place.name} ranks #${b.rank} of ${size}`;
+  const intro = monthly
+    ? `Your monthly ${name} report for ${b.place.name} is ready.`
+    : input.kind === 'client'
+      ? `${from} has prepared your report for ${b.place.name}.`
+      : `Your free ${name} report for ${b.place.name} is ready.`;
   const reason = monthly
-    ? `You receive this e-mail because your ${PRODUCT_NAME} plan includes monthly reports.`
-    : `You receive this e-mail because you requested a free report on ${PRODUCT_NAME}.`;
+    ? `You receive this e-mail because your ${name} plan includes monthly reports.`
+    : input.kind === 'client'
+      ? `You receive this e-mail because ${from} reports to you on ${b.place.name}.`
+      : `You receive this e-mail because you requested a free report on ${name}.`;
   const topRecs = data.recommendations.slice(0, 3);
-  const footerText = `${OPERATOR.legalName}, ${OPERATOR.postalAddress}`;
+  // Our postal address, or the agency's footer (its address, as the profile asks) and contact line.
+  const footerText = branding
+    ? [branding.footerText, contactLine(branding), branding.poweredBy ? POWERED_BY : null].filter(Boolean).join('\n')
+    : `${OPERATOR.legalName}, ${OPERATOR.postalAddress}`;
+  const note = sampleNote(branding);
+  const replyTo = branding ? (branding.contactEmail ?? input.replyTo ?? null) : (input.replyTo ?? null);
   const gaps = dataGaps(data);
   const overall = b.scores.overall as number | null;
   const overallText = overall === null ? fmtScore(overall) : `${fmtScore(overall)} / 10`;
@@ -86,7 +127,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
     '',
     intro,
     '',
-    ...(data.sampleData ? [`${SAMPLE_DATA_LABEL.toUpperCase()}.`, SAMPLE_DATA_NOTE, ''] : []),
+    ...(data.sampleData ? [`${SAMPLE_DATA_LABEL.toUpperCase()}.`, note, ''] : []),
     ...(gaps ? [gaps, ''] : []),
     `Overall score: ${overallText}`,
     `Market rank: #${b.rank} of ${size} (${data.category}, within ${data.radiusMiles} miles)`,
@@ -117,14 +158,18 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
 <body style="margin:0;padding:0;background:#f1f5f9;font-family:Inter,'Segoe UI',Roboto,'Noto Sans',Helvetica,Arial,sans-serif;color:#0f172a">
   <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f1f5f9;padding:24px 12px">
     <tr><td align="center">
-      <table role="presentation" width="600" cellpadding="0" cellspacing="0" style="max-width:600px;width:100%;background:#ffffff;border-radius:12px;border:1px solid #e2e8f0">
+      <table role="presentation" width="600" cellpadding="0" cellspacing="0" style="max-width:600px;width:100%;background:#ffffff;border-radius:12px;border:1px solid #e2e8f0${branding ? `;border-top:6px solid ${theme.brand}` : ''}">
         <tr><td style="padding:24px 28px 8px">
-          <div style="font-size:18px;font-weight:700;color:#1F2937"><span style="display:inline-block;width:14px;height:14px;background:#3B82F6;border-radius:3px;margin-right:8px"></span>${PRODUCT_NAME}</div>
+          <div style="font-size:18px;font-weight:700;color:${theme.secondaryInk}">${
+            branding?.logoUrl
+              ? `<img src="${escapeHtml(branding.logoUrl)}" alt="" height="32" style="height:32px;width:auto;max-width:160px;vertical-align:middle;margin-right:10px">`
+              : `<span style="display:inline-block;width:14px;height:14px;background:${theme.brand};border-radius:3px;margin-right:8px"></span>`
+          }${escapeHtml(name)}</div>
         </td></tr>
         <tr><td style="padding:8px 28px">
           <h1 style="font-size:22px;line-height:1.3;margin:8px 0 4px">Your report for ${escapeHtml(b.place.name)} is ready</h1>
           <p style="margin:0 0 16px;color:#475569;font-size:15px">Hi ${escapeHtml(firstName(input.fullName))}, here is how you compare with the top ${data.competitors.length} ${escapeHtml(data.category.toLowerCase())} businesses within ${data.radiusMiles} miles.</p>
-          ${data.sampleData ? `<p style="margin:0 0 16px;padding:10px 12px;background:#fffbeb;border:1px solid #fcd34d;border-radius:8px;color:#92400e;font-size:14px"><strong>${escapeHtml(SAMPLE_DATA_LABEL)}.</strong> ${escapeHtml(SAMPLE_DATA_NOTE)}</p>` : ''}
+          ${data.sampleData ? `<p style="margin:0 0 16px;padding:10px 12px;background:#fffbeb;border:1px solid #fcd34d;border-radius:8px;color:#92400e;font-size:14px"><strong>${escapeHtml(SAMPLE_DATA_LABEL)}.</strong> ${escapeHtml(note)}</p>` : ''}
           ${gaps ? `<p style="margin:0 0 16px;padding:10px 12px;background:#f8fafc;border:1px solid #e2e8f0;border-radius:8px;color:#334155;font-size:14px">${escapeHtml(gaps)}</p>` : ''}
           <img src="cid:${SCORE_CARD_CID}" width="544" alt="${escapeHtml(`Overall score ${overallText}, rank ${b.rank} of ${size}${data.sampleData ? `, ${SAMPLE_DATA_LABEL.toLowerCase()}` : ''}`)}" style="display:block;width:100%;max-width:544px;height:auto;border-radius:8px;border:1px solid #e2e8f0">
         </td></tr>
@@ -142,13 +187,13 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
           </ol>
         </td></tr>
         <tr><td style="padding:16px 28px 8px" align="left">
-          <a href="${escapeHtml(input.reportUrl)}" style="display:inline-block;background:#3B82F6;color:#ffffff;text-decoration:none;font-weight:700;font-size:15px;padding:12px 22px;border-radius:8px">View your full report</a>
+          <a href="${escapeHtml(input.reportUrl)}" style="display:inline-block;background:${theme.brand};color:${theme.onBrand};text-decoration:none;font-weight:700;font-size:15px;padding:12px 22px;border-radius:8px">View your full report</a>
           <p style="margin:12px 0 0;color:#475569;font-size:13px">The link works until ${escapeHtml(expires)}. The full report, with every data point, is attached as a PDF.</p>
         </td></tr>
         <tr><td style="padding:20px 28px 24px;border-top:1px solid #e2e8f0;color:#64748b;font-size:12px;line-height:1.6">
           ${escapeHtml(reason)}
           <a href="${escapeHtml(unsubscribe)}" style="color:#64748b">Unsubscribe</a><br>
-          ${escapeHtml(footerText)}
+          ${footerText.split('\n').map(escapeHtml).join('<br>')}
         </td></tr>
       </table>
     </td></tr>
@@ -157,7 +202,8 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
 
   return {
     messageId: input.messageId,
-    from: ctx.env.MAIL_FROM,
+    from: senderFor(ctx, branding),
+    ...(replyTo ? { replyTo } : {}),
     to: input.to,
     subject,
     text,
@@ -168,7 +214,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
     },
     attachments: [
       { filename: 'score-card.png', content: input.scoreCard, contentType: 'image/png', cid: SCORE_CARD_CID, contentDisposition: 'inline' },
-      { filename: pdfFileName(b.place.name, data.sampleData), content: input.pdf, contentType: 'application/pdf' },
+      { filename: pdfFileName(b.place.name, data.sampleData, Boolean(branding)), content: input.pdf, contentType: 'application/pdf' },
     ],
   };
 }

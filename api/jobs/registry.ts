@@ -34,7 +34,7 @@ export function createRegistry(deps: JobDeps): JobRegistry {
       ? {
           'report.generate': reportGenerateJob({ ...deps, analyse }),
           'business.reanalyse': businessReanalyseJob({ analyse }),
-          [CLIENT_REPORT]: clientReportJob({ analyse, renderer: deps.renderer }),
+          [CLIENT_REPORT]: clientReportJob({ analyse, renderer: deps.renderer, onStage: deps.onStage }),
         }
       : {}),
     'report.monthly': reportMonthlyJob({ renderer: deps.renderer }),

@@ -1,5 +1,8 @@
 // What a white-label report shows instead of LocalRank's name and colours: an agency's branding
 // profile as the renderers (PDF, score card, e-mail, online page) read it. None means ours.
+import { BRAND_COLOURS, PRODUCT_NAME, SAMPLE_DATA_NOTE } from '../../common/constants.ts';
+import { inkOn, textOn } from '../../common/schemas/branding.ts';
+
 export interface Branding {
   id: string;
   companyName: string;
@@ -16,4 +19,38 @@ export interface Branding {
   footerText: string | null;
   /** "Powered by LocalRank" under the agency's name. */
   poweredBy: boolean;
+}
+
+export const POWERED_BY = `Powered by ${PRODUCT_NAME}`;
+
+/** The names and colours every renderer draws with: the agency's, or ours without a branding. */
+export function themeOf(branding: Branding | null) {
+  const brand = branding?.primaryColor ?? BRAND_COLOURS.primary;
+  const secondary = branding?.secondaryColor ?? BRAND_COLOURS.secondary;
+  return {
+    /** The name at the top of every surface. */
+    name: branding?.companyName ?? PRODUCT_NAME,
+    brand,
+    /** Text on the brand colour (buttons, numbered circles). */
+    onBrand: textOn(brand),
+    /** The brand colour as text on white: darkened until it reads. */
+    brandInk: inkOn(brand),
+    secondary,
+    secondaryInk: inkOn(secondary),
+    accent: branding?.accentColor ?? BRAND_COLOURS.accent,
+  };
+}
+
+/** The sample-data note in words that do not name us on a white-label report (the label itself,
+ *  "Example figures, not your real listings", stays on every surface: honesty beats white-label). */
+export const sampleNote = (branding: Branding | null) =>
+  branding ? 'These are example figures made up to show how this report works, not your real listings, reviews or competitors.' : SAMPLE_DATA_NOTE;
+
+/** The agency's contact details in one line ("hello@… · (512) … · https://…"). */
+export const contactLine = (branding: Branding) => [branding.contactEmail, branding.contactPhone, branding.website].filter(Boolean).join(' · ');
+
+/** Width and height of a PNG, from its IHDR chunk. */
+export function pngSize(png: Buffer | Uint8Array): { width: number; height: number } {
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
 }

@@ -15,8 +15,8 @@ import { brandingFor } from '../services/branding-profiles.ts';
 import { can } from '../services/entitlements.ts';
 import { isUnsubscribed } from '../services/reports.ts';
 import type { ClientReportPayload } from './client-report-schedule.ts';
-import { reportLinks, reportPdfUrl, writeReportFiles } from './files.ts';
-import type { AnalyseFn } from './generate-job.ts';
+import { renderReport, reportPdfUrl, writeReportFiles } from './files.ts';
+import type { AnalyseFn, Stage } from './generate-job.ts';
 import { newReportToken, persistReport, REPORT_LINK_DAYS, reportUrl } from './persist.ts';
 import { inlineRenderer, type Renderer } from './render/renderer.ts';
 import { reportInput, type ReportData } from './types.ts';
@@ -29,7 +29,7 @@ function isPayload(p: unknown): p is ClientReportPayload {
   return typeof o?.clientId === 'string' && typeof o?.period === 'string' && ['first', 'scheduled', 'now', 'test'].includes(String(o?.kind));
 }
 
-export function clientReportJob(deps: { analyse: AnalyseFn; renderer?: Renderer }): JobDefinition<ClientReportPayload> {
+export function clientReportJob(deps: { analyse: AnalyseFn; renderer?: Renderer; onStage?: (stage: Stage, ms: number) => void }): JobDefinition<ClientReportPayload> {
   const renderer = deps.renderer ?? inlineRenderer();
   return {
     async run(ctx, job, tools) {
@@ -86,12 +86,14 @@ export function clientReportJob(deps: { analyse: AnalyseFn; renderer?: Renderer 
         await tools.saveProgress({ stage: 'created', reportId: report!.id });
       }
       tools.signal.throwIfAborted();
-      const rendered = await renderer.render(report!.data as ReportData, reportLinks(ctx));
+      const rendered = await renderReport(ctx, renderer, { ...report!, data: report!.data as ReportData });
       writeReportFiles(ctx, report!.id, rendered);
       await ctx.db.update(reports).set({ pdfUrl: reportPdfUrl(ctx, report!.token!) }).where(eq(reports.id, report!.id));
       tools.signal.throwIfAborted();
       const recipient = { ...business, email: to, fullName: kind === 'test' ? '' : client.clientName };
+      const started = performance.now();
       const outcome = await deliverReport(ctx, { report: report!, business: recipient, png: rendered.png, pdf: rendered.pdf });
+      deps.onStage?.('deliver', performance.now() - started);
       await tools.saveProgress({ stage: 'delivered', email: outcome });
     },
     async onGiveUp(ctx, job) {

@@ -6,6 +6,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppContext } from '../context.ts';
+import { reportBranding } from '../services/branding-profiles.ts';
 import { METHODOLOGY_PATH } from './render/labels.ts';
 import type { ReportLinks } from './render/pdf.ts';
 import type { RenderResult, Renderer } from './render/renderer.ts';
@@ -20,6 +21,14 @@ export const reportPdfUrl = (ctx: AppContext, token: string) => `${ctx.env.PUBLI
 
 /** The addresses a rendered report links to. */
 export const reportLinks = (ctx: AppContext): ReportLinks => ({ methodologyUrl: `${ctx.env.PUBLIC_BASE_URL}${METHODOLOGY_PATH}` });
+
+type Renderable = { id: string; data: unknown; consultantId: string | null; brandingProfileId: string | null };
+
+/** Renders a report's files from its stored analysis, in the branding its row resolves to
+ *  (reportBranding): every job and the on-demand render go through here. */
+export async function renderReport(ctx: AppContext, renderer: Renderer, report: Renderable & { data: NonNullable<unknown> }) {
+  return renderer.render(report.data as ReportData, reportLinks(ctx), await reportBranding(ctx, report));
+}
 
 /** Writes both files so that a reader never sees half of one (another process may be writing them too). */
 export function writeReportFiles(ctx: AppContext, reportId: string, rendered: Pick<RenderResult, 'png' | 'pdf'>) {
@@ -38,7 +47,7 @@ export function writeReportFiles(ctx: AppContext, reportId: string, rendered: Pi
  */
 export async function readOrRenderReportFile(
   ctx: AppContext,
-  report: { id: string; data: unknown },
+  report: Renderable,
   kind: 'pdf' | 'png',
   renderer: () => Renderer,
 ): Promise<Buffer | null> {
@@ -48,7 +57,7 @@ export async function readOrRenderReportFile(
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   if (!report.data) return null;
-  const rendered = await renderer().render(report.data as ReportData, reportLinks(ctx));
+  const rendered = await renderReport(ctx, renderer(), { ...report, data: report.data });
   writeReportFiles(ctx, report.id, rendered);
   ctx.log.info('report files rendered on demand', { reportId: report.id });
   return rendered[kind];

@@ -11,7 +11,7 @@ import { enqueue } from '../jobs/queue.ts';
 import type { JobDefinition } from '../jobs/registry.ts';
 import type { ReportGeneratePayload } from '../jobs/types.ts';
 import { PermanentJobError } from '../jobs/worker.ts';
-import { reportFiles, reportLinks, reportPdfUrl, writeReportFiles } from './files.ts';
+import { renderReport, reportFiles, reportPdfUrl, writeReportFiles } from './files.ts';
 import { persistReport } from './persist.ts';
 import { inlineRenderer, type Renderer } from './render/renderer.ts';
 import { reportInput, type ReportData, type ReportInput } from './types.ts';
@@ -73,7 +73,7 @@ export function reportGenerateJob(deps: ReportJobDeps): JobDefinition<ReportGene
         pdf = readFileSync(files.pdf);
       } else {
         tools.signal.throwIfAborted();
-        const rendered = await renderer.render(data, reportLinks(ctx));
+        const rendered = await renderReport(ctx, renderer, { ...report, data });
         deps.onStage?.('renderPng', rendered.pngMs);
         deps.onStage?.('renderPdf', rendered.pdfMs);
         writeReportFiles(ctx, report.id, rendered);

@@ -11,7 +11,7 @@ import type { MonthlyReportPayload } from '../jobs/schedule.ts';
 import { PermanentJobError } from '../jobs/worker.ts';
 import { can } from '../services/entitlements.ts';
 import { isUnsubscribed } from '../services/reports.ts';
-import { reportLinks, reportPdfUrl, writeReportFiles } from './files.ts';
+import { renderReport, reportPdfUrl, writeReportFiles } from './files.ts';
 import { newReportToken, REPORT_LINK_DAYS, reportUrl } from './persist.ts';
 import { inlineRenderer, type Renderer } from './render/renderer.ts';
 import type { ReportData } from './types.ts';
@@ -63,7 +63,7 @@ export function reportMonthlyJob(deps: { renderer?: Renderer }): JobDefinition<M
       }
       const data = report!.data as ReportData;
       tools.signal.throwIfAborted();
-      const rendered = await renderer.render(data, reportLinks(ctx));
+      const rendered = await renderReport(ctx, renderer, { ...report!, data });
       writeReportFiles(ctx, report!.id, rendered);
       await ctx.db.update(reports).set({ pdfUrl: reportPdfUrl(ctx, report!.token!) }).where(eq(reports.id, report!.id));
       tools.signal.throwIfAborted();

@@ -2,11 +2,13 @@
 // image as the body, Content-Type image/png, image/jpeg or image/webp), and the public logo files.
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { brandingProfileSchema, LOGO_MAX_BYTES } from '../../common/schemas/branding.ts';
+import { brandingPreviewSchema, brandingProfileSchema, LOGO_MAX_BYTES } from '../../common/schemas/branding.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { createProfile, deleteProfile, getProfile, listProfiles, ownedProfile, readLogo, removeLogo, setLogo, updateProfile } from '../services/branding-profiles.ts';
+import { threadRenderer, type Renderer } from '../report/render/renderer.ts';
+import { previewBranding } from '../services/branding-preview.ts';
 import { requireConsultant } from '../services/consultant-access.ts';
 
 const NO_STORE = { 'Cache-Control': 'private, no-store' };
@@ -14,7 +16,21 @@ export const LOGO_UPLOAD_ROUTE = /^\/api\/branding-profiles\/[^/]+\/logo$/;
 
 export function brandingRoutes(ctx: AppContext) {
   const access = (c: { req: { raw: Request } }) => requireConsultant(ctx, c.req.raw.headers, 'whiteLabel');
+  // The preview renders in a thread of its own (started on first need), off the event loop.
+  let renderer: Renderer | undefined;
   return new Hono()
+    .post(
+      '/branding-profiles/preview',
+      bodyLimit({
+        maxSize: Math.ceil((LOGO_MAX_BYTES * 4) / 3) + 16 * 1024,
+        onError: () => {
+          throw new AppError('payload_too_large', `The logo must be at most ${LOGO_MAX_BYTES / 1024 / 1024} MB.`);
+        },
+      }),
+      async (c, next) => (await access(c), next()),
+      validate('json', brandingPreviewSchema),
+      async (c) => c.json(await previewBranding({ ctx, access: await access(c), input: c.req.valid('json'), renderer: (renderer ??= threadRenderer(1)) }), 200, NO_STORE),
+    )
     .get('/branding-profiles', async (c) => c.json({ profiles: await listProfiles({ ctx, access: await access(c) }) }, 200, NO_STORE))
     .post('/branding-profiles', async (c, next) => (await access(c), next()), validate('json', brandingProfileSchema), async (c) =>
       c.json(await createProfile({ ctx, access: await access(c), input: c.req.valid('json') }), 201, NO_STORE),

@@ -7,13 +7,14 @@ import { readOrRenderReportFile } from '../report/files.ts';
 import { threadRenderer, type Renderer } from '../report/render/renderer.ts';
 import type { ReportData } from '../report/types.ts';
 import { getViewer } from '../services/accounts.ts';
-import { requireValidReport, saveReportToAccount, unsubscribeByReportToken } from '../services/reports.ts';
+import { reportBranding } from '../services/branding-profiles.ts';
+import { requireValidReport, type ReportRow, saveReportToAccount, unsubscribeByReportToken } from '../services/reports.ts';
 
 export function reportRoutes(ctx: AppContext) {
   // A file this process lacks is rendered again from the stored analysis, in a thread (started on
   // the first need; it does not keep the process alive) so the event loop keeps serving.
   let renderer: Renderer | undefined;
-  const file = async (report: { id: string; data: unknown }, kind: 'pdf' | 'png') => {
+  const file = async (report: ReportRow, kind: 'pdf' | 'png') => {
     const found = await readOrRenderReportFile(ctx, report, kind, () => (renderer ??= threadRenderer(1)));
     if (!found) throw notFound('The report file is not ready yet.');
     return found;
@@ -22,9 +23,10 @@ export function reportRoutes(ctx: AppContext) {
     .get('/reports/:token/report.pdf', async (c) => {
       const { report, business } = await requireValidReport(ctx, c.req.param('token'));
       const pdf = await file(report, 'pdf');
+      const whiteLabel = (await reportBranding(ctx, report)) !== null;
       return c.body(new Uint8Array(pdf), 200, {
         'Content-Type': 'application/pdf',
-        'Content-Disposition': `inline; filename="${pdfFileName(business.company, Boolean((report.data as ReportData | null)?.sampleData))}"`,
+        'Content-Disposition': `inline; filename="${pdfFileName(business.company, Boolean((report.data as ReportData | null)?.sampleData), whiteLabel)}"`,
         'Cache-Control': 'private, no-store',
         'X-Robots-Tag': 'noindex',
       });

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { and, asc, eq, ne } from 'drizzle-orm';
 import sharp from 'sharp';
 import { LOGO_MAX_BYTES, LOGO_TYPES, type BrandingProfileInput } from '../../common/schemas/branding.ts';
-import { brandingProfiles, clients } from '../../db/schema/consultants.ts';
+import { users } from '../../db/schema/auth.ts';
+import { brandingProfiles, clients, consultants } from '../../db/schema/consultants.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import type { Branding } from '../report/branding.ts';
@@ -92,21 +93,26 @@ export async function deleteProfile({ ctx, access, id }: { ctx: AppContext; acce
 
 const logoError = (message: string) => new AppError('invalid_input', message, { fields: { logo: message } });
 
-/** Decodes the upload and stores it re-encoded; replaces the previous logo. */
-export async function setLogo({ ctx, access, id, contentType, body }: { ctx: AppContext; access: ConsultantAccess; id: string; contentType: string; body: Buffer }) {
-  const row = await ownedProfile(ctx, access, id);
+/** An uploaded logo decoded and re-encoded as a PNG of at most LOGO_MAX_PX a side, or a 400 that
+ *  says why not (stored by setLogo, drawn unsaved by the branding preview). */
+export async function reencodeLogo(contentType: string, body: Buffer): Promise<Buffer> {
   if (!(LOGO_TYPES as readonly string[]).includes(contentType)) throw logoError('The logo must be a PNG, JPEG or WebP image.');
   if (body.length === 0) throw logoError('The logo file is empty.');
   if (body.length > LOGO_MAX_BYTES) throw logoError(`The logo must be at most ${LOGO_MAX_BYTES / 1024 / 1024} MB.`);
-  let png: Buffer;
   try {
     const image = sharp(body, { limitInputPixels: 40_000_000, failOn: 'error' });
     const { format } = await image.metadata();
     if (!format || !['png', 'jpeg', 'webp'].includes(format)) throw new Error(`unexpected format ${format}`);
-    png = await image.rotate().resize(LOGO_MAX_PX, LOGO_MAX_PX, { fit: 'inside', withoutEnlargement: true }).png({ compressionLevel: 9 }).toBuffer();
+    return await image.rotate().resize(LOGO_MAX_PX, LOGO_MAX_PX, { fit: 'inside', withoutEnlargement: true }).png({ compressionLevel: 9 }).toBuffer();
   } catch {
     throw logoError('This file could not be read as a PNG, JPEG or WebP image.');
   }
+}
+
+/** Decodes the upload and stores it re-encoded; replaces the previous logo. */
+export async function setLogo({ ctx, access, id, contentType, body }: { ctx: AppContext; access: ConsultantAccess; id: string; contentType: string; body: Buffer }) {
+  const row = await ownedProfile(ctx, access, id);
+  const png = await reencodeLogo(contentType, body);
   const file = `${row.id}-${createHash('sha256').update(png).digest('hex').slice(0, 16)}.png`;
   mkdirSync(logoDir(ctx), { recursive: true });
   const tmp = join(logoDir(ctx), `${file}.tmp`);
@@ -148,6 +154,43 @@ export async function brandingFor(ctx: AppContext, input: { user: UserRow; consu
   const row = chosen ?? (await ctx.db.query.brandingProfiles.findFirst({ where: and(eq(brandingProfiles.consultantId, input.consultantId), eq(brandingProfiles.isDefault, true)) }));
   return row ? brandingOf(ctx, row) : null;
 }
+
+/** Who stands behind a report: the consultant whose report it is, with their plan and address. */
+async function reportConsultant(ctx: AppContext, consultantId: string) {
+  const [row] = await ctx.db
+    .select({ companyName: consultants.companyName, email: users.email, subscriptionTier: users.subscriptionTier, subscriptionStatus: users.subscriptionStatus })
+    .from(consultants)
+    .innerJoin(users, eq(users.id, consultants.userId))
+    .where(eq(consultants.id, consultantId));
+  return row ?? null;
+}
+
+/**
+ * The one place a report's look is decided, from its row alone (so any report, a client's or a
+ * widget lead's, renders the same way everywhere: PDF, score card, e-mail, online page): its
+ * branding profile; when that profile was deleted, its consultant's default; none (LocalRank's
+ * own) without either, or when the consultant's plan has no white-label. Also who stands behind
+ * it: the consultant's company name and address (a client's replies reach them).
+ */
+export async function reportSender(
+  ctx: AppContext,
+  report: { consultantId: string | null; brandingProfileId: string | null },
+): Promise<{ branding: Branding | null; consultant: { companyName: string; email: string } | null }> {
+  const profile = report.brandingProfileId ? await ctx.db.query.brandingProfiles.findFirst({ where: eq(brandingProfiles.id, report.brandingProfileId) }) : undefined;
+  const consultantId = report.consultantId ?? profile?.consultantId;
+  if (!consultantId) return { branding: null, consultant: null };
+  const owner = await reportConsultant(ctx, consultantId);
+  if (!owner) return { branding: null, consultant: null };
+  const consultant = { companyName: owner.companyName, email: owner.email };
+  if (!can(owner, 'whiteLabel')) return { branding: null, consultant };
+  const row =
+    (profile?.consultantId === consultantId ? profile : undefined) ??
+    (await ctx.db.query.brandingProfiles.findFirst({ where: and(eq(brandingProfiles.consultantId, consultantId), eq(brandingProfiles.isDefault, true)) }));
+  return { branding: row ? brandingOf(ctx, row) : null, consultant };
+}
+
+/** A report's branding (see reportSender). */
+export const reportBranding = async (ctx: AppContext, report: { consultantId: string | null; brandingProfileId: string | null }) => (await reportSender(ctx, report)).branding;
 
 export function brandingOf(ctx: AppContext, row: ProfileRow): Branding {
   const file = logoFileOf(row.logoUrl);

@@ -46,3 +46,27 @@ export function textOn(background: string): '#FFFFFF' | '#111827' {
 
 /** WCAG AA for normal text. Below it the screens warn, and text on the colour is picked by `textOn`. */
 export const MIN_CONTRAST = 4.5;
+
+/** The colour darkened, step by step, until text in it reads on white (MIN_CONTRAST): an agency's
+ *  light brand colour still works for links and headings. */
+export function inkOn(colour: string, background = '#FFFFFF'): string {
+  let [r, g, b] = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16)) as [number, number, number];
+  const hex = () => `#${[r, g, b].map((c) => Math.round(c).toString(16).padStart(2, '0')).join('')}`.toUpperCase();
+  for (let i = 0; i < 40 && contrastRatio(hex(), background) < MIN_CONTRAST; i++) [r, g, b] = [r * 0.9, g * 0.9, b * 0.9];
+  return hex();
+}
+
+/** The branding preview: the form's unsaved values, the profile being edited (for its stored logo)
+ *  and a newly chosen logo as a data URL (PNG, JPEG or WebP), re-encoded like an upload. */
+export const brandingPreviewSchema = brandingProfileSchema.extend({
+  profileId: z.string().max(64).optional(),
+  logo: z
+    .string()
+    .max(Math.ceil((LOGO_MAX_BYTES * 4) / 3) + 64, `The logo must be at most ${LOGO_MAX_BYTES / 1024 / 1024} MB.`)
+    .regex(/^data:image\/(png|jpeg|webp);base64,[A-Za-z0-9+/]+=*$/, 'The logo must be a PNG, JPEG or WebP image.')
+    .optional(),
+});
+export type BrandingPreviewInput = z.output<typeof brandingPreviewSchema>;
+
+/** Previews one user may ask for per minute (the form asks once its values rest for a moment). */
+export const BRANDING_PREVIEW_PER_MINUTE = 30;

@@ -1,19 +1,24 @@
-// An agency's working day in the browser: a branding profile with a logo, two clients (each
-// reported on at once), a client's page with its charts and reports, "Send report now", and the
-// e-mail that reaches the client with the agency in copy.
+// An agency's working day in the browser: a branding profile with a logo (and its live preview),
+// two clients (each reported on at once), a client's page with its charts and reports, "Send
+// report now", the white-label e-mail that reaches the client with the agency in copy, and the
+// white-label online report opened from it.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import PostalMime from 'postal-mime';
 import sharp from 'sharp';
 import { expect, test } from './fixtures.ts';
 
 const outbox = () => join(process.env.E2E_DATA_DIR!, 'outbox');
-const mailsTo = (address: string) =>
+/** The messages to an address, oldest first, as written (the file names start with the time). */
+const rawMailsTo = (address: string) =>
   existsSync(outbox())
     ? readdirSync(outbox())
         .filter((f) => f.endsWith('.eml'))
-        .map((f) => readFileSync(join(outbox(), f), 'utf8').replace(/=\r?\n/g, ''))
-        .filter((m) => m.includes(`To: ${address}`))
+        .sort()
+        .map((f) => readFileSync(join(outbox(), f), 'utf8'))
+        .filter((m) => m.replace(/=\r?\n/g, '').includes(`To: ${address}`))
     : [];
+const mailsTo = (address: string) => rawMailsTo(address).map((m) => m.replace(/=\r?\n/g, ''));
 
 async function addClient(page: import('@playwright/test').Page, c: { name: string; email: string; company: string; zip: string }) {
   await page.getByRole('button', { name: 'Add Client' }).click();
@@ -42,8 +47,18 @@ test('an agency brands its reports, adds two clients and sends a report now', as
   await page.getByLabel('Company name (shown instead of LocalRank)').fill('Northstar Marketing');
   await page.getByLabel('Primary colour', { exact: true }).fill('#0F766E');
   await page.getByLabel('Contact e-mail (replies go here)').fill('hello@northstar.example');
+  await page.getByLabel('Footer text (every page and e-mail)').fill('Northstar Marketing LLC · 500 Main St, Austin, TX 78701');
   const logo = await sharp({ create: { width: 240, height: 80, channels: 3, background: '#0f766e' } }).png().toBuffer();
   await page.getByLabel(/^Logo/).setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: logo });
+  // The live preview follows the unsaved form: the PDF's first page, then the e-mail's headers.
+  const preview = page.getByTestId('branding-preview');
+  await expect(preview.getByRole('img', { name: "The PDF report's first page in this branding" })).toBeVisible({ timeout: 20_000 });
+  await expect(preview.getByRole('status')).toHaveText(/example report/, { timeout: 20_000 });
+  await preview.getByRole('tab', { name: 'E-mail' }).click();
+  await expect(preview.locator('.mail-head')).toContainText('"Northstar Marketing" <');
+  await expect(preview.locator('.mail-head')).toContainText('hello@northstar.example');
+  await preview.getByRole('tab', { name: 'PDF, first page' }).click();
+  await page.screenshot({ path: info.outputPath('branding-preview.png'), fullPage: true });
   await page.getByRole('button', { name: 'Save Profile' }).click();
   const card = page.getByTestId('profile-card');
   await expect(card).toContainText('Northstar Marketing');
@@ -82,6 +97,32 @@ test('an agency brands its reports, adds two clients and sends a report now', as
 
   await page.getByRole('link', { name: 'Open the full dashboard' }).click();
   await expect(page.getByRole('heading', { level: 1, name: first.company })).toBeVisible();
+
+  // The e-mail the client received is the agency's: its name as the sender, its Reply-To, its footer.
+  const mail = await PostalMime.parse(rawMailsTo(first.email)[1]!);
+  expect(mail.from).toMatchObject({ name: 'Northstar Marketing' });
+  expect(mail.replyTo?.[0]?.address).toBe('hello@northstar.example');
+  expect(mail.html).toContain('Northstar Marketing LLC · 500 Main St, Austin, TX 78701');
+  expect(mail.html).not.toMatch(/LocalRank/);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.setContent(mail.html!.replace(/src="cid:[^"]+"/, 'src=""'));
+  await page.screenshot({ path: info.outputPath('white-label-email.png'), fullPage: true });
+
+  // Its link opens the white-label online report: the agency's header, no LocalRank navigation.
+  const link = /https?:\/\/[^\s"<>]+(\/report\/[A-Za-z0-9_-]+)/.exec(mail.text!)![1]!;
+  await page.goto(link);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByTestId('brand-masthead')).toContainText('Northstar Marketing');
+  await expect(page.getByTestId('brand-masthead')).toContainText('hello@northstar.example');
+  await expect(page.getByTestId('brand-colophon')).toContainText('500 Main St, Austin, TX 78701');
+  await expect(page.locator('header.top-bar')).toHaveCount(0);
+  await expect(page.locator('footer.site-footer')).toHaveCount(0);
+  await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0);
+  await expect(page.locator('a[href="/"], a[href^="/#"], a[href="/faq"], a[href="/methodology"], a[href="/signup"], a[href="/login"]')).toHaveCount(0);
+  await expect(page.getByText('Example figures, not your real listings').first()).toBeVisible();
+  expect(await page.locator('body').innerText()).not.toMatch(/LocalRank/);
+  expect(await page.title()).not.toMatch(/LocalRank/);
+  await page.screenshot({ path: info.outputPath('white-label-report.png'), fullPage: false });
 });
 
 test("another consultant's client page says it is not found", async ({ page, signIn, appCtx }) => {

@@ -2,7 +2,8 @@
 // and print `STOPPED <point>` (the test then kills it with SIGKILL):
 //   analysed  - the analysis is done, nothing persisted yet
 //   rendering - inside the render
-//   delivered - the e-mail is sent and recorded, the job not yet marked done
+//   delivered - the e-mail is sent and recorded, the job not yet marked done (report and client
+//               report jobs)
 // (The two points inside the SMTP conversation are made by the test's mail server, which holds
 // the message before or after keeping it.) Without STOP_AT it runs jobs normally. Fixture analysis.
 import { createContext } from '../../api/context.ts';
@@ -25,13 +26,13 @@ function stopDead(point: string): never {
 const inline = inlineRenderer();
 const renderer: Renderer = {
   kind: 'inline',
-  async render(data, links) {
+  async render(data, links, branding, options) {
     if (stopAt === 'rendering') {
       // Blocked inside the render: the event loop is held as a long render would hold it.
       setTimeout(() => stopDead('rendering'), 0);
       return new Promise(() => {});
     }
-    return inline.render(data, links);
+    return inline.render(data, links, branding, options);
   },
   close: async () => {},
 };

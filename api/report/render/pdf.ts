@@ -4,8 +4,11 @@
 //    meaning, why it matters, against the market median and leader, top fixes, how it is computed
 //    and every data point with source, raw and normalised value, weight and contribution;
 //    then all recommendations, notes and the method in short. With sample data every page says so.
+// With an agency's branding (white-label) its name, logo, colours, contact details and footer
+// replace ours on every page, and nothing names LocalRank unless the profile shows "Powered by".
 import PDFDocument from 'pdfkit';
 import { OPERATOR, PRODUCT_NAME, scoreBand } from '../../../common/constants.ts';
+import { contactLine, pngSize, POWERED_BY, sampleNote, themeOf, type Branding } from '../branding.ts';
 import type { ReportData, ScoreBreakdown, ScoreKey } from '../types.ts';
 import { breakdownOf, coverageText, SOURCE_LABELS } from './breakdown.ts';
 import { findings } from './summary.ts';
@@ -24,7 +27,6 @@ import {
   METHODOLOGY_SUMMARY,
   ranked,
   SAMPLE_DATA_LABEL,
-  SAMPLE_DATA_NOTE,
   scaleMeaning,
   SCORE_ABOUT,
   SCORE_KEYS,
@@ -34,8 +36,8 @@ import {
   artifact,
   BAND_TINT,
   bars,
-  BRAND,
   clampLines,
+  fit,
   CONTENT_WIDTH,
   ensureSpace,
   figure,
@@ -58,6 +60,14 @@ import {
 export interface ReportLinks {
   /** The served methodology page, absolute. */
   methodologyUrl: string;
+}
+
+/** What one rendering draws with: the theme's colours and names, the branding (or none), and the
+ *  methodology link, which a white-label report leaves out (it is a page of our site). */
+interface Look {
+  theme: ReturnType<typeof themeOf>;
+  branding: Branding | null;
+  methodologyUrl: string | null;
 }
 
 const TINT_NONE = '#f1f5f9';
@@ -83,7 +93,7 @@ function heading(doc: Doc, parent: Struct, text: string, keep: number, level: 'H
   }
 }
 
-function bullets(doc: Doc, parent: Struct, items: string[], width = CONTENT_WIDTH, x = MARGIN) {
+function bullets(doc: Doc, parent: Struct, items: string[], look: Look, width = CONTENT_WIDTH, x = MARGIN) {
   const list = doc.struct('L');
   parent.add(list);
   for (const item of items) {
@@ -92,7 +102,7 @@ function bullets(doc: Doc, parent: Struct, items: string[], width = CONTENT_WIDT
     const y = doc.y;
     const li = doc.struct('LI');
     list.add(li);
-    artifact(doc, () => doc.circle(x + 3, y + 5.5, 1.6).fill(BRAND));
+    artifact(doc, () => doc.circle(x + 3, y + 5.5, 1.6).fill(look.theme.brand));
     doc.fillColor(INK2).text(item, x + 12, y, { width: width - 12, lineGap: 1.5, structParent: li, structType: 'LBody' });
     li.end();
     doc.y += 3;
@@ -103,15 +113,32 @@ function bullets(doc: Doc, parent: Struct, items: string[], width = CONTENT_WIDT
 
 // ---- page 1 -------------------------------------------------------------------------------
 
-function cover(doc: Doc, root: Struct, data: ReportData) {
+/** The name at the top of the first page: the agency's logo and name, or our mark and name. */
+function masthead(doc: Doc, sect: Struct, look: Look): number {
+  const { theme, branding } = look;
+  let x = MARGIN;
+  if (branding?.logoPng) {
+    const logo = branding.logoPng;
+    artifact(doc, () => doc.image(logo, MARGIN, MARGIN - 6, { fit: [120, 28], valign: 'center' }));
+    const { width, height } = pngSize(logo);
+    x += Math.min(120, (width * 28) / height) + 10;
+  } else {
+    artifact(doc, () => doc.roundedRect(MARGIN, MARGIN, 16, 16, 4).fill(theme.brand));
+    x += 22;
+  }
+  doc.font('Bold').fontSize(12).fillColor(theme.secondaryInk);
+  const width = Math.max(120, 300 - (x - MARGIN));
+  line(doc, sect, theme.name, x, MARGIN + 2, width);
+  return x - MARGIN + width;
+}
+
+function cover(doc: Doc, root: Struct, data: ReportData, look: Look) {
   const b = data.business;
   const sect = doc.struct('Sect');
   root.add(sect);
-  artifact(doc, () => doc.roundedRect(MARGIN, MARGIN, 16, 16, 4).fill(BRAND));
-  doc.font('Bold').fontSize(12).fillColor('#1F2937');
-  line(doc, sect, PRODUCT_NAME, MARGIN + 22, MARGIN + 2, 150);
+  const used = masthead(doc, sect, look);
   doc.font('Regular').fontSize(9).fillColor(INK3);
-  line(doc, sect, `Local market report · ${fmtDate(data.generatedAt)}`, MARGIN + 200, MARGIN + 3, CONTENT_WIDTH - 200, { align: 'right' });
+  line(doc, sect, `Local market report · ${fmtDate(data.generatedAt)}`, MARGIN + used + 10, MARGIN + 3, CONTENT_WIDTH - used - 10, { align: 'right' });
   doc.y = MARGIN + 32;
   doc.font('Bold').fontSize(22).fillColor(INK);
   doc.text(clampLines(doc, b.place.name, CONTENT_WIDTH, 2), MARGIN, doc.y, { width: CONTENT_WIDTH, structParent: sect, structType: 'H1' });
@@ -123,19 +150,21 @@ function cover(doc: Doc, root: Struct, data: ReportData) {
   doc.y += 20;
   if (data.sampleData) {
     doc.font('Regular').fontSize(9.5);
-    const h = doc.heightOfString(SAMPLE_DATA_NOTE, { width: CONTENT_WIDTH - 24 }) + 30;
+    const note = sampleNote(look.branding);
+    const h = doc.heightOfString(note, { width: CONTENT_WIDTH - 24 }) + 30;
     const y = doc.y;
     artifact(doc, () => doc.roundedRect(MARGIN, y, CONTENT_WIDTH, h, 6).fillAndStroke('#fffbeb', '#fcd34d'));
     doc.font('Bold').fontSize(10).fillColor('#92400e');
     line(doc, sect, SAMPLE_DATA_LABEL, MARGIN + 12, y + 9, CONTENT_WIDTH - 24, { type: 'H2' });
-    doc.font('Regular').fontSize(9.5).fillColor('#92400e').text(SAMPLE_DATA_NOTE, MARGIN + 12, y + 23, { width: CONTENT_WIDTH - 24, structParent: sect });
+    doc.font('Regular').fontSize(9.5).fillColor('#92400e').text(note, MARGIN + 12, y + 23, { width: CONTENT_WIDTH - 24, structParent: sect });
     doc.y = y + h + 14;
   }
-  overview(doc, sect, data);
+  overview(doc, sect, data, look);
   sect.end();
 }
 
-function overview(doc: Doc, sect: Struct, data: ReportData) {
+function overview(doc: Doc, sect: Struct, data: ReportData, look: Look) {
+  const BRAND = look.theme.brand;
   const b = data.business;
   const overall = b.scores.overall as number | null;
   const top = doc.y;
@@ -186,7 +215,7 @@ function overview(doc: Doc, sect: Struct, data: ReportData) {
   doc.x = MARGIN;
 
   heading(doc, sect, 'Executive summary', 60);
-  bullets(doc, sect, findings(data));
+  bullets(doc, sect, findings(data), look);
   doc.y += 6;
   legend(doc, sect, overall);
 }
@@ -270,7 +299,7 @@ function market(doc: Doc, root: Struct, data: ReportData) {
 
 // ---- one section per score ------------------------------------------------------------------
 
-function scoreSection(doc: Doc, root: Struct, data: ReportData, key: ScoreKey, links: ReportLinks) {
+function scoreSection(doc: Doc, root: Struct, data: ReportData, key: ScoreKey, look: Look) {
   doc.addPage();
   const b = data.business;
   const breakdown = breakdownOf(b, key);
@@ -342,9 +371,11 @@ function scoreSection(doc: Doc, root: Struct, data: ReportData, key: ScoreKey, l
   // How it is computed, and every data point.
   heading(doc, sect, 'How this score is computed', 80, 'H3');
   para(doc, sect, HOW_COMPUTED, { size: 8.5, colour: INK3 });
-  doc.font('Regular').fontSize(8.5).fillColor(BRAND);
-  line(doc, sect, `Full method and every weight: ${links.methodologyUrl}`, MARGIN, doc.y, CONTENT_WIDTH, { type: 'Link', link: links.methodologyUrl });
-  doc.y += 18;
+  if (look.methodologyUrl) {
+    doc.font('Regular').fontSize(8.5).fillColor(look.theme.brandInk);
+    line(doc, sect, `Full method and every weight: ${look.methodologyUrl}`, MARGIN, doc.y, CONTENT_WIDTH, { type: 'Link', link: look.methodologyUrl });
+    doc.y += 18;
+  } else doc.y += 6;
   breakdownTable(doc, sect, breakdown, score);
   sect.end();
 }
@@ -388,7 +419,7 @@ function breakdownTable(doc: Doc, sect: Struct, breakdown: ScoreBreakdown, score
 
 // ---- the end -------------------------------------------------------------------------------
 
-function closing(doc: Doc, root: Struct, data: ReportData, links: ReportLinks) {
+function closing(doc: Doc, root: Struct, data: ReportData, look: Look) {
   doc.addPage();
   const sect = doc.struct('Sect');
   root.add(sect);
@@ -398,8 +429,8 @@ function closing(doc: Doc, root: Struct, data: ReportData, links: ReportLinks) {
     doc.font('Regular').fontSize(9);
     ensureSpace(doc, doc.heightOfString(r.detail, { width: CONTENT_WIDTH - 24 }) + 22);
     const y = doc.y;
-    artifact(doc, () => doc.circle(MARGIN + 8, y + 6, 8).fill(BRAND));
-    doc.font('Bold').fontSize(8.5).fillColor('#ffffff');
+    artifact(doc, () => doc.circle(MARGIN + 8, y + 6, 8).fill(look.theme.brand));
+    doc.font('Bold').fontSize(8.5).fillColor(look.theme.onBrand);
     line(doc, null, String(i + 1), MARGIN, y + 2, 16, { align: 'center' });
     doc.font('Bold').fontSize(10).fillColor(INK);
     line(doc, sect, r.title, MARGIN + 24, y, CONTENT_WIDTH - 130, { type: 'H2' });
@@ -411,28 +442,33 @@ function closing(doc: Doc, root: Struct, data: ReportData, links: ReportLinks) {
   if (data.notes.length > 0) {
     doc.y += 6;
     heading(doc, sect, 'Notes on the data', 40, 'H2');
-    bullets(doc, sect, data.notes);
+    bullets(doc, sect, data.notes, look);
   }
   doc.y += 6;
   heading(doc, sect, 'How we score, in short', 60, 'H2');
   bullets(doc, sect, [
     ...METHODOLOGY_SUMMARY,
-    `Data source: ${data.sampleData ? 'example figures generated by LocalRank, not live listings' : data.provider === 'google' ? 'Google Places' : 'Yelp'}. Location from ${data.location.source === 'zip' ? 'the ZIP code' : data.location.source === 'city' ? 'the city (the ZIP code was not found)' : 'an online geocoder'}.`,
-  ]);
-  doc.font('Regular').fontSize(9).fillColor(BRAND);
-  ensureSpace(doc, 14);
-  line(doc, sect, `The full method, every data point and its weight: ${links.methodologyUrl}`, MARGIN, doc.y + 2, CONTENT_WIDTH, { type: 'Link', link: links.methodologyUrl });
+    `Data source: ${data.sampleData ? (look.branding ? 'example figures, not live listings' : 'example figures generated by LocalRank, not live listings') : data.provider === 'google' ? 'Google Places' : 'Yelp'}. Location from ${data.location.source === 'zip' ? 'the ZIP code' : data.location.source === 'city' ? 'the city (the ZIP code was not found)' : 'an online geocoder'}.`,
+  ], look);
+  if (look.methodologyUrl) {
+    doc.font('Regular').fontSize(9).fillColor(look.theme.brandInk);
+    ensureSpace(doc, 14);
+    line(doc, sect, `The full method, every data point and its weight: ${look.methodologyUrl}`, MARGIN, doc.y + 2, CONTENT_WIDTH, { type: 'Link', link: look.methodologyUrl });
+  }
   sect.end();
 }
 
 /** Every page: the sample label at the top (when sample data) and the footer, as pagination artifacts. */
-function pageFurniture(doc: Doc, data: ReportData) {
+function pageFurniture(doc: Doc, data: ReportData, look: Look) {
+  const { branding, theme } = look;
   const range = doc.bufferedPageRange();
   for (let i = range.start; i < range.start + range.count; i++) {
     doc.switchToPage(i);
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
     doc.markContent('Artifact', { type: 'Pagination' });
+    // A white-label page carries the agency's colour along its top edge.
+    if (branding) doc.rect(0, 0, PAGE.width, 6).fill(theme.brand);
     if (data.sampleData) {
       doc.font('Semibold').fontSize(8);
       const text = `${SAMPLE_DATA_LABEL}`;
@@ -441,18 +477,31 @@ function pageFurniture(doc: Doc, data: ReportData) {
       doc.roundedRect(x, 18, w, 17, 8.5).fillAndStroke('#fffbeb', '#fcd34d');
       doc.fillColor('#92400e').text(text, x + 10, 22.5, { width: w - 20, lineBreak: false });
     }
-    const y = PAGE.height - 34;
+    const y = PAGE.height - (branding ? 38 : 34);
     doc.moveTo(MARGIN, y - 6).lineTo(PAGE.width - MARGIN, y - 6).lineWidth(0.5).strokeColor(LINE).stroke();
     doc.font('Regular').fontSize(7.5).fillColor(MUTED);
-    doc.text(`${PRODUCT_NAME} · ${OPERATOR.legalName} · ${OPERATOR.postalAddress}`, MARGIN, y, { width: 400, lineBreak: false });
-    doc.text(`Page ${i + 1} of ${range.count}`, PAGE.width - MARGIN - 100, y, { width: 100, align: 'right', lineBreak: false });
+    if (branding) {
+      // The agency's name and contact details, then its footer text (and "Powered by" if chosen).
+      const contact = contactLine(branding);
+      doc.font('Semibold').fillColor(theme.secondaryInk).text(fit(doc, branding.companyName, 180), MARGIN, y, { width: 180, lineBreak: false, continued: false });
+      const nameW = Math.min(180, doc.widthOfString(branding.companyName)) + 6;
+      doc.font('Regular').fillColor(MUTED);
+      if (contact) doc.text(fit(doc, `· ${contact}`, 410 - nameW), MARGIN + nameW, y, { width: 410 - nameW, lineBreak: false });
+      const second = [branding.footerText, branding.poweredBy ? POWERED_BY : null].filter(Boolean).join(' · ');
+      if (second) doc.text(fit(doc, second, CONTENT_WIDTH), MARGIN, y + 10, { width: CONTENT_WIDTH, lineBreak: false });
+    } else {
+      doc.text(`${PRODUCT_NAME} · ${OPERATOR.legalName} · ${OPERATOR.postalAddress}`, MARGIN, y, { width: 400, lineBreak: false });
+    }
+    doc.font('Regular').fillColor(MUTED).text(`Page ${i + 1} of ${range.count}`, PAGE.width - MARGIN - 100, y, { width: 100, align: 'right', lineBreak: false });
     doc.endMarkedContent();
     doc.page.margins.bottom = bottom;
   }
 }
 
-export async function renderPdf(data: ReportData, links: ReportLinks): Promise<Buffer> {
+export async function renderPdf(data: ReportData, links: ReportLinks, branding: Branding | null = null): Promise<Buffer> {
   const name = data.business.place.name;
+  const look: Look = { theme: themeOf(branding), branding, methodologyUrl: branding ? null : links.methodologyUrl };
+  const author = look.theme.name;
   const doc = new PDFDocument({
     size: 'LETTER',
     margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
@@ -462,10 +511,10 @@ export async function renderPdf(data: ReportData, links: ReportLinks): Promise<B
     displayTitle: true,
     pdfVersion: '1.7',
     info: {
-      Title: `${PRODUCT_NAME} report: ${name}${data.sampleData ? ` (${SAMPLE_DATA_LABEL.toLowerCase()})` : ''}`,
+      Title: `${author} report: ${name}${data.sampleData ? ` (${SAMPLE_DATA_LABEL.toLowerCase()})` : ''}`,
       Subject: `${name} against the top ${data.competitors.length} ${data.category.toLowerCase()} competitors within ${data.radiusMiles} miles: scores, rank, data points and recommendations`,
-      Author: PRODUCT_NAME,
-      Creator: PRODUCT_NAME,
+      Author: author,
+      Creator: author,
       CreationDate: new Date(data.generatedAt),
     },
   });
@@ -481,12 +530,12 @@ export async function renderPdf(data: ReportData, links: ReportLinks): Promise<B
 
   const root = doc.struct('Document');
   doc.addStructure(root);
-  cover(doc, root, data);
+  cover(doc, root, data, look);
   market(doc, root, data);
-  for (const key of SCORE_KEYS) scoreSection(doc, root, data, key, links);
-  closing(doc, root, data, links);
+  for (const key of SCORE_KEYS) scoreSection(doc, root, data, key, look);
+  closing(doc, root, data, look);
   root.end();
-  pageFurniture(doc, data);
+  pageFurniture(doc, data, look);
   doc.end();
   await ended;
   return Buffer.concat(chunks);

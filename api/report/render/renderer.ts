@@ -1,7 +1,9 @@
 // Rendering a report's files, inline or in a small pool of worker threads. The web process uses
 // threads so a PDF (a few hundred milliseconds of CPU) never blocks requests on its event loop.
 import { Worker } from 'node:worker_threads';
+import type { Branding } from '../branding.ts';
 import type { ReportData } from '../types.ts';
+import { pdfPagePng } from './pdf-page.ts';
 import { renderPdf, type ReportLinks } from './pdf.ts';
 import { renderScoreCard } from './score-card.ts';
 
@@ -10,24 +12,32 @@ export interface RenderResult {
   pdf: Buffer;
   pngMs: number;
   pdfMs: number;
+  /** The PDF's first page as a PNG, when asked for (the branding preview). */
+  pagePng?: Buffer;
+}
+
+export interface RenderOptions {
+  firstPagePng?: boolean;
 }
 
 export interface Renderer {
   kind: 'inline' | 'threads';
-  render: (data: ReportData, links: ReportLinks) => Promise<RenderResult>;
+  /** The score card and the PDF, in the agency's branding or (null) ours. */
+  render: (data: ReportData, links: ReportLinks, branding?: Branding | null, options?: RenderOptions) => Promise<RenderResult>;
   close: () => Promise<void>;
 }
 
 export function inlineRenderer(): Renderer {
   return {
     kind: 'inline',
-    async render(data, links) {
+    async render(data, links, branding = null, options = {}) {
       let t = performance.now();
-      const png = await renderScoreCard(data);
+      const png = await renderScoreCard(data, branding);
       const pngMs = performance.now() - t;
       t = performance.now();
-      const pdf = await renderPdf(data, links);
-      return { png, pdf, pngMs, pdfMs: performance.now() - t };
+      const pdf = await renderPdf(data, links, branding);
+      const pdfMs = performance.now() - t;
+      return { png, pdf, pngMs, pdfMs, ...(options.firstPagePng ? { pagePng: await pdfPagePng(pdf) } : {}) };
     },
     close: async () => {},
   };
@@ -37,6 +47,8 @@ interface Task {
   id: number;
   data: ReportData;
   links: ReportLinks;
+  branding: Branding | null;
+  options: RenderOptions;
   resolve: (r: RenderResult) => void;
   reject: (e: Error) => void;
 }
@@ -44,7 +56,7 @@ interface Slot {
   worker: Worker;
   task: Task | null;
 }
-type Reply = { id: number; png: Uint8Array; pdf: Uint8Array; pngMs: number; pdfMs: number } | { id: number; error: string };
+type Reply = { id: number; png: Uint8Array; pdf: Uint8Array; pagePng?: Uint8Array; pngMs: number; pdfMs: number } | { id: number; error: string };
 
 export function threadRenderer(size = 1): Renderer {
   const slots: Slot[] = [];
@@ -61,7 +73,7 @@ export function threadRenderer(size = 1): Renderer {
       slot.worker.unref();
       if (task && task.id === reply.id) {
         if ('error' in reply) task.reject(new Error(`render failed: ${reply.error}`));
-        else task.resolve({ png: Buffer.from(reply.png), pdf: Buffer.from(reply.pdf), pngMs: reply.pngMs, pdfMs: reply.pdfMs });
+        else task.resolve({ png: Buffer.from(reply.png), pdf: Buffer.from(reply.pdf), pngMs: reply.pngMs, pdfMs: reply.pdfMs, ...(reply.pagePng ? { pagePng: Buffer.from(reply.pagePng) } : {}) });
       }
       pump();
     });
@@ -85,16 +97,16 @@ export function threadRenderer(size = 1): Renderer {
       const task = queue.shift()!;
       slot.task = task;
       slot.worker.ref();
-      slot.worker.postMessage({ id: task.id, data: task.data, links: task.links });
+      slot.worker.postMessage({ id: task.id, data: task.data, links: task.links, branding: task.branding, options: task.options });
     }
   }
 
   return {
     kind: 'threads',
-    render(data, links) {
+    render(data, links, branding = null, options = {}) {
       if (closed) return Promise.reject(new Error('renderer closed'));
       return new Promise((resolve, reject) => {
-        queue.push({ id: nextId++, data, links, resolve, reject });
+        queue.push({ id: nextId++, data, links, branding, options, resolve, reject });
         pump();
       });
     },

@@ -1,9 +1,10 @@
 // The score card: a 1200×630 PNG (satori lays out, resvg rasterises) shown inline in the e-mail.
 // Names of any length and script (Inter covers Latin Extended, Vietnamese, Greek, Cyrillic) take
 // at most two lines and end in an ellipsis; with sample data the card says so in an owner's words.
+// With an agency's branding its logo, name and colours replace ours.
 import { Resvg } from '@resvg/resvg-js';
 import satori from 'satori';
-import { PRODUCT_NAME } from '../../../common/constants.ts';
+import { pngSize, themeOf, type Branding } from '../branding.ts';
 import type { ReportData } from '../types.ts';
 import { interFont } from './fonts.ts';
 import { bandColour, bandLabel, fmtDate, fmtScore, marketSize, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS } from './labels.ts';
@@ -13,7 +14,7 @@ export const SCORE_CARD_SIZE = { width: 1200, height: 630 } as const;
 type Style = Record<string, string | number>;
 interface Node {
   type: string;
-  props: { style?: Style; children?: Array<Node | string> | Node | string };
+  props: { style?: Style; children?: Array<Node | string> | Node | string; src?: string; width?: number; height?: number };
 }
 const h = (type: string, style: Style, ...children: Array<Node | string>): Node => ({
   type,
@@ -38,16 +39,34 @@ function scoreRow(label: string, score: number | null): Node {
 /** Two lines at most, cut with an ellipsis (satori's lineClamp). */
 const clamp2: Style = { display: 'block', lineClamp: 2, overflow: 'hidden', textOverflow: 'ellipsis', textAlign: 'center', width: '100%' };
 
-export function scoreCardTree(data: ReportData): Node {
+/** The agency's logo (at most 220×48) or the colour mark, then the name. */
+function mark(branding: Branding | null, theme: ReturnType<typeof themeOf>): Node {
+  if (!branding?.logoPng) return h('div', { width: 36, height: 36, borderRadius: 8, backgroundColor: theme.brand, marginRight: 12 });
+  const size = pngSize(branding.logoPng);
+  const scale = Math.min(220 / size.width, 48 / size.height);
+  const [width, height] = [Math.round(size.width * scale), Math.round(size.height * scale)];
+  return { type: 'img', props: { src: `data:image/png;base64,${branding.logoPng.toString('base64')}`, width, height, style: { marginRight: 16 } } };
+}
+
+export function scoreCardTree(data: ReportData, branding: Branding | null = null): Node {
   const b = data.business;
   const overall = b.scores.overall as number | null;
+  const theme = themeOf(branding);
   return h(
     'div',
-    { width: SCORE_CARD_SIZE.width, height: SCORE_CARD_SIZE.height, flexDirection: 'column', backgroundColor: '#f8fafc', fontFamily: 'Inter', padding: 48 },
+    {
+      width: SCORE_CARD_SIZE.width,
+      height: SCORE_CARD_SIZE.height,
+      flexDirection: 'column',
+      backgroundColor: '#f8fafc',
+      fontFamily: 'Inter',
+      padding: 48,
+      ...(branding ? { borderTop: `12px solid ${theme.brand}`, paddingTop: 36 } : {}),
+    },
     h(
       'div',
       { justifyContent: 'space-between', alignItems: 'center', marginBottom: 28 },
-      h('div', { alignItems: 'center', fontSize: 28, fontWeight: 700, color: '#1F2937' }, h('div', { width: 36, height: 36, borderRadius: 8, backgroundColor: '#3B82F6', marginRight: 12 }), PRODUCT_NAME),
+      h('div', { alignItems: 'center', fontSize: 28, fontWeight: 700, color: theme.secondaryInk, maxWidth: 640 }, mark(branding, theme), h('span', { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }, theme.name)),
       data.sampleData
         ? h('div', { fontSize: 20, fontWeight: 600, color: '#92400e', backgroundColor: '#fffbeb', border: '2px solid #fcd34d', borderRadius: 999, padding: '6px 16px' }, SAMPLE_DATA_LABEL)
         : h('div', { fontSize: 20, color: '#475569' }, fmtDate(data.generatedAt)),
@@ -69,15 +88,15 @@ export function scoreCardTree(data: ReportData): Node {
           h('div', { fontSize: 18, color: '#475569' }, overall === null ? 'overall' : 'overall / 10'),
           h('div', { fontSize: 16, fontWeight: 600, color: bandColour(overall), marginTop: 2 }, bandLabel(overall)),
         ),
-        h('div', { marginTop: 22, fontSize: 28, fontWeight: 700, color: '#1F2937' }, `Rank #${b.rank} of ${marketSize(data)}`),
+        h('div', { marginTop: 22, fontSize: 28, fontWeight: 700, color: theme.secondaryInk }, `Rank #${b.rank} of ${marketSize(data)}`),
       ),
       h('div', { flex: 1, flexDirection: 'column', justifyContent: 'center', paddingLeft: 40 }, ...SCORE_KEYS.map((k) => scoreRow(SCORE_LABELS[k], b.scores[k] as number | null))),
     ),
   );
 }
 
-export async function renderScoreCard(data: ReportData): Promise<Buffer> {
-  const svg = await satori(scoreCardTree(data) as unknown as Parameters<typeof satori>[0], {
+export async function renderScoreCard(data: ReportData, branding: Branding | null = null): Promise<Buffer> {
+  const svg = await satori(scoreCardTree(data, branding) as unknown as Parameters<typeof satori>[0], {
     ...SCORE_CARD_SIZE,
     fonts: [
       { name: 'Inter', data: interFont(400), weight: 400, style: 'normal' },

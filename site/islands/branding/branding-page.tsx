@@ -1,7 +1,7 @@
 // /branding: an agency's branding profiles (Branding Settings). Each has a name, colours checked
 // for readable contrast, contact details, a footer, a logo (re-encoded by the server) and whether
 // "Powered by LocalRank" shows; one is the default, the rest are chosen per client.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { BrandingProfile } from '../../../api/services/branding-profiles.ts';
 import { BRAND_COLOURS } from '../../../common/constants.ts';
 import { contrastRatio, LOGO_MAX_BYTES, LOGO_TYPES, MIN_CONTRAST, textOn } from '../../../common/schemas/branding.ts';
@@ -11,6 +11,7 @@ import { AccessError } from '../clients/clients-page.tsx';
 import { Loading } from '../dashboard/dashboard-states.tsx';
 import '../dashboard/dashboard.css';
 import '../clients/clients.css';
+import BrandingPreview, { type PreviewValues } from './branding-preview.tsx';
 import './branding.css';
 
 export type Profile = BrandingProfile;
@@ -103,20 +104,36 @@ function ProfileForm({ profile, onCancel, onSaved }: { profile: Profile | null; 
     accentColor: profile?.accentColor ?? BRAND_COLOURS.accent,
   });
   const [logo, setLogo] = useState<File | null>(null);
+  const [logoData, setLogoData] = useState<string | undefined>(undefined);
+  const form = useRef<HTMLFormElement>(null);
+  const fieldsOf = (f: HTMLFormElement | null) => {
+    const data = (f ? Object.fromEntries(new FormData(f)) : {}) as Record<string, string>;
+    return {
+      companyName: data.companyName ?? profile?.companyName ?? '',
+      contactEmail: data.contactEmail ?? profile?.contactEmail ?? '',
+      contactPhone: data.contactPhone ?? profile?.contactPhone ?? '',
+      website: data.website ?? profile?.website ?? '',
+      footerText: data.footerText ?? profile?.footerText ?? '',
+      isDefault: f ? data.isDefault === 'on' : (profile?.isDefault ?? false),
+      poweredBy: f ? data.poweredBy === 'on' : (profile?.poweredBy ?? false),
+    };
+  };
+  const [fields, setFields] = useState(() => fieldsOf(null));
+  const { isDefault: _isDefault, ...shown } = fields;
+  const previewValues: PreviewValues = { ...shown, ...colours, ...(profile ? { profileId: profile.id } : {}), ...(logoData ? { logo: logoData } : {}) };
+
+  function chooseLogo(file: File | null) {
+    setLogo(file);
+    setLogoData(undefined);
+    if (!file || file.size > LOGO_MAX_BYTES) return;
+    const reader = new FileReader();
+    reader.onload = () => setLogoData(String(reader.result));
+    reader.readAsDataURL(file);
+  }
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const data = Object.fromEntries(new FormData(event.currentTarget)) as Record<string, string>;
-    const body = {
-      companyName: data.companyName,
-      ...colours,
-      contactEmail: data.contactEmail,
-      contactPhone: data.contactPhone,
-      website: data.website,
-      footerText: data.footerText,
-      isDefault: data.isDefault === 'on',
-      poweredBy: data.poweredBy === 'on',
-    };
+    const body = { ...fieldsOf(event.currentTarget), ...colours };
     setBusy(true);
     try {
       const saved = await apiRequest<Profile>(profile ? 'PUT' : 'POST', profile ? `/api/branding-profiles/${profile.id}` : '/api/branding-profiles', body);
@@ -151,13 +168,14 @@ function ProfileForm({ profile, onCancel, onSaved }: { profile: Profile | null; 
   );
 
   return (
-    <form className="card cf" onSubmit={submit} noValidate aria-busy={busy} aria-labelledby="bp-title">
+    <div className="branding-editor">
+    <form ref={form} className="card cf" onSubmit={submit} onChange={() => setFields(fieldsOf(form.current))} noValidate aria-busy={busy} aria-labelledby="bp-title">
       <h2 className="card-title" id="bp-title">{profile ? `Edit ${profile.companyName}` : 'New branding profile'}</h2>
       <div className="cf-grid">
         {field('companyName', 'Company name (shown instead of LocalRank)', { required: true, defaultValue: profile?.companyName, autoComplete: 'organization' })}
         <div className="field">
           <label htmlFor="bp-logo">Logo (PNG, JPEG or WebP, up to {LOGO_MAX_BYTES / 1024 / 1024} MB)</label>
-          <input id="bp-logo" type="file" accept={LOGO_TYPES.join(',')} className="input" aria-invalid={errors.logo ? true : undefined} onChange={(e) => setLogo(e.target.files?.[0] ?? null)} />
+          <input id="bp-logo" type="file" accept={LOGO_TYPES.join(',')} className="input" aria-invalid={errors.logo ? true : undefined} onChange={(e) => chooseLogo(e.target.files?.[0] ?? null)} />
           {errors.logo && <p className="field-error">{errors.logo}</p>}
           {profile?.logoUrl && !logo && <p className="muted small">Current: <img src={profile.logoUrl} alt="Current logo" height={24} className="logo-thumb" /> <button type="button" className="btn-link" onClick={() => void dropLogo()}>Remove logo</button></p>}
         </div>
@@ -194,5 +212,7 @@ function ProfileForm({ profile, onCancel, onSaved }: { profile: Profile | null; 
         <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? 'Saving...' : 'Save Profile'}</button>
       </div>
     </form>
+    <BrandingPreview values={previewValues} />
+    </div>
   );
 }

@@ -1,0 +1,10 @@
+import { writeFileSync } from 'node:fs';
+import sharp from 'sharp';
+import { renderPdf } from './api/report/render/pdf.ts';
+import { renderScoreCard } from './api/report/render/score-card.ts';
+import { reportDataFixture } from './tests/fixtures/report-data.ts';
+const logo = await sharp({ create: { width: 240, height: 80, channels: 3, background: '#0f766e' } }).png().toBuffer();
+const branding = { id: 'x', companyName: 'Northstar Marketing', logoPng: logo, logoUrl: null, primaryColor: '#0F766E', secondaryColor: '#1F2937', accentColor: '#F59E0B', contactEmail: 'hello@northstar.example', contactPhone: '(512) 555-0100', website: 'https://northstar.example', footerText: 'Northstar Marketing LLC · 500 Main St, Austin, TX 78701', poweredBy: false };
+const data = reportDataFixture();
+writeFileSync('/tmp/wl.pdf', await renderPdf(data, { methodologyUrl: 'http://x/methodology' }, branding));
+writeFileSync('/tmp/wl.png', await renderScoreCard(data, branding));
