@@ -12,6 +12,7 @@ import { errorText } from '../log.ts';
 import { can } from '../services/entitlements.ts';
 import { CLIENT_REPORT, clientReportKey, clientReportPeriod, type ClientReportPayload } from '../report/client-report-schedule.ts';
 import { enqueue } from './queue.ts';
+import { scheduleRetentionPurge } from '../services/data-rights/retention-job.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const MONTHLY_CATCH_UP_DAYS = 3;
@@ -144,7 +145,8 @@ export function startScheduler(ctx: AppContext, options: { everyMs?: number; now
   let stopped = false;
   const tick = () => {
     if (stopped) return;
-    running = scheduleTick(ctx, options.now?.() ?? new Date()).catch((error: unknown) =>
+    const now = options.now?.() ?? new Date();
+    running = Promise.all([scheduleTick(ctx, now), scheduleRetentionPurge(ctx, now)]).catch((error: unknown) =>
       ctx.log.error('scheduler tick failed', { error: errorText(error) }),
     );
   };
