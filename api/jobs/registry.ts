@@ -6,6 +6,7 @@ import { ALERTS_NOTIFY, alertsNotifyJob } from '../email/alerts-notify-job.ts';
 import { contactNotifyJob } from '../email/contact-notify-job.ts';
 import { reportFailedJob } from '../email/report-failed.ts';
 import { BILLING_JOBS } from '../services/billing/jobs.ts';
+import { DATA_EXPORT, dataExportJob } from '../services/data-rights/export.ts';
 import { RETENTION_PURGE, retentionPurgeJob } from '../services/data-rights/retention-job.ts';
 import { reportGenerateJob, type ReportJobDeps } from '../report/generate-job.ts';
 import { clientReportJob } from '../report/client-report-job.ts';
@@ -44,6 +45,7 @@ export function createRegistry(deps: JobDeps): JobRegistry {
     [ALERTS_NOTIFY]: alertsNotifyJob,
     [ACCOUNT_EMAIL]: accountEmailJob,
     [RETENTION_PURGE]: retentionPurgeJob,
+    [DATA_EXPORT]: dataExportJob({ renderer: deps.renderer }),
     ...BILLING_JOBS,
   };
 }

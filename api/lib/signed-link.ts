@@ -5,7 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { secretOf } from '../services/session-token.ts';
 
-export type LinkPurpose = 'forget-request';
+export type LinkPurpose = 'forget-request' | 'export-download' | 'restore-account';
 
 export type LinkCheck = { state: 'valid'; subject: string; expiresAt: Date } | { state: 'expired'; subject: string } | { state: 'invalid' };
 

@@ -73,7 +73,10 @@ export async function pseudonym(ctx: AppContext, email: string): Promise<string>
  * given, in one transaction; keeps their consent records pseudonymised; then removes the files
  * and outbox copies that named them.
  */
-async function eraseRows(ctx: AppContext, input: { businessIds: string[]; requestIds: string[]; emails: string[] }): Promise<ErasureSummary> {
+export async function eraseRows(
+  ctx: AppContext,
+  input: { businessIds: string[]; requestIds: string[]; emails: string[]; userIds?: string[]; files?: string[] },
+): Promise<ErasureSummary> {
   const summary = { ...EMPTY };
   const emails = [...new Set(input.emails.map((e) => e.trim().toLowerCase()))];
   const businessIds = [...new Set(input.businessIds)];
@@ -102,7 +105,8 @@ async function eraseRows(ctx: AppContext, input: { businessIds: string[]; reques
   summary.consentRecordsPseudonymised = consent.size;
 
   // Jobs whose payload names what goes (a queued report for an erased request must not run).
-  const named = [...businessIds, ...requests, ...reportIds];
+  const userIds = input.userIds ?? [];
+  const named = [...businessIds, ...requests, ...reportIds, ...userIds];
   for (const part of chunks(named)) {
     statements.push({ sql: `DELETE FROM jobs WHERE ${part.map(() => 'instr(payload, ?) > 0').join(' OR ')}`, args: part });
   }
@@ -115,6 +119,13 @@ async function eraseRows(ctx: AppContext, input: { businessIds: string[]; reques
   }
   for (const part of chunks(requests)) statements.push({ sql: `DELETE FROM report_requests WHERE id IN (${placeholders(part.length)})`, args: part });
   for (const part of chunks(businessIds)) statements.push({ sql: `DELETE FROM businesses WHERE id IN (${placeholders(part.length)})`, args: part });
+  // An account: its sessions, credentials, consultant profile (clients, branding profiles) and
+  // exports cascade from it.
+  for (const id of userIds) {
+    statements.push({ sql: 'DELETE FROM users WHERE id = ?', args: [id] });
+    // Counters keyed by the account (close-account:user:{id}, verify:user:{id}, …).
+    statements.push({ sql: 'DELETE FROM rate_limits WHERE instr(key, ?) > 0', args: [id] });
+  }
 
   const results = await ctx.db.$client.batch(statements, 'write');
   let i = consent.size;
@@ -139,6 +150,7 @@ async function eraseRows(ctx: AppContext, input: { businessIds: string[]; reques
     }
   }
   // A report's e-mail carries its id in the Message-ID (report-{id}@…), and the address in To.
+  for (const file of input.files ?? []) rmSync(file, { force: true });
   summary.outboxCopies = removeOutboxCopies(ctx, [...emails, ...reportIds.map((id) => `report-${id}`)]);
   return summary;
 }

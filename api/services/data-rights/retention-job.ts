@@ -1,10 +1,13 @@
-// The daily retention purge: one `data.retention-purge` job per UTC day (keyed by the day, so
-// ticks of several processes queue it once), erasing free reports no account holds once their
-// latest request is FREE_REPORT_RETENTION_MONTHS old.
+// The daily purge: one `data.retention-purge` job per UTC day (keyed by the day, so ticks of
+// several processes queue it once). It erases free reports no account holds once their latest
+// request is FREE_REPORT_RETENTION_MONTHS old, closed accounts whose grace period has ended, and
+// export archives whose link has expired.
 import type { AppContext } from '../../context.ts';
 import type { JobDefinition } from '../../jobs/registry.ts';
 import { enqueue } from '../../jobs/queue.ts';
+import { purgeClosedAccounts } from './account-closure.ts';
 import { purgeExpiredFreeReports } from './erasure.ts';
+import { purgeExpiredExports } from './export.ts';
 
 export const RETENTION_PURGE = 'data.retention-purge';
 
@@ -18,5 +21,7 @@ export async function scheduleRetentionPurge(ctx: AppContext, now = new Date()):
 export const retentionPurgeJob: JobDefinition = {
   async run(ctx) {
     await purgeExpiredFreeReports(ctx);
+    await purgeClosedAccounts(ctx);
+    await purgeExpiredExports(ctx);
   },
 };
