@@ -2,7 +2,8 @@
 // cascades declared in the schema, and every table of the migrated schema named in the data-rights
 // registry (a table added without an entry fails here, so export and erasure never miss one).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TABLES } from '../../api/services/data-rights/registry.ts';
+import { readFileSync } from 'node:fs';
+import { FILE_KINDS, TABLES } from '../../api/services/data-rights/registry.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 
 let t: TestContext;
@@ -42,5 +43,11 @@ describe('data integrity', () => {
     expect(names.length).toBeGreaterThan(15);
     expect(names.filter((n) => !(n in TABLES)), 'tables without a data-rights registry entry').toEqual([]);
     expect(Object.keys(TABLES).filter((n) => !names.includes(n)), 'registry entries without a table').toEqual([]);
+  });
+
+  it('documents every table and file kind in docs/privacy-data.md, as the registry has them', () => {
+    const doc = readFileSync('docs/privacy-data.md', 'utf8');
+    for (const [name, rule] of Object.entries(TABLES)) expect(doc, name).toContain(`| \`${name}\` | ${rule.holds.replace(/\|/g, '\\|')} |`);
+    for (const [name, rule] of Object.entries(FILE_KINDS)) expect(doc, name).toContain(`| ${name} | \`DATA_DIR/${rule.path}\` |`);
   });
 });

@@ -44,6 +44,14 @@ export async function requestExport(ctx: AppContext, userId: string, now = new D
   return { exportId: row!.id };
 }
 
+/** `npm run admin -- export <email>`: an export for a request that arrives by e-mail (an account the operator closed included). */
+export async function requestAccountExport(ctx: AppContext, email: string): Promise<{ email: string; exportId: string }> {
+  const address = email.trim().toLowerCase();
+  const user = await ctx.db.query.users.findFirst({ where: eq(users.email, address) });
+  if (!user) throw notFound(`No account uses '${address}'. For a visitor's free reports, use forget or answer by e-mail.`);
+  return { email: user.email, ...(await requestExport(ctx, user.id)) };
+}
+
 /** The latest export of the account, for the Your data card. */
 export async function latestExport(ctx: AppContext, userId: string) {
   const row = await ctx.db.query.dataExports.findFirst({ where: eq(dataExports.userId, userId), orderBy: [desc(dataExports.createdAt)] });
