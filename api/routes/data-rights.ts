@@ -22,7 +22,9 @@ export function dataRightsRoutes(ctx: AppContext) {
   return new Hono()
     .get('/account/data', signedIn, async (c) => {
       c.header('Cache-Control', 'no-store');
-      return c.json({ latestExport: await latestExport(ctx, c.get('userId')), exportLinkDays: EXPORT_LINK_DAYS, graceDays: ACCOUNT_GRACE_DAYS });
+      const latest = await latestExport(ctx, c.get('userId'));
+      const exportAllowed = !latest || new Date(latest.nextAllowedAt).getTime() <= Date.now();
+      return c.json({ latestExport: latest, exportAllowed, exportLinkDays: EXPORT_LINK_DAYS, graceDays: ACCOUNT_GRACE_DAYS });
     })
     .post('/account/data/export', signedIn, async (c) => {
       await requestExport(ctx, c.get('userId'));

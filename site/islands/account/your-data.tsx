@@ -9,6 +9,7 @@ import './your-data.css';
 
 interface DataState {
   latestExport: { status: 'queued' | 'ready' | 'failed'; requestedAt: string; expiresAt: string | null; nextAllowedAt: string } | null;
+  exportAllowed: boolean;
   exportLinkDays: number;
   graceDays: number;
 }
@@ -19,7 +20,7 @@ const TRY_AGAIN = 'Please check your connection and try again.';
 function ExportCard({ state, onChanged }: { state: DataState; onChanged: () => void }) {
   const [busy, setBusy] = useState(false);
   const latest = state.latestExport;
-  const waiting = latest && new Date(latest.nextAllowedAt).getTime() > Date.now();
+  const waiting = !state.exportAllowed;
   async function request() {
     setBusy(true);
     try {
@@ -44,10 +45,10 @@ function ExportCard({ state, onChanged }: { state: DataState; onChanged: () => v
           {latest.status === 'queued' && <>Requested {when.format(new Date(latest.requestedAt))}: being prepared, the link will arrive by e-mail.</>}
           {latest.status === 'ready' && <>Requested {when.format(new Date(latest.requestedAt))}: sent by e-mail{latest.expiresAt ? `, link valid until ${when.format(new Date(latest.expiresAt))}` : ''}.</>}
           {latest.status === 'failed' && <>The export requested {when.format(new Date(latest.requestedAt))} could not be made. Please contact us.</>}
-          {waiting && <> You can request the next one after {when.format(new Date(latest.nextAllowedAt))}.</>}
+          {latest && waiting && <> You can request the next one after {when.format(new Date(latest.nextAllowedAt))}.</>}
         </p>
       )}
-      <button type="button" className="btn btn-secondary" onClick={request} disabled={busy || Boolean(waiting)}>
+      <button type="button" className="btn btn-secondary" onClick={request} disabled={busy || waiting}>
         {busy ? 'Requesting...' : 'Request Data Export'}
       </button>
     </div>
