@@ -180,6 +180,9 @@ describe('delete my account', () => {
     expect(back.status).toBe(200);
     expect((await restoreAccount(t.ctx, token)).state).toBe('not-closed');
 
+    // A password-reset token (better-auth keeps the user id in it) must go with the account too.
+    expect((await call(t.app, 'POST', '/api/auth/forgot-password', { email: a.agency.email })).status).toBe(200);
+    expect(Number((await t.ctx.db.$client.execute({ sql: 'SELECT count(*) FROM verifications WHERE value = ?', args: [a.agency.userId] })).rows[0]![0])).toBe(1);
     // Closed again, and the grace period passes: the purge erases everything that names it.
     const again = await call(t.app, 'POST', '/api/account/delete', { password: a.agency.password, confirmEmail: a.agency.email }, back.cookie);
     expect(again.status).toBe(200);

@@ -74,7 +74,7 @@ export const TABLES: Record<string, TableRule> = {
     holder: 'operations',
     holds: 'one-time tokens of e-mail verification and password reset, keyed by address',
     exported: 'never (one-time secrets)',
-    erased: 'rows naming the address are deleted; others expire within hours',
+    erased: 'rows naming the address or the account are deleted; others expire within hours',
     kept: null,
   },
   businesses: {
