@@ -13,6 +13,7 @@ import { brandingRoutes, LOGO_UPLOAD_ROUTE } from './routes/branding.ts';
 import { clientRoutes } from './routes/clients.ts';
 import { billingRoutes, STRIPE_WEBHOOK_ROUTE } from './routes/billing.ts';
 import { dashboardRoutes } from './routes/dashboard.ts';
+import { dataRightsRoutes } from './routes/data-rights.ts';
 import { earlyWarningRoutes } from './routes/early-warning.ts';
 import { contactRoutes } from './routes/contact.ts';
 import { reportRequestRoutes } from './routes/report-requests.ts';
@@ -55,6 +56,7 @@ export function createApp(ctx: AppContext) {
   app.route('/', clientRoutes(ctx));
   app.route('/', brandingRoutes(ctx));
   app.route('/', billingRoutes(ctx));
+  app.route('/', dataRightsRoutes(ctx));
 
   app.notFound((c) => c.json({ code: 'not_found', message: 'Not found' }, 404));
   app.onError((error, c) => {

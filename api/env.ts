@@ -2,7 +2,7 @@
 // message that names the variable. Defaults make a fresh clone run with no configuration.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { OPERATOR } from '../common/constants.ts';
+import { FREE_REPORT_RETENTION_DEFAULT_MONTHS, OPERATOR } from '../common/constants.ts';
 import { z } from '../common/zod.ts';
 
 const optional = z
@@ -43,6 +43,8 @@ const schema = z.object({
   SIGNUP_RATE_LIMIT_PER_IP: whole('must be a whole number of sign-ups per hour', 1, Number.MAX_SAFE_INTEGER, 10),
   // Paid plans: days between scheduled re-analyses (each adds a snapshot to the 90-day trends).
   REANALYSIS_INTERVAL_DAYS: whole('must be a whole number of days from 1 to 90', 1, 90, 7),
+  // Free reports no account holds are erased this many months after their latest request.
+  FREE_REPORT_RETENTION_MONTHS: whole('must be a whole number of months from 1 to 120', 1, 120, FREE_REPORT_RETENTION_DEFAULT_MONTHS),
   WORKER_CONCURRENCY: whole('must be a whole number from 1 to 32', 1, 32, 2),
   WORKER_GRACE_MS: whole('must be a number of milliseconds', 0, 600_000, 10_000),
   SMTP_URL: z

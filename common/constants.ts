@@ -134,6 +134,9 @@ export const LEGAL_LAST_UPDATED = 'October 1, 2025';
 /** Support answers within these hours, by plan (spec section 9; Agency has Enterprise's features). */
 export const SUPPORT_RESPONSE_HOURS = { free: 48, pro: 48, enterprise: 24, agency: 24 } as const;
 
+/** Default of FREE_REPORT_RETENTION_MONTHS, the figure the privacy policy quotes. */
+export const FREE_REPORT_RETENTION_DEFAULT_MONTHS = 12;
+
 /** The policy constants of spec section 9 that the terms, privacy policy, FAQ and help quote. */
 export const POLICY = {
   moneyBackDays: 30,

@@ -57,7 +57,7 @@ function preparedReads(path: string, client: Client): PreparedRead {
   return async (sql, args) => {
     if (!conn) {
       conn = new Database(path, { timeout: 5000 });
-      conn.exec('PRAGMA mmap_size = 268435456; PRAGMA cache_size = -65536');
+      conn.exec('PRAGMA mmap_size = 268435456; PRAGMA cache_size = -65536; PRAGMA foreign_keys = ON');
     }
     let statement = statements.get(sql);
     if (!statement) statements.set(sql, (statement = conn.prepare(sql)));

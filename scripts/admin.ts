@@ -4,6 +4,8 @@ import { EnvError, loadEnv } from '../api/env.ts';
 import { AppError } from '../api/errors.ts';
 import { JOB_STATUSES, listJobs, retryJob } from '../api/jobs/admin.ts';
 import { backupDatabase } from '../api/services/backup.ts';
+import { describeErasure, forgetEmail, purgeExpiredFreeReports } from '../api/services/data-rights/erasure.ts';
+import { requestAccountExport } from '../api/services/data-rights/export.ts';
 import { setupBilling } from '../api/services/billing/catalogue.ts';
 import { refundSubscription } from '../api/services/billing/refund.ts';
 import { billingConfigured, NOT_CONFIGURED_MESSAGE } from '../api/services/billing/stripe.ts';
@@ -25,6 +27,12 @@ Commands:
   jobs [status]                      latest jobs (${JOB_STATUSES.join(', ')}), with the reason of failures
   retry-job <id>                     queue a failed job again; it resumes from its saved progress
   backup <file>                      copy the database (a file database) to a new file, while it serves
+  forget <email>                     erase what visitors left under an address (free-report requests,
+                                     businesses no account holds, reports and their files, contact
+                                     messages, outbox copies) and print what was removed and kept
+  purge-expired                      run the retention purge of free reports now (it runs daily)
+  export <email>                     queue an export of an account (open or closed) for a request that
+                                     arrives by e-mail; its link is e-mailed to the account's address
   --help                             show this help
 
 Settings (DATA_DIR, DATABASE_URL, ...) are read as \`npm start\` reads them.`;
@@ -35,7 +43,7 @@ async function main(args: string[]): Promise<number> {
     console.log(HELP);
     return command ? 0 : 1;
   }
-  if (!['users', 'set-plan', 'jobs', 'retry-job', 'backup', 'billing-setup', 'refund'].includes(command)) {
+  if (!['users', 'set-plan', 'jobs', 'retry-job', 'backup', 'billing-setup', 'refund', 'forget', 'purge-expired', 'export'].includes(command)) {
     console.error(`Unknown command '${command}'.\n\n${HELP}`);
     return 1;
   }
@@ -43,8 +51,8 @@ async function main(args: string[]): Promise<number> {
     console.error('Usage: npm run admin -- set-plan <email> <tier> [status]');
     return 1;
   }
-  if ((command === 'retry-job' || command === 'backup' || command === 'refund') && rest.length !== 1) {
-    console.error(`Usage: npm run admin -- ${command} ${command === 'backup' ? '<file>' : command === 'refund' ? '<email>' : '<id>'}`);
+  if ((command === 'retry-job' || command === 'backup' || command === 'refund' || command === 'forget' || command === 'export') && rest.length !== 1) {
+    console.error(`Usage: npm run admin -- ${command} ${command === 'backup' ? '<file>' : command === 'refund' || command === 'forget' || command === 'export' ? '<email>' : '<id>'}`);
     return 1;
   }
   const ctx = await createContext(loadEnv({ ...process.env, LOG_LEVEL: 'silent' }), { migrate: true });
@@ -74,6 +82,14 @@ async function main(args: string[]): Promise<number> {
     } else if (command === 'refund') {
       const r = await refundSubscription({ ctx, email: rest[0]! });
       console.log(`Refunded ${r.amount.toFixed(2)} ${r.currency.toUpperCase()} to ${r.email} (${r.refundId}); subscription ${r.subscriptionId}, ${r.days} days old, is cancelled.`);
+    } else if (command === 'forget') {
+      console.log(describeErasure(rest[0]!, await forgetEmail(ctx, rest[0]!)));
+    } else if (command === 'export') {
+      const { email } = await requestAccountExport(ctx, rest[0]!);
+      console.log(`Export queued for ${email}: the worker builds it and e-mails the download link (valid 7 days) to that address.`);
+    } else if (command === 'purge-expired') {
+      const r = await purgeExpiredFreeReports(ctx);
+      console.log(`Free reports with no request since ${r.cutoff.toISOString().slice(0, 10)} erased: ${r.businesses} business(es), ${r.reports} report(s), ${r.reportFiles} file folder(s).`);
     } else if (command === 'retry-job') {
       const job = await retryJob({ ctx, id: rest[0]! });
       console.log(`${job.type} ${job.id} is queued again.`);

@@ -14,7 +14,7 @@ import { escapeHtml } from './report-email.ts';
 
 export const ACCOUNT_EMAIL = 'account.email';
 
-export const ACCOUNT_EMAIL_KINDS = ['reset-password', 'verify-email', 'change-email'] as const;
+export const ACCOUNT_EMAIL_KINDS = ['reset-password', 'verify-email', 'change-email', 'export-ready', 'account-closed'] as const;
 export type AccountEmailKind = (typeof ACCOUNT_EMAIL_KINDS)[number];
 
 export interface AccountEmailPayload {
@@ -48,6 +48,20 @@ const COPY: Record<AccountEmailKind, { subject: string; heading: string; body: s
     body: `You asked to sign in to ${PRODUCT_NAME} with this address from now on. The change happens when you open this link (it works for 24 hours); until then you keep signing in with your current address.`,
     button: 'Confirm the new address',
     ignore: 'If you did not ask for this, ignore this e-mail: nothing changes.',
+  },
+  'export-ready': {
+    subject: `Your ${PRODUCT_NAME} data export is ready`,
+    heading: 'Your data export is ready',
+    body: 'The ZIP holds your profile, businesses with every snapshot of their metrics, reports with their PDFs and everything else your account holds, with a README that describes each file. The link works for 7 days.',
+    button: 'Download my data',
+    ignore: 'If you did not ask for this export, change your password: someone may be signed in to your account.',
+  },
+  'account-closed': {
+    subject: `Your ${PRODUCT_NAME} account is closed`,
+    heading: 'Your account is closed',
+    body: 'You deleted your account: you are signed out everywhere, scheduled reports and alerts have stopped, and any paid subscription is cancelled. We erase the account and its data for good 30 days after closing it. Until then this link restores it, or e-mails you an export of your data.',
+    button: 'Restore or export my account',
+    ignore: 'If you did not delete your account, open the link and restore it, then change your password.',
   },
 };
 

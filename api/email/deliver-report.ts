@@ -13,6 +13,7 @@ import { reportSender } from '../services/branding-profiles.ts';
 import type { ReportData } from '../report/types.ts';
 import { mailerFor, messageIdFor } from './mailer.ts';
 import { reportEmail } from './report-email.ts';
+import { forgetLinkUrl } from '../services/data-rights/forget-link.ts';
 
 /** A claim younger than this may belong to a worker that is sending right now. */
 export const CLAIM_IN_FLIGHT_MS = 2 * 60 * 1000;
@@ -78,6 +79,9 @@ export async function deliverReport(
     branding: sender.branding,
     replyTo: sender.consultant?.email ?? null,
     consultantName: sender.consultant?.companyName ?? null,
+    // A visitor's free report: the address may erase what it left with us. Account holders and a
+    // consultant's clients have their data in an account instead.
+    ...(report.requestId && report.reportType === 'free' ? { deleteDataUrl: await forgetLinkUrl(ctx, report.requestId) } : {}),
   });
   // A client report goes to the client with the consultant in copy.
   if (report.ccEmail) message.cc = report.ccEmail;

@@ -35,6 +35,8 @@ export interface ReportEmailInput {
   replyTo?: string | null;
   /** A client report's sender when it is not white-label: the consultant's company. */
   consultantName?: string | null;
+  /** The signed "Delete my data" link of a free report's request (api/services/data-rights/forget-link.ts). */
+  deleteDataUrl?: string;
 }
 
 /** Letters without their accents, for a file name every mail client and disk accepts ("Łódź Café" → "lodz-cafe"). */
@@ -144,6 +146,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
     '-- ',
     reason,
     `Unsubscribe: ${unsubscribe}`,
+    ...(input.deleteDataUrl ? [`Delete my data: ${input.deleteDataUrl}`] : []),
     footerText,
   ].join('\n');
 
@@ -192,7 +195,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
         </td></tr>
         <tr><td style="padding:20px 28px 24px;border-top:1px solid #e2e8f0;color:#64748b;font-size:12px;line-height:1.6">
           ${escapeHtml(reason)}
-          <a href="${escapeHtml(unsubscribe)}" style="color:#64748b">Unsubscribe</a><br>
+          <a href="${escapeHtml(unsubscribe)}" style="color:#64748b">Unsubscribe</a>${input.deleteDataUrl ? ` · <a href="${escapeHtml(input.deleteDataUrl)}" style="color:#64748b">Delete my data</a>` : ''}<br>
           ${footerText.split('\n').map(escapeHtml).join('<br>')}
         </td></tr>
       </table>

@@ -6,6 +6,8 @@ import { ALERTS_NOTIFY, alertsNotifyJob } from '../email/alerts-notify-job.ts';
 import { contactNotifyJob } from '../email/contact-notify-job.ts';
 import { reportFailedJob } from '../email/report-failed.ts';
 import { BILLING_JOBS } from '../services/billing/jobs.ts';
+import { DATA_EXPORT, dataExportJob } from '../services/data-rights/export.ts';
+import { RETENTION_PURGE, retentionPurgeJob } from '../services/data-rights/retention-job.ts';
 import { reportGenerateJob, type ReportJobDeps } from '../report/generate-job.ts';
 import { clientReportJob } from '../report/client-report-job.ts';
 import { CLIENT_REPORT } from '../report/client-report-schedule.ts';
@@ -42,6 +44,8 @@ export function createRegistry(deps: JobDeps): JobRegistry {
     'report.failed': reportFailedJob,
     [ALERTS_NOTIFY]: alertsNotifyJob,
     [ACCOUNT_EMAIL]: accountEmailJob,
+    [RETENTION_PURGE]: retentionPurgeJob,
+    [DATA_EXPORT]: dataExportJob({ renderer: deps.renderer }),
     ...BILLING_JOBS,
   };
 }

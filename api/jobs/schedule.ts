@@ -12,6 +12,7 @@ import { errorText } from '../log.ts';
 import { can } from '../services/entitlements.ts';
 import { CLIENT_REPORT, clientReportKey, clientReportPeriod, type ClientReportPayload } from '../report/client-report-schedule.ts';
 import { enqueue } from './queue.ts';
+import { scheduleRetentionPurge } from '../services/data-rights/retention-job.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const MONTHLY_CATCH_UP_DAYS = 3;
@@ -54,17 +55,18 @@ interface Candidate {
   lastAt: number | null;
 }
 
-// Businesses with a first analysis behind them, each with the paid accounts it belongs to.
+// Businesses with a first analysis behind them, each with the paid accounts it belongs to (a closed
+// account, in its grace period, gets nothing: decision 0132).
 const CANDIDATES_SQL = `
 SELECT x.business_id, x.user_id, x.tier, x.status, x.via,
   (SELECT max(m.reported_at) FROM business_metrics m WHERE m.business_id = x.business_id AND m.is_main_business = 1) AS last_at
 FROM (
   SELECT b.id AS business_id, u.id AS user_id, u.subscription_tier AS tier, u.subscription_status AS status, 'owner' AS via
-  FROM businesses b JOIN users u ON u.id = b.user_id WHERE u.subscription_tier <> 'free'
+  FROM businesses b JOIN users u ON u.id = b.user_id WHERE u.subscription_tier <> 'free' AND u.closed_at IS NULL
   UNION
   SELECT cl.business_id, u.id, u.subscription_tier, u.subscription_status, 'client'
   FROM clients cl JOIN consultants c ON c.id = cl.consultant_id JOIN users u ON u.id = c.user_id
-  WHERE cl.business_id IS NOT NULL AND cl.archived_at IS NULL AND u.subscription_tier <> 'free'
+  WHERE cl.business_id IS NOT NULL AND cl.archived_at IS NULL AND u.subscription_tier <> 'free' AND u.closed_at IS NULL
 ) x`;
 
 /** Every candidate, or those of one business (the re-analysis job checks its plan again at run time). */
@@ -121,7 +123,7 @@ export async function scheduleTick(ctx: AppContext, now: Date = new Date()) {
 const CLIENTS_DUE_SQL = `
 SELECT cl.id, cl.report_frequency, u.subscription_tier AS tier, u.subscription_status AS status
 FROM clients cl JOIN consultants c ON c.id = cl.consultant_id JOIN users u ON u.id = c.user_id
-WHERE cl.archived_at IS NULL AND cl.business_id IS NOT NULL AND u.role = 'consultant' AND u.subscription_tier <> 'free'
+WHERE cl.archived_at IS NULL AND cl.business_id IS NOT NULL AND u.role = 'consultant' AND u.subscription_tier <> 'free' AND u.closed_at IS NULL
   AND EXISTS (SELECT 1 FROM business_metrics m WHERE m.business_id = cl.business_id AND m.is_main_business = 1)`;
 
 async function scheduleClientReports(ctx: AppContext, now: Date): Promise<number> {
@@ -144,7 +146,8 @@ export function startScheduler(ctx: AppContext, options: { everyMs?: number; now
   let stopped = false;
   const tick = () => {
     if (stopped) return;
-    running = scheduleTick(ctx, options.now?.() ?? new Date()).catch((error: unknown) =>
+    const now = options.now?.() ?? new Date();
+    running = Promise.all([scheduleTick(ctx, now), scheduleRetentionPurge(ctx, now)]).catch((error: unknown) =>
       ctx.log.error('scheduler tick failed', { error: errorText(error) }),
     );
   };

@@ -12,6 +12,8 @@ import { previewBranding } from '../services/branding-preview.ts';
 import { requireConsultant } from '../services/consultant-access.ts';
 
 const NO_STORE = { 'Cache-Control': 'private, no-store' };
+/** The preview's form values carry the unsaved logo as base64 (4/3 of its bytes) beside the fields. */
+export const PREVIEW_MAX_BYTES = Math.ceil((LOGO_MAX_BYTES * 4) / 3) + 16 * 1024;
 export const LOGO_UPLOAD_ROUTE = /^\/api\/branding-profiles\/[^/]+\/logo$/;
 
 export function brandingRoutes(ctx: AppContext) {
@@ -22,7 +24,7 @@ export function brandingRoutes(ctx: AppContext) {
     .post(
       '/branding-profiles/preview',
       bodyLimit({
-        maxSize: Math.ceil((LOGO_MAX_BYTES * 4) / 3) + 16 * 1024,
+        maxSize: PREVIEW_MAX_BYTES,
         onError: () => {
           throw new AppError('payload_too_large', `The logo must be at most ${LOGO_MAX_BYTES / 1024 / 1024} MB.`);
         },

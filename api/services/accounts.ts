@@ -1,8 +1,9 @@
 // Accounts: sign-up, login, logout and the session check, over better-auth.
 import { APIError } from 'better-auth';
 import { eq } from 'drizzle-orm';
+import { POLICY } from '../../common/constants.ts';
 import type { LoginInput, SignupInput } from '../../common/schemas/auth.ts';
-import { users } from '../../db/schema/auth.ts';
+import { sessions, users } from '../../db/schema/auth.ts';
 import { consultants } from '../../db/schema/consultants.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
@@ -57,11 +58,20 @@ export async function viewerOf(ctx: AppContext, userId: string): Promise<Viewer>
   return consultant ? { user: publicUser(user), consultant } : { user: publicUser(user) };
 }
 
-/** The signed-in user and their consultant profile, or null. */
+/** The signed-in user and their consultant profile, or null (a closed account is signed in nowhere). */
 export async function getViewer({ ctx, headers }: { ctx: AppContext; headers: Headers }): Promise<Viewer | null> {
   const session = await ctx.auth.api.getSession({ headers });
   if (!session) return null;
+  if (await isClosed(ctx, session.user.id)) return null;
   return viewerOf(ctx, session.user.id);
+}
+
+export const CLOSED_ACCOUNT_MESSAGE = `This account is closed. To reopen it, use the link in the e-mail we sent when you closed it (it works for ${POLICY.dataExportDaysAfterTermination} days).`;
+
+/** A deleted account in its grace period (decision 0132): sign-in and session checks refuse it. */
+export async function isClosed(ctx: AppContext, userId: string): Promise<boolean> {
+  const row = await ctx.db.query.users.findFirst({ where: eq(users.id, userId), columns: { closedAt: true } });
+  return Boolean(row?.closedAt);
 }
 
 const SIGNUP_WINDOW_MS = 60 * 60 * 1000;
@@ -133,6 +143,11 @@ export async function login({ ctx, input, headers, ip }: { ctx: AppContext; inpu
     throw fromAuthError(error, 'Login failed. Please check your credentials.');
   }
   await resetRateLimit({ ctx, input: { key: pairKey } });
+  // The right password of a closed account: the session just made ends, and the answer says how to reopen it.
+  if (await isClosed(ctx, result.response.user.id)) {
+    await ctx.db.delete(sessions).where(eq(sessions.userId, result.response.user.id));
+    throw new AppError('forbidden', CLOSED_ACCOUNT_MESSAGE);
+  }
   return { viewer: await viewerOf(ctx, result.response.user.id), headers: result.headers };
 }
 

@@ -25,8 +25,8 @@ type ProfileRow = typeof brandingProfiles.$inferSelect;
 export type BrandingProfile = Omit<ProfileRow, 'createdAt' | 'updatedAt'> & { createdAt: string; updatedAt: string; clients: number };
 
 export const profileNotFound = () => new AppError('not_found', 'Branding profile not found');
-const logoDir = (ctx: AppContext) => join(ctx.env.DATA_DIR, 'files', 'branding');
-const logoFileOf = (url: string | null) => (url ? url.slice(url.lastIndexOf('/') + 1) : null);
+export const logoDir = (ctx: AppContext) => join(ctx.env.DATA_DIR, 'files', 'branding');
+export const logoFileOf = (url: string | null) => (url ? url.slice(url.lastIndexOf('/') + 1) : null);
 
 function shape(row: ProfileRow, clientCount: number): BrandingProfile {
   return { ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(), clients: clientCount };

@@ -10,7 +10,8 @@ const COOKIE_NAMES = [`${SESSION_COOKIE_PREFIX}.session_token`, `__Secure-${SESS
 
 const secrets = new WeakMap<object, Promise<string>>();
 
-async function secretOf(ctx: AppContext): Promise<string> {
+/** The auth secret (better-auth's, from AUTH_SECRET or DATA_DIR/auth-secret): signs sessions and signed links. */
+export async function secretOf(ctx: Pick<AppContext, 'auth'>): Promise<string> {
   let secret = secrets.get(ctx.auth);
   if (!secret) {
     secret = ctx.auth.$context.then((c) => c.secret);

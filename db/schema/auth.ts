@@ -20,6 +20,10 @@ export const users = sqliteTable('users', {
   currentPeriodEnd: integer('current_period_end', { mode: 'timestamp_ms' }),
   cancelAtPeriodEnd: integer('cancel_at_period_end', { mode: 'boolean' }).notNull().default(false),
   billingGraceUntil: integer('billing_grace_until', { mode: 'timestamp_ms' }),
+  // Deleting the account closes it at once and erases it after the grace period (decision 0132):
+  // sign-in is refused while closedAt is set; the purge job erases it after purgeAfter.
+  closedAt: integer('closed_at', { mode: 'timestamp_ms' }),
+  purgeAfter: integer('purge_after', { mode: 'timestamp_ms' }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
   // Webhooks find the user by their Stripe customer.

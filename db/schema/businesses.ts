@@ -115,13 +115,13 @@ export const reportRequests = sqliteTable(
   ],
 );
 
+// Kept when the request is erased (proof of what was agreed, and when): the request link is cut
+// and the address pseudonymised by api/services/data-rights/erasure.ts (decision 0130).
 export const consentRecords = sqliteTable(
   'consent_records',
   {
     id: id(),
-    requestId: text('request_id')
-      .notNull()
-      .references(() => reportRequests.id, { onDelete: 'cascade' }),
+    requestId: text('request_id').references(() => reportRequests.id, { onDelete: 'set null' }),
     email: text('email').notNull(),
     textVersion: text('text_version').notNull(),
     ipAddress: text('ip_address'),

@@ -4,8 +4,10 @@ import {
   ANNUAL_SAVINGS_PERCENT,
   COMPETITOR_COUNT,
   COVERAGE_FLOOR,
+  FREE_REPORT_RETENTION_DEFAULT_MONTHS,
   MIN_DATA_POINTS,
   OPERATOR,
+  POLICY,
   PRICES,
   REPORT_DELIVERY_TEXT,
   SCORE_MAX,
@@ -114,7 +116,7 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     id: 'data',
     question: 'What happens to my data?',
     answer: [
-      'Your data travels only over HTTPS and is stored on encrypted disks, we never sell it, and we delete it when you ask. You can request an export of your data at any time, including within 30 days after your account is closed. The Privacy Policy has the details.',
+      `Your data travels only over HTTPS and is stored on encrypted disks, and we never sell it. With an account, Your data on your account page e-mails you an export (a ZIP with your businesses, every snapshot of their metrics, your reports as PDFs and more) and deletes the account: it closes at once and is erased ${POLICY.dataExportDaysAfterTermination} days later, and until then the e-mailed link restores it or sends you an export. Every free report e-mail has a "Delete my data" link, and free reports not saved to an account are erased after ${FREE_REPORT_RETENTION_DEFAULT_MONTHS} months. The Privacy Policy has the details.`,
     ],
   },
   {

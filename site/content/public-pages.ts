@@ -17,5 +17,6 @@ export const PUBLIC_PAGES: readonly PublicPage[] = [
   { path: '/methodology', og: 'methodology', title: 'How LocalRank scores a business', subtitle: 'Every data point, its source, weight and how it is normalised', changefreq: 'monthly', priority: 0.6 },
   { path: '/contact', og: 'contact', title: 'Contact Us', subtitle: 'Replies within 24-48 hours, Mon-Fri 9am-6pm EST', changefreq: 'yearly', priority: 0.5 },
   { path: '/privacy', og: 'privacy', title: 'Privacy Policy', subtitle: 'Encrypted storage, no data selling, deletion on request', changefreq: 'yearly', priority: 0.3 },
+  { path: '/privacy/data', og: 'privacy-data', title: 'Your Data', subtitle: 'How each kind of data is exported, erased and kept', changefreq: 'monthly', priority: 0.3 },
   { path: '/terms', og: 'terms', title: 'Terms of Service', subtitle: 'The agreement between you and LocalRank', changefreq: 'yearly', priority: 0.3 },
 ];

@@ -52,6 +52,11 @@ export const API_ROUTES = [
   'POST /api/billing/sync',
   'POST /api/billing/portal',
   'POST /api/stripe/webhook',
+  'POST /api/branding-profiles/preview',
+  'GET /api/account/data',
+  'POST /api/account/data/export',
+  'POST /api/account/delete',
+  'GET /api/data-exports/download',
 ] as const;
 
 /** Pages, for the HTTP run: pre-rendered, server-rendered, with ids and tokens. */

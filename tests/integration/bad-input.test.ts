@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_BODY_BYTES } from '../../api/app.ts';
 import { STRIPE_WEBHOOK_MAX_BYTES } from '../../api/routes/billing.ts';
+import { PREVIEW_MAX_BYTES } from '../../api/routes/branding.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
 import { LOGO_MAX_BYTES } from '../../common/schemas/branding.ts';
 import { addClient, seedBusiness } from '../helpers/dashboard-seed.ts';
@@ -78,6 +79,13 @@ const ROUTES: Record<string, RouteRule> = {
   'POST /api/billing/portal': { access: 'signed-in' },
   // Stripe's signature on the raw body is the proof (400 without it); the body is not JSON-validated.
   'POST /api/stripe/webhook': { access: 'public', limit: { bytes: STRIPE_WEBHOOK_MAX_BYTES, type: 'application/json' } },
+  // White-label plans only (403 here first, before the body); carries a logo, with its own limit.
+  'POST /api/branding-profiles/preview': { access: 'signed-in', limit: { bytes: PREVIEW_MAX_BYTES, type: 'application/json' } },
+  'GET /api/account/data': { access: 'signed-in' },
+  'POST /api/account/data/export': { access: 'signed-in' },
+  'POST /api/account/delete': { access: 'signed-in', json: true },
+  // The signed link's token (in the query) is the proof of access.
+  'GET /api/data-exports/download': { access: 'public' },
 };
 
 // Path segments, already URL-encoded as a client would send them.

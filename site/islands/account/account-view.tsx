@@ -6,6 +6,7 @@ import BreakableEmail from '../ui/breakable-email.tsx';
 import BillingSettings from './billing-settings.tsx';
 import Protected from '../ui/protected.tsx';
 import SecuritySection from './security-section.tsx';
+import YourData from './your-data.tsx';
 import { accountTier, quickActions, roleLabel, TIER_NAMES, type QuickAction } from './quick-actions.ts';
 import './account.css';
 
@@ -104,6 +105,7 @@ function Account({ viewer }: { viewer: Viewer }) {
         </div>
       </section>
       <SecuritySection />
+      <YourData />
     </div>
   );
 }

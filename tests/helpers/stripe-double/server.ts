@@ -405,7 +405,7 @@ export class StripeDouble {
 
     if (is('GET', '/v1/invoices')) {
       const data = [...this.invoices.values()]
-        .filter((i) => (!params.subscription || i.parent?.subscription_details?.subscription === params.subscription) && (!params.status || i.status === params.status))
+        .filter((i) => (!params.customer || i.customer === params.customer) && (!params.subscription || i.parent?.subscription_details?.subscription === params.subscription) && (!params.status || i.status === params.status))
         .sort((a, b) => b.created - a.created);
       return this.list(
         data.map((i) => this.invoiceOut(i, expand)),

@@ -1,0 +1,44 @@
+// The report e-mail's "Delete my data" link: signed (api/lib/signed-link.ts) with the request it
+// answered, valid for the retention period (the data is gone by then anyway). Opening it shows a
+// confirmation; confirming erases what visitors left under the address the report went to
+// (forgetEmail). The request goes with it, so the link works once.
+import { eq } from 'drizzle-orm';
+import { businesses, reportRequests } from '../../../db/schema/businesses.ts';
+import type { AppContext } from '../../context.ts';
+import { checkLink, signLink } from '../../lib/signed-link.ts';
+import { forgetEmail, type ErasureSummary } from './erasure.ts';
+
+export const FORGET_PATH = '/delete-data';
+
+export async function forgetLinkUrl(ctx: AppContext, requestId: string, now = new Date()): Promise<string> {
+  const expires = new Date(now);
+  expires.setUTCMonth(expires.getUTCMonth() + ctx.env.FREE_REPORT_RETENTION_MONTHS);
+  return `${ctx.env.PUBLIC_BASE_URL}${FORGET_PATH}?token=${encodeURIComponent(await signLink(ctx, 'forget-request', requestId, expires))}`;
+}
+
+export type ForgetLinkState =
+  | { state: 'confirm'; email: string; company: string }
+  | { state: 'done'; email: string; summary: ErasureSummary }
+  /** Signed by us, but the request is gone: the link was used, or the data was purged. */
+  | { state: 'used' }
+  | { state: 'expired' }
+  | { state: 'invalid' };
+
+export async function lookupForgetLink(ctx: AppContext, token: string, now = new Date()): Promise<ForgetLinkState> {
+  const link = await checkLink(ctx, 'forget-request', token, now);
+  if (link.state !== 'valid') return { state: link.state };
+  const [row] = await ctx.db
+    .select({ email: reportRequests.email, company: businesses.company })
+    .from(reportRequests)
+    .innerJoin(businesses, eq(businesses.id, reportRequests.businessId))
+    .where(eq(reportRequests.id, link.subject));
+  if (!row) return { state: 'used' };
+  return { state: 'confirm', email: row.email, company: row.company };
+}
+
+/** The confirmation's POST: erases, or says why the link cannot. */
+export async function forgetByLink(ctx: AppContext, token: string, now = new Date()): Promise<ForgetLinkState> {
+  const found = await lookupForgetLink(ctx, token, now);
+  if (found.state !== 'confirm') return found;
+  return { state: 'done', email: found.email, summary: await forgetEmail(ctx, found.email) };
+}

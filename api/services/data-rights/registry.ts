@@ -1,0 +1,242 @@
+// What happens to every table and every kind of file when someone asks for their data or for its
+// erasure: one entry per table of db/schema, read by the erasure and retention services, by
+// docs/privacy-data.md (which a test keeps in step) and by a test that walks the migrated schema
+// and fails on a table without an entry. A new table gets its entry here, nowhere else. Decision 0130.
+
+export type Holder =
+  /** rows that belong to an account (the user, their businesses, their consultant profile) */
+  | 'account'
+  /** rows that belong to a free-report request made without an account (or to its business) */
+  | 'visitor'
+  /** rows the product runs on; they may carry an address for a short time */
+  | 'operations';
+
+/**
+ * How an account's export reads a table: the rows the SQL selects (named parameters :userId,
+ * :email), written as {file}.json and, with csv, {file}.csv. Secrets are never selected.
+ */
+export interface ExportQuery {
+  file: string;
+  csv?: boolean;
+  sql: string;
+}
+
+// The businesses an account holds: its own, and for a consultant its clients'.
+export const ACCOUNT_BUSINESSES = `SELECT id FROM businesses WHERE user_id = :userId
+  UNION SELECT cl.business_id FROM clients cl JOIN consultants c ON c.id = cl.consultant_id WHERE c.user_id = :userId AND cl.business_id IS NOT NULL`;
+const CONSULTANT = `SELECT id FROM consultants WHERE user_id = :userId`;
+
+export interface TableRule {
+  holder: Holder;
+  /** The account export's reading of the table; absent when the table is not exported (see `exported`). */
+  exportRows?: ExportQuery;
+  /**
+   * Run when the account is closed (deleted, in its grace period), with :userId and :now: what must
+   * stop at once (sessions end; keys are revoked; deliveries stop). Absent when nothing must.
+   */
+  onClose?: string;
+  /** What the rows hold, in plain words. */
+  holds: string;
+  /** How the rows reach a person asking for their data. */
+  exported: string;
+  /** How the rows are erased (a person's request, the retention purge). */
+  erased: string;
+  /** What is kept after erasure, and why; null when nothing is. */
+  kept: string | null;
+}
+
+export const TABLES: Record<string, TableRule> = {
+  users: {
+    holder: 'account',
+    exportRows: { file: 'profile', sql: 'SELECT id, email, name, role, subscription_tier, subscription_status, billing_interval, current_period_end, cancel_at_period_end, email_verified, created_at FROM users WHERE id = :userId' },
+    holds: 'the account: e-mail, name, role, plan and billing status, Stripe customer id',
+    exported: 'profile.json (plan and billing status; invoices from Stripe in invoices.json, never card data)',
+    erased: 'deleted with the account; sessions, credentials and the consultant profile cascade from it',
+    kept: null,
+  },
+  sessions: {
+    holder: 'account',
+    onClose: 'DELETE FROM sessions WHERE user_id = :userId',
+    exportRows: { file: 'sessions', csv: true, sql: 'SELECT id, created_at, updated_at, expires_at, ip_address, user_agent FROM sessions WHERE user_id = :userId' },
+    holds: 'signed-in sessions with IP address and browser',
+    exported: 'sessions.json/.csv (never the session token)',
+    erased: 'cascade from users',
+    kept: null,
+  },
+  accounts: {
+    holder: 'account',
+    holds: 'the password hash (better-auth credential row)',
+    exported: 'never (a password hash is a secret)',
+    erased: 'cascade from users',
+    kept: null,
+  },
+  verifications: {
+    holder: 'operations',
+    holds: 'one-time tokens of e-mail verification and password reset, keyed by address',
+    exported: 'never (one-time secrets)',
+    erased: 'rows naming the address or the account are deleted; others expire within hours',
+    kept: null,
+  },
+  businesses: {
+    holder: 'visitor',
+    exportRows: { file: 'businesses', csv: true, sql: `SELECT * FROM businesses WHERE id IN (${ACCOUNT_BUSINESSES})` },
+    holds: "the requester's name, e-mail, company, role, website and address, and the place found for it",
+    exported: 'businesses.json/.csv, with alert thresholds; a visitor asks the privacy address',
+    erased:
+      'deleted (competitors, metrics, requests, reports and review alerts cascade from it) unless an account or a client record holds it; the retention purge removes those no account holds',
+    kept: null,
+  },
+  competitors: {
+    holder: 'visitor',
+    exportRows: { file: 'competitors', csv: true, sql: `SELECT * FROM competitors WHERE business_id IN (${ACCOUNT_BUSINESSES})` },
+    holds: "public listings of a business's competitors",
+    exported: 'competitors.json/.csv; inside each report',
+    erased: 'cascade from businesses',
+    kept: null,
+  },
+  business_metrics: {
+    holder: 'visitor',
+    exportRows: { file: 'metrics', csv: true, sql: `SELECT * FROM business_metrics WHERE business_id IN (${ACCOUNT_BUSINESSES}) ORDER BY business_id, reported_at` },
+    holds: 'scores and data points of each analysis run',
+    exported: 'metrics.json/.csv: every snapshot',
+    erased: 'cascade from businesses',
+    kept: null,
+  },
+  report_requests: {
+    holder: 'visitor',
+    exportRows: { file: 'report-requests', csv: true, sql: `SELECT id, business_id, email, payload, marketing_consent, ip_address, user_agent, status, created_at FROM report_requests WHERE user_id = :userId OR business_id IN (${ACCOUNT_BUSINESSES})` },
+    holds: 'the free-report form as sent, with IP address and browser',
+    exported: 'report-requests.json/.csv',
+    erased: 'deleted with the address (the delete link, `admin forget`) or the business; cascade from businesses',
+    kept: null,
+  },
+  consent_records: {
+    holder: 'visitor',
+    exportRows: { file: 'consent-records', csv: true, sql: 'SELECT id, email, text_version, ip_address, user_agent, consented_at, withdrawn_at FROM consent_records WHERE lower(email) = :email' },
+    holds: 'marketing consent: address, text version, IP address, browser, when given and withdrawn',
+    exported: 'consent-records.json/.csv (the account address)',
+    erased: 'the address is replaced by a keyed hash, IP address and browser are cleared, the link to the request is cut',
+    kept: 'the pseudonymised record (text version, when given and withdrawn): proof of consent the law asks us to be able to show',
+  },
+  email_opt_outs: {
+    holder: 'visitor',
+    exportRows: { file: 'unsubscribes', csv: true, sql: 'SELECT id, email, created_at FROM email_opt_outs WHERE lower(email) = :email' },
+    holds: 'addresses that used an unsubscribe link',
+    exported: 'unsubscribes.json/.csv (the account address)',
+    erased: 'deleted with the address',
+    kept: null,
+  },
+  consultants: {
+    holder: 'account',
+    exportRows: { file: 'consultant-profile', sql: 'SELECT id, company_name, subscription_tier, subscription_status, created_at FROM consultants WHERE user_id = :userId' },
+    holds: "a consultant's company name and plan",
+    exported: 'consultant-profile.json',
+    erased: 'cascade from users',
+    kept: null,
+  },
+  branding_profiles: {
+    holder: 'account',
+    exportRows: { file: 'branding-profiles', sql: `SELECT * FROM branding_profiles WHERE consultant_id IN (${CONSULTANT})` },
+    holds: "an agency's branding: company name, colours, contact details, logo",
+    exported: 'branding-profiles.json, logos/ (the files)',
+    erased: 'cascade from consultants; the logo files with them',
+    kept: null,
+  },
+  clients: {
+    holder: 'account',
+    exportRows: { file: 'clients', csv: true, sql: `SELECT * FROM clients WHERE consultant_id IN (${CONSULTANT})` },
+    holds: "a consultant's clients: name, e-mail, notes",
+    exported: 'clients.json/.csv',
+    erased: 'cascade from consultants',
+    kept: null,
+  },
+  reports: {
+    holder: 'visitor',
+    exportRows: { file: 'reports', sql: `SELECT id, business_id, consultant_id, client_id, branding_profile_id, report_type, recipient_email, cc_email, email_sent_at, opened_at, created_at, expires_at, data FROM reports WHERE business_id IN (${ACCOUNT_BUSINESSES}) OR consultant_id IN (${CONSULTANT})` },
+    holds: 'each report: the analysis snapshot, link token, where the e-mail went',
+    exported: 'reports.json (the analysis of each), reports/{id}.pdf; never the link token',
+    erased: 'cascade from businesses; deleted with the request it answered; its files are removed with it',
+    kept: null,
+  },
+  review_alerts: {
+    holder: 'visitor',
+    exportRows: { file: 'review-alerts', csv: true, sql: `SELECT * FROM review_alerts WHERE business_id IN (${ACCOUNT_BUSINESSES})` },
+    holds: 'public reviews at or below the alert threshold',
+    exported: 'review-alerts.json/.csv',
+    erased: 'cascade from businesses',
+    kept: null,
+  },
+  jobs: {
+    holder: 'operations',
+    holds: 'queued work; a payload may name a request, a business or an address',
+    exported: 'never (internal)',
+    erased: 'jobs whose payload names an erased row or address are deleted',
+    kept: null,
+  },
+  rate_limits: {
+    holder: 'operations',
+    holds: 'counters keyed by IP address or e-mail, each for at most an hour',
+    exported: 'never (internal)',
+    erased: 'counters keyed by the address are deleted; the rest expire within the hour',
+    kept: null,
+  },
+  contact_messages: {
+    holder: 'visitor',
+    exportRows: { file: 'contact-messages', csv: true, sql: 'SELECT id, name, email, subject, message, ip_address, created_at FROM contact_messages WHERE lower(email) = :email' },
+    holds: 'contact-form messages: name, e-mail, subject, message, IP address',
+    exported: 'contact-messages.json/.csv (the account address)',
+    erased: 'deleted with the address',
+    kept: null,
+  },
+  data_exports: {
+    holder: 'account',
+    exportRows: { file: 'exports', csv: true, sql: 'SELECT id, status, bytes, created_at, ready_at, expires_at FROM data_exports WHERE user_id = :userId' },
+    holds: 'export requests: when, status, size',
+    exported: 'exports.json/.csv',
+    erased: 'cascade from users; the ZIP files with them, and each ZIP after its link expires',
+    kept: null,
+  },
+  stripe_events: {
+    holder: 'operations',
+    holds: 'ids and types of Stripe webhook events (no personal data)',
+    exported: 'never (internal)',
+    erased: 'nothing to erase: the rows name no person',
+    kept: 'event ids and types, so a replayed event is not applied twice',
+  },
+};
+
+/** Files under DATA_DIR, by kind. The erasure test walks the folder for anything that names a person. */
+export const FILE_KINDS: Record<string, TableRule & { path: string }> = {
+  'report files': {
+    path: 'files/reports/{reportId}/report.pdf, score-card.png',
+    holder: 'visitor',
+    holds: "a report's PDF and score card",
+    exported: 'reports/{id}.pdf in the export; attached to the report e-mail',
+    erased: 'the folder is removed with its report (delete link, `admin forget`, retention purge)',
+    kept: null,
+  },
+  'branding logos': {
+    path: 'files/branding/…',
+    holder: 'account',
+    holds: "an agency's uploaded logos",
+    exported: 'logos/ in the export',
+    erased: 'removed with the branding profile, and with the account',
+    kept: null,
+  },
+  'export archives': {
+    path: 'files/exports/{exportId}.zip',
+    holder: 'account',
+    holds: "an account's export",
+    exported: 'the export itself, behind a signed link valid 7 days',
+    erased: 'removed when its link expires (the daily purge), and with the account',
+    kept: null,
+  },
+  'outbox copies': {
+    path: 'outbox/*.eml',
+    holder: 'visitor',
+    holds: 'copies of sent e-mail when no SMTP server is set (development)',
+    exported: 'never (a copy of mail already sent to the person)',
+    erased: 'copies addressed to the address are deleted with it',
+    kept: null,
+  },
+};
