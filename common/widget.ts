@@ -112,3 +112,30 @@ export function widgetReactUsage({ baseUrl, publishableKey, components }: Snippe
     ...components.map((c) => `<${c === 'report-form' ? 'ReportForm' : 'ScoreCard'} publishableKey="${publishableKey}" origin="${origin}" />`),
   ].join('\n');
 }
+
+/** The consent line of the widget's form: it names the agency the visitor will hear from. */
+export const widgetConsentText = (agency: string) =>
+  `I agree to receive my free report from ${agency || 'this company'} and occasional marketing communications by e-mail. I can unsubscribe at any time.`;
+
+// The widget API's answers (api/services/widget.ts makes them, the SDK reads them).
+export interface WidgetTheme {
+  primary: string;
+  secondary: string;
+  accent: string;
+}
+
+export interface WidgetConfig {
+  agency: string;
+  website: string | null;
+  components: WidgetComponent[];
+  theme: WidgetTheme;
+}
+
+export interface ScoreCardData {
+  company: string;
+  overall: number | null;
+  rank: number;
+  of: number;
+  scores: { reviews: number | null; digitalPresence: number | null; engagement: number | null; marketShare: number | null };
+  sampleData: boolean;
+}

@@ -6,7 +6,17 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import type { WidgetKeyInput, WidgetLeadInput } from '../../common/schemas/widget.ts';
 import { WIDGET_HONEYPOT } from '../../common/schemas/widget.ts';
-import { originAllowed, originHost, WIDGET_KEY, WIDGET_KEY_PREFIX, WIDGET_NOT_ENABLED, type WidgetComponent } from '../../common/widget.ts';
+import {
+  originAllowed,
+  originHost,
+  WIDGET_KEY,
+  WIDGET_KEY_PREFIX,
+  WIDGET_NOT_ENABLED,
+  type ScoreCardData,
+  type WidgetComponent,
+  type WidgetConfig,
+  type WidgetTheme,
+} from '../../common/widget.ts';
 import { users } from '../../db/schema/auth.ts';
 import { brandingProfiles, clients, consultants } from '../../db/schema/consultants.ts';
 import { reports } from '../../db/schema/reports.ts';
@@ -26,7 +36,7 @@ export type WidgetLeadRow = typeof widgetLeads.$inferSelect;
 
 export const LEAD_NOTIFY = 'widget.lead-notify';
 export const LEAD_DIGEST = 'widget.lead-digest';
-/** The consent line's version; the text is WIDGET_CONSENT in common/widget.ts. */
+/** The consent line's version; the text is widgetConsentText in common/widget.ts. */
 export const WIDGET_CONSENT_TEXT_VERSION = 'widget-2026-11-24';
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -130,19 +140,6 @@ export async function keyForOrigin(ctx: AppContext, publishableKey: string, orig
   return key;
 }
 
-export interface WidgetTheme {
-  primary: string;
-  secondary: string;
-  accent: string;
-}
-
-export interface WidgetConfig {
-  agency: string;
-  website: string | null;
-  components: WidgetComponent[];
-  theme: WidgetTheme;
-}
-
 const DEFAULT_THEME: WidgetTheme = { primary: '#2563EB', secondary: '#1F2937', accent: '#059669' };
 
 async function profileOf(ctx: AppContext, key: WidgetKeyRow) {
@@ -244,15 +241,6 @@ export async function releaseQueuedLeads(ctx: AppContext, consultantId?: string)
   let released = 0;
   for (const lead of queued) if (lead.reason !== 'address' && (await releaseLead(ctx, lead.id))) released++;
   return released;
-}
-
-export interface ScoreCardData {
-  company: string;
-  overall: number | null;
-  rank: number;
-  of: number;
-  scores: { reviews: number | null; digitalPresence: number | null; engagement: number | null; marketShare: number | null };
-  sampleData: boolean;
 }
 
 const scoreCardOf = (data: ReportData): ScoreCardData => ({
