@@ -11,6 +11,7 @@ import { loadEnv } from '../api/env.ts';
 import { widgetSnippet } from '../common/widget.ts';
 import { WIDGET_BUDGETS, widgetSizes } from '../widget-sdk/build.ts';
 import { freePort, startBenchServer } from './lib/bench-server.ts';
+import { builtSiteUrl } from './lib/built-site-url.ts';
 import { startHostPage } from './lib/widget-host-page.ts';
 import { seedWidgetAgency } from './lib/widget-seed.ts';
 
@@ -33,7 +34,7 @@ for (const [f, budget] of [[loader, WIDGET_BUDGETS.loader], [widget, WIDGET_BUDG
   console.log(`  ${f.file.padEnd(24)}  ${kb(f.raw).padEnd(9)}  ${kb(f.gzip).padEnd(9)}  ${kb(f.brotli).padEnd(9)}  ${kb(budget)} ${f.gzip <= budget ? 'ok' : 'OVER'}`);
 }
 
-const server = await startBenchServer({ WORKER: 'off', WIDGET_RATE_LIMIT_PER_IP: '100000' });
+const server = await startBenchServer({ ...builtSiteUrl(), WORKER: 'off', WIDGET_RATE_LIMIT_PER_IP: '100000' });
 const product = `http://127.0.0.1:${server.port}`;
 const hostPort = await freePort();
 const ctx = await createContext(loadEnv({ ...process.env, ...server.env }));

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { ACCOUNT_EMAIL, accountEmailJob } from '../email/account-email.ts';
 import { ALERTS_NOTIFY, alertsNotifyJob } from '../email/alerts-notify-job.ts';
 import { contactNotifyJob } from '../email/contact-notify-job.ts';
+import { LEAD_JOBS } from '../email/lead-emails.ts';
 import { reportFailedJob } from '../email/report-failed.ts';
 import { BILLING_JOBS } from '../services/billing/jobs.ts';
 import { reportGenerateJob, type ReportJobDeps } from '../report/generate-job.ts';
@@ -43,5 +44,6 @@ export function createRegistry(deps: JobDeps): JobRegistry {
     [ALERTS_NOTIFY]: alertsNotifyJob,
     [ACCOUNT_EMAIL]: accountEmailJob,
     ...BILLING_JOBS,
+    ...LEAD_JOBS,
   };
 }

@@ -1,7 +1,10 @@
 // The widget's server side (issue 15): keys on the Agency plan, CORS only for the key's hostnames,
 // leads through the report pipeline in the key's branding, queued (never lost) when the plan has
 // lapsed, listed, exported and converted to clients.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
+import { scheduleWidgetLeads } from '../../api/email/lead-emails.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
@@ -22,6 +25,9 @@ const drain = async () => {
   const worker = createWorker(t.ctx, { registry: createRegistry({ analyse: async () => reportDataFixture({ seed: 7 }) }) });
   while (await worker.runNext());
 };
+
+const outbox = () => (existsSync(join(t.dataDir, 'outbox')) ? readdirSync(join(t.dataDir, 'outbox')).filter((f) => f.endsWith('.eml')).sort() : []);
+const mails = () => outbox().map((f) => readFileSync(join(t.dataDir, 'outbox', f), 'utf8').replace(/=\r?\n/g, ''));
 
 const lead = (overrides: Record<string, unknown> = {}) => ({
   fullName: 'Riley Park',
@@ -128,6 +134,10 @@ describe('the widget API from other sites', () => {
     expect(ready.body.status).toBe('ready');
     expect(ready.body.scoreCard).toMatchObject({ rank: expect.any(Number), of: expect.any(Number) });
     const [row] = await t.ctx.db.select().from(widgetLeads).where(eq(widgetLeads.id, sent.body.leadId));
+    expect(row!.notifiedAt).toBeInstanceOf(Date);
+    const sentMail = mails();
+    expect(sentMail.some((m) => m.includes(`To: ${agency.email}`) && m.includes('Subject: New lead from your widget: Park Street Bakery') && m.includes('Riley Park, Park Street Bakery <riley@bakery.example>, from www.northstar.example'))).toBe(true);
+    expect(sentMail.some((m) => m.includes('To: riley@bakery.example'))).toBe(true);
     const [report] = await t.ctx.db.select().from(reports).where(eq(reports.requestId, row!.requestId!));
     expect(report).toMatchObject({ consultantId: agency.viewer.consultant!.id, brandingProfileId: profileId });
 
@@ -162,10 +172,28 @@ describe('the widget API from other sites', () => {
     expect(sent.body.status).toBe('received');
     const [queued] = await t.ctx.db.select().from(widgetLeads).where(eq(widgetLeads.id, sent.body.leadId));
     expect(queued).toMatchObject({ status: 'queued', queuedReason: 'plan', requestId: null });
+    // The agency is told what is waiting.
+    await drain();
+    expect(mails().some((m) => m.includes(`To: ${agency.email}`) && m.includes('waiting@bakery.example') && m.includes('Its report is waiting: your plan does not include the widget'))).toBe(true);
 
     await t.ctx.db.update(users).set({ subscriptionStatus: 'active' }).where(eq(users.id, agency.viewer.user.id));
     const leads = await call(t.app, 'GET', '/api/widget/leads', undefined, agency.cookie);
     expect(leads.body.leads[0]).toMatchObject({ email: 'waiting@bakery.example', status: 'processing' });
+  });
+
+  it('sends a daily digest instead, once per day, for keys that chose it', async () => {
+    const { agency, key } = await agencyWithKey({ leadEmails: 'daily' });
+    for (const email of ['one@digest.example', 'two@digest.example']) {
+      expect((await visitor('POST', `/api/widget/v1/${key.publishableKey}/leads`, 'https://northstar.example', lead({ email, company: `Digest ${email}` }))).status).toBe(202);
+    }
+    const before = mails().filter((m) => m.includes(`To: ${agency.email}`)).length;
+    const day = new Date('2026-11-25T08:00:00Z');
+    expect((await scheduleWidgetLeads(t.ctx, day)).digests).toBe(1);
+    expect((await scheduleWidgetLeads(t.ctx, day)).digests).toBe(0);
+    await drain();
+    const toAgency = mails().filter((m) => m.includes(`To: ${agency.email}`));
+    expect(toAgency.length - before).toBe(1);
+    expect(toAgency.at(-1)).toContain('Subject: 2 new leads from your widget');
   });
 
   it('refuses a revoked key', async () => {
