@@ -19,10 +19,11 @@ export interface HostPage {
 }
 
 /**
- * Pages by path: `/` and any other path answer `pages[path]`'s HTML body. `/host.css` is the
- * hostile stylesheet, `/queue-stub.js` the queue stub (the page's own script, for the queue API).
+ * Pages by path answer `pages[path]`'s HTML body (read per request: a caller may add pages);
+ * `scripts[path]` are the page's own scripts. `/host.css` is the hostile stylesheet and
+ * `/queue-stub.js` the queue API's stub.
  */
-export function startHostPage({ port, host = '127.0.0.1', product, pages }: { port: number; host?: string; product: string; pages: Record<string, string> }): Promise<HostPage> {
+export function startHostPage({ port, host = '127.0.0.1', product, pages, scripts = {} }: { port: number; host?: string; product: string; pages: Record<string, string>; scripts?: Record<string, string> }): Promise<HostPage> {
   const csp = [
     "default-src 'none'",
     `script-src 'self' ${product}`,
@@ -35,6 +36,7 @@ export function startHostPage({ port, host = '127.0.0.1', product, pages }: { po
     const path = (req.url ?? '/').split('?')[0]!;
     if (path === '/host.css') return void res.writeHead(200, { 'Content-Type': 'text/css' }).end(HOSTILE_CSS);
     if (path === '/queue-stub.js') return void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(WIDGET_QUEUE_STUB);
+    if (scripts[path] !== undefined) return void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(scripts[path]);
     const body = pages[path];
     if (body === undefined) return void res.writeHead(404).end();
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': csp, 'Cache-Control': 'no-store' });
@@ -44,7 +46,8 @@ export function startHostPage({ port, host = '127.0.0.1', product, pages }: { po
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    // Every interface: the page is also opened as localhost (a hostname the key does not list).
+    server.listen(port, '0.0.0.0', () => {
       const origin = `http://${host}:${(server.address() as { port: number }).port}`;
       resolve({ url: `${origin}/`, origin, close: () => new Promise((done) => server.close(() => done())) });
     });

@@ -147,8 +147,9 @@ export class ReportFormView extends Configured {
                 {typeof control[0] === 'string' ? (
                   <input {...a11y(name)} type={control[0]} autoComplete={control[1] as string} inputMode={name === 'zip' ? 'numeric' : undefined} />
                 ) : (
-                  <select {...a11y(name)} defaultValue="" autoComplete={name === 'state' ? 'address-level1' : 'off'}>
-                    <option value="" disabled>Select…</option>
+                  <select {...a11y(name)} autoComplete={name === 'state' ? 'address-level1' : 'off'}>
+                    {/* Selected first, in React and Preact alike: nothing is chosen for the visitor. */}
+                    <option value="">Select…</option>
                     {(control as readonly (readonly [string, string])[]).map(([value, text]) => (
                       <option key={value} value={value}>{text}</option>
                     ))}
