@@ -102,11 +102,15 @@ export function widgetSnippet({ baseUrl, publishableKey, components }: SnippetIn
  */
 export const WIDGET_QUEUE_STUB = 'window.LocalRank=window.LocalRank||function(){(LocalRank.q=LocalRank.q||[]).push(arguments)};';
 
+/** The React package (the ES module build), served beside the widget (widget-sdk/package.json's version). */
+export const WIDGET_PACKAGE_FILE = 'localrank-widget-1.0.0.tgz';
+
 /** The React usage (the ES module build, react as a peer dependency). */
 export function widgetReactUsage({ baseUrl, publishableKey, components }: SnippetInput): string {
   const names = components.map((c) => (c === 'report-form' ? 'ReportForm' : 'ScoreCard'));
   const origin = baseUrl.replace(/\/$/, '');
   return [
+    `// npm install ${origin}${WIDGET_BASE_PATH}${WIDGET_PACKAGE_FILE}`,
     `import { ${names.join(', ') || 'ReportForm'} } from '@localrank/widget';`,
     '',
     ...components.map((c) => `<${c === 'report-form' ? 'ReportForm' : 'ScoreCard'} publishableKey="${publishableKey}" origin="${origin}" />`),

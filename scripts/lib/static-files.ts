@@ -25,6 +25,7 @@ const TYPES: Record<string, string> = {
   '.webp': 'image/webp',
   '.jpg': 'image/jpeg',
   '.pdf': 'application/pdf',
+  '.tgz': 'application/gzip',
 };
 /** Text formats worth compressing; images and fonts are compressed already. */
 const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.svg', '.xml', '.txt', '.json', '.webmanifest', '.ico']);

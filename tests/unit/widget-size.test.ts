@@ -15,3 +15,19 @@ it('keeps the loader under 1 KB gzip and the widget with both components under 1
   expect(widget.gzip).toBeLessThanOrEqual(WIDGET_BUDGETS.widget);
   expect(widget.file).toMatch(/^widget\.[0-9a-f]{10}\.js$/);
 }, 60_000);
+
+it('packs the ES module build as the npm package the React usage names, with its type declarations', async () => {
+  const { readFileSync: read } = await import('node:fs');
+  const { gunzipSync } = await import('node:zlib');
+  const { WIDGET_PACKAGE_FILE } = await import('../../common/widget.ts');
+  const { buildEsm, packEsm } = await import('../../widget-sdk/build.ts');
+  const pkg = JSON.parse(read(join(import.meta.dirname, '../../widget-sdk/package.json'), 'utf8'));
+  expect(WIDGET_PACKAGE_FILE).toBe(`localrank-widget-${pkg.version}.tgz`);
+  expect(pkg.peerDependencies).toMatchObject({ react: expect.any(String), 'react-dom': expect.any(String) });
+  await buildEsm(join(dir, 'esm'));
+  const tar = gunzipSync(packEsm(dir)).toString('latin1');
+  for (const name of ['package/package.json', 'package/dist/esm/index.js', 'package/dist/esm/index.d.ts']) expect(tar).toContain(name);
+  expect(tar).toMatch(/declare function ReportForm\(/);
+  expect(tar).toMatch(/declare function ScoreCard\(/);
+  expect(tar).toContain("from 'react'");
+}, 60_000);

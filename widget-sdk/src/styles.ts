@@ -5,7 +5,7 @@ export const THEME_PROPERTIES = ['--lr-primary', '--lr-secondary', '--lr-accent'
 
 export const CSS = `
 :host{display:block}
-.lr{all:initial;display:block;font:15px/1.5 var(--lr-font,system-ui,sans-serif);color:#0f172a;background:#fff;border:1px solid #e2e8f0;border-radius:var(--lr-radius,12px);padding:20px;max-width:640px}
+.lr{all:initial;display:block;font:15px/1.5 var(--lr-font,system-ui,sans-serif);color:#0f172a;background:#fff;border:1px solid #e2e8f0;border-radius:var(--lr-radius,12px);padding:20px;max-width:640px;margin-bottom:16px}
 *{box-sizing:border-box}
 h2,h3{font-size:19px;margin:0 0 6px;color:var(--lr-secondary)}
 p{margin:0 0 12px}
@@ -24,7 +24,7 @@ button{font:inherit;font-weight:600;border:0;border-radius:8px;padding:12px;curs
 .s{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
 .k{border-top:4px solid var(--lr-primary);background:#f1f5f9;padding:16px}
 .b{font-size:40px;font-weight:800;color:var(--lr-primary)}
-ul{list-style:none;padding:0;margin:12px 0 0;display:grid;grid-template-columns:1fr 1fr;gap:10px}
+ul{list-style:none;padding:0;margin:12px 0;display:grid;grid-template-columns:1fr 1fr;gap:10px}
 li{background:#fff;border-radius:8px;padding:8px 10px;font-size:13px}
 b{display:block;font-size:20px}
 i{display:block;height:6px;border-radius:3px;background:var(--lr-accent)}
