@@ -19,6 +19,7 @@ import {
   leadStatus,
   listKeys,
   listLeads,
+  ownedKey,
   publishedScoreCard,
   revokeKey,
   rotateKey,
@@ -38,32 +39,32 @@ export function widgetRoutes(ctx: AppContext) {
     .post('/widget/keys', async (c, next) => (await access(c), next()), validate('json', widgetKeySchema), async (c) =>
       c.json(await createKey({ ctx, access: await access(c), input: c.req.valid('json') }), 201, NO_STORE),
     )
-    .put('/widget/keys/:id', async (c, next) => (await access(c), next()), validate('json', widgetKeySchema), async (c) =>
-      c.json(await updateKey({ ctx, access: await access(c), id: c.req.param('id'), input: c.req.valid('json') }), 200, NO_STORE),
+    // The key is checked before the body: a stranger learns nothing from a 400.
+    .put('/widget/keys/:keyId', async (c, next) => (await ownedKey(ctx, await access(c), c.req.param('keyId')), next()), validate('json', widgetKeySchema), async (c) =>
+      c.json(await updateKey({ ctx, access: await access(c), id: c.req.param('keyId'), input: c.req.valid('json') }), 200, NO_STORE),
     )
-    .post('/widget/keys/:id/rotate', async (c) => c.json(await rotateKey({ ctx, access: await access(c), id: c.req.param('id') }), 200, NO_STORE))
-    .post('/widget/keys/:id/revoke', async (c) => c.json(await revokeKey({ ctx, access: await access(c), id: c.req.param('id') }), 200, NO_STORE))
+    .post('/widget/keys/:keyId/rotate', async (c) => c.json(await rotateKey({ ctx, access: await access(c), id: c.req.param('keyId') }), 200, NO_STORE))
+    .post('/widget/keys/:keyId/revoke', async (c) => c.json(await revokeKey({ ctx, access: await access(c), id: c.req.param('keyId') }), 200, NO_STORE))
     .get('/widget/leads', async (c) => c.json({ leads: await listLeads({ ctx, access: await access(c) }) }, 200, NO_STORE))
     .get('/widget/leads.csv', async (c) => {
       const csv = await leadsCsv({ ctx, access: await access(c) });
       return c.body(csv, 200, { ...NO_STORE, 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename="widget-leads.csv"' });
     })
-    .post('/widget/leads/:id/convert', async (c) => c.json(await convertLead({ ctx, access: await access(c), leadId: c.req.param('id') }), 201, NO_STORE));
+    .post('/widget/leads/:leadId/convert', async (c) => c.json(await convertLead({ ctx, access: await access(c), leadId: c.req.param('leadId') }), 201, NO_STORE));
 
   const visitor = new Hono<{ Variables: { widgetKey: WidgetKeyRow; origin: string } }>();
-  visitor.use('/widget/v1/:key/*', async (c, next) => {
+  visitor.use('/widget/v1/:publishableKey/*', async (c, next) => {
     const origin = c.req.header('origin');
     let key: WidgetKeyRow;
     try {
-      key = await keyForOrigin(ctx, c.req.param('key')!, origin);
+      key = await keyForOrigin(ctx, c.req.param('publishableKey')!, origin);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       c.header('Vary', 'Origin');
       c.header('Cache-Control', 'no-store');
-      // A refused preflight: the browser sends nothing more. Other refusals are readable by the
-      // widget (so it can say it is not enabled here) and carry nothing but that.
-      if (c.req.method === 'OPTIONS') return c.body(null, 403);
-      if (origin && origin !== 'null') c.header('Access-Control-Allow-Origin', origin);
+      // A refused preflight has no CORS headers: the browser sends nothing more. Other refusals
+      // are readable by the widget (so it can say it is not enabled here) and carry nothing else.
+      if (c.req.method !== 'OPTIONS' && origin && origin !== 'null') c.header('Access-Control-Allow-Origin', origin);
       return c.json({ code: 'forbidden', message: WIDGET_NOT_ENABLED }, 403);
     }
     c.header('Access-Control-Allow-Origin', origin!);
@@ -80,8 +81,8 @@ export function widgetRoutes(ctx: AppContext) {
     c.header('Cache-Control', 'no-store');
   });
   visitor
-    .get('/widget/v1/:key/config', async (c) => c.json(await widgetConfig(ctx, c.get('widgetKey'))))
-    .post('/widget/v1/:key/leads', validate('json', widgetLeadSchema), async (c) => {
+    .get('/widget/v1/:publishableKey/config', async (c) => c.json(await widgetConfig(ctx, c.get('widgetKey'))))
+    .post('/widget/v1/:publishableKey/leads', validate('json', widgetLeadSchema), async (c) => {
       const lead = await captureLead({
         ctx,
         key: c.get('widgetKey'),
@@ -91,8 +92,8 @@ export function widgetRoutes(ctx: AppContext) {
       });
       return c.json(lead, 202);
     })
-    .get('/widget/v1/:key/leads/:leadId', async (c) => c.json(await leadStatus(ctx, c.get('widgetKey'), c.req.param('leadId'))))
-    .get('/widget/v1/:key/score-card', async (c) => c.json(await publishedScoreCard(ctx, c.get('widgetKey'))));
+    .get('/widget/v1/:publishableKey/leads/:leadId', async (c) => c.json(await leadStatus(ctx, c.get('widgetKey'), c.req.param('leadId'))))
+    .get('/widget/v1/:publishableKey/score-card', async (c) => c.json(await publishedScoreCard(ctx, c.get('widgetKey'))));
 
   return new Hono().route('/', agency).route('/', visitor);
 }

@@ -77,7 +77,7 @@ export async function listKeys({ ctx, access }: { ctx: AppContext; access: Consu
   return rows.map(summary);
 }
 
-async function ownedKey(ctx: AppContext, access: ConsultantAccess, id: string): Promise<WidgetKeyRow> {
+export async function ownedKey(ctx: AppContext, access: ConsultantAccess, id: string): Promise<WidgetKeyRow> {
   const row = await ctx.db.query.widgetKeys.findFirst({ where: and(eq(widgetKeys.id, id), eq(widgetKeys.consultantId, access.consultant.id)) });
   if (!row) throw keyNotFound();
   return row;
