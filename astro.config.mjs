@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'astro/config';
 import { precompress } from './scripts/lib/static-files.ts';
+import { buildWidget } from './widget-sdk/build.ts';
 
 // The public address is baked into pre-rendered pages (canonical, Open Graph, sitemap, robots).
 // It defaults as api/env.ts does, and the build records it so `npm start` rebuilds when the
@@ -13,6 +14,19 @@ const site = process.env.PUBLIC_BASE_URL?.replace(/\/$/, '') || `http://localhos
 const recordSite = {
   name: 'record-site-url',
   hooks: { 'astro:build:done': () => writeFileSync(new URL('./dist/site-url.txt', import.meta.url), site) },
+};
+
+// The widget SDK (issue 15), built with tsup into the static files under /widget/v1/ before they
+// are compressed, so `npm run build`, `npm start` and `npm test` always serve the current one.
+const widgetSdk = {
+  name: 'widget-sdk',
+  hooks: {
+    /** @param {{ dir: URL, logger: { info: (m: string) => void } }} options */
+    'astro:build:done': async ({ dir, logger }) => {
+      const { widgetFile } = await buildWidget(fileURLToPath(dir));
+      logger.info(`widget SDK built: ${widgetFile}`);
+    },
+  },
 };
 
 // Static files are compressed once here (brotli and gzip beside each), not on every request
@@ -34,7 +48,7 @@ export default defineConfig({
   publicDir: './site/public',
   output: 'server',
   adapter: node({ mode: 'standalone' }),
-  integrations: [react(), recordSite, precompressStatic],
+  integrations: [react(), recordSite, widgetSdk, precompressStatic],
   site,
   server: { host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT || 4321) },
   build: { inlineStylesheets: 'always' },

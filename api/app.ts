@@ -19,6 +19,7 @@ import { contactRoutes } from './routes/contact.ts';
 import { reportRequestRoutes } from './routes/report-requests.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { sampleSiteRoutes } from './routes/sample-sites.ts';
+import { widgetRoutes } from './routes/widget.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -57,6 +58,7 @@ export function createApp(ctx: AppContext) {
   app.route('/', brandingRoutes(ctx));
   app.route('/', billingRoutes(ctx));
   app.route('/', dataRightsRoutes(ctx));
+  app.route('/', widgetRoutes(ctx));
 
   app.notFound((c) => c.json({ code: 'not_found', message: 'Not found' }, 404));
   app.onError((error, c) => {

@@ -36,6 +36,10 @@ const schema = z.object({
   // Free-report requests accepted per hour from one IP address and for one e-mail address.
   INTAKE_RATE_LIMIT_PER_IP: whole('must be a whole number of requests per hour', 1, Number.MAX_SAFE_INTEGER, 20),
   INTAKE_RATE_LIMIT_PER_EMAIL: whole('must be a whole number of requests per hour', 1, Number.MAX_SAFE_INTEGER, 5),
+  // Widget leads (issue 15): accepted per hour from one IP address (429 beyond), and reports
+  // requested per hour per widget key (leads beyond it are kept, queued, and requested later).
+  WIDGET_RATE_LIMIT_PER_IP: whole('must be a whole number of requests per hour', 1, Number.MAX_SAFE_INTEGER, 10),
+  WIDGET_RATE_LIMIT_PER_KEY: whole('must be a whole number of reports per hour', 1, Number.MAX_SAFE_INTEGER, 100),
   // Contact-form messages accepted per hour from one IP address and from one e-mail address.
   CONTACT_RATE_LIMIT_PER_IP: whole('must be a whole number of messages per hour', 1, Number.MAX_SAFE_INTEGER, 10),
   CONTACT_RATE_LIMIT_PER_EMAIL: whole('must be a whole number of messages per hour', 1, Number.MAX_SAFE_INTEGER, 5),

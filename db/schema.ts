@@ -6,3 +6,4 @@ export * from './schema/reports.ts';
 export * from './schema/operations.ts';
 export * from './schema/billing.ts';
 export * from './schema/data-rights.ts';
+export * from './schema/widget.ts';

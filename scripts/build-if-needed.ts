@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const SOURCES = ['site', 'common', 'api', 'db', 'astro.config.mjs', 'package.json', 'package-lock.json'];
+const SOURCES = ['site', 'common', 'api', 'db', 'widget-sdk/src', 'widget-sdk/build.ts', 'astro.config.mjs', 'package.json', 'package-lock.json'];
 export const SERVER_ENTRY = 'dist/server/entry.mjs';
 const SITE_URL_FILE = 'dist/site-url.txt';
 

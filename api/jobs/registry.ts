@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { ACCOUNT_EMAIL, accountEmailJob } from '../email/account-email.ts';
 import { ALERTS_NOTIFY, alertsNotifyJob } from '../email/alerts-notify-job.ts';
 import { contactNotifyJob } from '../email/contact-notify-job.ts';
+import { LEAD_JOBS } from '../email/lead-emails.ts';
 import { reportFailedJob } from '../email/report-failed.ts';
 import { BILLING_JOBS } from '../services/billing/jobs.ts';
 import { DATA_EXPORT, dataExportJob } from '../services/data-rights/export.ts';
@@ -47,5 +48,6 @@ export function createRegistry(deps: JobDeps): JobRegistry {
     [RETENTION_PURGE]: retentionPurgeJob,
     [DATA_EXPORT]: dataExportJob({ renderer: deps.renderer }),
     ...BILLING_JOBS,
+    ...LEAD_JOBS,
   };
 }

@@ -10,6 +10,7 @@
 import type { AppContext } from '../context.ts';
 import { errorText } from '../log.ts';
 import { can } from '../services/entitlements.ts';
+import { scheduleWidgetLeads } from '../email/lead-emails.ts';
 import { CLIENT_REPORT, clientReportKey, clientReportPeriod, type ClientReportPayload } from '../report/client-report-schedule.ts';
 import { enqueue } from './queue.ts';
 import { scheduleRetentionPurge } from '../services/data-rights/retention-job.ts';
@@ -115,7 +116,9 @@ export async function scheduleTick(ctx: AppContext, now: Date = new Date()) {
     }
   }
   const clientReports = await scheduleClientReports(ctx, now);
-  if (reanalyse || monthly || clientReports) ctx.log.info('scheduled jobs', { reanalyse, monthly, clientReports, period, month });
+  // Widget leads: queued ones released when the agency may again, daily digests (issue 15).
+  const leads = await scheduleWidgetLeads(ctx, now);
+  if (reanalyse || monthly || clientReports || leads.released || leads.digests) ctx.log.info('scheduled jobs', { reanalyse, monthly, clientReports, ...leads, period, month });
   return { reanalyse, monthly, clientReports };
 }
 

@@ -24,4 +24,7 @@ export type JobHandler<P = Record<string, unknown>> = (ctx: AppContext, job: Job
 export interface ReportGeneratePayload {
   requestId: string;
   businessId: string;
+  /** A widget lead's report: the agency's, in the widget key's branding (white-label). */
+  consultantId?: string;
+  brandingProfileId?: string | null;
 }

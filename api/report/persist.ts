@@ -20,6 +20,9 @@ export interface PersistInput {
   requestId: string | null;
   reportType: string;
   data: ReportData;
+  /** A widget lead's report: the agency it belongs to and the branding it is rendered in. */
+  consultantId?: string | null;
+  brandingProfileId?: string | null;
 }
 
 export interface PersistedReport {
@@ -111,6 +114,8 @@ export async function persistReport(ctx: AppContext, input: PersistInput): Promi
       id: reportId,
       businessId,
       requestId: input.requestId,
+      consultantId: input.consultantId ?? null,
+      brandingProfileId: input.brandingProfileId ?? null,
       runId,
       reportType: input.reportType,
       token,

@@ -20,15 +20,16 @@ export interface ConsultantAccess {
 export const PLAN_MESSAGES = {
   clientManagement: 'Client management needs a consultant account on a Pro, Enterprise or Agency plan.',
   whiteLabel: 'Branding profiles and white-label reports are part of the Agency plan.',
+  widget: 'The embeddable widget is part of the Agency plan.',
 } as const;
 
-export async function requireConsultant(ctx: AppContext, headers: Headers, feature: 'clientManagement' | 'whiteLabel'): Promise<ConsultantAccess> {
+export async function requireConsultant(ctx: AppContext, headers: Headers, feature: keyof typeof PLAN_MESSAGES): Promise<ConsultantAccess> {
   const session = await ctx.auth.api.getSession({ headers });
   if (!session) throw unauthenticated();
   const user = await ctx.db.query.users.findFirst({ where: eq(users.id, session.user.id) });
   if (!user) throw unauthenticated();
   const consultant = user.role === 'consultant' ? await ctx.db.query.consultants.findFirst({ where: eq(consultants.userId, user.id) }) : undefined;
   if (!consultant) throw new AppError('forbidden', 'Only consultant accounts manage clients.');
-  if (!can(user, feature as Feature)) throw new AppError('plan_required', PLAN_MESSAGES[feature]);
+  if (!can(user, feature satisfies Feature)) throw new AppError('plan_required', PLAN_MESSAGES[feature]);
   return { user, consultant };
 }

@@ -32,7 +32,15 @@ export function requestFingerprint(input: ReportRequest, userId: string | null):
   return createHash('sha256').update(JSON.stringify([userId ?? '', ...parts])).digest('hex');
 }
 
-export async function submitReportRequest({ ctx, input, requester }: { ctx: AppContext; input: ReportRequest; requester: Requester }) {
+/** A request made through an agency's widget (api/services/widget.ts): its report is the agency's. */
+export interface AgencyRequest {
+  consultantId: string;
+  brandingProfileId: string | null;
+  /** The consent line the widget showed (it names the agency). */
+  consentTextVersion: string;
+}
+
+export async function submitReportRequest({ ctx, input, requester, agency }: { ctx: AppContext; input: ReportRequest; requester: Requester; agency?: AgencyRequest }) {
   // Without an online geocoder the report is located from the packaged ZIP data. A request it
   // cannot place (neither the ZIP nor the city is known) would fail in the worker after the form
   // promised an e-mail: refuse it here, under the fields to correct (decision 0074).
@@ -41,7 +49,8 @@ export async function submitReportRequest({ ctx, input, requester }: { ctx: AppC
       fields: { zip: 'ZIP code not found', city: `No city of this name in ${input.state}` },
     });
   }
-  const fingerprint = requestFingerprint(input, requester.userId);
+  // The same visitor through two agencies' widgets makes two requests, each agency's own.
+  const fingerprint = requestFingerprint(input, agency ? `agency:${agency.consultantId}` : requester.userId);
   const findPrevious = async () =>
     (
       await ctx.db
@@ -57,7 +66,7 @@ export async function submitReportRequest({ ctx, input, requester }: { ctx: AppC
     if (input.consent === true && !(await ctx.db.query.consentRecords.findFirst({ where: eq(consentRecords.requestId, previous.id) }))) {
       await ctx.db.batch([
         ctx.db.update(reportRequests).set({ marketingConsent: true }).where(eq(reportRequests.id, previous.id)),
-        consentRecord(ctx, previous.id, input, requester, new Date()),
+        consentRecord(ctx, previous.id, input, requester, new Date(), agency?.consentTextVersion),
       ]);
     }
     return { requestId: previous.id, duplicate: true };
@@ -77,7 +86,9 @@ export async function submitReportRequest({ ctx, input, requester }: { ctx: AppC
   const now = new Date();
   const details = Object.fromEntries(PAYLOAD_FIELDS.map((key) => [key, input[key]])) as Pick<ReportRequest, (typeof PAYLOAD_FIELDS)[number]>;
   const consent = input.consent === true;
-  const payload: ReportGeneratePayload = { requestId, businessId };
+  const payload: ReportGeneratePayload = agency
+    ? { requestId, businessId, consultantId: agency.consultantId, brandingProfileId: agency.brandingProfileId }
+    : { requestId, businessId };
   // One row per fingerprint and ten-minute window, held by a unique index (decision 0094).
   const dedupeKey = `${fingerprint}:${Math.floor(now.getTime() / DUPLICATE_WINDOW_MS)}`;
 
@@ -99,7 +110,7 @@ export async function submitReportRequest({ ctx, input, requester }: { ctx: AppC
   for (let attempt = 1; ; attempt++) {
     try {
       if (consent) {
-        await ctx.db.batch([business, request, consentRecord(ctx, requestId, input, requester, now), job]);
+        await ctx.db.batch([business, request, consentRecord(ctx, requestId, input, requester, now, agency?.consentTextVersion), job]);
       } else {
         await ctx.db.batch([business, request, job]);
       }
@@ -140,11 +151,11 @@ function countIntake(ctx: AppContext, input: ReportRequest, requester: Requester
   });
 }
 
-const consentRecord = (ctx: AppContext, requestId: string, input: ReportRequest, requester: Requester, at: Date) =>
+const consentRecord = (ctx: AppContext, requestId: string, input: ReportRequest, requester: Requester, at: Date, textVersion = CONSENT_TEXT_VERSION) =>
   ctx.db.insert(consentRecords).values({
     requestId,
     email: input.email,
-    textVersion: CONSENT_TEXT_VERSION,
+    textVersion,
     ipAddress: requester.ip,
     userAgent: requester.userAgent,
     consentedAt: at,

@@ -6,6 +6,7 @@ import { createReadStream, readdirSync, readFileSync, statSync, writeFileSync } 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, relative, sep } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { WIDGET_BASE_PATH, WIDGET_HASHED_FILE, WIDGET_LOADER_MAX_AGE } from '../../common/widget.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -24,6 +25,7 @@ const TYPES: Record<string, string> = {
   '.webp': 'image/webp',
   '.jpg': 'image/jpeg',
   '.pdf': 'application/pdf',
+  '.tgz': 'application/gzip',
 };
 /** Text formats worth compressing; images and fonts are compressed already. */
 const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.svg', '.xml', '.txt', '.json', '.webmanifest', '.ico']);
@@ -68,7 +70,17 @@ interface StaticFile {
   lastModified: string;
   br?: { path: string; size: number };
   gz?: { path: string; size: number };
-  immutable: boolean;
+  cacheControl: string;
+}
+
+/**
+ * Content-hashed files (Astro's bundles, the widget) are cached for a year; the widget's stable
+ * entry for a few minutes, so a release reaches embedding pages soon; everything else revalidates.
+ */
+export function cacheControlFor(url: string): string {
+  if (url.startsWith('/_astro/') || WIDGET_HASHED_FILE.test(url)) return 'public, max-age=31536000, immutable';
+  if (url.startsWith(WIDGET_BASE_PATH)) return `public, max-age=${WIDGET_LOADER_MAX_AGE}`;
+  return 'public, max-age=0';
 }
 
 /** Prefers brotli, then gzip, honouring q=0; identity otherwise. */
@@ -109,7 +121,7 @@ export function staticFiles(clientDir: string, pageHeaders: (url: string) => Arr
       lastModified: stat.mtime.toUTCString(),
       br: variant('.br'),
       gz: variant('.gz'),
-      immutable: url.startsWith('/_astro/'),
+      cacheControl: cacheControlFor(url),
     };
     byPath.set(url, file);
     if (url.endsWith('/index.html')) {
@@ -128,7 +140,12 @@ export function staticFiles(clientDir: string, pageHeaders: (url: string) => Arr
     const variant = encoding === 'br' ? file.br : encoding === 'gzip' ? file.gz : undefined;
     if (file.type.startsWith('text/html')) for (const [name, value] of pageHeaders(req.url ?? '/')) res.setHeader(name, value);
     res.setHeader('Content-Type', file.type);
-    res.setHeader('Cache-Control', file.immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0');
+    res.setHeader('Cache-Control', file.cacheControl);
+    // The widget's scripts are loaded by other sites' pages (issue 15).
+    if (path.startsWith(WIDGET_BASE_PATH)) {
+      res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+    }
     res.setHeader('Last-Modified', file.lastModified);
     if (file.br || file.gz) res.setHeader('Vary', 'Accept-Encoding');
     // One ETag per representation, so a cache never serves a brotli body to a gzip-only client.

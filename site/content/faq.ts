@@ -95,7 +95,7 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     id: 'agencies',
     question: 'Can agencies and consultants use LocalRank for clients?',
     answer: [
-      'Yes. Sign up as a consultant or agency: on a Pro, Enterprise or Agency plan, Manage Clients keeps each client\'s business, scores, history and reports together, and e-mails every client their report monthly or weekly with you in copy. The Agency plan adds branding profiles with your own name, logo and colours. An embeddable report form for your website is not available yet. Contact our sales team for an Agency quote.',
+      'Yes. Sign up as a consultant or agency: on a Pro, Enterprise or Agency plan, Manage Clients keeps each client\'s business, scores, history and reports together, and e-mails every client their report monthly or weekly with you in copy. The Agency plan adds branding profiles with your own name, logo and colours, and a website widget: a snippet that puts the report form and a score card on your own site in your colours, with every request listed as a lead. Contact our sales team for an Agency quote.',
     ],
   },
   {

@@ -57,6 +57,18 @@ export const API_ROUTES = [
   'POST /api/account/data/export',
   'POST /api/account/delete',
   'GET /api/data-exports/download',
+  'GET /api/widget/keys',
+  'POST /api/widget/keys',
+  'PUT /api/widget/keys/:keyId',
+  'POST /api/widget/keys/:keyId/rotate',
+  'POST /api/widget/keys/:keyId/revoke',
+  'GET /api/widget/leads',
+  'GET /api/widget/leads.csv',
+  'POST /api/widget/leads/:leadId/convert',
+  'GET /api/widget/v1/:publishableKey/config',
+  'POST /api/widget/v1/:publishableKey/leads',
+  'GET /api/widget/v1/:publishableKey/leads/:leadId',
+  'GET /api/widget/v1/:publishableKey/score-card',
 ] as const;
 
 /** Pages, for the HTTP run: pre-rendered, server-rendered, with ids and tokens. */

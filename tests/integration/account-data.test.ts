@@ -19,6 +19,7 @@ import { users } from '../../db/schema/auth.ts';
 import { businesses, businessMetrics } from '../../db/schema/businesses.ts';
 import { contactMessages } from '../../db/schema/operations.ts';
 import { reports, reviewAlerts } from '../../db/schema/reports.ts';
+import { widgetKeys } from '../../db/schema/widget.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
 import { findMentions } from '../helpers/data-walk.ts';
 import { addClient, seedBusiness } from '../helpers/dashboard-seed.ts';
@@ -141,6 +142,13 @@ describe('delete my account', () => {
     await addClient(t.ctx, other.consultant.id, shared.business.id);
     const countRows = async () => (await t.ctx.db.$client.execute({ sql: 'SELECT (SELECT count(*) FROM businesses) + (SELECT count(*) FROM business_metrics) + (SELECT count(*) FROM reports) + (SELECT count(*) FROM clients) + (SELECT count(*) FROM branding_profiles)', args: [] })).rows[0]![0];
     const before = await countRows();
+    // The agency's website widget: a live key, and one it had revoked itself before closing.
+    const key = await call(t.app, 'POST', '/api/widget/keys', { name: 'Main site', allowedHostnames: ['quillfeather.example'], components: ['report-form'], brandingProfileId: null, scoreCardClientId: null, leadEmails: 'each' }, a.agency.cookie);
+    const oldKey = await call(t.app, 'POST', '/api/widget/keys', { name: 'Old site', allowedHostnames: ['old.quillfeather.example'], components: ['report-form'], brandingProfileId: null, scoreCardClientId: null, leadEmails: 'each' }, a.agency.cookie);
+    expect([key.status, oldKey.status]).toEqual([201, 201]);
+    await call(t.app, 'POST', `/api/widget/keys/${oldKey.body.id}/revoke`, undefined, a.agency.cookie);
+    const revokedAt = async (id: string) => (await t.ctx.db.select({ at: widgetKeys.revokedAt }).from(widgetKeys).where(eq(widgetKeys.id, id)))[0]!.at;
+    const oldRevokedAt = await revokedAt(oldKey.body.id);
 
     const wrongPassword = await call(t.app, 'POST', '/api/account/delete', { password: 'nope-nope-nope', confirmEmail: a.agency.email }, a.agency.cookie);
     expect(wrongPassword.status).toBe(400);
@@ -161,6 +169,8 @@ describe('delete my account', () => {
     expect((await candidates(t.ctx)).filter((c) => c.userId === a.agency.userId)).toEqual([]);
     expect((await candidates(t.ctx)).some((c) => c.userId === other.agency.userId)).toBe(true);
     expect(await countRows()).toBe(before);
+    // The widget stops at once: its key is revoked.
+    expect(await revokedAt(key.body.id)).not.toBeNull();
 
     await drain();
     const restoreUrl = linkIn(a.agency.email, '/restore-account');
@@ -176,6 +186,9 @@ describe('delete my account', () => {
 
     expect(await restoreAccount(t.ctx, token)).toEqual({ state: 'restored', email: a.agency.email });
     expect(await countRows()).toBe(before);
+    // The key the closing revoked works again; the one the agency had revoked stays revoked.
+    expect(await revokedAt(key.body.id)).toBeNull();
+    expect(await revokedAt(oldKey.body.id)).toEqual(oldRevokedAt);
     const back = await call(t.app, 'POST', '/api/auth/login', { email: a.agency.email, password: a.agency.password });
     expect(back.status).toBe(200);
     expect((await restoreAccount(t.ctx, token)).state).toBe('not-closed');

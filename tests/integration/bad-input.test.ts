@@ -10,6 +10,7 @@ import { LOGO_MAX_BYTES } from '../../common/schemas/branding.ts';
 import { addClient, seedBusiness } from '../helpers/dashboard-seed.ts';
 import { createUser, uniqueEmail } from '../helpers/factories.ts';
 import { startStripeDouble, type StripeDouble } from '../helpers/stripe-double/server.ts';
+import { widgetLeads } from '../../db/schema/widget.ts';
 
 type Access = 'public' | 'signed-in';
 interface RouteRule {
@@ -86,6 +87,21 @@ const ROUTES: Record<string, RouteRule> = {
   'POST /api/account/delete': { access: 'signed-in', json: true },
   // The signed link's token (in the query) is the proof of access.
   'GET /api/data-exports/download': { access: 'public' },
+  'GET /api/widget/keys': { access: 'signed-in' },
+  'POST /api/widget/keys': { access: 'signed-in', json: true },
+  // The key is checked before the body (404 here first); widget.test.ts covers the 400s.
+  'PUT /api/widget/keys/:keyId': { access: 'signed-in' },
+  'POST /api/widget/keys/:keyId/rotate': { access: 'signed-in' },
+  'POST /api/widget/keys/:keyId/revoke': { access: 'signed-in' },
+  'GET /api/widget/leads': { access: 'signed-in' },
+  'GET /api/widget/leads.csv': { access: 'signed-in' },
+  'POST /api/widget/leads/:leadId/convert': { access: 'signed-in' },
+  // Called by the widget from other sites: the publishable key and the Origin are checked first
+  // (403 'not enabled'); the lead's 400s are covered in widget.test.ts.
+  'GET /api/widget/v1/:publishableKey/config': { access: 'public' },
+  'POST /api/widget/v1/:publishableKey/leads': { access: 'public' },
+  'GET /api/widget/v1/:publishableKey/leads/:leadId': { access: 'public' },
+  'GET /api/widget/v1/:publishableKey/score-card': { access: 'public' },
 };
 
 // Path segments, already URL-encoded as a client would send them.
@@ -145,6 +161,8 @@ let signedIn: Awaited<ReturnType<typeof createUser>>;
 let otherBusinessId: string;
 let otherClientId: string;
 let otherProfileId: string;
+let otherKeyId: string;
+let otherLeadId: string;
 const output: string[] = [];
 const spies: Array<{ mockRestore: () => void }> = [];
 
@@ -166,6 +184,13 @@ beforeAll(async () => {
   otherProfileId = ((await call(t.app, 'POST', '/api/branding-profiles', { companyName: 'Other Agency' }, otherAgency.cookie)).body as { id: string }).id;
   const { business } = await seedBusiness(t.ctx, { snapshots: [{ daysAgo: 1 }] });
   otherClientId = (await addClient(t.ctx, otherAgency.viewer.consultant!.id, business.id)).id;
+  const otherKey = await call(t.app, 'POST', '/api/widget/keys', { name: 'Theirs', allowedHostnames: ['other.example'], brandingProfileId: null, components: ['report-form'], scoreCardClientId: null, leadEmails: 'each' }, otherAgency.cookie);
+  otherKeyId = (otherKey.body as { id: string }).id;
+  const [lead] = await t.ctx.db
+    .insert(widgetLeads)
+    .values({ consultantId: otherAgency.viewer.consultant!.id, widgetKeyId: otherKeyId, fullName: 'Riley Park', email: 'riley@other.example', company: 'Theirs', payload: {}, sourceHostname: 'other.example', status: 'queued' })
+    .returning();
+  otherLeadId = lead!.id;
 });
 afterAll(async () => {
   for (const spy of spies) spy.mockRestore();
@@ -243,7 +268,7 @@ describe('garbage ids', () => {
 
   it("answer like a missing id for another user's object, on every signed-in route that takes an id", async () => {
     // Another user's object for each kind of id; a new kind of id must be added here.
-    const owned: Record<string, string> = { businessId: otherBusinessId, clientId: otherClientId, profileId: otherProfileId };
+    const owned: Record<string, string> = { businessId: otherBusinessId, clientId: otherClientId, profileId: otherProfileId, keyId: otherKeyId, leadId: otherLeadId };
     // Ids that name no user's object: a report link's token is itself the proof of access.
     const unowned = new Set(['token', 'file']);
     for (const key of routeKeys()) {

@@ -62,9 +62,9 @@ describe('account quick actions (spec sections 2 and 6)', () => {
   it('pro consultant: Manage Clients opens /clients; no Branding', () => {
     expect(keys(viewer('consultant', 'pro'))).toEqual(['dashboard:/dashboard', 'report:/#report-form', 'clients:/clients', 'billing:/subscribe?plan=pro']);
   });
-  it('agency consultant: Manage Clients and Branding Settings open their screens; disabled while the plan is not active', () => {
-    expect(keys(viewer('consultant', 'agency'))).toEqual(['dashboard:/dashboard', 'report:/#report-form', 'clients:/clients', 'branding:/branding', 'billing:/subscribe?plan=agency']);
-    expect(keys(viewer('consultant', 'agency', 'suspended'))).toEqual(['dashboard:/dashboard', 'report:/#report-form', 'clients:disabled', 'branding:disabled', 'billing:/subscribe?plan=agency']);
+  it('agency consultant: Manage Clients, Branding Settings and Website Widget open their screens; disabled while the plan is not active', () => {
+    expect(keys(viewer('consultant', 'agency'))).toEqual(['dashboard:/dashboard', 'report:/#report-form', 'clients:/clients', 'branding:/branding', 'widget:/widget', 'billing:/subscribe?plan=agency']);
+    expect(keys(viewer('consultant', 'agency', 'suspended'))).toEqual(['dashboard:/dashboard', 'report:/#report-form', 'clients:disabled', 'branding:disabled', 'widget:disabled', 'billing:/subscribe?plan=agency']);
   });
   it('client: no Manage Clients; Billing to their own paid tier', () => {
     expect(keys(viewer('client', 'enterprise'))).toEqual(['dashboard:/dashboard', 'report:/#report-form', 'billing:/subscribe?plan=enterprise']);

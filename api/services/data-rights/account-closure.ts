@@ -106,7 +106,14 @@ export async function restoreAccount(ctx: AppContext, token: string, now = new D
   const found = await closedUser(ctx, token, now);
   if (found.link !== 'valid') return { state: found.link };
   if (!found.user) return { state: 'not-closed' };
-  await ctx.db.update(users).set({ closedAt: null, purgeAfter: null }).where(eq(users.id, found.user.id));
+  const args = { userId: found.user.id, closedAt: found.user.closedAt ? found.user.closedAt.getTime() : null };
+  await ctx.db.$client.batch(
+    [
+      ...Object.values(TABLES).flatMap((rule) => (rule.onRestore ? [{ sql: rule.onRestore, args }] : [])),
+      { sql: 'UPDATE users SET closed_at = NULL, purge_after = NULL WHERE id = :userId', args: { userId: found.user.id } },
+    ],
+    'write',
+  );
   ctx.log.info('account restored', { userId: found.user.id });
   return { state: 'restored', email: found.user.email };
 }

@@ -114,6 +114,8 @@ export async function eraseRows(
     statements.push({ sql: 'DELETE FROM jobs WHERE instr(lower(payload), ?) > 0', args: [email] });
     statements.push({ sql: 'DELETE FROM email_opt_outs WHERE lower(email) = ?', args: [email] });
     statements.push({ sql: 'DELETE FROM contact_messages WHERE lower(email) = ?', args: [email] });
+    // A lead an agency's widget took from this visitor names them too.
+    statements.push({ sql: 'DELETE FROM widget_leads WHERE lower(email) = ?', args: [email] });
     statements.push({ sql: "DELETE FROM rate_limits WHERE lower(key) LIKE '%:' || ?", args: [email] });
     statements.push({ sql: 'DELETE FROM verifications WHERE instr(lower(identifier), ?) > 0 OR instr(lower(value), ?) > 0', args: [email, email] });
   }

@@ -35,6 +35,9 @@ export interface TableRule {
    * stop at once (sessions end; keys are revoked; deliveries stop). Absent when nothing must.
    */
   onClose?: string;
+  /** Run when a closed account is restored, with :userId and :closedAt: undoes what `onClose` did
+   *  at that moment (keys revoked by the closing, not before). Absent when nothing can come back. */
+  onRestore?: string;
   /** What the rows hold, in plain words. */
   holds: string;
   /** How the rows reach a person asking for their data. */
@@ -140,6 +143,24 @@ export const TABLES: Record<string, TableRule> = {
     holds: "an agency's branding: company name, colours, contact details, logo",
     exported: 'branding-profiles.json, logos/ (the files)',
     erased: 'cascade from consultants; the logo files with them',
+    kept: null,
+  },
+  widget_keys: {
+    holder: 'account',
+    exportRows: { file: 'widget-keys', csv: true, sql: `SELECT id, name, publishable_key, allowed_hostnames, branding_profile_id, components, score_card_client_id, lead_emails, revoked_at, created_at FROM widget_keys WHERE consultant_id IN (${CONSULTANT})` },
+    onClose: `UPDATE widget_keys SET revoked_at = :now WHERE revoked_at IS NULL AND consultant_id IN (${CONSULTANT})`,
+    onRestore: `UPDATE widget_keys SET revoked_at = NULL WHERE revoked_at = :closedAt AND consultant_id IN (${CONSULTANT})`,
+    holds: "an agency's website widget keys: publishable key (public by design), allowed hostnames, components",
+    exported: 'widget-keys.json/.csv',
+    erased: 'revoked when the account is closed (back on restore); cascade from consultants',
+    kept: null,
+  },
+  widget_leads: {
+    holder: 'account',
+    exportRows: { file: 'widget-leads', csv: true, sql: `SELECT id, widget_key_id, full_name, email, company, payload, source_hostname, status, queued_reason, request_id, client_id, created_at FROM widget_leads WHERE consultant_id IN (${CONSULTANT})` },
+    holds: "the leads an agency's widget took: the visitor's name, e-mail, company, the form, the site it came from",
+    exported: "widget-leads.json/.csv (the agency's export)",
+    erased: "cascade from consultants; a visitor's Delete my data removes the leads with their address",
     kept: null,
   },
   clients: {

@@ -13,7 +13,7 @@ import './account.css';
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long' });
 const statusText = (status: string) => (status ? status.charAt(0).toUpperCase() + status.slice(1).replaceAll('_', ' ') : 'Unknown');
 
-function Icon({ name }: { name: 'check' | 'warning' | 'dashboard' | 'report' | 'clients' | 'branding' | 'billing' }) {
+function Icon({ name }: { name: 'check' | 'warning' | 'dashboard' | 'report' | 'clients' | 'branding' | 'widget' | 'billing' }) {
   const paths: Record<typeof name, ReactNode> = {
     check: <><circle cx="12" cy="12" r="10" /><path d="m8 12 3 3 5-6" /></>,
     warning: <><path d="M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0z" /><path d="M12 9v4M12 17h.01" /></>,
@@ -22,6 +22,7 @@ function Icon({ name }: { name: 'check' | 'warning' | 'dashboard' | 'report' | '
     clients: <><circle cx="9" cy="8" r="3.5" /><path d="M2.5 20a6.5 6.5 0 0 1 13 0M16 4.5a3.5 3.5 0 0 1 0 7M18 14.5a6.5 6.5 0 0 1 3.5 5.5" /></>,
     branding: <><circle cx="12" cy="12" r="9" /><circle cx="8.5" cy="10" r="1.2" /><circle cx="12" cy="7.5" r="1.2" /><circle cx="15.5" cy="10" r="1.2" /><path d="M12 21a2.5 2.5 0 0 1 0-5h1.5a2.5 2.5 0 0 0 0-5" /></>,
     billing: <><rect x="2.5" y="5" width="19" height="14" rx="2" /><path d="M2.5 10h19M6.5 15h4" /></>,
+    widget: <><rect x="2.5" y="4" width="19" height="16" rx="2" /><path d="M2.5 8.5h19M9 13l-2 2 2 2M15 13l2 2-2 2" /></>,
   };
   return (
     <svg className={`acct-icon acct-icon-${name}`} width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">

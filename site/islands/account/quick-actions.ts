@@ -7,7 +7,7 @@ import { inGoodStanding, TIERS, type Tier } from '../../../common/constants.ts';
 import type { Viewer } from '../../lib/session.ts';
 
 export interface QuickAction {
-  key: 'dashboard' | 'report' | 'clients' | 'branding' | 'billing';
+  key: 'dashboard' | 'report' | 'clients' | 'branding' | 'widget' | 'billing';
   label: string;
   description: string;
   /** Absent when the action is shown but not available yet. */
@@ -38,6 +38,7 @@ export function quickActions(viewer: Viewer): QuickAction[] {
     actions.push({ key: 'clients', label: 'Manage Clients', description: paid ? 'Your clients and their reports in one place.' : 'On a Pro, Enterprise or Agency plan: your clients and their reports in one place.', ...(paid ? { href: '/clients' } : {}) });
   }
   if (tier === 'agency') actions.push({ key: 'branding', label: 'Branding Settings', description: 'Your logo and colours on every report.', ...(active ? { href: '/branding' } : {}) });
+  if (tier === 'agency') actions.push({ key: 'widget', label: 'Website Widget', description: 'Your report form on your own sites; leads in one list.', ...(active ? { href: '/widget' } : {}) });
   actions.push({ key: 'billing', label: 'Billing Settings', description: tier === 'free' ? 'Upgrade to Pro for monthly reports and trends.' : 'Your plan and payment details.', href: billingHref(viewer) });
   return actions;
 }

@@ -1,0 +1,145 @@
+// The widget SDK's shared facts (issue 15): where it is served, what a key looks like, which
+// hostnames a key admits, and the snippet an agency pastes. The product (routes, the /widget page)
+// and the SDK itself read them from here, so the snippet shown is the one the SDK documents.
+
+/** The versioned path the widget is served under. A breaking change gets /widget/v2/. */
+export const WIDGET_BASE_PATH = '/widget/v1/';
+/** The stable, short-cached entry: the only file a snippet names. */
+export const WIDGET_LOADER_FILE = 'loader.js';
+/** The content-hashed widget files: `widget.<hash>.js`, cached for a year. */
+export const WIDGET_HASHED_FILE = /^\/widget\/v1\/widget\.[0-9a-f]{10}\.js$/;
+export const WIDGET_API_PATH = '/api/widget/v1/';
+export const WIDGET_KEY_PREFIX = 'lr_pk_';
+export const WIDGET_KEY = /^lr_pk_[A-Za-z0-9_-]{24}$/;
+
+export const WIDGET_COMPONENTS = ['report-form', 'score-card'] as const;
+export type WidgetComponent = (typeof WIDGET_COMPONENTS)[number];
+export const WIDGET_COMPONENT_LABELS: Record<WidgetComponent, string> = { 'report-form': 'Report form', 'score-card': 'Score card' };
+
+/** Short-lived cache for the stable entry: a new release reaches pages within five minutes. */
+export const WIDGET_LOADER_MAX_AGE = 300;
+
+export const WIDGET_NOT_ENABLED = 'This form is not enabled for this site.';
+
+/**
+ * A hostname pattern as the agency types it, normalised: lower case, IDN as punycode (through
+ * URL, as browsers send it in Origin), an optional port kept, a pasted address cut to its host.
+ * `*.` is allowed only as the first label. Null when it is not a hostname.
+ */
+export function normaliseHostPattern(input: string): string | null {
+  let text = input.trim().toLowerCase();
+  if (!text) return null;
+  text = text.replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/[/?#].*$/, '');
+  const wildcard = text.startsWith('*.');
+  if (wildcard) text = text.slice(2);
+  if (!text || text.includes('*') || text.includes('@')) return null;
+  let host: string;
+  try {
+    const url = new URL(`http://${text}`);
+    if (url.username || url.password || url.pathname !== '/') return null;
+    host = url.host;
+  } catch {
+    return null;
+  }
+  const name = host.replace(/:\d+$/, '');
+  // A dotted name or localhost; IP literals are allowed (a test host), bare words are not.
+  if (name !== 'localhost' && !name.includes('.') && !name.startsWith('[')) return null;
+  if (wildcard && (name.startsWith('[') || /^\d+\.\d+\.\d+\.\d+$/.test(name) || !name.includes('.'))) return null;
+  return wildcard ? `*.${host}` : host;
+}
+
+/**
+ * Whether an Origin header value is one of the patterns. `example.com` matches exactly that host
+ * on any port (and scheme, http or https); `example.com:8443` only that port; `*.example.com` any
+ * subdomain at any depth, not the apex itself, and never `evil-example.com` (labels, not text).
+ */
+export function originAllowed(origin: string | null | undefined, patterns: readonly string[]): boolean {
+  if (!origin || origin === 'null') return false;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+  const hostname = url.hostname;
+  const port = url.port;
+  return patterns.some((raw) => {
+    const pattern = normaliseHostPattern(raw);
+    if (!pattern) return false;
+    const wildcard = pattern.startsWith('*.');
+    const body = wildcard ? pattern.slice(2) : pattern;
+    const portMatch = /^(.*):(\d+)$/.exec(body);
+    const name = portMatch ? portMatch[1]! : body;
+    if (portMatch && portMatch[2] !== port) return false;
+    return wildcard ? hostname.endsWith(`.${name}`) : hostname === name;
+  });
+}
+
+/** The host part of an Origin (what a lead records as its source). */
+export const originHost = (origin: string) => new URL(origin).host;
+
+export interface SnippetInput {
+  /** The product's public address, e.g. https://app.localrank.example */
+  baseUrl: string;
+  publishableKey: string;
+  components: readonly WidgetComponent[];
+}
+
+const loaderUrl = (baseUrl: string) => `${baseUrl.replace(/\/$/, '')}${WIDGET_BASE_PATH}${WIDGET_LOADER_FILE}`;
+
+/** The script-tag snippet: one async script and the elements. No inline script is needed. */
+export function widgetSnippet({ baseUrl, publishableKey, components }: SnippetInput): string {
+  return [
+    `<script async src="${loaderUrl(baseUrl)}" data-key="${publishableKey}"></script>`,
+    ...components.map((c) => `<localrank-${c}></localrank-${c}>`),
+  ].join('\n');
+}
+
+/**
+ * The queue API's stub, for pages that call `LocalRank(...)` before the script has loaded. Put it
+ * in a page script (or the page's own script file under a strict CSP) before the snippet.
+ */
+export const WIDGET_QUEUE_STUB = 'window.LocalRank=window.LocalRank||function(){(LocalRank.q=LocalRank.q||[]).push(arguments)};';
+
+/** The React package (the ES module build), served beside the widget (widget-sdk/package.json's version). */
+export const WIDGET_PACKAGE_FILE = 'localrank-widget-1.0.0.tgz';
+
+/** The React usage (the ES module build, react as a peer dependency). */
+export function widgetReactUsage({ baseUrl, publishableKey, components }: SnippetInput): string {
+  const names = components.map((c) => (c === 'report-form' ? 'ReportForm' : 'ScoreCard'));
+  const origin = baseUrl.replace(/\/$/, '');
+  return [
+    `// npm install ${origin}${WIDGET_BASE_PATH}${WIDGET_PACKAGE_FILE}`,
+    `import { ${names.join(', ') || 'ReportForm'} } from '@localrank/widget';`,
+    '',
+    ...components.map((c) => `<${c === 'report-form' ? 'ReportForm' : 'ScoreCard'} publishableKey="${publishableKey}" origin="${origin}" />`),
+  ].join('\n');
+}
+
+/** The consent line of the widget's form: it names the agency the visitor will hear from. */
+export const widgetConsentText = (agency: string) =>
+  `I agree to receive my free report from ${agency || 'this company'} and occasional marketing communications by e-mail. I can unsubscribe at any time.`;
+
+// The widget API's answers (api/services/widget.ts makes them, the SDK reads them).
+export interface WidgetTheme {
+  primary: string;
+  secondary: string;
+  accent: string;
+}
+
+export interface WidgetConfig {
+  agency: string;
+  website: string | null;
+  components: WidgetComponent[];
+  theme: WidgetTheme;
+}
+
+export interface ScoreCardData {
+  company: string;
+  overall: number | null;
+  rank: number;
+  of: number;
+  scores: { reviews: number | null; digitalPresence: number | null; engagement: number | null; marketShare: number | null };
+  sampleData: boolean;
+}

@@ -1,0 +1,207 @@
+// The widget SDK end to end (issue 15): an agency creates a key on /widget and copies the snippet
+// into a plain page on another origin (another port) with a strict CSP and hostile CSS; a
+// visitor's request there becomes a lead, a score card and a report e-mail. Two instances, remove
+// and re-add, the queue API before and after the script loads, a hostname not in the key's list
+// and a revoked key.
+import AxeBuilder from '@axe-core/playwright';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { brandingProfiles } from '../../db/schema/consultants.ts';
+import { reports } from '../../db/schema/reports.ts';
+import { widgetKeys, widgetLeads } from '../../db/schema/widget.ts';
+import { startHostPage, type HostPage } from '../../scripts/lib/widget-host-page.ts';
+import { expect, test } from './fixtures.ts';
+
+// The product under test, and the agency's site: another port of this machine, so another origin.
+const baseURL = `http://127.0.0.1:${process.env.E2E_PORT ?? 43210}`;
+const HOST_PORT = Number(process.env.E2E_PORT ?? 43210) + 1;
+const pages: Record<string, string> = {};
+const scripts: Record<string, string> = {};
+let host: HostPage;
+
+const outbox = () => join(process.env.E2E_DATA_DIR!, 'outbox');
+const mailsTo = (address: string) =>
+  existsSync(outbox())
+    ? readdirSync(outbox())
+        .filter((f) => f.endsWith('.eml'))
+        .map((f) => readFileSync(join(outbox(), f), 'utf8').replace(/=\r?\n/g, ''))
+        .filter((m) => m.includes(`To: ${address}`))
+    : [];
+
+test.describe.configure({ mode: 'serial' });
+test.beforeAll(async () => {
+  host = await startHostPage({ port: HOST_PORT, product: baseURL, pages, scripts });
+});
+test.afterAll(async () => host?.close());
+
+async function fillForm(form: import('@playwright/test').Locator, who: { name: string; email: string; company: string }) {
+  await form.getByLabel('Full Name').fill(who.name);
+  await form.getByLabel('Email Address').fill(who.email);
+  await form.getByLabel('Company Name').fill(who.company);
+  await form.getByLabel('Your Role').selectOption('owner');
+  await form.getByLabel('Business Website').fill('https://parkstreetbakery.example');
+  await form.getByLabel('Business Address').fill('200 Congress Ave');
+  await form.getByLabel('City').fill('Austin');
+  await form.getByLabel('State').selectOption('TX');
+  await form.getByLabel('ZIP Code').fill('78701');
+  await form.getByLabel(/I agree to receive my free report from Northstar Marketing/).check();
+}
+
+test('an agency embeds the snippet on another origin; the visitor gets a score card and the lead is listed', async ({ page, browser, signIn, appCtx }, info) => {
+  test.setTimeout(120_000);
+  const agency = await signIn({ role: 'consultant', tier: 'agency', companyName: 'Northstar Marketing' });
+  await appCtx.db.insert(brandingProfiles).values({
+    consultantId: agency.viewer.consultant!.id,
+    companyName: 'Northstar Marketing',
+    primaryColor: '#7C3AED',
+    secondaryColor: '#1E1B4B',
+    accentColor: '#B45309',
+    website: 'https://northstar.example',
+    isDefault: true,
+  });
+
+  await page.goto('/account');
+  await page.getByRole('link', { name: /Website Widget/ }).click();
+  await expect(page).toHaveURL(/\/widget$/);
+  await page.getByRole('button', { name: 'New Key' }).click();
+  await page.getByLabel('Name (for you)').fill('Main site');
+  await page.getByLabel(/Allowed hostnames/).fill(`127.0.0.1:${HOST_PORT}`);
+  await page.getByLabel('Score card', { exact: true }).check();
+  await page.getByRole('button', { name: 'Save Key' }).click();
+  const snippet = (await page.getByTestId('snippet').textContent())!;
+  expect(snippet).toMatch(new RegExp(`^<script async src="${baseURL}/widget/v1/loader.js" data-key="lr_pk_[\\w-]{24}"></script>\\n<localrank-report-form></localrank-report-form>\\n<localrank-score-card></localrank-score-card>$`));
+  await expect(page.getByTestId('react-usage')).toContainText("import { ReportForm, ScoreCard } from '@localrank/widget';");
+  // The live preview is the widget itself, in the profile's colours.
+  await expect(page.locator('.widget-preview').getByRole('button', { name: 'Get My Free Report' })).toBeVisible();
+  await page.screenshot({ path: info.outputPath('widget-page.png'), fullPage: true });
+
+  // The agency pastes the snippet into its own page, as is.
+  pages['/'] = `<p>Find out how your business ranks.</p>${snippet}`;
+  const visitorContext = await browser.newContext();
+  const visitor = await visitorContext.newPage();
+  const violations: string[] = [];
+  visitor.on('console', (m) => m.type() === 'error' && violations.push(m.text()));
+  await visitor.goto(host.url);
+  const form = visitor.locator('localrank-report-form');
+  await expect(form.getByRole('heading', { name: 'Get your free local market report' })).toBeVisible();
+  // The hostile page CSS (input { display: none }, a global form style) does not reach in.
+  await expect(form.getByLabel('Full Name')).toBeVisible();
+  expect(await form.locator('form').evaluate((el) => getComputedStyle(el).borderTopStyle)).not.toBe('dashed');
+  const submit = form.getByRole('button', { name: 'Get My Free Report' });
+  expect(await submit.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(124, 58, 237)');
+
+  // Keyboard only: errors announced, focus on the first field in error, a visible focus ring.
+  await submit.focus();
+  await visitor.keyboard.press('Enter');
+  await expect(form.getByText('Please correct 10 fields.')).toBeAttached();
+  await expect(form.getByLabel('Full Name')).toBeFocused();
+  expect(await form.getByLabel('Full Name').evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
+
+  const axe = await new AxeBuilder({ page: visitor }).analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+
+  const email = `riley-${Date.now().toString(36)}@bakery.example`;
+  await fillForm(form, { name: 'Riley Park', email, company: 'Park Street Bakery' });
+  await submit.click();
+  await expect(form.getByRole('heading', { name: 'Thank you! Your report is on its way.' })).toBeFocused();
+  // As soon as the report is ready: the lead's own score card, inline.
+  await expect(form.getByText(/Rank #\d+ of \d+ nearby/)).toBeVisible({ timeout: 60_000 });
+  await expect(form.getByText('Digital presence')).toBeVisible();
+  await visitor.screenshot({ path: info.outputPath('host-page.png'), fullPage: true });
+  // The published score card beside it (no client chosen yet).
+  await expect(visitor.locator('localrank-score-card').getByText('No scores are published yet.')).toBeVisible();
+  expect(violations.filter((v) => /Content Security Policy|Refused/.test(v))).toEqual([]);
+  // No cookie was set or sent on the product's origin.
+  expect(await visitorContext.cookies(baseURL)).toEqual([]);
+
+  // The report e-mail reaches the visitor; its report is the agency's, in the key's branding.
+  await expect.poll(() => mailsTo(email).length, { timeout: 30_000 }).toBe(1);
+  const [lead] = await appCtx.db.select().from(widgetLeads).where(eq(widgetLeads.email, email));
+  const [report] = await appCtx.db.select().from(reports).where(eq(reports.requestId, lead!.requestId!));
+  expect(report!.consultantId).toBe(agency.viewer.consultant!.id);
+  expect(report!.brandingProfileId).toBe(lead!.brandingProfileId);
+  expect(report!.brandingProfileId).not.toBeNull();
+  await expect.poll(() => mailsTo(agency.email).filter((m) => m.includes('New lead from your widget: Park Street Bakery')).length, { timeout: 30_000 }).toBe(1);
+  await visitorContext.close();
+
+  // The lead in the agency's list, with its score; converted to a client.
+  await page.reload();
+  const row = page.getByTestId('lead-row').filter({ hasText: email });
+  await expect(row).toContainText('Park Street Bakery');
+  await expect(row).toContainText(`127.0.0.1:${HOST_PORT}`);
+  await expect(row).toContainText(/#\d+ of \d+/);
+  await page.getByTestId('leads').screenshot({ path: info.outputPath('lead-list.png') });
+  await row.getByRole('button', { name: 'Convert to client' }).click();
+  await expect(row.getByRole('link', { name: 'Client' })).toBeVisible();
+});
+
+test('two instances, remove and re-add, and the queue API before and after the script loads', async ({ browser, signIn, appCtx }) => {
+  const agency = await signIn({ role: 'consultant', tier: 'agency', companyName: 'Northstar Marketing' });
+  const key = (
+    await appCtx.db
+      .insert(widgetKeys)
+      .values({ consultantId: agency.viewer.consultant!.id, name: 'Queue', publishableKey: `lr_pk_${'q'.repeat(20)}${Date.now().toString(36).slice(-4)}`, allowedHostnames: [`127.0.0.1:${HOST_PORT}`], components: ['report-form', 'score-card'] })
+      .returning()
+  )[0]!;
+  const loader = `<script async src="${baseURL}/widget/v1/loader.js"></script>`;
+  scripts['/queue-calls.js'] = `LocalRank('init', { key: '${key.publishableKey}' }); LocalRank('mount', { component: 'report-form', target: '#before' });`;
+  pages['/queue'] = `<div id="before"></div><div id="after"></div><localrank-report-form></localrank-report-form><script src="/queue-stub.js"></script><script src="/queue-calls.js"></script>${loader}`;
+
+  const context = await browser.newContext();
+  const visitor = await context.newPage();
+  await visitor.goto(`${host.origin}/queue`);
+  const forms = visitor.locator('localrank-report-form');
+  // Mounted by the queue before the script loaded, and by the element itself: two instances.
+  await expect(forms).toHaveCount(2);
+  await expect(forms.nth(0).getByRole('button', { name: 'Get My Free Report' })).toBeVisible();
+  await expect(forms.nth(1).getByRole('button', { name: 'Get My Free Report' })).toBeVisible();
+  // Each instance keeps its own state.
+  await forms.nth(0).getByLabel('Full Name').fill('Only in the first');
+  await expect(forms.nth(1).getByLabel('Full Name')).toHaveValue('');
+
+  // After the script has loaded, a call runs at once.
+  await visitor.evaluate(() => (window as unknown as { LocalRank: (c: string, a: unknown) => void }).LocalRank('mount', { component: 'score-card', target: '#after' }));
+  await expect(visitor.locator('#after localrank-score-card').getByRole('heading', { name: 'Local market score by Northstar Marketing' })).toBeVisible();
+
+  // A single-page app removes the element and adds it again: it works again.
+  const leftWhenRemoved = await visitor.evaluate(() => {
+    const el = document.querySelector('main > localrank-report-form')!;
+    const parent = el.parentElement!;
+    el.remove();
+    const left = el.shadowRoot!.childNodes.length;
+    parent.append(el);
+    return left;
+  });
+  // Removed, it was unmounted (nothing left running); added again, it renders afresh.
+  expect(leftWhenRemoved).toBe(0);
+  await expect(forms.nth(1).getByRole('button', { name: 'Get My Free Report' })).toBeVisible();
+  await context.close();
+});
+
+test('a hostname not in the key\'s list is refused, and so is a revoked key', async ({ browser, signIn, appCtx, request }) => {
+  const agency = await signIn({ role: 'consultant', tier: 'agency', companyName: 'Northstar Marketing' });
+  const [key] = await appCtx.db
+    .insert(widgetKeys)
+    .values({ consultantId: agency.viewer.consultant!.id, name: 'Strict', publishableKey: `lr_pk_${'s'.repeat(20)}${Date.now().toString(36).slice(-4)}`, allowedHostnames: [`127.0.0.1:${HOST_PORT}`], components: ['report-form'] })
+    .returning();
+  pages['/strict'] = `<script async src="${baseURL}/widget/v1/loader.js" data-key="${key!.publishableKey}"></script><localrank-report-form></localrank-report-form>`;
+
+  const context = await browser.newContext();
+  const visitor = await context.newPage();
+  // The same page under a hostname the key does not list.
+  const answer = visitor.waitForResponse((r) => r.url().endsWith('/config'));
+  await visitor.goto(`http://localhost:${HOST_PORT}/strict`);
+  expect((await answer).status()).toBe(403);
+  await expect(visitor.locator('localrank-report-form').getByText('This form is not enabled for this site.')).toBeVisible();
+  const api = await request.post(`${baseURL}/api/widget/v1/${key!.publishableKey}/leads`, { headers: { origin: `http://localhost:${HOST_PORT}` }, data: {} });
+  expect(api.status()).toBe(403);
+
+  // Allowed here until the agency revokes it.
+  await visitor.goto(`${host.origin}/strict`);
+  await expect(visitor.locator('localrank-report-form').getByRole('button', { name: 'Get My Free Report' })).toBeVisible();
+  await appCtx.db.update(widgetKeys).set({ revokedAt: new Date() }).where(eq(widgetKeys.id, key!.id));
+  await visitor.reload();
+  await expect(visitor.locator('localrank-report-form').getByText('This form is not enabled for this site.')).toBeVisible();
+  await context.close();
+});

@@ -1,0 +1,44 @@
+// How the widget's files are served (decision 0119): the hashed widget immutable for a year, the
+// loader short-cached, both loadable by other origins' pages.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { staticFiles } from '../../scripts/lib/static-files.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'widget-serving-'));
+let server: Server;
+let base = '';
+beforeAll(async () => {
+  mkdirSync(join(dir, 'widget/v1'), { recursive: true });
+  mkdirSync(join(dir, '_astro'), { recursive: true });
+  writeFileSync(join(dir, 'widget/v1/loader.js'), 'void 0');
+  writeFileSync(join(dir, 'widget/v1/widget.0123456789.js'), 'void 1');
+  writeFileSync(join(dir, '_astro/page.abc.js'), 'void 2');
+  writeFileSync(join(dir, 'robots.txt'), 'User-agent: *');
+  const serve = staticFiles(dir, () => []);
+  server = createServer((req, res) => (serve(req, res) ? undefined : res.writeHead(404).end()));
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+afterAll(() => {
+  server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it('serves the hashed widget immutable for a year and the loader for five minutes, both cross-origin', async () => {
+  const widget = await fetch(`${base}/widget/v1/widget.0123456789.js`);
+  expect(widget.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  expect(widget.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+  expect(widget.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+  const loader = await fetch(`${base}/widget/v1/loader.js`);
+  expect(loader.headers.get('cache-control')).toBe('public, max-age=300');
+  expect(loader.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+  expect(loader.headers.get('x-content-type-options')).toBe('nosniff');
+  // Other files keep their rules and no cross-origin resource policy of the widget's.
+  expect((await fetch(`${base}/_astro/page.abc.js`)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  const robots = await fetch(`${base}/robots.txt`);
+  expect(robots.headers.get('cache-control')).toBe('public, max-age=0');
+  expect(robots.headers.get('cross-origin-resource-policy')).toBeNull();
+});

@@ -1,0 +1,147 @@
+// Builds the widget SDK with tsup (run by the site build: astro.config.mjs, so `npm run build`,
+// `npm start` and `npm test` all have it):
+// - the script-tag widget: one minified IIFE on Preact, `react` aliased to src/preact-react.ts
+//   (Preact's Component and createElement; preact/compat would cost 1.8 KB gzip more and break
+//   the 10 KB budget, decision 0115), written as widget.<content hash>.js;
+// - the loader: the stable entry, told the hashed file's name;
+// - the ES module build with type declarations, react and react-dom as peer dependencies.
+// The first two are copied into the site's static files under WIDGET_BASE_PATH.
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { build, type Options } from 'tsup';
+import { WIDGET_BASE_PATH, WIDGET_LOADER_FILE, WIDGET_PACKAGE_FILE } from '../common/widget.ts';
+
+const here = import.meta.dirname;
+export const WIDGET_DIST = resolve(here, 'dist');
+
+const common: Options = {
+  silent: true,
+  target: 'es2022',
+  platform: 'browser',
+  treeshake: true,
+  sourcemap: false,
+  clean: false,
+  tsconfig: resolve(here, '../tsconfig.json'),
+};
+
+/** The hashed widget's file name and the loader, in `dir` (widget-sdk/dist/script). */
+export async function buildScriptTag(dir = join(WIDGET_DIST, 'script')): Promise<{ widgetFile: string; loader: string; widget: string }> {
+  rmSync(dir, { recursive: true, force: true });
+  await build({
+    ...common,
+    entry: { widget: resolve(here, 'src/elements.ts') },
+    outDir: dir,
+    format: ['iife'],
+    minify: true,
+    outExtension: () => ({ js: '.js' }),
+    esbuildOptions(options) {
+      options.alias = { 'react/jsx-runtime': 'preact/jsx-runtime', react: resolve(here, 'src/preact-react.ts') };
+      options.jsx = 'automatic';
+      options.jsxImportSource = 'preact';
+      options.legalComments = 'none';
+    },
+  });
+  const body = readFileSync(join(dir, 'widget.js'));
+  const widgetFile = `widget.${createHash('sha256').update(body).digest('hex').slice(0, 10)}.js`;
+  writeFileSync(join(dir, widgetFile), body);
+  rmSync(join(dir, 'widget.js'));
+  await build({
+    ...common,
+    entry: { loader: resolve(here, 'src/loader.ts') },
+    outDir: dir,
+    format: ['iife'],
+    minify: true,
+    outExtension: () => ({ js: '.js' }),
+    define: { __WIDGET_FILE__: JSON.stringify(widgetFile) },
+    esbuildOptions(options) {
+      options.legalComments = 'none';
+    },
+  });
+  return { widgetFile, loader: join(dir, WIDGET_LOADER_FILE), widget: join(dir, widgetFile) };
+}
+
+export async function buildEsm(dir = join(WIDGET_DIST, 'esm')): Promise<void> {
+  rmSync(dir, { recursive: true, force: true });
+  await build({
+    ...common,
+    entry: { index: resolve(here, 'src/index.ts') },
+    outDir: dir,
+    format: ['esm'],
+    dts: true,
+    external: ['react', 'react-dom', 'react/jsx-runtime'],
+    esbuildOptions(options) {
+      options.jsx = 'automatic';
+    },
+  });
+}
+
+/** A tar header block (ustar) for one regular file. */
+function tarHeader(name: string, size: number): Buffer {
+  const header = Buffer.alloc(512);
+  const put = (text: string, offset: number, length: number) => header.write(text.slice(0, length), offset, 'utf8');
+  put(name, 0, 100);
+  put('0000644\0', 100, 8);
+  put('0000000\0', 108, 8);
+  put('0000000\0', 116, 8);
+  put(`${size.toString(8).padStart(11, '0')}\0`, 124, 12);
+  put('00000000000\0', 136, 12); // mtime 0: the same sources make the same archive
+  put('        ', 148, 8);
+  put('0', 156, 1);
+  put('ustar\0', 257, 6);
+  put('00', 263, 2);
+  let sum = 0;
+  for (const byte of header) sum += byte;
+  put(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 8);
+  return header;
+}
+
+/** The ES module build as an npm package tarball (what `npm install <url>` reads). */
+export function packEsm(dir = WIDGET_DIST): Buffer {
+  const files: Array<[string, Buffer]> = [
+    ['package/package.json', readFileSync(resolve(here, 'package.json'))],
+    ['package/dist/esm/index.js', readFileSync(join(dir, 'esm/index.js'))],
+    ['package/dist/esm/index.d.ts', readFileSync(join(dir, 'esm/index.d.ts'))],
+  ];
+  const blocks = files.flatMap(([name, body]) => [tarHeader(name, body.length), body, Buffer.alloc((512 - (body.length % 512)) % 512)]);
+  return gzipSync(Buffer.concat([...blocks, Buffer.alloc(1024)]), { level: 9 });
+}
+
+
+/** Both builds; the script-tag files and the React package copied into the site's static files (dist/client). */
+export async function buildWidget(clientDir: string): Promise<{ widgetFile: string }> {
+  const script = await buildScriptTag();
+  await buildEsm();
+  const out = join(clientDir, WIDGET_BASE_PATH);
+  mkdirSync(out, { recursive: true });
+  copyFileSync(script.loader, join(out, WIDGET_LOADER_FILE));
+  copyFileSync(script.widget, join(out, script.widgetFile));
+  writeFileSync(join(out, WIDGET_PACKAGE_FILE), packEsm());
+  return { widgetFile: script.widgetFile };
+}
+
+/** The budgets (gzip bytes): the loader a snippet names, and the widget with both components. */
+export const WIDGET_BUDGETS = { loader: 1024, widget: 10 * 1024 } as const;
+
+export interface FileSize {
+  file: string;
+  raw: number;
+  gzip: number;
+  brotli: number;
+}
+
+/** Raw, gzip (level 9, as served) and brotli (best) sizes of the script-tag build's files. */
+export async function widgetSizes(dir = join(WIDGET_DIST, 'script')): Promise<{ loader: FileSize; widget: FileSize }> {
+  const script = await buildScriptTag(dir);
+  const size = (path: string, file: string): FileSize => {
+    const body = readFileSync(path);
+    return {
+      file,
+      raw: body.length,
+      gzip: gzipSync(body, { level: 9 }).length,
+      brotli: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }).length,
+    };
+  };
+  return { loader: size(script.loader, WIDGET_LOADER_FILE), widget: size(script.widget, script.widgetFile) };
+}

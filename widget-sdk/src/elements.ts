@@ -1,0 +1,55 @@
+// The script-tag build's entry: the custom elements <localrank-report-form> and
+// <localrank-score-card> (each in its own shadow root; mounted when connected, unmounted when
+// removed, so single-page apps can remove and re-add them) and the queue API's replay:
+// LocalRank('init', { key }) and LocalRank('mount', { component, target, key? }).
+import { createElement, render } from 'preact';
+import { widgetApi } from './api.ts';
+import { PublishedScoreCardView, ReportFormView } from './report-form.tsx';
+import { takeOver, type Command, type MountOptions, type QueueGlobal } from './queue.ts';
+import { adoptStyles } from './styles.ts';
+
+const VIEWS = { 'report-form': ReportFormView, 'score-card': PublishedScoreCardView } as const;
+type Name = keyof typeof VIEWS;
+let global: QueueGlobal | undefined;
+
+function defineElement(name: Name) {
+  const tag = `localrank-${name}`;
+  if (customElements.get(tag)) return;
+  customElements.define(
+    tag,
+    class extends HTMLElement {
+      connectedCallback() {
+        const root = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
+        adoptStyles(root);
+        const key = this.getAttribute('key') || global?.k || '';
+        const origin = this.getAttribute('origin') || global?.o || '';
+        // The views are written against React's types; in this build `react` is Preact.
+        render(createElement(VIEWS[name] as never, { api: widgetApi(origin, key) }), root);
+      }
+      disconnectedCallback() {
+        if (this.shadowRoot) render(null, this.shadowRoot);
+      }
+    },
+  );
+}
+
+function run(command: Command, arg: unknown, state: QueueGlobal) {
+  if (command === 'init') {
+    const key = (arg as { key?: string } | undefined)?.key;
+    if (key) state.k = key;
+  } else if (command === 'mount') {
+    const options = arg as MountOptions;
+    const target = typeof options.target === 'string' ? document.querySelector(options.target) : options.target;
+    if (!target || !(options.component in VIEWS)) return;
+    const element = document.createElement(`localrank-${options.component}`);
+    if (options.key) element.setAttribute('key', options.key);
+    target.replaceChildren(element);
+  }
+}
+
+if (!customElements.get('localrank-report-form')) {
+  // Replay first, so queued 'init' sets the key before any element on the page connects.
+  global = takeOver(window as { LocalRank?: QueueGlobal }, run);
+  defineElement('report-form');
+  defineElement('score-card');
+}
