@@ -18,6 +18,8 @@ CREATE TABLE `widget_keys` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `widget_keys_publishable_key_unique` ON `widget_keys` (`publishable_key`);--> statement-breakpoint
 CREATE INDEX `widget_keys_consultant_id_idx` ON `widget_keys` (`consultant_id`);--> statement-breakpoint
+CREATE INDEX `widget_keys_branding_profile_id_idx` ON `widget_keys` (`branding_profile_id`);--> statement-breakpoint
+CREATE INDEX `widget_keys_score_card_client_id_idx` ON `widget_keys` (`score_card_client_id`);--> statement-breakpoint
 CREATE TABLE `widget_leads` (
 	`id` text PRIMARY KEY NOT NULL,
 	`consultant_id` text NOT NULL,
@@ -44,4 +46,8 @@ CREATE TABLE `widget_leads` (
 );
 --> statement-breakpoint
 CREATE INDEX `widget_leads_consultant_created_idx` ON `widget_leads` (`consultant_id`,`created_at`);--> statement-breakpoint
-CREATE INDEX `widget_leads_status_idx` ON `widget_leads` (`status`);
+CREATE INDEX `widget_leads_status_idx` ON `widget_leads` (`status`);--> statement-breakpoint
+CREATE INDEX `widget_leads_widget_key_id_idx` ON `widget_leads` (`widget_key_id`);--> statement-breakpoint
+CREATE INDEX `widget_leads_branding_profile_id_idx` ON `widget_leads` (`branding_profile_id`);--> statement-breakpoint
+CREATE INDEX `widget_leads_request_id_idx` ON `widget_leads` (`request_id`);--> statement-breakpoint
+CREATE INDEX `widget_leads_client_id_idx` ON `widget_leads` (`client_id`);

@@ -26,7 +26,11 @@ export const widgetKeys = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('widget_keys_consultant_id_idx').on(t.consultantId)],
+  (t) => [
+    index('widget_keys_consultant_id_idx').on(t.consultantId),
+    index('widget_keys_branding_profile_id_idx').on(t.brandingProfileId),
+    index('widget_keys_score_card_client_id_idx').on(t.scoreCardClientId),
+  ],
 );
 
 // Every form submitted through a widget: the agency's lead. Accepted at once and kept whatever the
@@ -57,5 +61,12 @@ export const widgetLeads = sqliteTable(
     notifiedAt: integer('notified_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
   },
-  (t) => [index('widget_leads_consultant_created_idx').on(t.consultantId, t.createdAt), index('widget_leads_status_idx').on(t.status)],
+  (t) => [
+    index('widget_leads_consultant_created_idx').on(t.consultantId, t.createdAt),
+    index('widget_leads_status_idx').on(t.status),
+    index('widget_leads_widget_key_id_idx').on(t.widgetKeyId),
+    index('widget_leads_branding_profile_id_idx').on(t.brandingProfileId),
+    index('widget_leads_request_id_idx').on(t.requestId),
+    index('widget_leads_client_id_idx').on(t.clientId),
+  ],
 );
