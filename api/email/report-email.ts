@@ -101,7 +101,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
   const subject = monthly
     ? `Your ${name} monthly report${label}, ${month}: ${b.place.name} ranks #${b.rank} of ${size}`
     : input.kind === 'client'
-      ? `Your ${branding ? name : PRODUCT_NAME} report from ${from}${label}: ${b.place.name} ranks #${b.rank} of ${size}`
+      ? `Your ${branding ? '' : `${PRODUCT_NAME} `}report from ${from}${label}: ${b.place.name} ranks #${b.rank} of ${size}`
       : `Your ${name} report${label}: ${b.place.name} ranks #${b.rank} of ${size}`;
   const intro = monthly
     ? `Your monthly ${name} report for ${b.place.name} is ready.`

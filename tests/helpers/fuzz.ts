@@ -38,6 +38,7 @@ export const API_ROUTES = [
   'GET /api/clients/:clientId/deletion',
   'DELETE /api/clients/:clientId',
   'POST /api/clients/:clientId/send',
+  'POST /api/branding-profiles/preview',
   'GET /api/branding-profiles',
   'POST /api/branding-profiles',
   'GET /api/branding-profiles/:profileId',

@@ -63,6 +63,8 @@ const ROUTES: Record<string, RouteRule> = {
   'GET /api/clients/:clientId/deletion': { access: 'signed-in' },
   'DELETE /api/clients/:clientId': { access: 'signed-in' },
   'POST /api/clients/:clientId/send': { access: 'signed-in' },
+  // Draws the unsaved form (nothing stored); a logo comes inside the JSON as a data URL.
+  'POST /api/branding-profiles/preview': { access: 'signed-in', json: true },
   'GET /api/branding-profiles': { access: 'signed-in' },
   'POST /api/branding-profiles': { access: 'signed-in', json: true },
   'GET /api/branding-profiles/:profileId': { access: 'signed-in' },

@@ -134,7 +134,7 @@ describe('the report e-mail in a branding profile', () => {
     const mail = reportEmail(ctx, { ...input, branding });
     expect(mail.from).toBe('"Northstar for Dentists" <reports@localrank.app>');
     expect(mail.replyTo).toBe('dentists@northstar.example');
-    expect(mail.subject).toBe('Your Northstar for Dentists report from Northstar for Dentists (example figures, not your real listings): Austin Family Dental ranks #9 of 10');
+    expect(mail.subject).toBe('Your report from Northstar for Dentists (example figures, not your real listings): Austin Family Dental ranks #9 of 10');
     for (const body of [String(mail.text), String(mail.html)]) {
       expect(body).toContain('Northstar Marketing LLC · 500 Main St, Austin, TX 78701');
       expect(body.toLowerCase()).toContain('example figures, not your real listings');

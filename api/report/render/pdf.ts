@@ -484,7 +484,7 @@ function pageFurniture(doc: Doc, data: ReportData, look: Look) {
       // The agency's name and contact details, then its footer text (and "Powered by" if chosen).
       const contact = contactLine(branding);
       doc.font('Semibold').fillColor(theme.secondaryInk).text(fit(doc, branding.companyName, 180), MARGIN, y, { width: 180, lineBreak: false, continued: false });
-      const nameW = Math.min(180, doc.widthOfString(branding.companyName)) + 6;
+      const nameW = Math.min(180, doc.widthOfString(branding.companyName)) + 3;
       doc.font('Regular').fillColor(MUTED);
       if (contact) doc.text(fit(doc, `· ${contact}`, 410 - nameW), MARGIN + nameW, y, { width: 410 - nameW, lineBreak: false });
       const second = [branding.footerText, branding.poweredBy ? POWERED_BY : null].filter(Boolean).join(' · ');
