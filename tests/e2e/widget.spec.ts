@@ -26,7 +26,8 @@ const mailsTo = (address: string) =>
     ? readdirSync(outbox())
         .filter((f) => f.endsWith('.eml'))
         .map((f) => readFileSync(join(outbox(), f), 'utf8').replace(/=\r?\n/g, ''))
-        .filter((m) => m.includes(`To: ${address}`))
+        // The To: header itself (a white-label report names the agency in Reply-To: too).
+        .filter((m) => m.split(/\r?\n/).some((line) => line === `To: ${address}`))
     : [];
 
 test.describe.configure({ mode: 'serial' });
@@ -122,6 +123,10 @@ test('an agency embeds the snippet on another origin; the visitor gets a score c
   expect(report!.consultantId).toBe(agency.viewer.consultant!.id);
   expect(report!.brandingProfileId).toBe(lead!.brandingProfileId);
   expect(report!.brandingProfileId).not.toBeNull();
+  // White-label: the e-mail comes under the agency's name and carries its name, not ours.
+  const [visitorMail] = mailsTo(email);
+  expect(visitorMail).toMatch(/^From: "?Northstar Marketing"? </m);
+  expect(visitorMail).not.toMatch(/^From: .*LocalRank/m);
   await expect.poll(() => mailsTo(agency.email).filter((m) => m.includes('New lead from your widget: Park Street Bakery')).length, { timeout: 30_000 }).toBe(1);
   await visitorContext.close();
 
