@@ -8,6 +8,7 @@ import { AppError } from './errors.ts';
 import { errorText } from './log.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { accountSecurityRoutes } from './routes/account-security.ts';
+import { apiKeyRoutes } from './routes/api-keys.ts';
 import { authRoutes } from './routes/auth.ts';
 import { brandingRoutes, LOGO_UPLOAD_ROUTE } from './routes/branding.ts';
 import { clientRoutes } from './routes/clients.ts';
@@ -53,6 +54,7 @@ export function createApp(ctx: AppContext) {
   app.route('/', clientRoutes(ctx));
   app.route('/', brandingRoutes(ctx));
   app.route('/', billingRoutes(ctx));
+  app.route('/', apiKeyRoutes(ctx));
 
   app.notFound((c) => c.json({ code: 'not_found', message: 'Not found' }, 404));
   app.onError((error, c) => {

@@ -5,3 +5,4 @@ export * from './schema/consultants.ts';
 export * from './schema/reports.ts';
 export * from './schema/operations.ts';
 export * from './schema/billing.ts';
+export * from './schema/api.ts';
