@@ -7,7 +7,7 @@ import { users } from '../../db/schema/auth.ts';
 import type { AppContext } from '../context.ts';
 import { unauthenticated } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
-import { createApiKey, listApiKeys, revokeApiKey, rollApiKey } from '../services/api-keys.ts';
+import { createApiKey, listApiKeys, ownedKey, revokeApiKey, rollApiKey } from '../services/api-keys.ts';
 
 const NO_STORE = { 'Cache-Control': 'private, no-store' };
 
@@ -25,7 +25,7 @@ export function apiKeyRoutes(ctx: AppContext) {
       const user = await viewer(c);
       return c.json(await createApiKey({ ctx, userId: user.id, plan: user, input: c.req.valid('json') }), 201, NO_STORE);
     })
-    .post('/api-keys/:keyId/roll', async (c, next) => (await viewer(c), next()), validate('json', rollApiKeySchema), async (c) => {
+    .post('/api-keys/:keyId/roll', async (c, next) => (await ownedKey(ctx, (await viewer(c)).id, c.req.param('keyId')), next()), validate('json', rollApiKeySchema), async (c) => {
       const user = await viewer(c);
       return c.json(await rollApiKey({ ctx, userId: user.id, plan: user, keyId: c.req.param('keyId'), graceHours: c.req.valid('json').graceHours }), 201, NO_STORE);
     })

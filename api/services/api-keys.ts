@@ -11,6 +11,7 @@ import { apiKeys } from '../../db/schema/api.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { can, type Plan } from './entitlements.ts';
+import { meterRateLimit, type Meter } from './rate-limit.ts';
 
 export const API_KEY_PREFIX = 'lr_live_';
 const BODY_LENGTH = 30;
@@ -112,7 +113,8 @@ export async function createApiKey({ ctx, userId, plan, input }: { ctx: AppConte
   return { apiKey: summary(stored!), key };
 }
 
-async function ownedKey(ctx: AppContext, userId: string, keyId: string, now: Date): Promise<KeyRow> {
+/** The user's working key with this id, or 404 (another user's key answers the same). */
+export async function ownedKey(ctx: AppContext, userId: string, keyId: string, now = new Date()): Promise<KeyRow> {
   const key = await ctx.db.query.apiKeys.findFirst({ where: and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)) });
   if (!key || (key.expiresAt && key.expiresAt <= now)) throw apiKeyNotFound();
   return key;
@@ -185,4 +187,16 @@ export async function verifyApiKey(ctx: AppContext, authorization: string | null
 
 export function requireScope(caller: ApiCaller, scope: ApiScope): void {
   if (!caller.scopes.has(scope)) throw new AppError('forbidden', `This API key lacks the "${scope}" scope.`);
+}
+
+export const API_RATE_WINDOW_MS = 60_000;
+
+/** Counts one request against the key's per-minute limit (by the owner's plan, settings). */
+export function meterApiCall(ctx: AppContext, caller: ApiCaller, now = Date.now()): Promise<Meter> {
+  const limit = caller.tier === 'agency' ? ctx.env.API_RATE_LIMIT_AGENCY : ctx.env.API_RATE_LIMIT_ENTERPRISE;
+  return meterRateLimit({
+    ctx,
+    now,
+    input: { key: `api:key:${caller.keyId}`, limit, windowMs: API_RATE_WINDOW_MS, message: `This API key is limited to ${limit} requests a minute. Please slow down.` },
+  });
 }

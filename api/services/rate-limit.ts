@@ -71,3 +71,37 @@ export async function consumeRateLimit({ ctx, input }: { ctx: Pick<AppContext, '
 export async function resetRateLimit({ ctx, input }: { ctx: Pick<AppContext, 'db'>; input: { key: string } }): Promise<void> {
   await ctx.db.run(sql`DELETE FROM rate_limits WHERE key = ${input.key}`);
 }
+
+export interface Meter {
+  limit: number;
+  remaining: number;
+  /** Seconds until the window ends. */
+  resetSeconds: number;
+  windowSeconds: number;
+  /** Set when this request is over the limit: the caller sends the headers, then throws it. */
+  refusal: AppError | null;
+}
+
+/**
+ * Counts one request in a fixed window with one statement and says where the counter stands (the
+ * public API's RateLimit headers); beyond the limit `refusal` is the 429 to throw. A
+ * refused request leaves the count at limit + 1, so a client hammering a full window writes
+ * nothing new.
+ */
+export async function meterRateLimit({ ctx, input, now = Date.now() }: { ctx: Pick<AppContext, 'db'>; input: Limit; now?: number }): Promise<Meter> {
+  await pruneRateLimits(ctx, now);
+  const [row] = await ctx.db.all<Row>(sql`
+    INSERT INTO rate_limits (key, count, reset_at) VALUES (${input.key}, 1, ${now + input.windowMs})
+    ON CONFLICT (key) DO UPDATE SET
+      count = CASE WHEN rate_limits.reset_at <= ${now} THEN 1 ELSE min(rate_limits.count + 1, ${input.limit + 1}) END,
+      reset_at = CASE WHEN rate_limits.reset_at <= ${now} THEN excluded.reset_at ELSE rate_limits.reset_at END
+    RETURNING count, reset_at`);
+  const meter = {
+    limit: input.limit,
+    remaining: Math.max(0, input.limit - row!.count),
+    resetSeconds: Math.max(1, Math.ceil((row!.reset_at - now) / 1000)),
+    windowSeconds: Math.round(input.windowMs / 1000),
+    refusal: row!.count > input.limit ? refusal(input, row!.reset_at, now) : null,
+  };
+  return meter;
+}

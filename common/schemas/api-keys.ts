@@ -2,16 +2,18 @@
 // /account screen and the API.
 import { z } from '../zod.ts';
 
-export const API_SCOPES = ['reports:read', 'reports:write', 'businesses:read', 'alerts:read', 'clients:read', 'clients:write'] as const;
+export const API_SCOPES = ['reports:read', 'reports:write', 'businesses:read', 'alerts:read', 'alerts:write', 'clients:read', 'clients:write', 'webhooks:write'] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 
 export const API_SCOPE_LABELS: Record<ApiScope, string> = {
   'reports:read': 'Read reports',
   'reports:write': 'Request reports',
   'businesses:read': 'Read businesses, metrics and history',
-  'alerts:read': 'Read alerts and the alert threshold (and set the threshold)',
+  'alerts:read': 'Read alerts and the alert threshold',
+  'alerts:write': 'Set the alert threshold',
   'clients:read': 'Read clients',
   'clients:write': 'Create and update clients',
+  'webhooks:write': 'Manage webhook endpoints and deliveries',
 };
 
 /** Hours a rolled key keeps working beside its successor (0: stops at once; at most 7 days). */

@@ -76,6 +76,11 @@ const ROUTES: Record<string, RouteRule> = {
   'POST /api/billing/portal': { access: 'signed-in' },
   // Stripe's signature on the raw body is the proof (400 without it); the body is not JSON-validated.
   'POST /api/stripe/webhook': { access: 'public' },
+  'GET /api/api-keys': { access: 'signed-in' },
+  'POST /api/api-keys': { access: 'signed-in', json: true },
+  // The key is checked before the body (404 here first); tests/integration/api-keys.test.ts covers its 400s.
+  'POST /api/api-keys/:keyId/roll': { access: 'signed-in' },
+  'DELETE /api/api-keys/:keyId': { access: 'signed-in' },
 };
 
 // Path segments, already URL-encoded as a client would send them.
@@ -135,6 +140,7 @@ let signedIn: Awaited<ReturnType<typeof createUser>>;
 let otherBusinessId: string;
 let otherClientId: string;
 let otherProfileId: string;
+let otherKeyId: string;
 const output: string[] = [];
 const spies: Array<{ mockRestore: () => void }> = [];
 
@@ -156,6 +162,7 @@ beforeAll(async () => {
   otherProfileId = ((await call(t.app, 'POST', '/api/branding-profiles', { companyName: 'Other Agency' }, otherAgency.cookie)).body as { id: string }).id;
   const { business } = await seedBusiness(t.ctx, { snapshots: [{ daysAgo: 1 }] });
   otherClientId = (await addClient(t.ctx, otherAgency.viewer.consultant!.id, business.id)).id;
+  otherKeyId = ((await call(t.app, 'POST', '/api/api-keys', { name: 'Other', scopes: ['reports:read'] }, otherAgency.cookie)).body as { apiKey: { id: string } }).apiKey.id;
 });
 afterAll(async () => {
   for (const spy of spies) spy.mockRestore();
@@ -163,7 +170,9 @@ afterAll(async () => {
   await stripe.close();
 });
 
-const routeKeys = () => [...new Set(t.app.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path}`))];
+// The public API (/api/v1) takes keys, not sessions, and answers problem+json: it has its own walk
+// of garbage ids and bad bodies in tests/integration/api-v1.test.ts.
+const routeKeys = () => [...new Set(t.app.routes.filter((r) => r.method !== 'ALL' && !r.path.startsWith('/api/v1/')).map((r) => `${r.method} ${r.path}`))];
 
 /** The route's path with every parameter set to `value`. */
 const fill = (path: string, value: string) => path.replace(/:\w+(\{[^}]*\})?/g, value);
@@ -233,7 +242,7 @@ describe('garbage ids', () => {
 
   it("answer like a missing id for another user's object, on every signed-in route that takes an id", async () => {
     // Another user's object for each kind of id; a new kind of id must be added here.
-    const owned: Record<string, string> = { businessId: otherBusinessId, clientId: otherClientId, profileId: otherProfileId };
+    const owned: Record<string, string> = { businessId: otherBusinessId, clientId: otherClientId, profileId: otherProfileId, keyId: otherKeyId };
     // Ids that name no user's object: a report link's token is itself the proof of access.
     const unowned = new Set(['token', 'file']);
     for (const key of routeKeys()) {

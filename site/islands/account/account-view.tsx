@@ -6,6 +6,7 @@ import BreakableEmail from '../ui/breakable-email.tsx';
 import BillingSettings from './billing-settings.tsx';
 import Protected from '../ui/protected.tsx';
 import SecuritySection from './security-section.tsx';
+import ApiKeysSection from './api-keys-section.tsx';
 import { accountTier, quickActions, roleLabel, TIER_NAMES, type QuickAction } from './quick-actions.ts';
 import './account.css';
 
@@ -103,6 +104,8 @@ function Account({ viewer }: { viewer: Viewer }) {
           ))}
         </div>
       </section>
+      {/* Enterprise and Agency include the API (api/services/entitlements.ts); the server checks again. */}
+      {(accountTier(viewer) === 'enterprise' || accountTier(viewer) === 'agency') && <ApiKeysSection />}
       <SecuritySection />
     </div>
   );

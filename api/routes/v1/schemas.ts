@@ -1,0 +1,98 @@
+// The public API's answer shapes, registered as named components of the OpenAPI document.
+import { z } from '@hono/zod-openapi';
+import { API_SCOPES } from '../../../common/schemas/api-keys.ts';
+
+const score = z.number().nullable();
+
+export const businessSummarySchema = z
+  .object({
+    id: z.string(),
+    company: z.string(),
+    address: z.string(),
+    city: z.string(),
+    state: z.string(),
+    zip: z.string(),
+    website: z.string(),
+    category: z.string().nullable(),
+    createdAt: z.iso.datetime(),
+    sampleData: z.boolean().describe('Made from offline sample data: example figures, not real listings.'),
+    latest: z.object({ overallScore: z.number(), reportedAt: z.iso.datetime() }).nullable(),
+  })
+  .openapi('BusinessSummary');
+
+export const businessPageSchema = z
+  .object({ businesses: z.array(businessSummarySchema), nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last.') })
+  .openapi('BusinessPage');
+
+const scores = {
+  reviewScore: score,
+  digitalPresenceScore: score,
+  engagementScore: score,
+  marketShareScore: score,
+  marketSharePercent: score,
+  overallScore: score,
+};
+
+export const businessDetailSchema = z
+  .object({
+    business: z.object({
+      id: z.string(),
+      company: z.string(),
+      city: z.string(),
+      state: z.string(),
+      website: z.string(),
+      category: z.string().nullable(),
+      updatedAt: z.number().describe('Milliseconds since the epoch.'),
+      sampleData: z.boolean(),
+    }),
+    competitors: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        address: z.string().nullable(),
+        phone: z.string().nullable(),
+        website: z.string().nullable(),
+        rating: z.number().nullable(),
+        reviewCount: z.number().nullable(),
+        distanceFromBusiness: z.number().nullable(),
+      }),
+    ),
+    metrics: z.array(
+      z.object({
+        id: z.string(),
+        businessId: z.string(),
+        competitorId: z.string().nullable(),
+        isMainBusiness: z.boolean(),
+        ...scores,
+        reportedAt: z.number().nullable().describe('Milliseconds since the epoch.'),
+      }),
+    ).describe('The latest analysis: one row for the business and one per competitor.'),
+  })
+  .openapi('BusinessDetail');
+
+export const historySchema = z
+  .object({
+    businessId: z.string(),
+    days: z.number().int(),
+    history: z.array(z.object({ runId: z.string(), ...scores, reportedAt: z.number().describe('Milliseconds since the epoch.') })),
+  })
+  .openapi('BusinessHistory');
+
+export const alertSchema = z
+  .object({
+    id: z.string(),
+    platform: z.enum(['google', 'yelp', 'facebook', 'other']),
+    reviewRating: z.number(),
+    reviewAuthor: z.string().nullable(),
+    reviewText: z.string().nullable(),
+    reviewUrl: z.string().nullable(),
+    reviewDate: z.iso.datetime().nullable(),
+    createdAt: z.iso.datetime(),
+  })
+  .openapi('Alert');
+
+export const alertListSchema = z.object({ businessId: z.string(), threshold: z.number(), alerts: z.array(alertSchema) }).openapi('AlertList');
+
+export const thresholdSchema = z.object({ businessId: z.string(), threshold: z.number() }).openapi('AlertThreshold');
+
+export const scopesSchema = z.array(z.enum(API_SCOPES));

@@ -1,0 +1,218 @@
+// The public API (/api/v1): every route × (owner, another account, revoked key, wrong scope,
+// lapsed plan); problem+json errors; rate limit headers and 429; every answer validated against
+// the published OpenAPI document.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiScope } from '../../common/schemas/api-keys.ts';
+import { users } from '../../db/schema/auth.ts';
+import { reviewAlerts } from '../../db/schema/reports.ts';
+import { call, createTestContext, type TestContext } from '../helpers/context.ts';
+import { seedBusiness } from '../helpers/dashboard-seed.ts';
+import { createUser } from '../helpers/factories.ts';
+import { checked, expectDocumented, operationsOf, type OpenApiDocument } from '../helpers/openapi.ts';
+
+let t: TestContext;
+let doc: OpenApiDocument;
+beforeAll(async () => {
+  t = await createTestContext({ API_RATE_LIMIT_ENTERPRISE: '5000' });
+  doc = (await call(t.app, 'GET', '/api/v1/openapi.json')).body;
+});
+afterAll(() => t.close());
+
+const ALL: ApiScope[] = ['reports:read', 'reports:write', 'businesses:read', 'alerts:read', 'alerts:write', 'clients:read', 'clients:write', 'webhooks:write'];
+
+async function account(tier: 'enterprise' | 'agency' = 'enterprise', scopes: ApiScope[] = ALL, role: 'client' | 'consultant' = 'client') {
+  const user = await createUser(t.ctx, { tier, role });
+  const { key, apiKey } = (await call(t.app, 'POST', '/api/api-keys', { name: 'Test', scopes }, user.cookie)).body;
+  return { ...user, key: key as string, keyId: apiKey.id as string };
+}
+
+/** A request with a key; the answer is checked against the document. */
+export async function v1(key: string | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await t.app.request(`/api/v1${path}`, {
+    method,
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const answer = { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+  expectDocumented(doc, method, `/api/v1${path}`, answer);
+  return answer;
+}
+
+describe('public API: document and errors', () => {
+  it('publishes an OpenAPI 3.1 document generated from the routes', async () => {
+    expect(doc).toMatchObject({ openapi: '3.1.0', info: { title: 'LocalRank API' } });
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/businesses', '/businesses/{businessId}', '/businesses/{businessId}/history', '/businesses/{businessId}/alerts']));
+  });
+
+  it('answers a missing, malformed or revoked key 401 and a lapsed plan 403, as problem+json', async () => {
+    const owner = await account();
+    const missing = await v1(null, 'GET', '/businesses');
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('content-type')).toBe('application/problem+json');
+    expect(missing.body).toMatchObject({ status: 401, code: 'unauthenticated', title: 'Unauthenticated', type: '/docs/api#error-unauthenticated' });
+    expect((await v1('lr_live_not-a-key', 'GET', '/businesses')).status).toBe(401);
+    await call(t.app, 'DELETE', `/api/api-keys/${owner.keyId}`, undefined, owner.cookie);
+    expect((await v1(owner.key, 'GET', '/businesses')).status).toBe(401);
+
+    const lapsed = await account('agency');
+    await t.ctx.db.update(users).set({ subscriptionStatus: 'suspended' }).where(eq(users.id, lapsed.userId));
+    const refused = await v1(lapsed.key, 'GET', '/businesses');
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('plan_required');
+    expect(refused.body.detail).toMatch(/Enterprise and Agency/);
+  });
+
+  it('sends RateLimit-Policy and RateLimit on every answer, and 429 with Retry-After past the limit', async () => {
+    const local = await createTestContext({ API_RATE_LIMIT_ENTERPRISE: '3' });
+    try {
+      const user = await createUser(local.ctx, { tier: 'enterprise' });
+      const { key } = (await call(local.app, 'POST', '/api/api-keys', { name: 'Limited', scopes: ['businesses:read'] }, user.cookie)).body;
+      const seen: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await local.app.request('/api/v1/businesses', { headers: { authorization: `Bearer ${key}` } });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('ratelimit-policy')).toBe('"per-key";q=3;w=60');
+        seen.push(res.headers.get('ratelimit')!.split(';t=')[0]!);
+      }
+      expect(seen).toEqual(['"per-key";r=2', '"per-key";r=1', '"per-key";r=0']);
+      const limited = await local.app.request('/api/v1/businesses', { headers: { authorization: `Bearer ${key}` } });
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(limited.headers.get('ratelimit')).toMatch(/^"per-key";r=0;t=\d+$/);
+      expect(((await limited.json()) as { code: string }).code).toBe('rate_limited');
+    } finally {
+      await local.close();
+    }
+  });
+});
+
+describe('public API: bad input on every route', () => {
+  const GARBAGE = ['0', 'null', '%25', '%00', "1'%20OR%20'1'%3D'1", '..%2F..%2Fetc%2Fpasswd', '%F0%9F%92%A9', 'x'.repeat(3000)];
+  const BODIES = ['{"threshold":', '', 'null', '[]', '"x"', '{}', '{"threshold":"3","isAdmin":true}', '{"__proto__":{"x":1}}'];
+  const routes = () => [...new Set(t.app.routes.filter((r) => r.path.startsWith('/api/v1/') && r.method !== 'ALL' && !r.path.endsWith('openapi.json')).map((r) => `${r.method} ${r.path}`))];
+  const isProblem = (res: { status: number; headers: Headers; body: { code?: unknown; detail?: unknown } }, where: string) => {
+    expect(res.status, where).toBeLessThan(500);
+    if (res.status < 400) return;
+    expect(res.headers.get('content-type'), where).toBe('application/problem+json');
+    expect(typeof res.body.code === 'string' && typeof res.body.detail === 'string', where).toBe(true);
+  };
+
+  it('garbage ids never make a 5xx and answer problem+json', async () => {
+    const owner = await account('agency', ALL, 'consultant');
+    for (const route of routes()) {
+      const [method, path] = route.split(' ') as [string, string];
+      for (const id of path.includes(':') ? GARBAGE : ['']) {
+        const res = await t.app.request(path.replace(/:\w+/g, id), { method, headers: { authorization: `Bearer ${owner.key}` } });
+        const text = await res.text();
+        isProblem({ status: res.status, headers: res.headers, body: text ? JSON.parse(text) : {} }, `${route} ${id.slice(0, 20)}`);
+      }
+    }
+  });
+
+  it('bad bodies on the owner\'s objects are 400 invalid_input with per-field messages where it has fields', async () => {
+    const owner = await account('agency', ALL, 'consultant');
+    const { business } = await seedBusiness(t.ctx, { userId: owner.userId });
+    for (const route of routes()) {
+      const [method, path] = route.split(' ') as [string, string];
+      if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') continue;
+      for (const body of BODIES) {
+        const res = await t.app.request(path.replace(':businessId', business.id), {
+          method,
+          headers: { authorization: `Bearer ${owner.key}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+          body,
+        });
+        const answer = { status: res.status, headers: res.headers, body: (await res.json()) as { code: string; detail: string; fields?: object } };
+        isProblem(answer, `${route} ${body}`);
+        expect(answer.status, `${route} ${body}`).toBe(400);
+        expect(answer.body.code).toBe('invalid_input');
+      }
+    }
+  });
+});
+
+describe('public API: businesses', () => {
+  it('reads the owner\'s business, competitors, metrics and history; another account gets 404', async () => {
+    const owner = await account();
+    const { business } = await seedBusiness(t.ctx, { userId: owner.userId, company: 'Congress Dental', snapshots: [{ daysAgo: 20 }, { daysAgo: 5, seed: 7 }] });
+    const one = await v1(owner.key, 'GET', `/businesses/${business.id}`);
+    expect(one.status).toBe(200);
+    expect(one.body.business).toMatchObject({ id: business.id, company: 'Congress Dental' });
+    expect(one.body.competitors.length).toBeGreaterThan(0);
+    expect(one.body.metrics.some((m: { isMainBusiness: boolean }) => m.isMainBusiness)).toBe(true);
+    const history = await v1(owner.key, 'GET', `/businesses/${business.id}/history`);
+    expect(history.body.history).toHaveLength(2);
+    expect(history.body.days).toBe(90);
+
+    const stranger = await account();
+    expect((await v1(stranger.key, 'GET', `/businesses/${business.id}`)).status).toBe(404);
+    expect((await v1(stranger.key, 'GET', `/businesses/${business.id}/history`)).status).toBe(404);
+    const narrow = await account('enterprise', ['alerts:read']);
+    const wrongScope = await v1(narrow.key, 'GET', `/businesses/${business.id}`);
+    expect(wrongScope.status).toBe(403);
+    expect(wrongScope.body.detail).toContain('businesses:read');
+  });
+
+  it('pages through businesses with a cursor, including a consultant\'s clients', async () => {
+    const agency = await account('agency', ALL, 'consultant');
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await seedBusiness(t.ctx, { userId: agency.userId, company: `Shop ${i}` })).business.id);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { status: number; body: { businesses: { id: string }[]; nextCursor: string | null } } = await v1(agency.key, 'GET', `/businesses?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.status).toBe(200);
+      seen.push(...page.body.businesses.map((b) => b.id));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(seen.sort()).toEqual([...ids].sort());
+    const bad = await v1(agency.key, 'GET', '/businesses?cursor=nonsense&limit=500');
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.fields)).toEqual(['limit']);
+    expect((await v1(agency.key, 'GET', '/businesses?cursor=bm9uc2Vuc2U')).body.fields).toEqual({ cursor: 'Not a cursor this API gave out' });
+  });
+});
+
+describe('public API: alerts', () => {
+  it('lists alerts since a time and reads and sets the threshold; other accounts get 404', async () => {
+    const owner = await account('enterprise');
+    const { business } = await seedBusiness(t.ctx, { userId: owner.userId, snapshots: [{ daysAgo: 1 }] });
+    await t.ctx.db.delete(reviewAlerts).where(eq(reviewAlerts.businessId, business.id));
+    const old = new Date(Date.now() - 10 * 86_400_000);
+    await t.ctx.db.insert(reviewAlerts).values([
+      { businessId: business.id, platform: 'google', reviewRating: 1, reviewAuthor: 'A', reviewDate: old, createdAt: old, alertTriggered: true },
+      { businessId: business.id, platform: 'yelp', reviewRating: 2, reviewAuthor: 'B', reviewText: 'Slow', reviewDate: new Date(), createdAt: new Date(), alertTriggered: true },
+    ]);
+    const all = await v1(owner.key, 'GET', `/businesses/${business.id}/alerts`);
+    expect(all.body.alerts.map((a: { reviewAuthor: string }) => a.reviewAuthor)).toEqual(['B', 'A']);
+    const since = await v1(owner.key, 'GET', `/businesses/${business.id}/alerts?since=${new Date(Date.now() - 86_400_000).toISOString()}`);
+    expect(since.body.alerts.map((a: { reviewAuthor: string }) => a.reviewAuthor)).toEqual(['B']);
+    expect((await v1(owner.key, 'GET', `/businesses/${business.id}/alerts?since=yesterday`)).status).toBe(400);
+
+    expect((await v1(owner.key, 'GET', `/businesses/${business.id}/alert-threshold`)).body).toEqual({ businessId: business.id, threshold: 3 });
+    expect((await v1(owner.key, 'PUT', `/businesses/${business.id}/alert-threshold`, { threshold: 3.5 })).body.threshold).toBe(3.5);
+    const bad = await v1(owner.key, 'PUT', `/businesses/${business.id}/alert-threshold`, { threshold: 3.55 });
+    expect(bad.body.fields).toEqual({ threshold: 'Threshold must be a number between 1.0 and 5.0' });
+
+    const stranger = await account('agency');
+    expect((await v1(stranger.key, 'GET', `/businesses/${business.id}/alerts`)).status).toBe(404);
+    // Ownership is checked before the body: a stranger learns nothing from a 400.
+    expect((await v1(stranger.key, 'PUT', `/businesses/${business.id}/alert-threshold`, { threshold: 'x' })).status).toBe(404);
+    const readOnly = await account('enterprise', ['alerts:read']);
+    expect((await v1(readOnly.key, 'PUT', `/businesses/${business.id}/alert-threshold`, { threshold: 4 })).status).toBe(403);
+  });
+});
+
+describe('public API: the document covers what the tests saw', () => {
+  it('the document check refuses an answer the document does not allow', () => {
+    const wrong = { status: 200, headers: new Headers({ 'content-type': 'application/json' }), body: { businessId: 'b', threshold: '3' } };
+    expect(() => expectDocumented(doc, 'GET', '/api/v1/businesses/b/alert-threshold', wrong)).toThrow(/alert-threshold 200/);
+    expect(() => expectDocumented(doc, 'GET', '/api/v1/businesses/b/alert-threshold', { ...wrong, status: 418 })).toThrow(/documents status 418/);
+  });
+
+  it('every documented operation had a real answer validated against the document', () => {
+    const exercised = new Set([...checked].map((c) => c.split(' ').slice(0, 2).join(' ')));
+    expect(operationsOf(doc).filter((op) => !exercised.has(op))).toEqual([]);
+  });
+});
