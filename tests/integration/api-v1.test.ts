@@ -4,7 +4,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiScope } from '../../common/schemas/api-keys.ts';
+import { createRegistry } from '../../api/jobs/registry.ts';
+import { createWorker } from '../../api/jobs/worker.ts';
 import { users } from '../../db/schema/auth.ts';
+import { reportDataFixture } from '../fixtures/report-data.ts';
 import { reviewAlerts } from '../../db/schema/reports.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
@@ -171,6 +174,64 @@ describe('public API: businesses', () => {
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.fields)).toEqual(['limit']);
     expect((await v1(agency.key, 'GET', '/businesses?cursor=bm9uc2Vuc2U')).body.fields).toEqual({ cursor: 'Not a cursor this API gave out' });
+  });
+});
+
+const FORM = { fullName: 'Dana Whitfield', email: 'dana@whitfield.example', company: 'Whitfield Dental', role: 'owner', website: 'https://whitfield-dental.example', address: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' };
+const drain = async () => {
+  const worker = createWorker(t.ctx, { registry: createRegistry({ analyse: async () => reportDataFixture({ seed: 11 }) }) });
+  while (await worker.runNext());
+};
+
+describe('public API: reports', () => {
+  it('requests a report with an Idempotency-Key, replays it, refuses another body with it, and reads the finished report', async () => {
+    const owner = await account();
+    const key = crypto.randomUUID();
+    const first = await v1(owner.key, 'POST', '/reports', FORM, { 'idempotency-key': key });
+    expect(first.status).toBe(202);
+    expect(first.body).toEqual({ id: expect.any(String), status: 'queued' });
+    const again = await v1(owner.key, 'POST', '/reports', FORM, { 'idempotency-key': key });
+    expect(again.status).toBe(202);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const other = await v1(owner.key, 'POST', '/reports', { ...FORM, company: 'Another Dental' }, { 'idempotency-key': key });
+    expect(other.status).toBe(422);
+    expect(other.body.code).toBe('unprocessable');
+    const missing = await v1(owner.key, 'POST', '/reports', FORM);
+    expect(missing.status).toBe(400);
+    expect(Object.keys(missing.body.fields)).toEqual(['idempotency-key']);
+    const bad = await v1(owner.key, 'POST', '/reports', { ...FORM, zip: 'x', state: 'ZZ' }, { 'idempotency-key': crypto.randomUUID() });
+    expect(Object.keys(bad.body.fields).sort()).toEqual(['state', 'zip']);
+
+    const queued = await v1(owner.key, 'GET', `/reports/${first.body.id}`);
+    expect(queued.body).toMatchObject({ id: first.body.id, status: 'queued', result: null, business: { company: 'Whitfield Dental' } });
+    await drain();
+    const done = await v1(owner.key, 'GET', `/reports/${first.body.id}`);
+    expect(done.body.status).toBe('completed');
+    expect(done.body.result.competitors.length).toBeGreaterThan(0);
+    expect(done.body.result.recommendations.length).toBeGreaterThan(0);
+    expect(done.body.result.links.pdf).toMatch(/\/api\/reports\/[^/]+\/report\.pdf$/);
+    expect(done.body.result.links.online).toMatch(/\/report\/[^/]+$/);
+
+    const stranger = await account();
+    expect((await v1(stranger.key, 'GET', `/reports/${first.body.id}`)).status).toBe(404);
+    // Keys are per account: the same Idempotency-Key from another account is a new request.
+    expect((await v1(stranger.key, 'POST', '/reports', { ...FORM, company: 'Stranger Dental' }, { 'idempotency-key': key })).status).toBe(202);
+    const readOnly = await account('enterprise', ['reports:read']);
+    expect((await v1(readOnly.key, 'POST', '/reports', FORM, { 'idempotency-key': crypto.randomUUID() })).status).toBe(403);
+  });
+
+  it('takes two concurrent requests with one key once: the other answers 409 or the same answer', async () => {
+    const owner = await account();
+    const key = crypto.randomUUID();
+    const body = { ...FORM, company: 'Concurrent Dental' };
+    const answers = await Promise.all([1, 2, 3].map(() => v1(owner.key, 'POST', '/reports', body, { 'idempotency-key': key })));
+    const accepted = answers.filter((a) => a.status === 202);
+    expect(accepted.length).toBeGreaterThan(0);
+    expect(new Set(accepted.map((a) => a.body.id)).size).toBe(1);
+    for (const a of answers) expect([202, 409]).toContain(a.status);
+    const rows = await t.ctx.db.$read('SELECT count(*) AS n FROM report_requests WHERE user_id = ?1', [owner.userId]);
+    expect(Number(rows[0]!.n)).toBe(1);
   });
 });
 

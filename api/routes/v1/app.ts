@@ -10,6 +10,7 @@ import { meterApiCall, verifyApiKey } from '../../services/api-keys.ts';
 import type { z } from '../../../common/zod.ts';
 import { alertRoutes } from './alerts.ts';
 import { businessRoutes } from './businesses.ts';
+import { reportRoutes } from './reports.ts';
 import type { V1Env } from './common.ts';
 
 export const V1_PREFIX = '/api/v1/';
@@ -49,6 +50,7 @@ export function v1Routes(ctx: AppContext) {
     scheme: 'bearer',
     description: 'An API key (`lr_live_…`) from Account → API keys.',
   });
+  app.route('/', reportRoutes(ctx));
   app.route('/', businessRoutes(ctx));
   app.route('/', alertRoutes(ctx));
 

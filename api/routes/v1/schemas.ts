@@ -96,3 +96,51 @@ export const alertListSchema = z.object({ businessId: z.string(), threshold: z.n
 export const thresholdSchema = z.object({ businessId: z.string(), threshold: z.number() }).openapi('AlertThreshold');
 
 export const scopesSchema = z.array(z.enum(API_SCOPES));
+
+const reportScores = z.object({
+  reviews: z.number().nullable(),
+  digitalPresence: z.number().nullable(),
+  engagement: z.number().nullable(),
+  marketShare: z.number().nullable(),
+  overall: z.number().nullable(),
+  marketSharePercent: z.number(),
+});
+
+export const reportAcceptedSchema = z
+  .object({ id: z.string().describe('The report\'s id: GET /reports/{reportId}.'), status: z.enum(['queued', 'processing', 'completed', 'failed']) })
+  .openapi('ReportAccepted');
+
+export const reportSchema = z
+  .object({
+    id: z.string(),
+    status: z.enum(['queued', 'processing', 'completed', 'failed']),
+    createdAt: z.iso.datetime(),
+    business: z.object({ id: z.string(), company: z.string() }),
+    result: z
+      .object({
+        generatedAt: z.string(),
+        sampleData: z.boolean().describe('Made from offline sample data: example figures, not real listings.'),
+        category: z.string(),
+        scores: reportScores,
+        rank: z.number().int(),
+        rankOf: z.number().int(),
+        competitors: z.array(
+          z.object({
+            name: z.string(),
+            address: z.string().nullable(),
+            website: z.string().nullable(),
+            rating: z.number().nullable(),
+            reviewCount: z.number().nullable(),
+            distanceMiles: z.number(),
+            scores: reportScores,
+            rank: z.number().int(),
+          }),
+        ),
+        recommendations: z.array(z.object({ title: z.string(), detail: z.string(), score: z.enum(['reviews', 'digitalPresence', 'engagement', 'marketShare']), gain: z.number() })),
+        notes: z.array(z.string()),
+        links: z.object({ pdf: z.string().nullable(), online: z.string().nullable().describe('The online report (its link lasts 30 days).') }),
+      })
+      .nullable()
+      .describe('Null until the report is completed.'),
+  })
+  .openapi('Report');
