@@ -10,6 +10,7 @@ import { meterApiCall, verifyApiKey } from '../../services/api-keys.ts';
 import type { z } from '../../../common/zod.ts';
 import { alertRoutes } from './alerts.ts';
 import { businessRoutes } from './businesses.ts';
+import { clientRoutes } from './clients.ts';
 import { reportRoutes } from './reports.ts';
 import type { V1Env } from './common.ts';
 
@@ -53,6 +54,7 @@ export function v1Routes(ctx: AppContext) {
   app.route('/', reportRoutes(ctx));
   app.route('/', businessRoutes(ctx));
   app.route('/', alertRoutes(ctx));
+  app.route('/', clientRoutes(ctx));
 
   app.doc31(OPENAPI_PATH, {
     openapi: '3.1.0',
@@ -64,6 +66,7 @@ export function v1Routes(ctx: AppContext) {
       { name: 'Reports', description: 'Request a report and read it.' },
       { name: 'Businesses', description: 'Businesses with competitors, metrics and history.' },
       { name: 'Alerts', description: 'Early Warning alerts and the threshold.' },
+      { name: 'Clients', description: 'A consultant\'s clients (Agency, or Enterprise consultants), with the screens\' rules.' },
     ],
   });
   return app;

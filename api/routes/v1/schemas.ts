@@ -144,3 +144,21 @@ export const reportSchema = z
       .describe('Null until the report is completed.'),
   })
   .openapi('Report');
+
+export const clientSchema = z
+  .object({
+    id: z.string(),
+    clientName: z.string(),
+    clientEmail: z.string(),
+    notes: z.string().nullable(),
+    reportFrequency: z.enum(['monthly', 'weekly']),
+    brandingProfileId: z.string().nullable(),
+    archived: z.boolean(),
+    createdAt: z.string(),
+    business: z.object({ id: z.string(), company: z.string(), website: z.string(), address: z.string(), city: z.string(), state: z.string(), zip: z.string() }).nullable(),
+    latest: z.object({ overall: z.number().nullable(), rank: z.number().nullable(), of: z.number(), reportedAt: z.string(), change: z.number().nullable() }).nullable(),
+    nextReport: z.string().nullable(),
+  })
+  .openapi('Client');
+
+export const clientListSchema = z.object({ clients: z.array(clientSchema) }).openapi('ClientList');
