@@ -7,7 +7,7 @@ import { z } from '../../common/zod.ts';
 
 type Json = Record<string, unknown>;
 export interface OpenApiDocument {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Json }> }> }>>;
+  paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, { content?: Record<string, { schema: Json }> }> }>>;
   components: { schemas?: Record<string, Json> };
 }
 

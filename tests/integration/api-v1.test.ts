@@ -1,12 +1,21 @@
 // The public API (/api/v1): every route × (owner, another account, revoked key, wrong scope,
 // lapsed plan); problem+json errors; rate limit headers and 429; every answer validated against
 // the published OpenAPI document.
-import { eq } from 'drizzle-orm';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiScope } from '../../common/schemas/api-keys.ts';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
+import { WEBHOOK_FAILURE_WINDOW_MS, WEBHOOK_RETRY_DELAYS_MS } from '../../api/services/webhook-delivery.ts';
+import { emitEvent } from '../../api/services/webhooks.ts';
+import { webhookEndpoints } from '../../db/schema/api.ts';
 import { users } from '../../db/schema/auth.ts';
+import { jobs } from '../../db/schema/operations.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
 import { reviewAlerts } from '../../db/schema/reports.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
@@ -121,6 +130,9 @@ describe('public API: bad input on every route', () => {
     for (const route of routes()) {
       const [method, path] = route.split(' ') as [string, string];
       if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') continue;
+      // Only the routes that take a body (rotate-secret and resend take none).
+      const template = path.replace(/^\/api\/v1/, '').replace(/:(\w+)/g, '{$1}');
+      if (!(doc.paths[template]![method.toLowerCase()] as { requestBody?: unknown }).requestBody) continue;
       for (const body of BODIES) {
         // Every field of a PATCH is optional: an empty object changes nothing and is fine.
         if (method === 'PATCH' && body === '{}') continue;
@@ -292,6 +304,134 @@ describe('public API: alerts', () => {
     expect((await v1(stranger.key, 'PUT', `/businesses/${business.id}/alert-threshold`, { threshold: 'x' })).status).toBe(404);
     const readOnly = await account('enterprise', ['alerts:read']);
     expect((await v1(readOnly.key, 'PUT', `/businesses/${business.id}/alert-threshold`, { threshold: 4 })).status).toBe(403);
+  });
+});
+
+/** A local webhook receiver: answers with the status `respond` gives, records every request. */
+async function receiver(respond: () => number = () => 204) {
+  const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      res.writeHead(respond(), { 'content-type': 'text/plain' }).end('receiver says hello');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return { url: `http://127.0.0.1:${port}/hooks`, port, received, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/** Runs every due job with a worker that may reach the local receiver (tests only). */
+async function drainWith(port: number) {
+  const worker = createWorker(t.ctx, { registry: createRegistry({ analyse: async () => reportDataFixture({ seed: 11 }), webhookFetch: { allowLoopback: true, extraPorts: [port] } }) });
+  while (await worker.runNext());
+}
+
+describe('public API: webhooks', () => {
+  it('an enterprise user requests a report and receives report.completed, signed per Standard Webhooks, then fetches the report', async () => {
+    const owner = await account();
+    const hook = await receiver();
+    try {
+      const endpoint = await v1(owner.key, 'POST', '/webhooks', { url: hook.url, events: ['report.completed'], description: 'CI' });
+      expect(endpoint.status).toBe(201);
+      expect(endpoint.body.secret).toMatch(/^whsec_[A-Za-z0-9+/=]+$/);
+      const requested = await v1(owner.key, 'POST', '/reports', { ...FORM, company: 'Webhook Dental' }, { 'idempotency-key': crypto.randomUUID() });
+      await drainWith(hook.port);
+      expect(hook.received).toHaveLength(1);
+      const { headers, body } = hook.received[0]!;
+      const event = new Webhook(endpoint.body.secret).verify(body, {
+        'webhook-id': String(headers['webhook-id']),
+        'webhook-timestamp': String(headers['webhook-timestamp']),
+        'webhook-signature': String(headers['webhook-signature']),
+      }) as { type: string; data: { reportId: string; status: string } };
+      expect(event).toMatchObject({ type: 'report.completed', data: { reportId: requested.body.id, status: 'completed' } });
+      expect(() => new Webhook(`whsec_${Buffer.from('another secret, 24 bytes!').toString('base64')}`).verify(body, headers as Record<string, string>)).toThrow();
+      expect((await v1(owner.key, 'GET', `/reports/${event.data.reportId}`)).body.status).toBe('completed');
+
+      const log = await v1(owner.key, 'GET', `/webhooks/${endpoint.body.id}/deliveries`);
+      expect(log.body.deliveries).toHaveLength(1);
+      expect(log.body.deliveries[0]).toMatchObject({ type: 'report.completed', status: 'delivered', messageId: headers['webhook-id'], attempts: [{ responseStatus: 204 }] });
+      const resent = await v1(owner.key, 'POST', `/webhooks/${endpoint.body.id}/deliveries/${log.body.deliveries[0].id}/resend`);
+      expect(resent.status).toBe(202);
+      await drainWith(hook.port);
+      expect(hook.received).toHaveLength(2);
+      expect(hook.received[1]!.headers['webhook-id']).toBe(headers['webhook-id']);
+
+      const stranger = await account();
+      expect((await v1(stranger.key, 'GET', `/webhooks/${endpoint.body.id}/deliveries`)).status).toBe(404);
+      expect((await v1(stranger.key, 'POST', `/webhooks/${endpoint.body.id}/deliveries/${log.body.deliveries[0].id}/resend`)).status).toBe(404);
+      expect((await v1(stranger.key, 'POST', `/webhooks/${endpoint.body.id}/rotate-secret`)).status).toBe(404);
+      expect((await v1(stranger.key, 'DELETE', `/webhooks/${endpoint.body.id}`)).status).toBe(404);
+      expect((await v1(stranger.key, 'GET', '/webhooks')).body.endpoints).toEqual([]);
+      const rotated = await v1(owner.key, 'POST', `/webhooks/${endpoint.body.id}/rotate-secret`);
+      expect(rotated.body.secret).not.toBe(endpoint.body.secret);
+      expect((await v1(owner.key, 'GET', '/webhooks')).body.endpoints.map((e: { id: string }) => e.id)).toEqual([endpoint.body.id]);
+      expect((await v1(owner.key, 'DELETE', `/webhooks/${endpoint.body.id}`)).body).toEqual({ deleted: true });
+      const bad = await v1(owner.key, 'POST', '/webhooks', { url: 'ftp://x', events: ['everything'] });
+      expect(Object.keys(bad.body.fields).sort()).toEqual(['events.0', 'url']);
+      const noScope = await account('enterprise', ['reports:read']);
+      expect((await v1(noScope.key, 'GET', '/webhooks')).status).toBe(403);
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it('retries a failing endpoint over about three days, logging every attempt, then disables it and e-mails the owner', async () => {
+    const owner = await account();
+    const hook = await receiver(() => 500);
+    try {
+      const endpoint = (await v1(owner.key, 'POST', '/webhooks', { url: hook.url, events: ['report.completed'] })).body;
+      await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:test-1', data: { reportId: 'test-1' } });
+      // Emitting the same event again (a retried job) delivers nothing new.
+      expect(await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:test-1', data: { reportId: 'test-1' } })).toBe(0);
+      const waits: number[] = [];
+      for (let attempt = 1; attempt <= WEBHOOK_RETRY_DELAYS_MS.length + 1; attempt++) {
+        if (attempt === WEBHOOK_RETRY_DELAYS_MS.length + 1) {
+          // The last attempt comes when the endpoint has been failing for the whole window.
+          await t.ctx.db.update(webhookEndpoints).set({ failingSince: new Date(Date.now() - WEBHOOK_FAILURE_WINDOW_MS) }).where(eq(webhookEndpoints.id, endpoint.id));
+        }
+        await drainWith(hook.port);
+        const [next] = await t.ctx.db.select().from(jobs).where(and(eq(jobs.type, 'webhook.deliver'), eq(jobs.status, 'queued')));
+        if (!next) break;
+        waits.push(next.runAt.getTime() - Date.now());
+        await t.ctx.db.update(jobs).set({ runAt: new Date() }).where(eq(jobs.id, next.id));
+      }
+      expect(hook.received).toHaveLength(WEBHOOK_RETRY_DELAYS_MS.length + 1);
+      expect(waits).toHaveLength(WEBHOOK_RETRY_DELAYS_MS.length);
+      waits.forEach((w, i) => expect(Math.abs(w - WEBHOOK_RETRY_DELAYS_MS[i]!)).toBeLessThan(5000));
+      expect(WEBHOOK_FAILURE_WINDOW_MS / 86_400_000).toBeCloseTo(3, 0);
+      const log = await v1(owner.key, 'GET', `/webhooks/${endpoint.id}/deliveries`);
+      expect(log.body.deliveries[0].status).toBe('failed');
+      expect(log.body.deliveries[0].attempts).toHaveLength(WEBHOOK_RETRY_DELAYS_MS.length + 1);
+      expect(log.body.deliveries[0].attempts[0]).toMatchObject({ responseStatus: 500, excerpt: 'receiver says hello' });
+      const [row] = await t.ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
+      expect(row!.disabledAt).not.toBeNull();
+      const mail = readdirSync(join(t.dataDir, 'outbox')).map((f) => readFileSync(join(t.dataDir, 'outbox', f), 'utf8')).find((m) => m.includes('webhook endpoint was disabled'));
+      expect(mail).toContain(owner.email);
+      // A disabled endpoint receives no new events.
+      expect(await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:test-2', data: {} })).toBe(0);
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it('refuses loopback and private targets outside tests (the safe fetcher), logging why', async () => {
+    const owner = await account();
+    const hook = await receiver();
+    try {
+      const endpoint = (await v1(owner.key, 'POST', '/webhooks', { url: hook.url, events: ['alert.created'] })).body;
+      await emitEvent(t.ctx, { userId: owner.userId, type: 'alert.created', eventKey: 'alert.created:x', data: {} });
+      const worker = createWorker(t.ctx, { registry: createRegistry({}) });
+      while (await worker.runNext());
+      expect(hook.received).toHaveLength(0);
+      const log = await v1(owner.key, 'GET', `/webhooks/${endpoint.id}/deliveries`);
+      expect(log.body.deliveries[0].attempts[0].responseStatus).toBeNull();
+      expect(log.body.deliveries[0].attempts[0].excerpt).toMatch(/^No answer: /);
+    } finally {
+      await hook.close();
+    }
   });
 });
 

@@ -12,6 +12,7 @@ import { alertRoutes } from './alerts.ts';
 import { businessRoutes } from './businesses.ts';
 import { clientRoutes } from './clients.ts';
 import { reportRoutes } from './reports.ts';
+import { webhookRoutes } from './webhooks.ts';
 import type { V1Env } from './common.ts';
 
 export const V1_PREFIX = '/api/v1/';
@@ -55,6 +56,7 @@ export function v1Routes(ctx: AppContext) {
   app.route('/', businessRoutes(ctx));
   app.route('/', alertRoutes(ctx));
   app.route('/', clientRoutes(ctx));
+  app.route('/', webhookRoutes(ctx));
 
   app.doc31(OPENAPI_PATH, {
     openapi: '3.1.0',
@@ -66,6 +68,7 @@ export function v1Routes(ctx: AppContext) {
       { name: 'Reports', description: 'Request a report and read it.' },
       { name: 'Businesses', description: 'Businesses with competitors, metrics and history.' },
       { name: 'Alerts', description: 'Early Warning alerts and the threshold.' },
+      { name: 'Webhooks', description: 'Endpoints that receive `report.completed`, `report.failed` and `alert.created`, signed per Standard Webhooks.' },
       { name: 'Clients', description: 'A consultant\'s clients (Agency, or Enterprise consultants), with the screens\' rules.' },
     ],
   });

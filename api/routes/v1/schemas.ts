@@ -162,3 +162,35 @@ export const clientSchema = z
   .openapi('Client');
 
 export const clientListSchema = z.object({ clients: z.array(clientSchema) }).openapi('ClientList');
+
+export const webhookEndpointSchema = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    description: z.string().nullable(),
+    events: z.array(z.enum(['report.completed', 'report.failed', 'alert.created'])),
+    createdAt: z.iso.datetime(),
+    disabledAt: z.iso.datetime().nullable().describe('Set when every delivery failed for three days; rotating the secret enables it again.'),
+    failingSince: z.iso.datetime().nullable(),
+  })
+  .openapi('WebhookEndpoint');
+
+export const webhookEndpointWithSecretSchema = webhookEndpointSchema
+  .extend({ secret: z.string().describe('`whsec_…`: verify signatures with it (Standard Webhooks). Shown only here.') })
+  .openapi('WebhookEndpointWithSecret');
+
+export const webhookDeliveriesSchema = z
+  .object({
+    deliveries: z.array(
+      z.object({
+        id: z.string(),
+        messageId: z.string().describe('The webhook-id header: the same on every attempt.'),
+        type: z.string(),
+        status: z.enum(['pending', 'delivered', 'failed']),
+        createdAt: z.iso.datetime(),
+        nextAttemptAt: z.iso.datetime().nullable(),
+        attempts: z.array(z.object({ at: z.iso.datetime(), responseStatus: z.number().int().nullable(), excerpt: z.string().nullable(), durationMs: z.number().int() })),
+      }),
+    ),
+  })
+  .openapi('WebhookDeliveries');
