@@ -5,17 +5,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../api/app.ts';
-import { createContext } from '../api/context.ts';
-import { loadEnv } from '../api/env.ts';
+import { buildOpenApiDocument } from '../api/routes/v1/document.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'localrank-openapi-'));
+const dir = mkdtempSync(join(tmpdir(), 'localrank-openapi-lint-'));
 try {
-  const ctx = await createContext(loadEnv({ NODE_ENV: 'test', DATA_DIR: dir, LOG_LEVEL: 'silent', WORKER: 'off' }), { migrate: true });
-  const res = await createApp(ctx).request('/api/v1/openapi.json');
   const file = join(dir, 'openapi.json');
-  writeFileSync(file, JSON.stringify(await res.json(), null, 2));
-  ctx.db.$client.close();
+  writeFileSync(file, JSON.stringify(await buildOpenApiDocument(), null, 2));
   const result = spawnSync('redocly', ['lint', file, '--config', 'redocly.yaml'], {
     stdio: 'inherit',
     env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },

@@ -157,6 +157,8 @@ describe('public API: businesses', () => {
     const one = await v1(owner.key, 'GET', `/businesses/${business.id}`);
     expect(one.status).toBe(200);
     expect(one.body.business).toMatchObject({ id: business.id, company: 'Congress Dental' });
+    expect(one.headers.get('ratelimit')).toMatch(/^"per-key";r=\d+;t=\d+$/);
+    expect(one.headers.get('cache-control')).toBe('private, no-store');
     expect(one.body.competitors.length).toBeGreaterThan(0);
     expect(one.body.metrics.some((m: { isMainBusiness: boolean }) => m.isMainBusiness)).toBe(true);
     const history = await v1(owner.key, 'GET', `/businesses/${business.id}/history`);

@@ -59,11 +59,11 @@ export function businessRoutes(ctx: AppContext) {
     .openapi(one, async (c) => {
       // SQLite's JSON text goes out as it is: one query, nothing parsed (decision 0060).
       const { body } = await businessJsonForUser({ ctx, userId: c.get('caller').userId, businessId: c.req.valid('param').businessId });
-      return rawJson(body);
+      return rawJson(c, body);
     })
     .openapi(history, async (c) => {
       const id = c.req.valid('param').businessId;
       const { history: rows } = await businessJsonForUser({ ctx, userId: c.get('caller').userId, businessId: id });
-      return rawJson(`{"businessId":${JSON.stringify(id)},"days":${TREND_DAYS},"history":${rows}}`);
+      return rawJson(c, `{"businessId":${JSON.stringify(id)},"days":${TREND_DAYS},"history":${rows}}`);
     });
 }

@@ -42,7 +42,7 @@ export function clientRoutes(ctx: AppContext) {
     summary: 'Add a client',
     description: 'Adds the client and its business; the business is reported on at once, to the client with you in copy.',
     middleware: [scope('clients:write'), access] as const,
-    request: { body: { required: true, content: { 'application/json': { schema: createClientSchema.openapi('ClientCreate') } } } },
+    request: { body: { required: true, content: { 'application/json': { schema: createClientSchema.openapi('ClientCreate', { example: { clientName: 'Dana Whitfield', clientEmail: 'dana@whitfield-dental.com', company: 'Whitfield Dental', website: 'https://whitfield-dental.com', address: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701', reportFrequency: 'monthly' } }) } } } },
     responses: { 201: jsonContent(clientSchema, 'The client.'), ...problems(400) },
   });
   const one = createRoute({
@@ -63,7 +63,7 @@ export function clientRoutes(ctx: AppContext) {
     summary: 'Update a client',
     description: 'Any of the fields; the business\'s details change together or not at all. `archived: true` stops its scheduled reports.',
     middleware: [scope('clients:write'), access, owned] as const,
-    request: { params: clientId, body: { required: true, content: { 'application/json': { schema: updateClientSchema.openapi('ClientUpdate') } } } },
+    request: { params: clientId, body: { required: true, content: { 'application/json': { schema: updateClientSchema.openapi('ClientUpdate', { example: { reportFrequency: 'weekly' } }) } } } },
     responses: { 200: jsonContent(clientSchema, 'The client.'), ...problems(400, 404) },
   });
 

@@ -1,6 +1,7 @@
 // Pieces every /api/v1 route uses: the environment (the verified caller), the scope check, the
 // JSON and problem+json response entries of the route definitions.
 import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { ApiScope } from '../../../common/schemas/api-keys.ts';
 import { PROBLEM_MEDIA_TYPE, problemSchema } from '../../lib/problem.ts';
@@ -45,4 +46,4 @@ const JSON_HEADERS = { 'Content-Type': 'application/json; charset=UTF-8', ...NO_
 
 /** JSON text made by SQLite, sent as it is (no parse and serialise again, decision 0060), typed
  *  as the route's answer: the integration tests validate these answers against the document. */
-export const rawJson = <T>(text: string): T => new Response(text, { status: 200, headers: JSON_HEADERS }) as unknown as T;
+export const rawJson = <T>(c: Context, text: string): T => c.body(text, 200, JSON_HEADERS) as unknown as T;

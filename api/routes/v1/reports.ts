@@ -9,6 +9,18 @@ import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_MESSAGES, withIdempotency } from '../.
 import { jsonContent, NO_STORE, pathId, problems, scope, type V1Env } from './common.ts';
 import { reportAcceptedSchema, reportSchema } from './schemas.ts';
 
+const REPORT_EXAMPLE = {
+  fullName: 'Dana Whitfield',
+  email: 'dana@whitfield-dental.com',
+  company: 'Whitfield Dental',
+  role: 'owner',
+  website: 'https://whitfield-dental.com',
+  address: '100 Congress Ave',
+  city: 'Austin',
+  state: 'TX',
+  zip: '78701',
+};
+
 const create = createRoute({
   method: 'post',
   path: '/reports',
@@ -28,7 +40,7 @@ const create = createRoute({
         .regex(/^[\x21-\x7e]+$/, 'Visible ASCII characters only')
         .openapi({ description: 'Any unique string (a UUID), up to 255 characters.', example: '6f1c1c1e-8a55-4c32-9a1c-1f2f8d1b7e10' }),
     }),
-    body: { required: true, content: { 'application/json': { schema: reportRequestSchema.openapi('ReportRequest') } } },
+    body: { required: true, content: { 'application/json': { schema: reportRequestSchema.openapi('ReportRequest', { example: REPORT_EXAMPLE }) } } },
   },
   responses: { 202: jsonContent(reportAcceptedSchema, 'Accepted: the report is being made.'), ...problems(400, 409, 422) },
 });

@@ -18,7 +18,7 @@ const create = createRoute({
   summary: 'Add a webhook endpoint',
   description: 'Events are POSTed to the URL as JSON, signed per Standard Webhooks with the secret in this answer.',
   middleware: [scope('webhooks:write')] as const,
-  request: { body: { required: true, content: { 'application/json': { schema: createWebhookSchema.openapi('WebhookEndpointCreate') } } } },
+  request: { body: { required: true, content: { 'application/json': { schema: createWebhookSchema.openapi('WebhookEndpointCreate', { example: { url: 'https://hooks.your-agency.com/localrank', events: ['report.completed', 'alert.created'], description: 'Production' } }) } } } },
   responses: { 201: jsonContent(webhookEndpointWithSecretSchema, 'The endpoint and its secret.'), ...problems(400, 409) },
 });
 const list = createRoute({
