@@ -192,7 +192,7 @@ export function requireScope(caller: ApiCaller, scope: ApiScope): void {
 export const API_RATE_WINDOW_MS = 60_000;
 
 /** Counts one request against the key's per-minute limit (by the owner's plan, settings). */
-export function meterApiCall(ctx: AppContext, caller: ApiCaller, now = Date.now()): Promise<Meter> {
+export function meterApiCall(ctx: AppContext, caller: ApiCaller, now = Date.now()): Meter {
   const limit = caller.tier === 'agency' ? ctx.env.API_RATE_LIMIT_AGENCY : ctx.env.API_RATE_LIMIT_ENTERPRISE;
   return meterRateLimit({
     ctx,

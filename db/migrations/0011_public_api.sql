@@ -70,4 +70,7 @@ CREATE TABLE `webhook_endpoints` (
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
-CREATE INDEX `webhook_endpoints_user_id_idx` ON `webhook_endpoints` (`user_id`);
+CREATE INDEX `webhook_endpoints_user_id_idx` ON `webhook_endpoints` (`user_id`);--> statement-breakpoint
+ALTER TABLE `review_alerts` ADD `pushed_at` integer;--> statement-breakpoint
+-- Alerts recorded before webhooks existed are not pushed as alert.created.
+UPDATE `review_alerts` SET `pushed_at` = `created_at`;
