@@ -1,4 +1,5 @@
-// The /account screen's API keys (session cookie): list, create, roll, revoke. The service checks
+// The /account screen's API keys (session cookie): list, create, roll, revoke; and the webhook
+// endpoints' delivery logs with resend. The service checks
 // the plan and that each key id is the signed-in user's (another user's id answers 404).
 import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
@@ -8,6 +9,7 @@ import type { AppContext } from '../context.ts';
 import { unauthenticated } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { createApiKey, listApiKeys, ownedKey, revokeApiKey, rollApiKey } from '../services/api-keys.ts';
+import { listDeliveries, listWebhookEndpoints, resendDelivery } from '../services/webhooks.ts';
 
 const NO_STORE = { 'Cache-Control': 'private, no-store' };
 
@@ -29,5 +31,15 @@ export function apiKeyRoutes(ctx: AppContext) {
       const user = await viewer(c);
       return c.json(await rollApiKey({ ctx, userId: user.id, plan: user, keyId: c.req.param('keyId'), graceHours: c.req.valid('json').graceHours }), 201, NO_STORE);
     })
-    .delete('/api-keys/:keyId', async (c) => c.json(await revokeApiKey({ ctx, userId: (await viewer(c)).id, keyId: c.req.param('keyId') }), 200, NO_STORE));
+    .delete('/api-keys/:keyId', async (c) => c.json(await revokeApiKey({ ctx, userId: (await viewer(c)).id, keyId: c.req.param('keyId') }), 200, NO_STORE))
+    // The webhook endpoints' delivery logs, and resend, for the same screen.
+    .get('/webhooks', async (c) => {
+      const userId = (await viewer(c)).id;
+      const endpoints = await listWebhookEndpoints({ ctx, userId });
+      const withLogs = await Promise.all(endpoints.map(async (e) => ({ ...e, ...(await listDeliveries({ ctx, userId, endpointId: e.id })) })));
+      return c.json({ endpoints: withLogs }, 200, NO_STORE);
+    })
+    .post('/webhooks/:endpointId/deliveries/:deliveryId/resend', async (c) =>
+      c.json(await resendDelivery({ ctx, userId: (await viewer(c)).id, endpointId: c.req.param('endpointId'), deliveryId: c.req.param('deliveryId') }), 202, NO_STORE),
+    );
 }

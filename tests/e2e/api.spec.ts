@@ -1,6 +1,7 @@
 // The public API in the browser: an enterprise user creates a key on /account (shown once), uses
 // it against /api/v1, rolls and revokes it; the /docs/api page is served by us, rendered from the
 // OpenAPI document, with curl and TypeScript examples and no third-party request.
+import { createWebhookEndpoint, emitEvent } from '../../api/services/webhooks.ts';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
 import { expect, test } from './fixtures.ts';
 
@@ -33,6 +34,24 @@ test('an enterprise user creates an API key, calls the API with it, rolls and re
   await section.getByTestId('api-key').filter({ hasText: 'Rolled' }).getByRole('button', { name: 'Revoke' }).click();
   await expect(section.getByTestId('api-key')).toHaveCount(1);
   expect((await fetch(`${baseURL}/api/v1/businesses`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
+});
+
+test('the delivery log shows each webhook delivery with its attempts, and resends one', async ({ page, appCtx, signIn }) => {
+  const owner = await signIn({ tier: 'agency' });
+  // A public address the offline machine cannot reach: the attempt is logged as unanswered.
+  await createWebhookEndpoint({ ctx: appCtx, userId: owner.userId, input: { url: 'https://hooks.northstar-agency.com/localrank', events: ['alert.created'], description: 'Production' } });
+  await emitEvent(appCtx, { userId: owner.userId, type: 'alert.created', eventKey: 'alert.created:e2e', data: { alertId: 'e2e' } });
+  await page.goto('/account');
+  const log = page.getByTestId('webhook-endpoint');
+  await expect(log).toContainText('hooks.northstar-agency.com');
+  await expect(log.getByRole('row').nth(1)).toContainText('alert.created');
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId('webhook-endpoint').getByRole('row').nth(1)).toContainText('No answer', { timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+  await page.getByTestId('webhook-endpoint').getByRole('button', { name: 'Resend' }).click();
+  await expect(page.getByText('Delivery queued')).toBeVisible();
+  await page.getByRole('region', { name: 'API keys' }).screenshot({ path: 'test-results/api-keys-webhooks.png' });
 });
 
 test('a Pro account has no API keys section', async ({ page, signIn }) => {

@@ -3,6 +3,7 @@
 // bodies, signed out and signed in. Never a 5xx; errors in the one shape { code, message, fields? }.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_BODY_BYTES } from '../../api/app.ts';
+import { createWebhookEndpoint, emitEvent, listDeliveries } from '../../api/services/webhooks.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
 import { LOGO_MAX_BYTES } from '../../common/schemas/branding.ts';
 import { addClient, seedBusiness } from '../helpers/dashboard-seed.ts';
@@ -81,6 +82,9 @@ const ROUTES: Record<string, RouteRule> = {
   // The key is checked before the body (404 here first); tests/integration/api-keys.test.ts covers its 400s.
   'POST /api/api-keys/:keyId/roll': { access: 'signed-in' },
   'DELETE /api/api-keys/:keyId': { access: 'signed-in' },
+  'GET /api/webhooks': { access: 'signed-in' },
+  // Takes no body.
+  'POST /api/webhooks/:endpointId/deliveries/:deliveryId/resend': { access: 'signed-in' },
 };
 
 // Path segments, already URL-encoded as a client would send them.
@@ -141,6 +145,8 @@ let otherBusinessId: string;
 let otherClientId: string;
 let otherProfileId: string;
 let otherKeyId: string;
+let otherEndpointId: string;
+let otherDeliveryId: string;
 const output: string[] = [];
 const spies: Array<{ mockRestore: () => void }> = [];
 
@@ -163,6 +169,9 @@ beforeAll(async () => {
   const { business } = await seedBusiness(t.ctx, { snapshots: [{ daysAgo: 1 }] });
   otherClientId = (await addClient(t.ctx, otherAgency.viewer.consultant!.id, business.id)).id;
   otherKeyId = ((await call(t.app, 'POST', '/api/api-keys', { name: 'Other', scopes: ['reports:read'] }, otherAgency.cookie)).body as { apiKey: { id: string } }).apiKey.id;
+  otherEndpointId = (await createWebhookEndpoint({ ctx: t.ctx, userId: otherAgency.userId, input: { url: 'https://hooks.other-agency.com/in', events: ['alert.created'] } })).id;
+  await emitEvent(t.ctx, { userId: otherAgency.userId, type: 'alert.created', eventKey: 'alert.created:bad-input', data: {} });
+  otherDeliveryId = (await listDeliveries({ ctx: t.ctx, userId: otherAgency.userId, endpointId: otherEndpointId })).deliveries[0]!.id;
 });
 afterAll(async () => {
   for (const spy of spies) spy.mockRestore();
@@ -242,7 +251,7 @@ describe('garbage ids', () => {
 
   it("answer like a missing id for another user's object, on every signed-in route that takes an id", async () => {
     // Another user's object for each kind of id; a new kind of id must be added here.
-    const owned: Record<string, string> = { businessId: otherBusinessId, clientId: otherClientId, profileId: otherProfileId, keyId: otherKeyId };
+    const owned: Record<string, string> = { businessId: otherBusinessId, clientId: otherClientId, profileId: otherProfileId, keyId: otherKeyId, endpointId: otherEndpointId, deliveryId: otherDeliveryId };
     // Ids that name no user's object: a report link's token is itself the proof of access.
     const unowned = new Set(['token', 'file']);
     for (const key of routeKeys()) {

@@ -6,6 +6,7 @@ import { API_SCOPE_LABELS, API_SCOPES, ROLL_GRACE_HOURS } from '../../../common/
 import { apiRequest, ApiError, messageOf } from '../../lib/api.ts';
 import { toast } from '../../lib/toasts.ts';
 import { AuthField } from '../auth/auth-field.tsx';
+import WebhookLog from './webhook-log.tsx';
 import './api-keys.css';
 
 interface ApiKeySummary {
@@ -183,6 +184,7 @@ export default function ApiKeysSection() {
         </div>
         <CreateKey onCreated={onCreated} />
       </div>
+      <WebhookLog />
     </section>
   );
 }
