@@ -138,6 +138,8 @@ class SharedMeter {
     const pending = [...this.windows].filter(([, w]) => w.local > 0);
     for (const [key, w] of this.windows) if (w.local === 0 && w.start + 10 * 60_000 < now) this.windows.delete(key);
     if (pending.length === 0) return;
+    // Ended windows' rows go with the session limits' own prune (at most once a minute).
+    await pruneRateLimits(this.ctx, now).catch(() => 0);
     const taken = pending.map(([key, w]) => ({ key, w, n: w.local }));
     for (const p of taken) p.w.local -= p.n;
     const statements = taken.map(({ key, w, n }) =>
