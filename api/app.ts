@@ -1,15 +1,18 @@
 // The one Hono app, mounted at /api. Thin routes over services; one error shape.
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { errorText } from './log.ts';
+import { PROBLEM_MEDIA_TYPE, problemOf } from './lib/problem.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { accountSecurityRoutes } from './routes/account-security.ts';
+import { apiKeyRoutes } from './routes/api-keys.ts';
 import { authRoutes } from './routes/auth.ts';
-import { brandingRoutes, LOGO_UPLOAD_ROUTE } from './routes/branding.ts';
+import { BRANDING_PREVIEW_ROUTE, brandingRoutes, LOGO_UPLOAD_ROUTE } from './routes/branding.ts';
 import { clientRoutes } from './routes/clients.ts';
 import { billingRoutes, STRIPE_WEBHOOK_ROUTE } from './routes/billing.ts';
 import { dashboardRoutes } from './routes/dashboard.ts';
@@ -20,6 +23,7 @@ import { reportRequestRoutes } from './routes/report-requests.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { sampleSiteRoutes } from './routes/sample-sites.ts';
 import { widgetRoutes } from './routes/widget.ts';
+import { V1_PREFIX, v1Routes } from './routes/v1/app.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -40,9 +44,10 @@ export function createApp(ctx: AppContext) {
       throw new AppError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES / 1024} KB.`);
     },
   });
-  // Logo uploads carry an image and Stripe's events can outgrow 64 KB (an invoice with many
-  // lines): those routes set their own limits (routes/branding.ts, routes/billing.ts).
-  const ownLimit = (method: string, path: string) => (method === 'PUT' && LOGO_UPLOAD_ROUTE.test(path)) || (method === 'POST' && path === STRIPE_WEBHOOK_ROUTE);
+  // Logo uploads and the branding preview carry an image, and Stripe's events can outgrow 64 KB (an
+  // invoice with many lines): those routes set their own limits (routes/branding.ts, routes/billing.ts).
+  const ownLimit = (method: string, path: string) =>
+    (method === 'PUT' && LOGO_UPLOAD_ROUTE.test(path)) || (method === 'POST' && (path === STRIPE_WEBHOOK_ROUTE || path === BRANDING_PREVIEW_ROUTE));
   app.use((c, next) => (ownLimit(c.req.method, c.req.path) ? next() : jsonLimit(c, next)));
 
   app.get('/health', (c) => c.json({ ok: true }));
@@ -59,23 +64,31 @@ export function createApp(ctx: AppContext) {
   app.route('/', billingRoutes(ctx));
   app.route('/', dataRightsRoutes(ctx));
   app.route('/', widgetRoutes(ctx));
+  app.route('/', apiKeyRoutes(ctx));
+  app.route('/v1', v1Routes(ctx));
 
-  app.notFound((c) => c.json({ code: 'not_found', message: 'Not found' }, 404));
+  // The public API (/api/v1) answers errors as RFC 9457 problem details; the rest as { code, message, fields? }.
+  const answer = (c: Context, error: AppError, status: ContentfulStatusCode = error.status) => {
+    if (c.req.path.startsWith(V1_PREFIX)) {
+      return c.body(JSON.stringify({ ...problemOf(error, c.get('requestId')), status }), status, { 'Content-Type': PROBLEM_MEDIA_TYPE });
+    }
+    return c.json({ code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) }, status);
+  };
+  app.notFound((c) => answer(c, new AppError('not_found', 'Not found')));
   app.onError((error, c) => {
     // The route, not the path: a path can carry a report link's token.
     const route = `${c.req.method} ${c.req.routePath}`;
     if (error instanceof AppError) {
       if (error.retryAfterSeconds) c.header('Retry-After', String(error.retryAfterSeconds));
-      const body = { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) };
       if (error.status >= 500) ctx.log.error('request failed', { requestId: c.get('requestId'), route, error: error.message });
-      return c.json(body, error.status);
+      return answer(c, error);
     }
     if (error instanceof HTTPException && error.status < 500) {
       // Hono's own 4xx (malformed JSON, wrong content type) in our shape.
-      return c.json({ code: 'invalid_input', message: error.message || 'Invalid request' }, error.status);
+      return answer(c, new AppError('invalid_input', error.message || 'Invalid request'), error.status);
     }
     ctx.log.error('unhandled error', { requestId: c.get('requestId'), route, error: errorText(error) });
-    return c.json({ code: 'internal', message: 'Something went wrong on our side. Please try again.' }, 500);
+    return answer(c, new AppError('internal', 'Something went wrong on our side. Please try again.'));
   });
   return app;
 }

@@ -90,6 +90,12 @@ const schema = z.object({
   BILLING_GRACE_DAYS: whole('must be a whole number of days from 0 to 60', 0, 60, 7),
   // Subscriptions started (create-subscription calls) per hour by one user.
   SUBSCRIBE_RATE_LIMIT_PER_USER: whole('must be a whole number of attempts per hour', 1, Number.MAX_SAFE_INTEGER, 20),
+  // Enterprise and Agency: minutes between the real-time review checks of a monitored business
+  // (at least the scheduler's 15-minute tick).
+  REVIEW_CHECK_INTERVAL_MINUTES: whole('must be a whole number of minutes from 15 to 1440', 15, 1440, 60),
+  // Public API (/api/v1): requests per minute per key, by the owner's plan.
+  API_RATE_LIMIT_ENTERPRISE: whole('must be a whole number of requests per minute', 1, Number.MAX_SAFE_INTEGER, 600),
+  API_RATE_LIMIT_AGENCY: whole('must be a whole number of requests per minute', 1, Number.MAX_SAFE_INTEGER, 1200),
 }).superRefine((env, issues) => {
   if (!env.STRIPE_SECRET_KEY !== !env.STRIPE_PUBLISHABLE_KEY) {
     const missing = env.STRIPE_SECRET_KEY ? 'STRIPE_PUBLISHABLE_KEY' : 'STRIPE_SECRET_KEY';

@@ -7,6 +7,8 @@ export const ERROR_STATUS = {
   plan_required: 403,
   not_found: 404,
   conflict: 409,
+  // The public API's Idempotency-Key reused with another request.
+  unprocessable: 422,
   gone: 410,
   payload_too_large: 413,
   rate_limited: 429,

@@ -7,3 +7,4 @@ export * from './schema/operations.ts';
 export * from './schema/billing.ts';
 export * from './schema/data-rights.ts';
 export * from './schema/widget.ts';
+export * from './schema/api.ts';

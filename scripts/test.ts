@@ -1,4 +1,4 @@
-// `npm test`: type checks, lint, unit and integration tests, a fresh build, then the browser
+// `npm test`: type checks, lint (code and the OpenAPI document), unit and integration tests, a fresh build, then the browser
 // tests against the built server. Stops at the first failing step; ends with a summary line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -44,6 +44,8 @@ process.env.CI ??= '1';
 const steps: Array<() => boolean> = [
   () => run('types', 'astro', ['check', '--minimumSeverity', 'warning']) && run('types (scripts, tests)', 'tsc', ['--noEmit', '-p', 'tsconfig.json']),
   () => run('lint', 'eslint', ['.', '--max-warnings', '0']),
+  // The public API's generated OpenAPI document, linted with Redocly's recommended rules (offline).
+  () => run('OpenAPI lint', 'node', ['scripts/openapi-lint.ts']),
   () => {
     const ok = run('unit and integration', 'vitest', ['run', '--reporter=default', '--reporter=json', '--outputFile=test-results/vitest.json']);
     addVitest('test-results/vitest.json');

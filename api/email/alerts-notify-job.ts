@@ -1,4 +1,4 @@
-// `alerts.notify`: the Early Warning Monitor's e-mail. Enqueued by an analysis run that recorded
+// `alerts.notify`: the Early Warning Monitor's e-mail (and the alert.created webhooks, alert-push.ts). Enqueued by an analysis run that recorded
 // new alerts (persist.ts); sends the business's unsent alerts to each account that may monitor it
 // (the owner, the consultant whose client it is) on a plan with 'earlyWarning', unless that address
 // opted out. The alerts are claimed (emailSent = true) before sending and released if it fails, so
@@ -12,6 +12,7 @@ import type { AppContext } from '../context.ts';
 import type { JobDefinition } from '../jobs/registry.ts';
 import { candidates } from '../jobs/schedule.ts';
 import { PermanentJobError } from '../jobs/worker.ts';
+import { pushNewAlerts } from '../services/alert-push.ts';
 import { can } from '../services/entitlements.ts';
 import { isUnsubscribed } from '../services/reports.ts';
 import { isSamplePlace } from '../services/review-alerts.ts';
@@ -80,6 +81,8 @@ export const alertsNotifyJob: JobDefinition<AlertsNotifyPayload> = {
     if (typeof businessId !== 'string') throw new PermanentJobError('payload needs businessId');
     const business = await ctx.db.query.businesses.findFirst({ where: eq(businesses.id, businessId) });
     if (!business) throw new PermanentJobError(`business ${businessId} not found`);
+    // Webhooks first: they do not depend on a confirmed address or an e-mail opt-out.
+    await pushNewAlerts(ctx, businessId);
 
     const userIds = (await candidates(ctx, businessId)).filter((c) => can(c.plan, 'earlyWarning')).map((c) => c.userId);
     // Only confirmed addresses: the product mails an account on its own only there (decision 0100).

@@ -14,7 +14,12 @@ import { clientReportJob } from '../report/client-report-job.ts';
 import { CLIENT_REPORT } from '../report/client-report-schedule.ts';
 import { reportMonthlyJob } from '../report/monthly-job.ts';
 import { businessReanalyseJob } from '../report/reanalyse-job.ts';
+import { WEBHOOK_DISABLED, webhookDisabledJob } from '../email/webhook-disabled.ts';
+import { webhookDeliverJob, type WebhookFetchOptions } from '../services/webhook-delivery.ts';
+import { WEBHOOK_DELIVER } from '../services/webhooks.ts';
+import { REVIEWS_CHECK, reviewsCheckJob } from '../services/review-check.ts';
 import type { JobHandler, JobRun } from './types.ts';
+import type { PlacesProvider } from '../report/analysis/providers/types.ts';
 
 export interface JobDefinition<P = Record<string, unknown>> {
   run: JobHandler<P>;
@@ -26,7 +31,7 @@ export interface JobDefinition<P = Record<string, unknown>> {
 export type JobRegistry = Record<string, JobDefinition<any>>;
 
 /** What the jobs need from outside: the analysis pipeline is injected (tests pass a fixture). */
-export type JobDeps = Omit<ReportJobDeps, 'analyse'> & { analyse?: ReportJobDeps['analyse'] };
+export type JobDeps = Omit<ReportJobDeps, 'analyse'> & { analyse?: ReportJobDeps['analyse']; webhookFetch?: WebhookFetchOptions; placesProvider?: (ctx: AppContext) => PlacesProvider };
 
 /** Every job type this product runs. `report.generate` needs the analysis; without it, it is left
  *  out, and its jobs wait in the queue for a worker that has it. */
@@ -49,5 +54,8 @@ export function createRegistry(deps: JobDeps): JobRegistry {
     [DATA_EXPORT]: dataExportJob({ renderer: deps.renderer }),
     ...BILLING_JOBS,
     ...LEAD_JOBS,
+    [WEBHOOK_DELIVER]: webhookDeliverJob(deps.webhookFetch),
+    [WEBHOOK_DISABLED]: webhookDisabledJob,
+    [REVIEWS_CHECK]: reviewsCheckJob({ provider: deps.placesProvider }),
   };
 }

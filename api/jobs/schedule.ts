@@ -3,6 +3,7 @@
 // - `business.reanalyse` every REANALYSIS_INTERVAL_DAYS (weekly by default; at most once per period
 //   of that length, and only once the latest snapshot is that old): a fresh analysis adds a
 //   business_metrics snapshot, which is what fills the dashboard's 90-day trends;
+// - `reviews.check` every REVIEW_CHECK_INTERVAL_MINUTES for Early Warning plans (api/services/review-check.ts);
 // - `report.monthly` on the first of each month (or the first tick after it, within
 //   MONTHLY_CATCH_UP_DAYS when the service was down): the latest report by e-mail with its PDF.
 // Who qualifies is decided by api/services/entitlements.ts (`trends`, `monthlyReports`), for the
@@ -14,6 +15,7 @@ import { scheduleWidgetLeads } from '../email/lead-emails.ts';
 import { CLIENT_REPORT, clientReportKey, clientReportPeriod, type ClientReportPayload } from '../report/client-report-schedule.ts';
 import { enqueue } from './queue.ts';
 import { scheduleRetentionPurge } from '../services/data-rights/retention-job.ts';
+import { scheduleReviewChecks } from '../services/review-check.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const MONTHLY_CATCH_UP_DAYS = 3;
@@ -118,8 +120,9 @@ export async function scheduleTick(ctx: AppContext, now: Date = new Date()) {
   const clientReports = await scheduleClientReports(ctx, now);
   // Widget leads: queued ones released when the agency may again, daily digests (issue 15).
   const leads = await scheduleWidgetLeads(ctx, now);
-  if (reanalyse || monthly || clientReports || leads.released || leads.digests) ctx.log.info('scheduled jobs', { reanalyse, monthly, clientReports, ...leads, period, month });
-  return { reanalyse, monthly, clientReports };
+  const reviewChecks = await scheduleReviewChecks(ctx, now);
+  if (reanalyse || monthly || clientReports || leads.released || leads.digests || reviewChecks) ctx.log.info('scheduled jobs', { reanalyse, monthly, clientReports, ...leads, reviewChecks, period, month });
+  return { reanalyse, monthly, clientReports, reviewChecks };
 }
 
 // Consultants' active clients whose business has had its first analysis. Decision 0105.

@@ -45,7 +45,9 @@ export interface SafeFetchOptions {
   allowLoopback?: boolean;
   inProcess?: InProcessSite;
   headers?: Record<string, string>;
-  method?: 'GET' | 'HEAD';
+  /** POST sends `body` (outgoing webhooks); give it maxRedirects 0, as a redirect would turn it into a GET. */
+  method?: 'GET' | 'HEAD' | 'POST';
+  body?: string;
   /** DNS resolver (tests inject one that answers with a private address); defaults to dns.lookup. */
   resolver?: typeof dnsLookup;
 }
@@ -212,7 +214,7 @@ function requestOnce(url: URL, options: SafeFetchOptions, signal: AbortSignal, m
       if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return reject(new SafeFetchError('dns', `host not found: ${url.hostname}`));
       reject(new SafeFetchError('network', `${code ?? error.message}`));
     });
-    req.end();
+    req.end(options.body);
   });
 }
 
@@ -249,7 +251,7 @@ function decode(body: Buffer, encoding: string | undefined, maxBytes: number): B
   return body;
 }
 
-/** GET (or HEAD) a URL under the rules above. Throws SafeFetchError on any refusal or failure;
+/** GET (or HEAD, or POST) a URL under the rules above. Throws SafeFetchError on any refusal or failure;
  *  an HTTP error status is a normal answer. */
 export async function safeFetch(input: string, options: SafeFetchOptions = {}): Promise<SafeResponse> {
   const timeoutMs = options.timeoutMs ?? SAFE_FETCH_DEFAULTS.timeoutMs;

@@ -11,6 +11,7 @@ import { enqueue } from '../jobs/queue.ts';
 import type { JobDefinition } from '../jobs/registry.ts';
 import type { ReportGeneratePayload } from '../jobs/types.ts';
 import { PermanentJobError } from '../jobs/worker.ts';
+import { emitEvent } from '../services/webhooks.ts';
 import { renderReport, reportFiles, reportPdfUrl, writeReportFiles } from './files.ts';
 import { persistReport } from './persist.ts';
 import { inlineRenderer, type Renderer } from './render/renderer.ts';
@@ -28,6 +29,14 @@ export interface ReportJobDeps {
 
 export type ReportRow = typeof reports.$inferSelect;
 
+
+/** The requesting account's webhooks hear of the report (requests from the API or a signed-in form). */
+async function emitReportEvent(ctx: AppContext, requestId: string, type: 'report.completed' | 'report.failed') {
+  const request = await ctx.db.query.reportRequests.findFirst({ where: eq(reportRequests.id, requestId) });
+  if (!request?.userId || (type === 'report.failed' && request.status !== 'failed')) return;
+  const data = { reportId: requestId, businessId: request.businessId, status: type === 'report.completed' ? 'completed' : 'failed' };
+  await emitEvent(ctx, { userId: request.userId, type, eventKey: `${type}:${requestId}`, data });
+}
 
 function isPayload(p: unknown): p is ReportGeneratePayload {
   const o = p as Record<string, unknown> | null;
@@ -88,11 +97,13 @@ export function reportGenerateJob(deps: ReportJobDeps): JobDefinition<ReportGene
       const outcome = await timed('deliver', () => deliverReport(ctx, { report, business, png, pdf }));
       await ctx.db.update(reportRequests).set({ status: 'sent' }).where(eq(reportRequests.id, requestId));
       await tools.saveProgress({ stage: 'delivered', email: outcome });
+      await emitReportEvent(ctx, requestId, 'report.completed');
     },
     async onGiveUp(ctx, job) {
       if (!isPayload(job.payload)) return;
       const { requestId } = job.payload;
       await ctx.db.update(reportRequests).set({ status: 'failed' }).where(and(eq(reportRequests.id, requestId), ne(reportRequests.status, 'sent')));
+      await emitReportEvent(ctx, requestId, 'report.failed');
       // A report whose e-mail was handed to the mail server by an interrupted attempt may well
       // have arrived: telling the visitor it could not be made would be wrong. The operator sees
       // the failed job and its reason.

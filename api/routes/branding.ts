@@ -14,6 +14,7 @@ import { requireConsultant } from '../services/consultant-access.ts';
 const NO_STORE = { 'Cache-Control': 'private, no-store' };
 /** The preview's form values carry the unsaved logo as base64 (4/3 of its bytes) beside the fields. */
 export const PREVIEW_MAX_BYTES = Math.ceil((LOGO_MAX_BYTES * 4) / 3) + 16 * 1024;
+export const BRANDING_PREVIEW_ROUTE = '/api/branding-profiles/preview';
 export const LOGO_UPLOAD_ROUTE = /^\/api\/branding-profiles\/[^/]+\/logo$/;
 
 export function brandingRoutes(ctx: AppContext) {

@@ -26,7 +26,12 @@ export const PLAN_MESSAGES = {
 export async function requireConsultant(ctx: AppContext, headers: Headers, feature: keyof typeof PLAN_MESSAGES): Promise<ConsultantAccess> {
   const session = await ctx.auth.api.getSession({ headers });
   if (!session) throw unauthenticated();
-  const user = await ctx.db.query.users.findFirst({ where: eq(users.id, session.user.id) });
+  return consultantAccessFor(ctx, session.user.id, feature);
+}
+
+/** The same check for a user already known (an API key's owner). */
+export async function consultantAccessFor(ctx: AppContext, userId: string, feature: keyof typeof PLAN_MESSAGES): Promise<ConsultantAccess> {
+  const user = await ctx.db.query.users.findFirst({ where: eq(users.id, userId) });
   if (!user) throw unauthenticated();
   const consultant = user.role === 'consultant' ? await ctx.db.query.consultants.findFirst({ where: eq(consultants.userId, user.id) }) : undefined;
   if (!consultant) throw new AppError('forbidden', 'Only consultant accounts manage clients.');

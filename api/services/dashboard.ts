@@ -7,6 +7,7 @@ import type { AppContext } from '../context.ts';
 import { AppError, unauthenticated } from '../errors.ts';
 import { can } from './entitlements.ts';
 import { sessionTokenFrom } from './session-token.ts';
+import { VIEWER_CTE, type ViewerKind } from './viewer-sql.ts';
 
 export const TREND_DAYS = 90;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -18,21 +19,17 @@ export const planRequired = () =>
 const SCORES = `'reviewScore', m.review_score, 'digitalPresenceScore', m.digital_presence_score, 'engagementScore', m.engagement_score,
   'marketShareScore', m.market_share_score, 'marketSharePercent', m.market_share_percent, 'overallScore', m.overall_score`;
 
-// ?1 session token, ?2 now (ms), ?3 business id (by-id variant only), ?4 start of the trend window (ms).
+// ?1 session token (or user id, see viewer-sql.ts), ?2 now (ms), ?3 business id (by-id variant only), ?4 start of the trend window (ms).
 // Only the score columns are read: business_metrics rows also hold ~10 KB of data points, which
 // would drag overflow pages into every read (the business's own row is the one exception: three
 // of its points fill its row in the table).
-function dashboardSql(byId: boolean) {
+function dashboardSql(byId: boolean, viewer: ViewerKind = 'session') {
   const which = byId
     ? `bz.id = ?3 AND (bz.user_id = v.user_id OR EXISTS (
          SELECT 1 FROM clients cl WHERE cl.business_id = bz.id AND cl.consultant_id = v.consultant_id))`
     : `bz.user_id = v.user_id`;
   return `
-WITH v AS (
-  SELECT u.id AS user_id, u.subscription_tier AS tier, u.subscription_status AS status, c.id AS consultant_id
-  FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN consultants c ON c.user_id = u.id
-  WHERE s.token = ?1 AND s.expires_at > ?2
-),
+WITH v AS (${VIEWER_CTE[viewer]}),
 b AS (
   SELECT bz.id, bz.company, bz.city, bz.state, bz.website, bz.category, bz.place_id, bz.updated_at FROM businesses bz, v WHERE ${which}
   ORDER BY (SELECT max(m.reported_at) FROM business_metrics m WHERE m.business_id = bz.id AND m.is_main_business = 1) DESC NULLS LAST,
@@ -96,7 +93,7 @@ SELECT v.tier, v.status, (
 FROM v`;
 }
 
-const SQL = { byId: dashboardSql(true), mine: dashboardSql(false) };
+const SQL = { byId: dashboardSql(true), mine: dashboardSql(false), apiById: dashboardSql(true, 'user') };
 
 /**
  * The dashboard JSON for the signed-in viewer, as text: `{ access, reanalysisDays, business,
@@ -130,11 +127,7 @@ export interface DashboardBusiness {
 }
 
 const BUSINESSES_SQL = `
-WITH v AS (
-  SELECT u.id AS user_id, u.subscription_tier AS tier, u.subscription_status AS status, c.id AS consultant_id
-  FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN consultants c ON c.user_id = u.id
-  WHERE s.token = ?1 AND s.expires_at > ?2
-)
+WITH v AS (${VIEWER_CTE.session})
 SELECT v.tier, v.status, x.id, x.company, x.city, x.state, x.client_name FROM v LEFT JOIN (
   SELECT b.id, b.company, b.city, b.state, NULL AS client_name, 0 AS kind FROM businesses b, v WHERE b.user_id = v.user_id
   UNION
@@ -158,4 +151,15 @@ export async function listDashboardBusinesses({ ctx, cookie, now = Date.now() }:
     byId.set(String(r.id), { id: String(r.id), company: String(r.company), city: String(r.city), state: String(r.state), clientName: r.client_name === null ? null : String(r.client_name) });
   }
   return [...byId.values()];
+}
+
+/**
+ * The same read for the public API (the caller's key already verified, so its owner's id stands in
+ * for the session): `{ business, competitors, metrics }` and the 90-day history, each as JSON text.
+ * 404 'Business not found' for an unknown id or one the owner may not see.
+ */
+export async function businessJsonForUser({ ctx, userId, businessId, now = Date.now() }: { ctx: AppContext; userId: string; businessId: string; now?: number }): Promise<{ body: string; history: string }> {
+  const [row] = await ctx.db.$read(SQL.apiById, [userId, now, businessId, now - TREND_DAYS * DAY_MS]);
+  if (typeof row?.body !== 'string') throw new AppError('not_found', 'Business not found');
+  return { body: row.body, history: typeof row.history === 'string' ? row.history : '[]' };
 }

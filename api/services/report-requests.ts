@@ -22,6 +22,8 @@ export interface Requester {
   userAgent: string | null;
   /** The signed-in user, who then owns the business. */
   userId: string | null;
+  /** Sent with an API key: the key's own rate limit applies instead of the form's per-IP and per-e-mail limits. */
+  viaApiKey?: boolean;
 }
 
 const PAYLOAD_FIELDS = ['fullName', 'email', 'company', 'role', 'website', 'address', 'city', 'state', 'zip'] as const;
@@ -73,7 +75,7 @@ export async function submitReportRequest({ ctx, input, requester, agency }: { c
   }
 
   try {
-    await countIntake(ctx, input, requester);
+    if (!requester.viaApiKey) await countIntake(ctx, input, requester);
   } catch (error) {
     // Refused by a limit, unless an identical request made at this moment won meanwhile.
     const winner = await findPrevious();

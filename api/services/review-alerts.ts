@@ -12,6 +12,7 @@ import { AppError, unauthenticated } from '../errors.ts';
 import type { ProviderName, Review } from '../report/types.ts';
 import { can } from './entitlements.ts';
 import { sessionTokenFrom } from './session-token.ts';
+import { VIEWER_CTE, type ViewerKind } from './viewer-sql.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Only reviews this recent raise an alert: a new monitor is not flooded with years-old reviews. */
@@ -53,17 +54,14 @@ export function alertRows(businessId: string, provider: ProviderName, reviews: r
     }));
 }
 
-// ?1 session token, ?2 now (ms), ?3 business id. One row when the session is valid; the business
-// columns are null when there is no such business or the viewer may not see it.
-const ACCESS_SQL = `
-WITH v AS (
-  SELECT u.id AS user_id, u.subscription_tier AS tier, u.subscription_status AS status, c.id AS consultant_id
-  FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN consultants c ON c.user_id = u.id
-  WHERE s.token = ?1 AND s.expires_at > ?2
-)
+// ?1 session token (or user id, see viewer-sql.ts), ?2 now (ms), ?3 business id. One row when the
+// viewer is valid; the business columns are null when there is no such business or the viewer may not see it.
+const accessSql = (viewer: ViewerKind) => `
+WITH v AS (${VIEWER_CTE[viewer]})
 SELECT v.tier, v.status, b.id, b.company, b.city, b.state, b.alert_threshold, b.place_id
 FROM v LEFT JOIN businesses b ON b.id = ?3 AND (b.user_id = v.user_id OR EXISTS (
   SELECT 1 FROM clients cl WHERE cl.business_id = b.id AND cl.consultant_id = v.consultant_id))`;
+const ACCESS_SQL = { session: accessSql('session'), user: accessSql('user') };
 
 export interface Monitored {
   id: string;
@@ -79,7 +77,12 @@ export interface Monitored {
 export async function monitoredBusiness(ctx: AppContext, cookie: string | null | undefined, businessId: string, now: number): Promise<Monitored> {
   const token = await sessionTokenFrom(ctx, cookie);
   if (!token) throw unauthenticated();
-  const [row] = await ctx.db.$read(ACCESS_SQL, [token, now, businessId]);
+  return monitoredBusinessOf(ctx, { kind: 'session', id: token }, businessId, now);
+}
+
+/** The same check for a viewer given by session token or (an API key's owner) by user id. */
+export async function monitoredBusinessOf(ctx: AppContext, viewer: { kind: ViewerKind; id: string }, businessId: string, now: number): Promise<Monitored> {
+  const [row] = await ctx.db.$read(ACCESS_SQL[viewer.kind], [viewer.id, now, businessId]);
   if (!row) throw unauthenticated();
   if (!can({ subscriptionTier: String(row.tier), subscriptionStatus: String(row.status) }, 'earlyWarning')) {
     throw new AppError('plan_required', EARLY_WARNING_PLAN_MESSAGE);
@@ -135,4 +138,36 @@ export async function getReviewAlerts({ ctx, cookie, businessId, now = Date.now(
 export async function setAlertThreshold(ctx: AppContext, business: Monitored, threshold: number) {
   await ctx.db.update(businesses).set({ alertThreshold: threshold }).where(eq(businesses.id, business.id));
   return { threshold };
+}
+
+export interface AlertItem {
+  id: string;
+  platform: Platform;
+  reviewRating: number;
+  reviewAuthor: string | null;
+  reviewText: string | null;
+  reviewUrl: string | null;
+  reviewDate: string | null;
+  createdAt: string;
+}
+
+const SINCE_SQL = `
+SELECT id, platform, review_rating, review_author, review_text, review_url, review_date, created_at
+FROM review_alerts WHERE business_id = ?1 AND created_at > ?2
+ORDER BY created_at DESC, id LIMIT ?3`;
+
+/** The business's alerts recorded after `since` (ms), newest first: the public API's list. */
+export async function alertsSince(ctx: AppContext, business: Monitored, since: number, limit: number): Promise<AlertItem[]> {
+  const rows = await ctx.db.$read(SINCE_SQL, [business.id, since, limit]);
+  const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(Number(v)).toISOString());
+  return rows.map((a) => ({
+    id: String(a.id),
+    platform: a.platform as Platform,
+    reviewRating: Number(a.review_rating),
+    reviewAuthor: (a.review_author as string | null) ?? null,
+    reviewText: (a.review_text as string | null) ?? null,
+    reviewUrl: (a.review_url as string | null) ?? null,
+    reviewDate: iso(a.review_date),
+    createdAt: iso(a.created_at)!,
+  }));
 }

@@ -30,6 +30,7 @@ import type { ConsultantAccess } from './consultant-access.ts';
 import { can } from './entitlements.ts';
 import { consumeRateLimit, consumeRateLimits } from './rate-limit.ts';
 import { submitReportRequest, type Requester } from './report-requests.ts';
+import { emitEvent } from './webhooks.ts';
 
 export type WidgetKeyRow = typeof widgetKeys.$inferSelect;
 export type WidgetLeadRow = typeof widgetLeads.$inferSelect;
@@ -165,7 +166,7 @@ export interface CapturedLead {
 }
 
 /**
- * The one place a widget lead is created (a `lead.created` event, when there is one, is emitted
+ * The one place a widget lead is created (its `lead.created` webhook event is emitted
  * here). Stored first, then its report is requested at once when the agency may, else queued.
  */
 export async function captureLead({ ctx, key, origin, input, requester }: { ctx: AppContext; key: WidgetKeyRow; origin: string; input: WidgetLeadInput; requester: Requester }): Promise<CapturedLead> {
@@ -194,6 +195,11 @@ export async function captureLead({ ctx, key, origin, input, requester }: { ctx:
     createdAt: new Date(),
   };
   await ctx.db.insert(widgetLeads).values(lead);
+  const agency = await ctx.db.query.consultants.findFirst({ columns: { userId: true }, where: eq(consultants.id, key.consultantId) });
+  if (agency) {
+    const data = { id: lead.id, fullName: lead.fullName, email: lead.email, company: lead.company, sourceHostname: lead.sourceHostname, widgetKeyId: key.id, createdAt: lead.createdAt.toISOString() };
+    await emitEvent(ctx, { userId: agency.userId, type: 'lead.created', eventKey: `lead.created:${lead.id}`, data });
+  }
   await releaseLead(ctx, lead.id);
   if (key.leadEmails === 'each') await enqueue(ctx.db, { type: LEAD_NOTIFY, payload: { leadId: lead.id }, key: `${LEAD_NOTIFY}:${lead.id}` });
   return { leadId: lead.id, status: 'received' };

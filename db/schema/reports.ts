@@ -66,6 +66,8 @@ export const reviewAlerts = sqliteTable(
     reviewDate: integer('review_date', { mode: 'timestamp_ms' }),
     alertTriggered: integer('alert_triggered', { mode: 'boolean' }).notNull().default(false),
     emailSent: integer('email_sent', { mode: 'boolean' }).notNull().default(false),
+    // When alert.created went to the webhooks of the accounts monitoring the business (issue 16).
+    pushedAt: integer('pushed_at', { mode: 'timestamp_ms' }),
     alertThreshold: real('alert_threshold').notNull().default(3.0),
     createdAt: createdAt(),
   },

@@ -81,7 +81,7 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     id: 'api-access',
     question: 'Do you offer API access?',
     answer: [
-      'Yes. API access is available on the Enterprise and Agency plans. It lets you pull your scores, rankings and competitor data into your own tools and reports. The Free and Pro plans do not include API access.',
+      'Yes. API access is available on the Enterprise and Agency plans. It lets you request reports and pull your scores, rankings, competitor data and Early Warning alerts into your own tools, with API keys from your account page and signed webhooks when a report is ready or a new alert comes in. The API documentation is at /docs/api. The Free and Pro plans do not include API access.',
     ],
   },
   {

@@ -53,7 +53,6 @@ export const API_ROUTES = [
   'POST /api/billing/sync',
   'POST /api/billing/portal',
   'POST /api/stripe/webhook',
-  'POST /api/branding-profiles/preview',
   'GET /api/account/data',
   'POST /api/account/data/export',
   'POST /api/account/delete',
@@ -70,6 +69,32 @@ export const API_ROUTES = [
   'POST /api/widget/v1/:publishableKey/leads',
   'GET /api/widget/v1/:publishableKey/leads/:leadId',
   'GET /api/widget/v1/:publishableKey/score-card',
+  'GET /api/api-keys',
+  'POST /api/api-keys',
+  'POST /api/api-keys/:apiKeyId/roll',
+  'DELETE /api/api-keys/:apiKeyId',
+  'GET /api/webhooks',
+  'POST /api/webhooks/:endpointId/deliveries/:deliveryId/resend',
+  // The public API answers errors as problem+json (RFC 9457): { type, title, status, detail, code }.
+  'GET /api/v1/openapi.json',
+  'POST /api/v1/reports',
+  'GET /api/v1/reports/:reportId',
+  'GET /api/v1/businesses',
+  'GET /api/v1/businesses/:businessId',
+  'GET /api/v1/businesses/:businessId/history',
+  'GET /api/v1/businesses/:businessId/alerts',
+  'GET /api/v1/businesses/:businessId/alert-threshold',
+  'PUT /api/v1/businesses/:businessId/alert-threshold',
+  'GET /api/v1/clients',
+  'POST /api/v1/clients',
+  'GET /api/v1/clients/:clientId',
+  'PATCH /api/v1/clients/:clientId',
+  'POST /api/v1/webhooks',
+  'GET /api/v1/webhooks',
+  'DELETE /api/v1/webhooks/:endpointId',
+  'POST /api/v1/webhooks/:endpointId/rotate-secret',
+  'GET /api/v1/webhooks/:endpointId/deliveries',
+  'POST /api/v1/webhooks/:endpointId/deliveries/:deliveryId/resend',
 ] as const;
 
 /** Pages, for the HTTP run: pre-rendered, server-rendered, with ids and tokens. */
@@ -293,15 +318,18 @@ export function verdict(request: FuzzRequest, answer: FuzzAnswer, boundMs: numbe
   if (answer.status >= 500 && !(answer.status === 503 && /"code":"(busy|not_configured)"/.test(answer.text))) return `answered ${answer.status}: ${answer.text.slice(0, 200)}`;
   if (answer.status < 200 || answer.status >= 600) return `answered ${answer.status}`;
   if (request.kind === 'api' && answer.status >= 400 && request.method !== 'HEAD') {
-    if (!answer.contentType.includes('application/json')) return `error ${answer.status} is ${answer.contentType || 'untyped'}, not JSON`;
+    if (!/^application\/(problem\+)?json/.test(answer.contentType)) return `error ${answer.status} is ${answer.contentType || 'untyped'}, not JSON`;
     let parsed: unknown;
     try {
       parsed = JSON.parse(answer.text);
     } catch {
       return `error ${answer.status} body is not JSON`;
     }
-    const p = parsed as { code?: unknown; message?: unknown; fields?: unknown };
-    if (typeof p.code !== 'string' || typeof p.message !== 'string') return `error ${answer.status} is not in the { code, message } shape`;
+    const p = parsed as { code?: unknown; message?: unknown; detail?: unknown; fields?: unknown };
+    if (request.path.startsWith('/api/v1/')) {
+      if (!answer.contentType.startsWith('application/problem+json')) return `error ${answer.status} of the public API is not problem+json`;
+      if (typeof p.code !== 'string' || typeof p.detail !== 'string') return `error ${answer.status} is not a problem with code and detail`;
+    } else if (typeof p.code !== 'string' || typeof p.message !== 'string') return `error ${answer.status} is not in the { code, message } shape`;
     if (p.fields !== undefined && (typeof p.fields !== 'object' || p.fields === null || !Object.values(p.fields).every((m) => typeof m === 'string'))) return 'fields is not a map of messages';
   }
   return null;

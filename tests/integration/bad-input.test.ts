@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_BODY_BYTES } from '../../api/app.ts';
 import { STRIPE_WEBHOOK_MAX_BYTES } from '../../api/routes/billing.ts';
 import { PREVIEW_MAX_BYTES } from '../../api/routes/branding.ts';
+import { createWebhookEndpoint, emitEvent, listDeliveries } from '../../api/services/webhooks.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
 import { LOGO_MAX_BYTES } from '../../common/schemas/branding.ts';
 import { addClient, seedBusiness } from '../helpers/dashboard-seed.ts';
@@ -64,7 +65,6 @@ const ROUTES: Record<string, RouteRule> = {
   'DELETE /api/clients/:clientId': { access: 'signed-in' },
   'POST /api/clients/:clientId/send': { access: 'signed-in' },
   // Draws the unsaved form (nothing stored); a logo comes inside the JSON as a data URL.
-  'POST /api/branding-profiles/preview': { access: 'signed-in', json: true },
   'GET /api/branding-profiles': { access: 'signed-in' },
   'POST /api/branding-profiles': { access: 'signed-in', json: true },
   'GET /api/branding-profiles/:profileId': { access: 'signed-in' },
@@ -82,8 +82,8 @@ const ROUTES: Record<string, RouteRule> = {
   'POST /api/billing/portal': { access: 'signed-in' },
   // Stripe's signature on the raw body is the proof (400 without it); the body is not JSON-validated.
   'POST /api/stripe/webhook': { access: 'public', limit: { bytes: STRIPE_WEBHOOK_MAX_BYTES, type: 'application/json' } },
-  // White-label plans only (403 here first, before the body); carries a logo, with its own limit.
-  'POST /api/branding-profiles/preview': { access: 'signed-in', limit: { bytes: PREVIEW_MAX_BYTES, type: 'application/json' } },
+  // Carries the unsaved logo: a limit of its own.
+  'POST /api/branding-profiles/preview': { access: 'signed-in', json: true, limit: { bytes: PREVIEW_MAX_BYTES, type: 'application/json' } },
   'GET /api/account/data': { access: 'signed-in' },
   'POST /api/account/data/export': { access: 'signed-in' },
   'POST /api/account/delete': { access: 'signed-in', json: true },
@@ -104,6 +104,14 @@ const ROUTES: Record<string, RouteRule> = {
   'POST /api/widget/v1/:publishableKey/leads': { access: 'public' },
   'GET /api/widget/v1/:publishableKey/leads/:leadId': { access: 'public' },
   'GET /api/widget/v1/:publishableKey/score-card': { access: 'public' },
+  'GET /api/api-keys': { access: 'signed-in' },
+  'POST /api/api-keys': { access: 'signed-in', json: true },
+  // The key is checked before the body (404 here first); tests/integration/api-keys.test.ts covers its 400s.
+  'POST /api/api-keys/:apiKeyId/roll': { access: 'signed-in' },
+  'DELETE /api/api-keys/:apiKeyId': { access: 'signed-in' },
+  'GET /api/webhooks': { access: 'signed-in' },
+  // Takes no body.
+  'POST /api/webhooks/:endpointId/deliveries/:deliveryId/resend': { access: 'signed-in' },
 };
 
 // Path segments, already URL-encoded as a client would send them.
@@ -165,6 +173,9 @@ let otherClientId: string;
 let otherProfileId: string;
 let otherKeyId: string;
 let otherLeadId: string;
+let otherApiKeyId: string;
+let otherEndpointId: string;
+let otherDeliveryId: string;
 const output: string[] = [];
 const spies: Array<{ mockRestore: () => void }> = [];
 
@@ -193,6 +204,10 @@ beforeAll(async () => {
     .values({ consultantId: otherAgency.viewer.consultant!.id, widgetKeyId: otherKeyId, fullName: 'Riley Park', email: 'riley@other.example', company: 'Theirs', payload: {}, sourceHostname: 'other.example', status: 'queued' })
     .returning();
   otherLeadId = lead!.id;
+  otherApiKeyId = ((await call(t.app, 'POST', '/api/api-keys', { name: 'Other', scopes: ['reports:read'] }, otherAgency.cookie)).body as { apiKey: { id: string } }).apiKey.id;
+  otherEndpointId = (await createWebhookEndpoint({ ctx: t.ctx, userId: otherAgency.userId, input: { url: 'https://hooks.other-agency.com/in', events: ['alert.created'] } })).id;
+  await emitEvent(t.ctx, { userId: otherAgency.userId, type: 'alert.created', eventKey: 'alert.created:bad-input', data: {} });
+  otherDeliveryId = (await listDeliveries({ ctx: t.ctx, userId: otherAgency.userId, endpointId: otherEndpointId })).deliveries[0]!.id;
 });
 afterAll(async () => {
   for (const spy of spies) spy.mockRestore();
@@ -200,7 +215,9 @@ afterAll(async () => {
   await stripe.close();
 });
 
-const routeKeys = () => [...new Set(t.app.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path}`))];
+// The public API (/api/v1) takes keys, not sessions, and answers problem+json: it has its own walk
+// of garbage ids and bad bodies in tests/integration/api-v1.test.ts.
+const routeKeys = () => [...new Set(t.app.routes.filter((r) => r.method !== 'ALL' && !r.path.startsWith('/api/v1/')).map((r) => `${r.method} ${r.path}`))];
 
 /** The route's path with every parameter set to `value`. */
 const fill = (path: string, value: string) => path.replace(/:\w+(\{[^}]*\})?/g, value);
@@ -270,7 +287,7 @@ describe('garbage ids', () => {
 
   it("answer like a missing id for another user's object, on every signed-in route that takes an id", async () => {
     // Another user's object for each kind of id; a new kind of id must be added here.
-    const owned: Record<string, string> = { businessId: otherBusinessId, clientId: otherClientId, profileId: otherProfileId, keyId: otherKeyId, leadId: otherLeadId };
+    const owned: Record<string, string> = { businessId: otherBusinessId, clientId: otherClientId, profileId: otherProfileId, keyId: otherKeyId, leadId: otherLeadId, apiKeyId: otherApiKeyId, endpointId: otherEndpointId, deliveryId: otherDeliveryId };
     // Ids that name no user's object: a report link's token is itself the proof of access.
     const unowned = new Set(['token', 'file']);
     for (const key of routeKeys()) {

@@ -8,7 +8,7 @@ import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { createUser } from '../helpers/factories.ts';
 
 const SEED = 19;
-const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 800);
 const BOUND_MS = 5_000;
 
 let t: TestContext;

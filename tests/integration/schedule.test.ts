@@ -64,7 +64,8 @@ describe('scheduleTick', () => {
     const pending = await createUser(t.ctx, { tier: 'pro' });
     await seedBusiness(t.ctx, { userId: pending.userId, now: at });
 
-    expect(await scheduleTick(t.ctx, now)).toEqual({ reanalyse: 2, monthly: 2, clientReports: 1 });
+    // Review checks (hourly): the Enterprise owner's business and the Agency consultant's client.
+    expect(await scheduleTick(t.ctx, now)).toEqual({ reanalyse: 2, monthly: 2, clientReports: 1, reviewChecks: 2 });
     const { period } = reanalysisPeriod(now, 7);
     expect((await jobsOf('business.reanalyse')).map((j) => j.key).sort()).toEqual([`reanalyse:${period}:business-${proBiz.id}`, `reanalyse:${period}:business-${clientBiz.id}`].sort());
     // The free owner of the consultant's client and the lapsed plan get nothing; the consultant's
@@ -76,17 +77,18 @@ describe('scheduleTick', () => {
     expect((await jobsOf('report.monthly')).find((j) => j.key!.includes(pro.userId))!.payload).toEqual({ businessId: proBiz.id, period: '2026-12', userId: pro.userId });
 
     // Again in the same hour, later that day, or from a second process: nothing more.
-    expect(await scheduleTick(t.ctx, now)).toEqual({ reanalyse: 0, monthly: 0, clientReports: 0 });
-    expect(await scheduleTick(t.ctx, new Date(at + 5 * HOUR))).toEqual({ reanalyse: 0, monthly: 0, clientReports: 0 });
+    expect(await scheduleTick(t.ctx, now)).toEqual({ reanalyse: 0, monthly: 0, clientReports: 0, reviewChecks: 0 });
+    expect(await scheduleTick(t.ctx, new Date(at + 5 * HOUR))).toEqual({ reanalyse: 0, monthly: 0, clientReports: 0, reviewChecks: 2 });
     const [x, y] = await Promise.all([scheduleTick(t.ctx, new Date(at + HOUR)), scheduleTick(t.ctx, new Date(at + HOUR))]);
     expect(x.reanalyse + y.reanalyse + x.monthly + y.monthly + x.clientReports + y.clientReports).toBe(0);
+    expect(x.reviewChecks + y.reviewChecks).toBe(2);
     // The next period (two days on, still within the month's catch-up days) re-analyses the two
     // whose snapshot is 10 days old, not the one analysed two days before; no second monthly report.
     const next = reanalysisPeriod(now, 7).start + 7 * 24 * HOUR + HOUR;
     expect(monthlyPeriod(new Date(next))).toBe('2026-12');
-    expect(await scheduleTick(t.ctx, new Date(next))).toEqual({ reanalyse: 2, monthly: 0, clientReports: 0 });
+    expect(await scheduleTick(t.ctx, new Date(next))).toEqual({ reanalyse: 2, monthly: 0, clientReports: 0, reviewChecks: 2 });
     // A week after its analysis, that one is due too.
-    expect(await scheduleTick(t.ctx, new Date(at + 7 * 24 * HOUR))).toEqual({ reanalyse: 1, monthly: 0, clientReports: 0 });
+    expect(await scheduleTick(t.ctx, new Date(at + 7 * 24 * HOUR))).toEqual({ reanalyse: 1, monthly: 0, clientReports: 0, reviewChecks: 2 });
     expect((await jobsOf('business.reanalyse')).filter((j) => (j.payload as { businessId: string }).businessId === freshBiz.id)).toHaveLength(1);
     await t.ctx.db.delete(jobs).where(like(jobs.type, '%.%'));
   });

@@ -149,6 +149,10 @@ describe('the branding preview', () => {
     expect(preview.email.html).not.toMatch(/LocalRank|cid:/);
     // Nothing was stored.
     expect(((await call(t.app, 'GET', '/api/branding-profiles', undefined, agency.cookie)).body as { profiles: unknown[] }).profiles).toEqual([]);
+    // A real logo (here ~150 KB of noise, far past the API's 64 KB JSON limit) previews too.
+    const noise = await sharp(Buffer.from(Array.from({ length: 240 * 160 * 3 }, (_, i) => (i * 7919) % 251)), { raw: { width: 240, height: 160, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    expect(noise.length).toBeGreaterThan(64 * 1024);
+    expect((await call(t.app, 'POST', '/api/branding-profiles/preview', { ...body, logo: `data:image/png;base64,${noise.toString('base64')}` }, agency.cookie)).status).toBe(200);
 
     const bad = await call(t.app, 'POST', '/api/branding-profiles/preview', { ...body, primaryColor: 'teal', logo: 'data:image/svg+xml;base64,PHN2Zz4=' }, agency.cookie);
     expect(bad.status).toBe(400);

@@ -7,6 +7,7 @@ import BillingSettings from './billing-settings.tsx';
 import Protected from '../ui/protected.tsx';
 import SecuritySection from './security-section.tsx';
 import YourData from './your-data.tsx';
+import ApiKeysSection from './api-keys-section.tsx';
 import { accountTier, quickActions, roleLabel, TIER_NAMES, type QuickAction } from './quick-actions.ts';
 import './account.css';
 
@@ -105,6 +106,8 @@ function Account({ viewer }: { viewer: Viewer }) {
           ))}
         </div>
       </section>
+      {/* Enterprise and Agency include the API (api/services/entitlements.ts); the server checks again. */}
+      {(accountTier(viewer) === 'enterprise' || accountTier(viewer) === 'agency') && <ApiKeysSection />}
       <SecuritySection />
       <YourData />
     </div>

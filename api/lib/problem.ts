@@ -1,0 +1,47 @@
+// RFC 9457 problem details for the public API (/api/v1): the same AppError codes as the rest of
+// the API, in the standard shape. `type` is a relative reference to the docs page's list of codes.
+import { z } from '@hono/zod-openapi';
+import type { AppError } from '../errors.ts';
+
+export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
+
+export const problemSchema = z
+  .object({
+    type: z.string().describe('A link to this code in the API documentation.'),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string().describe('Our error code: invalid_input, unauthenticated, forbidden, plan_required, not_found, conflict, idempotency_mismatch, rate_limited, …'),
+    fields: z.record(z.string(), z.string()).optional().describe('Per-field messages of a 400 invalid_input.'),
+    instance: z.string().optional().describe('The request id, also sent as X-Request-Id.'),
+  })
+  .openapi('Problem');
+export type Problem = z.infer<typeof problemSchema>;
+
+const TITLES: Record<string, string> = {
+  invalid_input: 'Invalid input',
+  unauthenticated: 'Unauthenticated',
+  forbidden: 'Forbidden',
+  plan_required: 'Plan does not include the API',
+  not_found: 'Not found',
+  conflict: 'Conflict',
+  unprocessable: 'Unprocessable request',
+  gone: 'Gone',
+  payload_too_large: 'Payload too large',
+  rate_limited: 'Too many requests',
+  not_configured: 'Not configured',
+  busy: 'Busy',
+  internal: 'Internal error',
+};
+
+export function problemOf(error: Pick<AppError, 'code' | 'message' | 'status' | 'fields'>, requestId?: string): Problem {
+  return {
+    type: `/docs/api#error-${error.code}`,
+    title: TITLES[error.code] ?? error.code,
+    status: error.status,
+    detail: error.message,
+    code: error.code,
+    ...(error.fields ? { fields: error.fields } : {}),
+    ...(requestId ? { instance: `urn:request:${requestId}` } : {}),
+  };
+}

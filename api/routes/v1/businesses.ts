@@ -1,0 +1,69 @@
+// GET /api/v1/businesses, /businesses/{businessId}, /businesses/{businessId}/history: the
+// dashboard's reads for a key's owner (api/services/dashboard.ts, businesses.ts).
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AppContext } from '../../context.ts';
+import { BUSINESS_PAGE, listBusinesses } from '../../services/businesses.ts';
+import { businessJsonForUser, TREND_DAYS } from '../../services/dashboard.ts';
+import { jsonContent, NO_STORE, pathId, problems, rawJson, scope, type V1Env } from './common.ts';
+import { businessDetailSchema, businessPageSchema, historySchema } from './schemas.ts';
+
+const businessId = pathId('businessId', 'A business id from the list.');
+
+const list = createRoute({
+  method: 'get',
+  path: '/businesses',
+    operationId: 'listBusinesses',
+  tags: ['Businesses'],
+  summary: 'List businesses',
+  description: 'Your businesses and, for a consultant, your clients\' businesses, newest first.',
+  middleware: [scope('businesses:read')] as const,
+  request: {
+    query: z.object({
+      cursor: z.string().max(200).optional().openapi({ description: 'The `nextCursor` of the previous page.' }),
+      limit: z.coerce.number().int().min(1).max(BUSINESS_PAGE.max).default(BUSINESS_PAGE.default).openapi({ description: `Page size (1-${BUSINESS_PAGE.max}).` }),
+    }),
+  },
+  responses: { 200: jsonContent(businessPageSchema, 'A page of businesses.'), ...problems(400) },
+});
+
+const one = createRoute({
+  method: 'get',
+  path: '/businesses/{businessId}',
+    operationId: 'getBusiness',
+  tags: ['Businesses'],
+  summary: 'Get a business',
+  description: 'The business with its competitors and the metrics of its latest analysis.',
+  middleware: [scope('businesses:read')] as const,
+  request: { params: businessId },
+  responses: { 200: jsonContent(businessDetailSchema, 'The business.'), ...problems(404) },
+});
+
+const history = createRoute({
+  method: 'get',
+  path: '/businesses/{businessId}/history',
+    operationId: 'getBusinessHistory',
+  tags: ['Businesses'],
+  summary: 'Metric history',
+  description: `The business's own scores at each analysis of the last ${TREND_DAYS} days (the dashboard's trends), oldest first.`,
+  middleware: [scope('businesses:read')] as const,
+  request: { params: businessId },
+  responses: { 200: jsonContent(historySchema, 'The history.'), ...problems(404) },
+});
+
+export function businessRoutes(ctx: AppContext) {
+  return new OpenAPIHono<V1Env>()
+    .openapi(list, async (c) => {
+      const { cursor, limit } = c.req.valid('query');
+      return c.json(await listBusinesses({ ctx, userId: c.get('caller').userId, cursor, limit }), 200, NO_STORE);
+    })
+    .openapi(one, async (c) => {
+      // SQLite's JSON text goes out as it is: one query, nothing parsed (decision 0060).
+      const { body } = await businessJsonForUser({ ctx, userId: c.get('caller').userId, businessId: c.req.valid('param').businessId });
+      return rawJson(c, body);
+    })
+    .openapi(history, async (c) => {
+      const id = c.req.valid('param').businessId;
+      const { history: rows } = await businessJsonForUser({ ctx, userId: c.get('caller').userId, businessId: id });
+      return rawJson(c, `{"businessId":${JSON.stringify(id)},"days":${TREND_DAYS},"history":${rows}}`);
+    });
+}

@@ -1,0 +1,89 @@
+// Webhook endpoints over the API (api/services/webhooks.ts): create (the secret shown once), list,
+// delete, rotate the secret, the delivery log and resending one delivery.
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { createWebhookSchema } from '../../../common/schemas/webhooks.ts';
+import type { AppContext } from '../../context.ts';
+import { createWebhookEndpoint, deleteWebhookEndpoint, listDeliveries, listWebhookEndpoints, resendDelivery, rotateWebhookSecret } from '../../services/webhooks.ts';
+import { jsonContent, NO_STORE, pathId, problems, scope, type V1Env } from './common.ts';
+import { webhookDeliveriesSchema, webhookEndpointSchema, webhookEndpointWithSecretSchema } from './schemas.ts';
+
+const endpointId = pathId('endpointId', 'A webhook endpoint id.');
+const tags = ['Webhooks'];
+
+const create = createRoute({
+  method: 'post',
+  path: '/webhooks',
+  operationId: 'createWebhookEndpoint',
+  tags,
+  summary: 'Add a webhook endpoint',
+  description: 'Events are POSTed to the URL as JSON, signed per Standard Webhooks with the secret in this answer.',
+  middleware: [scope('webhooks:write')] as const,
+  request: { body: { required: true, content: { 'application/json': { schema: createWebhookSchema.clone().openapi('WebhookEndpointCreate', { example: { url: 'https://hooks.your-agency.com/localrank', events: ['report.completed', 'alert.created'], description: 'Production' } }) } } } },
+  responses: { 201: jsonContent(webhookEndpointWithSecretSchema, 'The endpoint and its secret.'), ...problems(400, 409) },
+});
+const list = createRoute({
+  method: 'get',
+  path: '/webhooks',
+  operationId: 'listWebhookEndpoints',
+  tags,
+  summary: 'List webhook endpoints',
+  middleware: [scope('webhooks:write')] as const,
+  responses: { 200: jsonContent(z.object({ endpoints: z.array(webhookEndpointSchema) }).openapi('WebhookEndpointList'), 'The endpoints.') , ...problems() },
+});
+const remove = createRoute({
+  method: 'delete',
+  path: '/webhooks/{endpointId}',
+  operationId: 'deleteWebhookEndpoint',
+  tags,
+  summary: 'Delete a webhook endpoint',
+  middleware: [scope('webhooks:write')] as const,
+  request: { params: endpointId },
+  responses: { 200: jsonContent(z.object({ deleted: z.literal(true) }), 'Deleted, with its delivery log.'), ...problems(404) },
+});
+const rotate = createRoute({
+  method: 'post',
+  path: '/webhooks/{endpointId}/rotate-secret',
+  operationId: 'rotateWebhookSecret',
+  tags,
+  summary: 'Rotate the secret',
+  description: 'A new secret takes effect at once; a disabled endpoint is enabled again.',
+  middleware: [scope('webhooks:write')] as const,
+  request: { params: endpointId },
+  responses: { 200: jsonContent(webhookEndpointWithSecretSchema, 'The endpoint and its new secret.'), ...problems(404) },
+});
+const deliveries = createRoute({
+  method: 'get',
+  path: '/webhooks/{endpointId}/deliveries',
+  operationId: 'listWebhookDeliveries',
+  tags,
+  summary: 'Delivery log',
+  description: 'The latest 50 deliveries, newest first, each with every attempt (status, time, the start of the answer).',
+  middleware: [scope('webhooks:write')] as const,
+  request: { params: endpointId },
+  responses: { 200: jsonContent(webhookDeliveriesSchema, 'The deliveries.'), ...problems(404) },
+});
+const resend = createRoute({
+  method: 'post',
+  path: '/webhooks/{endpointId}/deliveries/{deliveryId}/resend',
+  operationId: 'resendWebhookDelivery',
+  tags,
+  summary: 'Resend a delivery',
+  description: 'Sends it again now, once, with the same webhook-id and body.',
+  middleware: [scope('webhooks:write')] as const,
+  request: { params: endpointId.extend(pathId('deliveryId', 'A delivery id from the log.').shape) },
+  responses: { 202: jsonContent(z.object({ id: z.string(), status: z.literal('pending') }), 'Queued.'), ...problems(404) },
+});
+
+export function webhookRoutes(ctx: AppContext) {
+  const userId = (c: { get: (k: 'caller') => { userId: string } }) => c.get('caller').userId;
+  return new OpenAPIHono<V1Env>()
+    .openapi(create, async (c) => c.json(await createWebhookEndpoint({ ctx, userId: userId(c), input: c.req.valid('json') }), 201, NO_STORE))
+    .openapi(list, async (c) => c.json({ endpoints: await listWebhookEndpoints({ ctx, userId: userId(c) }) }, 200, NO_STORE))
+    .openapi(remove, async (c) => c.json(await deleteWebhookEndpoint({ ctx, userId: userId(c), endpointId: c.req.valid('param').endpointId }), 200, NO_STORE))
+    .openapi(rotate, async (c) => c.json(await rotateWebhookSecret({ ctx, userId: userId(c), endpointId: c.req.valid('param').endpointId }), 200, NO_STORE))
+    .openapi(deliveries, async (c) => c.json(await listDeliveries({ ctx, userId: userId(c), endpointId: c.req.valid('param').endpointId }), 200, NO_STORE))
+    .openapi(resend, async (c) => {
+      const { endpointId: id, deliveryId } = c.req.valid('param');
+      return c.json(await resendDelivery({ ctx, userId: userId(c), endpointId: id, deliveryId }), 202, NO_STORE);
+    });
+}

@@ -1,0 +1,70 @@
+// Reports over the public API (issue 16): requested through the report form's own pipeline
+// (submitReportRequest: the same validation, de-duplication and job), read back by the request's
+// id with its status, scores, rank, competitors, recommendations and links. Only the requesting
+// account reads it; another account's id answers 404.
+import type { ReportRequest } from '../../common/schemas/report-request.ts';
+import type { AppContext } from '../context.ts';
+import { AppError } from '../errors.ts';
+import { reportPdfUrl } from '../report/files.ts';
+import { reportUrl } from '../report/persist.ts';
+import type { AnalysedPlace, ReportData } from '../report/types.ts';
+import { submitReportRequest } from './report-requests.ts';
+
+export const REPORT_STATUSES = ['queued', 'processing', 'completed', 'failed'] as const;
+export type ReportStatus = (typeof REPORT_STATUSES)[number];
+
+/** report_requests.status as the API names it ('sent' is the form's word for done). */
+export const apiStatus = (status: string): ReportStatus => (status === 'sent' ? 'completed' : status === 'processing' || status === 'failed' ? status : 'queued');
+
+export const reportNotFoundForApi = () => new AppError('not_found', 'Report not found');
+
+export async function requestReportViaApi({ ctx, userId, input, ip, userAgent }: { ctx: AppContext; userId: string; input: ReportRequest; ip: string; userAgent: string | null }) {
+  const { requestId } = await submitReportRequest({ ctx, input, requester: { ip, userAgent, userId, viaApiKey: true } });
+  const [row] = await ctx.db.$read('SELECT status FROM report_requests WHERE id = ?1', [requestId]);
+  return { id: requestId, status: apiStatus(String(row?.status ?? 'queued')) };
+}
+
+const REPORT_SQL = `
+SELECT rr.id, rr.status, rr.created_at, rr.business_id, b.company, r.data, r.token, r.created_at AS completed_at
+FROM report_requests rr JOIN businesses b ON b.id = rr.business_id LEFT JOIN reports r ON r.request_id = rr.id
+WHERE rr.id = ?1 AND rr.user_id = ?2`;
+
+const place = (p: AnalysedPlace) => ({
+  name: p.place.name,
+  address: p.place.address,
+  website: p.place.website,
+  rating: p.place.rating,
+  reviewCount: p.place.reviewCount,
+  distanceMiles: p.place.distanceMiles,
+  scores: p.scores,
+  rank: p.rank,
+});
+
+export async function getReportViaApi({ ctx, userId, reportId }: { ctx: AppContext; userId: string; reportId: string }) {
+  const [row] = await ctx.db.$read(REPORT_SQL, [reportId, userId]);
+  if (!row) throw reportNotFoundForApi();
+  const status = apiStatus(String(row.status));
+  const data = typeof row.data === 'string' ? (JSON.parse(row.data) as ReportData) : null;
+  const token = typeof row.token === 'string' ? row.token : null;
+  return {
+    id: String(row.id),
+    status,
+    createdAt: new Date(Number(row.created_at)).toISOString(),
+    business: { id: String(row.business_id), company: String(row.company) },
+    result:
+      data && status === 'completed'
+        ? {
+            generatedAt: data.generatedAt,
+            sampleData: data.sampleData,
+            category: data.category,
+            scores: data.business.scores,
+            rank: data.business.rank,
+            rankOf: data.competitors.length + 1,
+            competitors: data.competitors.map(place),
+            recommendations: data.recommendations.map((r) => ({ title: r.title, detail: r.detail, score: r.score, gain: r.gain })),
+            notes: data.notes,
+            links: { pdf: token ? reportPdfUrl(ctx, token) : null, online: token ? reportUrl(ctx, token) : null },
+          }
+        : null,
+  };
+}

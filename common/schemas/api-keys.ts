@@ -1,0 +1,31 @@
+// API keys (issue 16): what a key may do, and the create and roll forms, shared by the
+// /account screen and the API.
+import { z } from '../zod.ts';
+
+export const API_SCOPES = ['reports:read', 'reports:write', 'businesses:read', 'alerts:read', 'alerts:write', 'clients:read', 'clients:write', 'webhooks:write'] as const;
+export type ApiScope = (typeof API_SCOPES)[number];
+
+export const API_SCOPE_LABELS: Record<ApiScope, string> = {
+  'reports:read': 'Read reports',
+  'reports:write': 'Request reports',
+  'businesses:read': 'Read businesses, metrics and history',
+  'alerts:read': 'Read alerts and the alert threshold',
+  'alerts:write': 'Set the alert threshold',
+  'clients:read': 'Read clients',
+  'clients:write': 'Create and update clients',
+  'webhooks:write': 'Manage webhook endpoints and deliveries',
+};
+
+/** Hours a rolled key keeps working beside its successor (0: stops at once; at most 7 days). */
+export const ROLL_GRACE_HOURS = { default: 24, max: 168 } as const;
+export const API_KEY_NAME_MAX = 60;
+
+export const createApiKeySchema = z.strictObject({
+  name: z.string().trim().min(1, 'Give the key a name').max(API_KEY_NAME_MAX, `At most ${API_KEY_NAME_MAX} characters`),
+  scopes: z.array(z.enum(API_SCOPES, { error: 'Unknown scope' })).min(1, 'Choose at least one scope').transform((s) => [...new Set(s)]),
+});
+export type CreateApiKeyInput = z.output<typeof createApiKeySchema>;
+
+export const rollApiKeySchema = z.strictObject({
+  graceHours: z.number({ error: 'Enter a number of hours' }).int('Whole hours only').min(0).max(ROLL_GRACE_HOURS.max, `At most ${ROLL_GRACE_HOURS.max} hours`).default(ROLL_GRACE_HOURS.default),
+});

@@ -1,0 +1,22 @@
+// Outgoing webhooks (issue 16): the events an endpoint may receive, and the endpoint form.
+import { z } from '../zod.ts';
+
+export const WEBHOOK_EVENTS = ['report.completed', 'report.failed', 'alert.created', 'lead.created'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+export const WEBHOOK_EVENT_LABELS: Record<WebhookEvent, string> = {
+  'report.completed': 'A report you requested is ready',
+  'report.failed': 'A report you requested could not be made',
+  'alert.created': 'A new review at or below a business\'s alert threshold',
+  'lead.created': 'Your website widget took a new lead (Agency)',
+};
+
+export const createWebhookSchema = z.strictObject({
+  url: z
+    .url({ protocol: /^https?$/, error: 'Enter an http:// or https:// address' })
+    .max(2000)
+    .refine((u) => !new URL(u).username && !new URL(u).password, 'No user name or password in the address'),
+  events: z.array(z.enum(WEBHOOK_EVENTS, { error: 'Unknown event' })).min(1, 'Choose at least one event').transform((e) => [...new Set(e)]),
+  description: z.string().trim().max(200).optional(),
+});
+export type CreateWebhookInput = z.output<typeof createWebhookSchema>;

@@ -1,0 +1,81 @@
+// The public API in the browser: an enterprise user creates a key on /account (shown once), uses
+// it against /api/v1, rolls and revokes it; the /docs/api page is served by us, rendered from the
+// OpenAPI document, with curl and TypeScript examples and no third-party request.
+import { createWebhookEndpoint, emitEvent } from '../../api/services/webhooks.ts';
+import { seedBusiness } from '../helpers/dashboard-seed.ts';
+import { expect, test } from './fixtures.ts';
+
+test('an enterprise user creates an API key, calls the API with it, rolls and revokes it', async ({ page, appCtx, signIn, baseURL }) => {
+  const owner = await signIn({ tier: 'enterprise' });
+  const { business } = await seedBusiness(appCtx, { userId: owner.userId, company: 'Barton Springs Dental', snapshots: [{ daysAgo: 1 }] });
+  await page.goto('/account');
+  const section = page.getByRole('region', { name: 'API keys' });
+  await expect(section.getByText('No keys yet.')).toBeVisible();
+  await section.getByLabel('Name').fill('Reporting script');
+  await section.getByRole('button', { name: 'Create Key' }).click();
+  const shown = section.getByTestId('new-api-key');
+  await expect(shown).toContainText('shown only once');
+  const key = (await shown.locator('code').textContent())!;
+  expect(key).toMatch(/^lr_live_/);
+  await expect(section.getByTestId('api-key')).toContainText(`${key.slice(0, 12)}…${key.slice(-4)}`);
+  await section.screenshot({ path: 'test-results/api-keys.png' });
+
+  const res = await fetch(`${baseURL}/api/v1/businesses/${business.id}`, { headers: { authorization: `Bearer ${key}` } });
+  expect(res.status).toBe(200);
+  expect(((await res.json()) as { business: { company: string } }).business.company).toBe('Barton Springs Dental');
+  expect(res.headers.get('ratelimit-policy')).toMatch(/^"per-key";q=\d+;w=60$/);
+
+  await section.getByRole('button', { name: 'Done' }).click();
+  await section.getByRole('button', { name: 'Roll Key' }).click();
+  await expect(section.getByTestId('new-api-key')).toBeVisible();
+  await expect(section.getByTestId('api-key')).toHaveCount(2);
+  await expect(section.getByText(/Rolled: works until/)).toBeVisible();
+  page.once('dialog', (d) => void d.accept());
+  await section.getByTestId('api-key').filter({ hasText: 'Rolled' }).getByRole('button', { name: 'Revoke' }).click();
+  await expect(section.getByTestId('api-key')).toHaveCount(1);
+  expect((await fetch(`${baseURL}/api/v1/businesses`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
+});
+
+test('the delivery log shows each webhook delivery with its attempts, and resends one', async ({ page, appCtx, signIn }) => {
+  const owner = await signIn({ tier: 'agency' });
+  // A public address the offline machine cannot reach: the attempt is logged as unanswered.
+  await createWebhookEndpoint({ ctx: appCtx, userId: owner.userId, input: { url: 'https://hooks.northstar-agency.com/localrank', events: ['alert.created'], description: 'Production' } });
+  await emitEvent(appCtx, { userId: owner.userId, type: 'alert.created', eventKey: 'alert.created:e2e', data: { alertId: 'e2e' } });
+  await page.goto('/account');
+  const log = page.getByTestId('webhook-endpoint');
+  await expect(log).toContainText('hooks.northstar-agency.com');
+  await expect(log.getByRole('row').nth(1)).toContainText('alert.created');
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId('webhook-endpoint').getByRole('row').nth(1)).toContainText('No answer', { timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+  await page.getByTestId('webhook-endpoint').getByRole('button', { name: 'Resend' }).click();
+  await expect(page.getByText('Delivery queued')).toBeVisible();
+  await page.getByRole('region', { name: 'API keys' }).screenshot({ path: 'test-results/api-keys-webhooks.png' });
+});
+
+test('a Pro account has no API keys section', async ({ page, signIn }) => {
+  await signIn({ tier: 'pro' });
+  await page.goto('/account');
+  await expect(page.getByRole('heading', { name: 'Security' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'API keys' })).toHaveCount(0);
+});
+
+test('the API docs are ours: rendered from the document, with examples, and nothing fetched from elsewhere', async ({ page, baseURL }) => {
+  const foreign: string[] = [];
+  page.on('request', (r) => {
+    if (!r.url().startsWith(baseURL!)) foreign.push(r.url());
+  });
+  await page.goto('/docs/api');
+  await expect(page.getByRole('heading', { level: 1, name: 'LocalRank API' })).toBeVisible();
+  const create = page.locator('#createReport');
+  await expect(create.getByRole('heading')).toContainText('POST /api/v1/reports');
+  await expect(create.locator('pre').first()).toContainText('Idempotency-Key: $(uuidgen)');
+  await expect(create.locator('pre').nth(1)).toContainText("method: 'POST'");
+  await expect(page.locator('#getBusiness')).toContainText('GET /api/v1/businesses/{businessId}');
+  await expect(page.locator('#error-plan_required')).toContainText('plan_required');
+  await page.screenshot({ path: 'test-results/docs-api.png', fullPage: false });
+  await page.locator('#createReport').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/docs-api-operation.png' });
+  expect(foreign).toEqual([]);
+});
