@@ -51,6 +51,10 @@ export const API_ROUTES = [
   'POST /api/billing/sync',
   'POST /api/billing/portal',
   'POST /api/stripe/webhook',
+  'GET /api/account/data',
+  'POST /api/account/data/export',
+  'POST /api/account/delete',
+  'GET /api/data-exports/download',
 ] as const;
 
 /** Pages, for the HTTP run: pre-rendered, server-rendered, with ids and tokens. */
@@ -71,6 +75,11 @@ export const PAGES = [
   'GET /report/:token',
   'GET /unsubscribe',
   'POST /unsubscribe',
+  'GET /delete-data',
+  'POST /delete-data',
+  'GET /restore-account',
+  'POST /restore-account',
+  'GET /privacy/data',
   'GET /dev/mailbox',
   'GET /dev/mailbox/:file',
   'GET /dev/mailbox/:file/:part',

@@ -76,6 +76,13 @@ const ROUTES: Record<string, RouteRule> = {
   'POST /api/billing/portal': { access: 'signed-in' },
   // Stripe's signature on the raw body is the proof (400 without it); the body is not JSON-validated.
   'POST /api/stripe/webhook': { access: 'public' },
+  'GET /api/account/data': { access: 'signed-in' },
+  // The body is never read; a second request within 24 hours is a 429.
+  'POST /api/account/data/export': { access: 'signed-in' },
+  // Every bad body is a 400, so the shared session's account is never closed here.
+  'POST /api/account/delete': { access: 'signed-in', json: true },
+  // The signed link's token is the proof (404 for a bad one).
+  'GET /api/data-exports/download': { access: 'public' },
 };
 
 // Path segments, already URL-encoded as a client would send them.
