@@ -39,6 +39,10 @@ export async function startSmtpServer(options: SmtpOptions = {}) {
       });
     },
   });
+  // A sender killed mid-conversation (the crash tests) resets its connection: expected, not a failure.
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ECONNRESET') throw error;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -2,6 +2,7 @@
 // once, sign-in refused, restored by the e-mailed link with everything back), and the purge after
 // the grace period, after which no table and no file names the account, its e-mail or its
 // businesses; another account's data, and a business another consultant holds, are untouched.
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -236,5 +237,25 @@ describe('delete my account', () => {
     expect(existsSync(reportFiles(t.ctx, report!.id).dir)).toBe(false);
     expect(await findMentions(t.ctx, t.dataDir, [owner.userId, owner.email, 'Hollyhock Florist', business.id])).toEqual([]);
     await expect(eraseAccount(t.ctx, owner.userId)).rejects.toThrow(/No such account/);
+  });
+
+  it('npm run admin -- export <email> queues an export for a request by e-mail, a closed account included', async () => {
+    const owner = await createUser(t.ctx);
+    expect((await call(t.app, 'POST', '/api/account/delete', { password: owner.password, confirmEmail: owner.email }, owner.cookie)).status).toBe(200);
+    const admin = (...args: string[]) => {
+      const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: t.dataDir, LOG_LEVEL: 'silent' };
+      delete env.DATABASE_URL;
+      const child = spawn(process.execPath, ['scripts/admin.ts', ...args], { env });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+      return new Promise<{ code: number; out: string }>((done) => child.on('close', (code) => done({ code: code ?? -1, out })));
+    };
+    const [ok, unknown] = await Promise.all([admin('export', owner.email.toUpperCase()), admin('export', 'nobody@example.com')]);
+    expect(ok).toEqual({ code: 0, out: `Export queued for ${owner.email}: the worker builds it and e-mails the download link (valid 7 days) to that address.\n` });
+    expect(unknown.code).toBe(1);
+    expect(unknown.out).toContain("No account uses 'nobody@example.com'");
+    await drain();
+    expect(linkIn(owner.email, '/api/data-exports/download')).toContain('token=');
   });
 });
