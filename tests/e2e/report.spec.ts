@@ -17,6 +17,10 @@ test('a valid link shows the full report without signing in', async ({ page, app
   await expect(page.getByRole('heading', { name: 'What to do first' })).toBeVisible();
   await expect(page.locator('.recs > li')).toHaveCount(5);
   await expect(page.getByRole('region', { name: 'How you compare' }).locator('tbody tr')).toHaveCount(10);
+  // Two landmarks, two names: the section, and the table's scrolling region inside it.
+  await expect(page.getByRole('region', { name: "Every business's scores (table)", exact: true }).locator('tbody tr')).toHaveCount(10);
+  const names = await page.getByRole('region').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? document.getElementById(e.getAttribute('aria-labelledby') ?? '')?.textContent ?? ''));
+  expect(new Set(names).size, names.join(' | ')).toBe(names.length);
   // Wide enough for the whole table: no scroll hint.
   await page.setViewportSize({ width: 1400, height: 900 });
   await expect(page.getByText('Scroll the table sideways to see every score.')).toBeHidden();
