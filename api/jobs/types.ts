@@ -24,7 +24,10 @@ export type JobHandler<P = Record<string, unknown>> = (ctx: AppContext, job: Job
 export interface ReportGeneratePayload {
   requestId: string;
   businessId: string;
-  /** A widget lead's report: the agency's, in the widget key's branding (white-label). */
+  /** A widget lead's report, or one requested over the API for a client: the consultant's, in the
+   *  widget key's or the client's branding (white-label). */
   consultantId?: string;
   brandingProfileId?: string | null;
+  /** The consultant's client the report is for (public API, `clientId`). */
+  clientId?: string;
 }

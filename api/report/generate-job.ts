@@ -55,7 +55,7 @@ export function reportGenerateJob(deps: ReportJobDeps): JobDefinition<ReportGene
   return {
     async run(ctx, job, tools) {
       if (!isPayload(job.payload)) throw new PermanentJobError('payload needs requestId and businessId');
-      const { requestId, businessId, consultantId, brandingProfileId } = job.payload;
+      const { requestId, businessId, consultantId, brandingProfileId, clientId } = job.payload;
       const business = await ctx.db.query.businesses.findFirst({ where: eq(businesses.id, businessId) });
       if (!business) throw new PermanentJobError(`business ${businessId} not found`);
       await ctx.db.update(reportRequests).set({ status: 'processing' }).where(eq(reportRequests.id, requestId));
@@ -67,7 +67,7 @@ export function reportGenerateJob(deps: ReportJobDeps): JobDefinition<ReportGene
           deps.analyse(ctx, reportInput(business)),
         );
         tools.signal.throwIfAborted();
-        const persisted = await timed('persist', () => persistReport(ctx, { businessId, requestId, reportType: 'free', data, consultantId, brandingProfileId }));
+        const persisted = await timed('persist', () => persistReport(ctx, { businessId, requestId, reportType: 'free', data, consultantId, brandingProfileId, clientId }));
         report = (await ctx.db.query.reports.findFirst({ where: eq(reports.id, persisted.reportId) }))!;
         await tools.saveProgress({ stage: 'persisted', reportId: report.id, runId: report.runId });
       }

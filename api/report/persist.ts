@@ -23,6 +23,7 @@ export interface PersistInput {
   /** A widget lead's report: the agency it belongs to and the branding it is rendered in. */
   consultantId?: string | null;
   brandingProfileId?: string | null;
+  clientId?: string | null;
 }
 
 export interface PersistedReport {
@@ -116,6 +117,7 @@ export async function persistReport(ctx: AppContext, input: PersistInput): Promi
       requestId: input.requestId,
       consultantId: input.consultantId ?? null,
       brandingProfileId: input.brandingProfileId ?? null,
+      clientId: input.clientId ?? null,
       runId,
       reportType: input.reportType,
       token,

@@ -8,7 +8,10 @@ import { AppError } from '../errors.ts';
 import { reportPdfUrl } from '../report/files.ts';
 import { reportUrl } from '../report/persist.ts';
 import type { AnalysedPlace, ReportData } from '../report/types.ts';
-import { submitReportRequest } from './report-requests.ts';
+import { and, eq } from 'drizzle-orm';
+import { clients } from '../../db/schema/consultants.ts';
+import { consultantAccessFor } from './consultant-access.ts';
+import { submitReportRequest, type AgencyRequest } from './report-requests.ts';
 
 export const REPORT_STATUSES = ['queued', 'processing', 'completed', 'failed'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
@@ -18,8 +21,21 @@ export const apiStatus = (status: string): ReportStatus => (status === 'sent' ? 
 
 export const reportNotFoundForApi = () => new AppError('not_found', 'Report not found');
 
-export async function requestReportViaApi({ ctx, userId, input, ip, userAgent }: { ctx: AppContext; userId: string; input: ReportRequest; ip: string; userAgent: string | null }) {
-  const { requestId } = await submitReportRequest({ ctx, input, requester: { ip, userAgent, userId, viaApiKey: true } });
+/**
+ * With `clientId` (a consultant's own client; client management's plan rule), the report is the
+ * client's: made for the consultant, in the client's branding profile (white-label where the plan
+ * has it), and listed among the client's reports. Another consultant's client answers 404.
+ */
+export async function requestReportViaApi({ ctx, userId, input, ip, userAgent }: { ctx: AppContext; userId: string; input: ReportRequest & { clientId?: string }; ip: string; userAgent: string | null }) {
+  const { clientId, ...form } = input;
+  let agency: AgencyRequest | undefined;
+  if (clientId) {
+    const { consultant } = await consultantAccessFor(ctx, userId, 'clientManagement');
+    const client = await ctx.db.query.clients.findFirst({ where: and(eq(clients.id, clientId), eq(clients.consultantId, consultant.id)) });
+    if (!client) throw new AppError('not_found', 'Client not found');
+    agency = { consultantId: consultant.id, brandingProfileId: client.brandingProfileId, clientId: client.id };
+  }
+  const { requestId } = await submitReportRequest({ ctx, input: form, requester: { ip, userAgent, userId, viaApiKey: true }, agency });
   const [row] = await ctx.db.$read('SELECT status FROM report_requests WHERE id = ?1', [requestId]);
   return { id: requestId, status: apiStatus(String(row?.status ?? 'queued')) };
 }

@@ -34,12 +34,14 @@ export function requestFingerprint(input: ReportRequest, userId: string | null):
   return createHash('sha256').update(JSON.stringify([userId ?? '', ...parts])).digest('hex');
 }
 
-/** A request made through an agency's widget (api/services/widget.ts): its report is the agency's. */
+/** A request made through an agency's widget (api/services/widget.ts), or over the API for one
+ *  of a consultant's clients (api/services/api-reports.ts): its report is the consultant's. */
 export interface AgencyRequest {
   consultantId: string;
   brandingProfileId: string | null;
-  /** The consent line the widget showed (it names the agency). */
-  consentTextVersion: string;
+  clientId?: string;
+  /** The consent line the widget showed (it names the agency); absent: the report form's. */
+  consentTextVersion?: string;
 }
 
 export async function submitReportRequest({ ctx, input, requester, agency }: { ctx: AppContext; input: ReportRequest; requester: Requester; agency?: AgencyRequest }) {
@@ -89,7 +91,7 @@ export async function submitReportRequest({ ctx, input, requester, agency }: { c
   const details = Object.fromEntries(PAYLOAD_FIELDS.map((key) => [key, input[key]])) as Pick<ReportRequest, (typeof PAYLOAD_FIELDS)[number]>;
   const consent = input.consent === true;
   const payload: ReportGeneratePayload = agency
-    ? { requestId, businessId, consultantId: agency.consultantId, brandingProfileId: agency.brandingProfileId }
+    ? { requestId, businessId, consultantId: agency.consultantId, brandingProfileId: agency.brandingProfileId, ...(agency.clientId ? { clientId: agency.clientId } : {}) }
     : { requestId, businessId };
   // One row per fingerprint and ten-minute window, held by a unique index (decision 0094).
   const dedupeKey = `${fingerprint}:${Math.floor(now.getTime() / DUPLICATE_WINDOW_MS)}`;

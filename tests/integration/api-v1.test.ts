@@ -17,7 +17,8 @@ import { webhookEndpoints } from '../../db/schema/api.ts';
 import { users } from '../../db/schema/auth.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
-import { reviewAlerts } from '../../db/schema/reports.ts';
+import { reports, reviewAlerts } from '../../db/schema/reports.ts';
+import { brandingProfiles, clients } from '../../db/schema/consultants.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
 import { createUser } from '../helpers/factories.ts';
@@ -250,6 +251,31 @@ describe('public API: reports', () => {
     for (const a of answers) expect([202, 409]).toContain(a.status);
     const rows = await t.ctx.db.$read('SELECT count(*) AS n FROM report_requests WHERE user_id = ?1', [owner.userId]);
     expect(Number(rows[0]!.n)).toBe(1);
+  });
+});
+
+describe('public API: a report for a client', () => {
+  it("with clientId the report is the consultant's client's, in its branding profile; another consultant's client is 404, a business owner 403", async () => {
+    const agency = await account('agency', ALL, 'consultant');
+    const added = await v1(agency.key, 'POST', '/clients', { clientName: 'Pat Lee', clientEmail: 'pat@lee-dental.example', company: 'Lee Dental', website: 'https://lee-dental.example', address: '1 Main St', city: 'Austin', state: 'TX', zip: '78701', reportFrequency: 'monthly' });
+    expect(added.status).toBe(201);
+    const [profile] = await t.ctx.db.insert(brandingProfiles).values({ consultantId: agency.viewer.consultant!.id, companyName: 'Lee Agency', isDefault: false }).returning();
+    await t.ctx.db.update(clients).set({ brandingProfileId: profile!.id }).where(eq(clients.id, added.body.id));
+    await drain();
+
+    const asked = await v1(agency.key, 'POST', '/reports', { ...FORM, company: 'Lee Dental Annex', clientId: added.body.id }, { 'idempotency-key': crypto.randomUUID() });
+    expect(asked.status).toBe(202);
+    await drain();
+    const [row] = await t.ctx.db.select().from(reports).where(eq(reports.requestId, asked.body.id));
+    expect(row).toMatchObject({ consultantId: agency.viewer.consultant!.id, clientId: added.body.id, brandingProfileId: profile!.id });
+    expect((await v1(agency.key, 'GET', `/reports/${asked.body.id}`)).body.status).toBe('completed');
+
+    const other = await account('agency', ALL, 'consultant');
+    const theirs = await v1(other.key, 'POST', '/reports', { ...FORM, clientId: added.body.id }, { 'idempotency-key': crypto.randomUUID() });
+    expect(theirs.status).toBe(404);
+    const owner = await account('enterprise');
+    expect((await v1(owner.key, 'POST', '/reports', { ...FORM, clientId: added.body.id }, { 'idempotency-key': crypto.randomUUID() })).status).toBe(403);
+    expect((await v1(agency.key, 'POST', '/reports', { ...FORM, clientId: 'not-an-id' }, { 'idempotency-key': crypto.randomUUID() })).body.fields).toEqual({ clientId: 'Must be the id of one of your clients' });
   });
 });
 

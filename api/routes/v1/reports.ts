@@ -21,6 +21,17 @@ const REPORT_EXAMPLE = {
   zip: '78701',
 };
 
+// The report form's fields and, for consultants, the client the report is for. (A schema made with
+// .extend is new, so it has .openapi: zod 4 gives a schema its methods when it is made, and the
+// shared one may predate @hono/zod-openapi; the other routes clone theirs for the same reason.)
+const apiReportRequestSchema = reportRequestSchema.extend({
+  clientId: z
+    .string()
+    .uuid('Must be the id of one of your clients')
+    .optional()
+    .openapi({ description: "Consultants: one of your clients' ids (GET /clients). The report is then that client's: made for your account, in the client's branding profile (white-label on the Agency plan) and listed with the client's reports. Another account's client answers 404." }),
+});
+
 const create = createRoute({
   method: 'post',
   path: '/reports',
@@ -40,11 +51,9 @@ const create = createRoute({
         .regex(/^[\x21-\x7e]+$/, 'Visible ASCII characters only')
         .openapi({ description: 'Any unique string (a UUID), up to 255 characters.', example: '6f1c1c1e-8a55-4c32-9a1c-1f2f8d1b7e10' }),
     }),
-    // The shared schemas are cloned first: zod 4 gives a schema its methods when it is made, so one
-    // made before @hono/zod-openapi was loaded (the order of imports decides) has no .openapi.
-    body: { required: true, content: { 'application/json': { schema: reportRequestSchema.clone().openapi('ReportRequest', { example: REPORT_EXAMPLE }) } } },
+    body: { required: true, content: { 'application/json': { schema: apiReportRequestSchema.openapi('ReportRequest', { example: REPORT_EXAMPLE }) } } },
   },
-  responses: { 202: jsonContent(reportAcceptedSchema, 'Accepted: the report is being made.'), ...problems(400, 409, 422) },
+  responses: { 202: jsonContent(reportAcceptedSchema, 'Accepted: the report is being made.'), ...problems(400, 403, 404, 409, 422) },
 });
 
 const read = createRoute({
