@@ -42,7 +42,7 @@ test('sitemap.xml lists the public pages', async ({ request }) => {
   expect(res.status()).toBe(200);
   expect(res.headers()['content-type']).toContain('xml');
   const locs = [...(await res.text()).matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
-  expect(locs).toEqual(['/', '/faq', '/help-center', '/methodology', '/contact', '/privacy', '/terms']);
+  expect(locs).toEqual(['/', '/faq', '/help-center', '/methodology', '/docs/api', '/contact', '/privacy', '/terms']);
 });
 
 test('the favicon is served', async ({ request }) => {
