@@ -5,7 +5,7 @@
 import { COMPETITOR_COUNT, OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
 import type { AppContext } from '../context.ts';
 import { contactLine, POWERED_BY, sampleNote, themeOf, type Branding } from '../report/branding.ts';
-import { bandColour, fmtDate, fmtScore, marketSize, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS } from '../report/render/labels.ts';
+import { bandColour, fmtDate, fmtScore, marketSize, NOT_RANKED, rankNo, rankOf, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS } from '../report/render/labels.ts';
 import type { ReportData } from '../report/types.ts';
 import type { MailMessage } from './mailer.ts';
 
@@ -88,6 +88,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
   const { data } = input;
   const b = data.business;
   const size = marketSize(data);
+  const ranks = rankNo(b) ? `ranks ${rankOf(b, data)}` : 'is not ranked';
   const expires = fmtDate(input.expiresAt.toISOString());
   const unsubscribe = unsubscribePageUrl(ctx, input.token);
   const monthly = input.kind === 'monthly';
@@ -99,10 +100,10 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
   const month = new Date(data.generatedAt).toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
   const label = data.sampleData ? ` (${SAMPLE_DATA_LABEL.toLowerCase()})` : '';
   const subject = monthly
-    ? `Your ${name} monthly report${label}, ${month}: ${b.place.name} ranks #${b.rank} of ${size}`
+    ? `Your ${name} monthly report${label}, ${month}: ${b.place.name} ${ranks}`
     : input.kind === 'client'
-      ? `Your ${branding ? '' : `${PRODUCT_NAME} `}report from ${from}${label}: ${b.place.name} ranks #${b.rank} of ${size}`
-      : `Your ${name} report${label}: ${b.place.name} ranks #${b.rank} of ${size}`;
+      ? `Your ${branding ? '' : `${PRODUCT_NAME} `}report from ${from}${label}: ${b.place.name} ${ranks}`
+      : `Your ${name} report${label}: ${b.place.name} ${ranks}`;
   const intro = monthly
     ? `Your monthly ${name} report for ${b.place.name} is ready.`
     : input.kind === 'client'
@@ -132,7 +133,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
     ...(data.sampleData ? [`${SAMPLE_DATA_LABEL.toUpperCase()}.`, note, ''] : []),
     ...(gaps ? [gaps, ''] : []),
     `Overall score: ${overallText}`,
-    `Market rank: #${b.rank} of ${size} (${data.category}, within ${data.radiusMiles} miles)`,
+    `Market rank: ${rankOf(b, data)} (${data.category}, within ${data.radiusMiles} miles)`,
     ...SCORE_KEYS.map((k) => `- ${SCORE_LABELS[k]}: ${fmtScore(b.scores[k] as number | null)}`),
     '',
     'Where to start:',
@@ -174,12 +175,12 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
           <p style="margin:0 0 16px;color:#475569;font-size:15px">Hi ${escapeHtml(firstName(input.fullName))}, here is how you compare with the top ${data.competitors.length} ${escapeHtml(data.category.toLowerCase())} businesses within ${data.radiusMiles} miles.</p>
           ${data.sampleData ? `<p style="margin:0 0 16px;padding:10px 12px;background:#fffbeb;border:1px solid #fcd34d;border-radius:8px;color:#92400e;font-size:14px"><strong>${escapeHtml(SAMPLE_DATA_LABEL)}.</strong> ${escapeHtml(note)}</p>` : ''}
           ${gaps ? `<p style="margin:0 0 16px;padding:10px 12px;background:#f8fafc;border:1px solid #e2e8f0;border-radius:8px;color:#334155;font-size:14px">${escapeHtml(gaps)}</p>` : ''}
-          <img src="cid:${SCORE_CARD_CID}" width="544" alt="${escapeHtml(`Overall score ${overallText}, rank ${b.rank} of ${size}${data.sampleData ? `, ${SAMPLE_DATA_LABEL.toLowerCase()}` : ''}`)}" style="display:block;width:100%;max-width:544px;height:auto;border-radius:8px;border:1px solid #e2e8f0">
+          <img src="cid:${SCORE_CARD_CID}" width="544" alt="${escapeHtml(`Overall score ${overallText}, ${rankNo(b) ? `rank ${b.rank} of ${size}` : NOT_RANKED.toLowerCase()}${data.sampleData ? `, ${SAMPLE_DATA_LABEL.toLowerCase()}` : ''}`)}" style="display:block;width:100%;max-width:544px;height:auto;border-radius:8px;border:1px solid #e2e8f0">
         </td></tr>
         <tr><td style="padding:8px 28px">
           <table role="presentation" width="100%" cellpadding="0" cellspacing="0">
             <tr><td style="padding:6px 0;font-size:15px;font-weight:700">Overall score</td><td style="padding:6px 0;font-size:15px;font-weight:700;text-align:right;color:${bandColour(overall)}">${escapeHtml(overallText)}</td></tr>
-            <tr><td style="padding:6px 0;font-size:15px;font-weight:700">Market rank</td><td style="padding:6px 0;font-size:15px;font-weight:700;text-align:right">#${b.rank} of ${size}</td></tr>
+            <tr><td style="padding:6px 0;font-size:15px;font-weight:700">Market rank</td><td style="padding:6px 0;font-size:15px;font-weight:700;text-align:right">${rankOf(b, data)}</td></tr>
             ${SCORE_KEYS.map((k) => row(SCORE_LABELS[k], b.scores[k] as number | null)).join('')}
           </table>
         </td></tr>

@@ -360,7 +360,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
     if (basis.length === 0) notes.push('Too little could be measured for most businesses to give an overall score or a rank.');
     else if (basis.length < 4) notes.push(`The overall score and the rank compare ${basis.map((k) => LABEL[k]).join(' and ')} only: the other scores could not be measured for most businesses.`);
     const noOverall = analysed.filter((a) => a.scores.overall === null).length;
-    if (basis.length > 0 && noOverall > 0) notes.push(`${noOverall} business${noOverall === 1 ? ' has' : 'es have'} "Not enough data" for an overall score and ${noOverall === 1 ? 'is' : 'are'} ranked after those that have one.`);
+    if (basis.length > 0 && noOverall > 0) notes.push(`${noOverall} business${noOverall === 1 ? ' has' : 'es have'} "Not enough data" for an overall score and ${noOverall === 1 ? 'is' : 'are'} listed after those that have one, without a rank.`);
 
     return {
       generatedAt: now.toISOString(),

@@ -3,10 +3,11 @@
 import PDFDocument from 'pdfkit';
 import { extractText, getDocumentProxy, getMeta } from 'unpdf';
 import { describe, expect, it } from 'vitest';
-import { pdfFileName } from '../../api/email/report-email.ts';
+import { pdfFileName, reportEmail } from '../../api/email/report-email.ts';
+import { loadEnv } from '../../api/env.ts';
 import { breakdownOf } from '../../api/report/render/breakdown.ts';
 import { interFont } from '../../api/report/render/fonts.ts';
-import { fmtValue } from '../../api/report/render/labels.ts';
+import { fmtValue, NOT_RANKED } from '../../api/report/render/labels.ts';
 import { renderPdf } from '../../api/report/render/pdf.ts';
 import { inlineRenderer, threadRenderer } from '../../api/report/render/renderer.ts';
 import { renderScoreCard, scoreCardTree } from '../../api/report/render/score-card.ts';
@@ -135,6 +136,20 @@ describe('PDF report', () => {
     const { text } = await pdfText(await renderPdf(data, LINKS));
     expect(text).toContain('Customer Engagement Not enough data');
     expect(text).toContain('6 of 24 weight measured (25%)');
+  });
+
+  it('gives no rank to a place without an overall score: "Not ranked", never "#1 of 10" for everyone', async () => {
+    const data = namedFixture({ sampleData: false });
+    // Too little measured for anyone: no overall, so no place is ranked (they used to share #1).
+    for (const p of [data.business, ...data.competitors]) Object.assign(p, { rank: 1, scores: { ...p.scores, overall: null } });
+    const { text } = await pdfText(await renderPdf(data, LINKS));
+    expect(text).toContain(NOT_RANKED);
+    expect(text).not.toMatch(/#1 of 10|Rank #1/);
+    const ctx = { env: loadEnv({ NODE_ENV: 'test', PUBLIC_BASE_URL: 'https://app.example.com' }) } as Parameters<typeof reportEmail>[0];
+    const mail = reportEmail(ctx, { data, to: 'owner@example.com', fullName: 'Dana Lee', token: 't', reportUrl: 'https://app.example.com/report/t', expiresAt: new Date('2026-12-24T00:00:00Z'), messageId: '<m@app.example.com>', scoreCard: Buffer.alloc(0), pdf: Buffer.alloc(0) });
+    expect(mail.subject).toMatch(/ is not ranked$/);
+    expect(mail.text).toContain(`Market rank: ${NOT_RANKED}`);
+    expect(JSON.stringify(scoreCardTree(data))).toContain(NOT_RANKED);
   });
 });
 

@@ -73,6 +73,14 @@ export function marketOn(data: ReportData, key: ScoreKey | 'overall') {
 }
 export const marketSize = (data: ReportData) => data.competitors.length + 1;
 
+/** What a place without an overall score ("Not enough data") shows for its rank: ranks compare
+ *  overall scores only, so it is listed after the ranked places, without a number. */
+export const NOT_RANKED = 'Not ranked';
+/** "#3", or null for a place without an overall score. */
+export const rankNo = (p: AnalysedPlace) => (p.scores.overall === null ? null : `#${p.rank}`);
+/** "#3 of 10", or "Not ranked". */
+export const rankOf = (p: AnalysedPlace, data: ReportData) => (p.scores.overall === null ? NOT_RANKED : `#${p.rank} of ${marketSize(data)}`);
+
 /** Where the served methodology page lives (generated from docs/methodology.md at build time). */
 export const METHODOLOGY_PATH = '/methodology';
 

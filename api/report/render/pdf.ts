@@ -25,7 +25,10 @@ import {
   marketOn,
   marketSize,
   METHODOLOGY_SUMMARY,
+  NOT_RANKED,
   ranked,
+  rankNo,
+  rankOf,
   SAMPLE_DATA_LABEL,
   scaleMeaning,
   SCORE_ABOUT,
@@ -183,7 +186,7 @@ function overview(doc: Doc, sect: Struct, data: ReportData, look: Look) {
   const pw = doc.widthOfString(label) + 16;
   pill(doc, sect, label, MARGIN + (cardW - pw) / 2, top + 102, bandColour(overall), tintOf(overall), 9);
   doc.font('Bold').fontSize(15).fillColor(INK);
-  line(doc, sect, `Rank #${b.rank} of ${marketSize(data)}`, MARGIN, top + 132, cardW, { align: 'center' });
+  line(doc, sect, rankNo(b) ? `Rank ${rankOf(b, data)}` : NOT_RANKED, MARGIN, top + 132, cardW, { align: 'center' });
   doc.font('Regular').fontSize(8.5).fillColor(INK3);
   doc.text(`${b.scores.marketSharePercent.toFixed(2)}% of the reviews in this market are yours`, MARGIN + 14, top + 156, { width: cardW - 28, align: 'center', structParent: sect });
 
@@ -251,8 +254,8 @@ function market(doc: Doc, root: Struct, data: ReportData) {
   para(doc, sect, `Overall scores of the ${marketSize(data)} businesses compared, in rank order. Your row is outlined.`, { colour: INK3 });
   const rows = ranked(data);
   const top = doc.y + 4;
-  figure(doc, sect, `Bar chart of overall scores: ${rows.map((p) => `#${p.rank} ${p.place.name} ${fmtScore(p.scores.overall)}`).join('; ')}.`, () => {
-    bars(doc, rows.map((p) => ({ label: `#${p.rank}  ${p.place.name}${p.isMainBusiness ? ' (you)' : ''}`, score: p.scores.overall as number | null, strong: p.isMainBusiness })), MARGIN, top, CONTENT_WIDTH, 190, 18);
+  figure(doc, sect, `Bar chart of overall scores: ${rows.map((p) => `${rankNo(p) ?? NOT_RANKED} ${p.place.name} ${fmtScore(p.scores.overall)}`).join('; ')}.`, () => {
+    bars(doc, rows.map((p) => ({ label: `${rankNo(p) ?? '–'}  ${p.place.name}${p.isMainBusiness ? ' (you)' : ''}`, score: p.scores.overall as number | null, strong: p.isMainBusiness })), MARGIN, top, CONTENT_WIDTH, 190, 18);
   });
   doc.y = top + rows.length * 18 + 16;
   doc.x = MARGIN;
@@ -276,7 +279,7 @@ function market(doc: Doc, root: Struct, data: ReportData) {
     rows.map((p) => ({
       bold: p.isMainBusiness,
       cells: [
-        `#${p.rank}`,
+        rankNo(p) ?? '–',
         p.isMainBusiness ? `${p.place.name} (you)` : p.place.name,
         p.isMainBusiness ? '-' : p.place.distanceMiles.toFixed(2),
         p.place.rating === null ? 'n/a' : p.place.rating.toFixed(1),

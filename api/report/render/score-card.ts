@@ -7,7 +7,7 @@ import satori from 'satori';
 import { pngSize, themeOf, type Branding } from '../branding.ts';
 import type { ReportData } from '../types.ts';
 import { interFont } from './fonts.ts';
-import { bandColour, bandLabel, fmtDate, fmtScore, marketSize, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS } from './labels.ts';
+import { bandColour, bandLabel, fmtDate, fmtScore, NOT_RANKED, rankNo, rankOf, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS } from './labels.ts';
 
 export const SCORE_CARD_SIZE = { width: 1200, height: 630 } as const;
 
@@ -88,7 +88,7 @@ export function scoreCardTree(data: ReportData, branding: Branding | null = null
           h('div', { fontSize: 18, color: '#475569' }, overall === null ? 'overall' : 'overall / 10'),
           h('div', { fontSize: 16, fontWeight: 600, color: bandColour(overall), marginTop: 2 }, bandLabel(overall)),
         ),
-        h('div', { marginTop: 22, fontSize: 28, fontWeight: 700, color: theme.secondaryInk }, `Rank #${b.rank} of ${marketSize(data)}`),
+        h('div', { marginTop: 22, fontSize: 28, fontWeight: 700, color: theme.secondaryInk }, rankNo(b) ? `Rank ${rankOf(b, data)}` : NOT_RANKED),
       ),
       h('div', { flex: 1, flexDirection: 'column', justifyContent: 'center', paddingLeft: 40 }, ...SCORE_KEYS.map((k) => scoreRow(SCORE_LABELS[k], b.scores[k] as number | null))),
     ),
