@@ -1,11 +1,8 @@
 // A worker process running a consultant's scheduled client report, killed (SIGKILL) mid-way, then
 // another worker taking the job over: the client gets exactly one e-mail for the period (with the
 // consultant in copy), and the period queued again (a second tick) sends nothing more.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeMailer } from '../../api/email/mailer.ts';
+import { describe, expect, it } from 'vitest';
 import { enqueue } from '../../api/jobs/queue.ts';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
@@ -13,50 +10,18 @@ import { CLIENT_REPORT, clientReportKey, type ClientReportPayload } from '../../
 import { jobs } from '../../db/schema/operations.ts';
 import { reports } from '../../db/schema/reports.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
-import { call, createTestContext, type TestContext } from '../helpers/context.ts';
+import { call } from '../helpers/context.ts';
 import { createUser } from '../helpers/factories.ts';
-import { startSmtpServer, type SmtpOptions } from '../helpers/smtp.ts';
+import { crashSuite, until } from '../helpers/crash-suite.ts';
+import type { SmtpOptions } from '../helpers/smtp.ts';
 
-let t: TestContext;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-const children: ChildProcess[] = [];
-const servers: Array<Awaited<ReturnType<typeof startSmtpServer>>> = [];
-
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  t = await createTestContext({ SMTP_URL: smtp.url });
-});
-afterAll(async () => {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
-  closeMailer(t.ctx);
-  await t.close();
-  await Promise.all([smtp, ...servers].map((s) => s.close()));
-});
-
-function startWorker(env: Record<string, string>) {
-  const child = spawn(process.execPath, [resolve(import.meta.dirname, '../helpers/crash-worker.ts')], {
-    env: { ...process.env, DATA_DIR: t.dataDir, SMTP_URL: smtp.url, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  const lines: string[] = [];
-  child.stdout!.on('data', (d: Buffer) => lines.push(...d.toString().split('\n').filter(Boolean)));
-  return { child, lines };
-}
-
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = 45_000) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const suite = crashSuite();
 
 /** A consultant's client whose first report is already out (run in this process). */
 async function clientWithFirstReport(email: string) {
-  const consultant = await createUser(t.ctx, { role: 'consultant', tier: 'agency', companyName: 'Northstar Marketing' });
-  const { body } = await call(t.app, 'POST', '/api/clients', { clientName: 'Dana', clientEmail: email, company: 'Crash Dental', website: 'https://crash-dental.example', address: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' }, consultant.cookie);
-  const worker = createWorker(t.ctx, { registry: createRegistry({ analyse: async () => reportDataFixture() }) });
+  const consultant = await createUser(suite.t.ctx, { role: 'consultant', tier: 'agency', companyName: 'Northstar Marketing' });
+  const { body } = await call(suite.t.app, 'POST', '/api/clients', { clientName: 'Dana', clientEmail: email, company: 'Crash Dental', website: 'https://crash-dental.example', address: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' }, consultant.cookie);
+  const worker = createWorker(suite.t.ctx, { registry: createRegistry({ analyse: async () => reportDataFixture() }) });
   while (await worker.runNext());
   return { consultant, clientId: (body as { id: string }).id };
 }
@@ -66,39 +31,38 @@ type Point = 'rendering' | 'delivered' | 'smtp before the server kept it';
 async function killAt(point: Point, email: string) {
   const { consultant, clientId } = await clientWithFirstReport(email);
   const payload: ClientReportPayload = { clientId, kind: 'scheduled', period: '2026-11' };
-  const jobId = (await enqueue(t.ctx.db, { type: CLIENT_REPORT, payload: { ...payload }, key: clientReportKey(payload) }))!;
+  const jobId = (await enqueue(suite.t.ctx.db, { type: CLIENT_REPORT, payload: { ...payload }, key: clientReportKey(payload) }))!;
   let doomedEnv: Record<string, string> = { LEASE_MS: '2000' };
   let dataStarted = false;
   if (point.startsWith('smtp')) {
     const options: SmtpOptions = { hold: 'before-keeping', onMessageData: () => (dataStarted = true) };
-    const holding = await startSmtpServer(options);
-    servers.push(holding);
+    const holding = await suite.extraSmtp(options);
     doomedEnv = { ...doomedEnv, SMTP_URL: holding.url };
   } else {
     doomedEnv.STOP_AT = point;
   }
-  const doomed = startWorker(doomedEnv);
+  const doomed = suite.startWorker(doomedEnv);
   if (point.startsWith('smtp')) await until('the message data', () => dataStarted);
   else await until(`STOPPED ${point}`, () => doomed.lines.includes(`STOPPED ${point}`));
   doomed.child.kill('SIGKILL');
   await new Promise((r) => (doomed.child.exitCode !== null ? r(null) : doomed.child.once('exit', r)));
-  const job = async () => (await t.ctx.db.select().from(jobs).where(eq(jobs.id, jobId)))[0]!;
+  const job = async () => (await suite.t.ctx.db.select().from(jobs).where(eq(jobs.id, jobId)))[0]!;
   expect((await job()).status).toBe('running');
   if (point.startsWith('smtp')) {
     // The two minutes a claim is left to a worker that may still be sending pass.
-    await t.ctx.db.update(reports).set({ emailClaimedAt: new Date(Date.now() - 3 * 60_000) }).where(and(eq(reports.clientId, clientId), eq(reports.emailSent, false)));
+    await suite.t.ctx.db.update(reports).set({ emailClaimedAt: new Date(Date.now() - 3 * 60_000) }).where(and(eq(reports.clientId, clientId), eq(reports.emailSent, false)));
   }
 
-  const rescuer = startWorker({ LEASE_MS: '5000' });
+  const rescuer = suite.startWorker({ LEASE_MS: '5000' });
   await until('the job done', async () => (await job()).status === 'done');
   rescuer.child.kill('SIGTERM');
   // The same period queued again, as a second scheduler tick would: refused by its key.
-  expect(await enqueue(t.ctx.db, { type: CLIENT_REPORT, payload: { ...payload }, key: clientReportKey(payload) })).toBeNull();
-  const scheduled = (await t.ctx.db.select().from(reports).where(eq(reports.clientId, clientId))).filter((r) => r.reportType === 'client');
+  expect(await enqueue(suite.t.ctx.db, { type: CLIENT_REPORT, payload: { ...payload }, key: clientReportKey(payload) })).toBeNull();
+  const scheduled = (await suite.t.ctx.db.select().from(reports).where(eq(reports.clientId, clientId))).filter((r) => r.reportType === 'client');
   // One report row for the first report, one for the period.
   expect(scheduled).toHaveLength(2);
   expect(scheduled.every((r) => r.emailSent)).toBe(true);
-  const mails = smtp.received.filter((m) => m.envelope.to.includes(email));
+  const mails = suite.smtp.received.filter((m) => m.envelope.to.includes(email));
   return { mails, consultant, job: await job() };
 }
 

@@ -2,71 +2,34 @@
 // after another worker takes the job over, the report e-mail arrives once. Killed inside the SMTP
 // conversation after the server kept the message, the recipient may get a second copy with the
 // same Message-ID (decision 0051), never none.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeMailer } from '../../api/email/mailer.ts';
+import { describe, expect, it } from 'vitest';
 import { businessMetrics } from '../../db/schema/businesses.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { reports } from '../../db/schema/reports.ts';
-import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { createReportRequest } from '../helpers/report-requests.ts';
-import { startSmtpServer, type SmtpOptions } from '../helpers/smtp.ts';
+import { crashSuite, until } from '../helpers/crash-suite.ts';
+import type { SmtpOptions } from '../helpers/smtp.ts';
 
-let t: TestContext;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-const children: ChildProcess[] = [];
-const servers: Array<Awaited<ReturnType<typeof startSmtpServer>>> = [];
+const suite = crashSuite();
 
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  t = await createTestContext({ SMTP_URL: smtp.url });
-});
-afterAll(async () => {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
-  closeMailer(t.ctx);
-  await t.close();
-  await Promise.all([smtp, ...servers].map((s) => s.close()));
-});
-
-function startWorker(env: Record<string, string>) {
-  const child = spawn(process.execPath, [resolve(import.meta.dirname, '../helpers/crash-worker.ts')], {
-    env: { ...process.env, DATA_DIR: t.dataDir, SMTP_URL: smtp.url, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  const lines: string[] = [];
-  child.stdout!.on('data', (d: Buffer) => lines.push(...d.toString().split('\n').filter(Boolean)));
-  return { child, lines };
-}
-
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = 45_000) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-const jobRow = async (id: string) => (await t.ctx.db.select().from(jobs).where(eq(jobs.id, id)))[0]!;
+const jobRow = async (id: string) => (await suite.t.ctx.db.select().from(jobs).where(eq(jobs.id, id)))[0]!;
 
 type Point = 'analysed' | 'rendering' | 'delivered' | 'smtp before the server kept it' | 'smtp after the server kept it';
 
 async function killAt(point: Point) {
-  const { business, request, jobId } = await createReportRequest(t.ctx);
+  const { business, request, jobId } = await createReportRequest(suite.t.ctx);
   let doomedEnv: Record<string, string> = { LEASE_MS: '2000' };
-  let holding: Awaited<ReturnType<typeof startSmtpServer>> | undefined;
+  let holding: Awaited<ReturnType<typeof suite.extraSmtp>> | undefined;
   let dataStarted = false;
   if (point.startsWith('smtp')) {
     const options: SmtpOptions = { hold: point.includes('before') ? 'before-keeping' : 'after-keeping', onMessageData: () => (dataStarted = true) };
-    holding = await startSmtpServer(options);
-    servers.push(holding);
+    holding = await suite.extraSmtp(options);
     doomedEnv = { ...doomedEnv, SMTP_URL: holding.url };
   } else {
     doomedEnv.STOP_AT = point;
   }
-  const doomed = startWorker(doomedEnv);
+  const doomed = suite.startWorker(doomedEnv);
   if (holding) {
     const kept = holding;
     if (point.includes('after')) await until('the message kept', () => kept.received.length > 0);
@@ -79,17 +42,17 @@ async function killAt(point: Point) {
   expect((await jobRow(jobId)).status).toBe('running');
   if (holding) {
     // The two minutes a claim is left to a worker that may still be sending (CLAIM_IN_FLIGHT_MS) pass.
-    await t.ctx.db.update(reports).set({ emailClaimedAt: new Date(Date.now() - 3 * 60_000) }).where(eq(reports.requestId, request.id));
+    await suite.t.ctx.db.update(reports).set({ emailClaimedAt: new Date(Date.now() - 3 * 60_000) }).where(eq(reports.requestId, request.id));
   }
 
   // A longer lease for the rescuer: its inline render may block its event loop on a busy machine.
-  const rescuer = startWorker({ LEASE_MS: '5000' });
+  const rescuer = suite.startWorker({ LEASE_MS: '5000' });
   await until('the job done', async () => (await jobRow(jobId)).status === 'done');
   rescuer.child.kill('SIGTERM');
-  const report = (await t.ctx.db.select().from(reports).where(eq(reports.requestId, request.id)))[0]!;
+  const report = (await suite.t.ctx.db.select().from(reports).where(eq(reports.requestId, request.id)))[0]!;
   expect(report.emailSent).toBe(true);
-  expect(await t.ctx.db.select().from(businessMetrics).where(eq(businessMetrics.businessId, business.id))).toHaveLength(10);
-  const mails = [...smtp.received, ...(holding?.received ?? [])].filter((m) => m.envelope.to.includes(business.email));
+  expect(await suite.t.ctx.db.select().from(businessMetrics).where(eq(businessMetrics.businessId, business.id))).toHaveLength(10);
+  const mails = [...suite.smtp.received, ...(holding?.received ?? [])].filter((m) => m.envelope.to.includes(business.email));
   return { mails, rescuer, job: await jobRow(jobId) };
 }
 

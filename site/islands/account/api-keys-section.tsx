@@ -2,6 +2,7 @@
 // full), the list with prefix, last four, created and last-used times, roll (the old key keeps
 // working for the grace period chosen) and revoke. The server checks the plan on every call.
 import { useCallback, useEffect, useState, type SubmitEvent } from 'react';
+import type { ApiKeySummary } from '../../../api/services/api-keys.ts';
 import { API_SCOPE_LABELS, API_SCOPES, ROLL_GRACE_HOURS } from '../../../common/schemas/api-keys.ts';
 import { apiRequest, ApiError, messageOf } from '../../lib/api.ts';
 import { toast } from '../../lib/toasts.ts';
@@ -9,16 +10,6 @@ import { AuthField } from '../auth/auth-field.tsx';
 import WebhookLog from './webhook-log.tsx';
 import './api-keys.css';
 
-interface ApiKeySummary {
-  id: string;
-  name: string;
-  scopes: string[];
-  prefix: string;
-  lastFour: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-}
 interface Created {
   key: string;
   apiKey: ApiKeySummary;
