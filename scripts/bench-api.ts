@@ -6,11 +6,8 @@
 // different owner's business with that owner's key (or session). Then the key verification and the
 // rate-limit count are timed alone, in-process on the same database, and given as a share of the
 // server's CPU per API request.
-// 1. Fixed rate (open loop): latency counts from the scheduled send time (no coordinated omission).
-// 2. Saturation (closed loop, 32 in flight): the most requests per second it sustains.
+// The reads run at a fixed rate and at saturation (scripts/lib/http-load.ts).
 // Budget (ARCHITECTURE): p99 ≤ 15 ms at 500 requests/s on 2 cores.
-import { readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { parseArgs } from 'node:util';
 import { createContext } from '../api/context.ts';
 import { loadEnv } from '../api/env.ts';
@@ -18,6 +15,7 @@ import { createApiKey, meterApiCall, verifyApiKey } from '../api/services/api-ke
 import { seedBusiness } from '../tests/helpers/dashboard-seed.ts';
 import { createUser } from '../tests/helpers/factories.ts';
 import { startBenchServer } from './lib/bench-server.ts';
+import { httpLoad, ms, pct } from './lib/http-load.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -50,88 +48,14 @@ for (let i = 0; i < USERS; i++) {
 ctx.db.$client.close();
 console.log(`seeded ${USERS} enterprise owners with a key each × 13 weekly runs × 10 places in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
-const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-const statuses = new Map<string, number>();
+const load = httpLoad({ port, pid: server.pid, rate: RATE, seconds: SECONDS });
 let seq = 0;
 type Kind = 'api' | 'session';
 const LABEL: Record<Kind, string> = { api: 'GET /api/v1/businesses/{id} (key)', session: 'GET /api/business/{id} (session)' };
-function get(kind: Kind): Promise<number> {
+const read = (kind: Kind) => () => {
   const t = targets[seq++ % targets.length]!;
-  const target = kind === 'api' ? { path: t.api, headers: { authorization: `Bearer ${t.key}` } } : { path: t.session, headers: { cookie: t.cookie } };
-  return new Promise((done, fail) => {
-    const req = request({ host: '127.0.0.1', port, path: target.path, agent, headers: target.headers }, (res) => {
-      const key = `${kind} ${res.statusCode}`;
-      statuses.set(key, (statuses.get(key) ?? 0) + 1);
-      let bytes = 0;
-      res.on('data', (c: Buffer) => (bytes += c.length));
-      res.on('end', () => done(bytes));
-    });
-    req.on('error', fail);
-    req.end();
-  });
-}
-
-// The server's CPU time (user + system, ms) from /proc: a figure that holds when other processes
-// share the cores, unlike latency. Null where /proc is missing.
-function serverCpuMs(): number | null {
-  try {
-    const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in 1/100 s ticks
-  } catch {
-    return null;
-  }
-}
-
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-const ms = (v: number) => `${v.toFixed(2)} ms`;
-function report(label: string, latencies: number[], elapsedMs: number) {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  console.log(
-    `${label.padEnd(44)} ${String(sorted.length).padStart(6)} req in ${(elapsedMs / 1000).toFixed(1)} s = ${((sorted.length / elapsedMs) * 1000).toFixed(0).padStart(5)} req/s · ` +
-      `p50 ${ms(pct(sorted, 50))} · p90 ${ms(pct(sorted, 90))} · p99 ${ms(pct(sorted, 99))} · max ${ms(sorted[sorted.length - 1]!)}`,
-  );
-  return sorted;
-}
-
-async function fixedRate(kind: Kind) {
-  const total = RATE * SECONDS;
-  const cpu0 = serverCpuMs();
-  const latencies: number[] = [];
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: total }, (_, i) => {
-      const due = t0 + (i * 1000) / RATE;
-      return new Promise<void>((done, fail) => {
-        setTimeout(() => {
-          // From the scheduled time, or from the send when a timer fired early.
-          const from = Math.min(due, performance.now());
-          get(kind).then(() => (latencies.push(performance.now() - from), done()), fail);
-        }, Math.max(0, due - performance.now()));
-      });
-    }),
-  );
-  const sorted = report(`${LABEL[kind]} at ${RATE}/s`, latencies, performance.now() - t0);
-  const cpu1 = serverCpuMs();
-  const cpuPerRequest = cpu0 !== null && cpu1 !== null ? (cpu1 - cpu0) / total : null;
-  if (cpuPerRequest !== null) console.log(`${''.padEnd(44)} server CPU ${cpuPerRequest.toFixed(3)} ms per request (${(((cpu1! - cpu0!) / (SECONDS * 1000)) * 100).toFixed(0)}% of one core)`);
-  return { sorted, cpuPerRequest };
-}
-
-async function saturation(kind: Kind) {
-  const latencies: number[] = [];
-  const t0 = performance.now();
-  const until = t0 + 5000;
-  await Promise.all(
-    Array.from({ length: 32 }, async () => {
-      while (performance.now() < until) {
-        const start = performance.now();
-        await get(kind);
-        latencies.push(performance.now() - start);
-      }
-    }),
-  );
-  report(`${LABEL[kind]}, 32 in flight`, latencies, performance.now() - t0);
-}
+  return kind === 'api' ? load.get(kind, t.api, { authorization: `Bearer ${t.key}` }) : load.get(kind, t.session, { cookie: t.cookie });
+};
 
 /** Mean time of the key check (hash + one indexed read) and of the per-key count (one upsert), in-process. */
 async function keyVerificationMs(runs = 2000) {
@@ -155,19 +79,19 @@ async function keyVerificationMs(runs = 2000) {
 }
 
 try {
-  console.log(`load average before the run: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')} (other processes on these cores inflate latency; CPU per request does not depend on them)`);
-  const bytes = await get('api');
+  console.log(load.loadAverage());
+  const bytes = await read('api')();
   console.log(`API answer: ${(bytes / 1024).toFixed(1)} KB (10 places)`);
   // Warm-up: JIT, connection pool, SQLite page cache.
   await Promise.all(Array.from({ length: 8 }, async () => {
-    for (let i = 0; i < 100; i++) await get(i % 2 ? 'api' : 'session');
+    for (let i = 0; i < 100; i++) await read(i % 2 ? 'api' : 'session')();
   }));
-  statuses.clear();
-  const api = await fixedRate('api');
-  await fixedRate('session');
-  await saturation('api');
-  await saturation('session');
-  console.log(`statuses: ${[...statuses].map(([s, n]) => `${s}×${n}`).join(', ')}`);
+  load.statuses.clear();
+  const api = await load.fixedRate(LABEL.api, read('api'));
+  await load.fixedRate(LABEL.session, read('session'));
+  await load.saturation(LABEL.api, read('api'));
+  await load.saturation(LABEL.session, read('session'));
+  load.printStatuses();
   const key = await keyVerificationMs();
   const perKey = key.verify + key.meter;
   console.log(`key verification ${ms(key.verify)} + per-key rate-limit count ${ms(key.meter)} per request, in-process (wall time)` +
@@ -175,6 +99,6 @@ try {
   const p99 = pct(api.sorted, 99);
   console.log(`budget p99 ≤ 15 ms at 500 req/s: ${p99 <= 15 && RATE >= 500 ? 'met' : 'NOT met'} (p99 ${ms(p99)} at ${RATE}/s)`);
 } finally {
-  agent.destroy();
+  load.close();
   await server.stop();
 }
