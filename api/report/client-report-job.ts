@@ -17,7 +17,7 @@ import { isUnsubscribed } from '../services/reports.ts';
 import type { ClientReportPayload } from './client-report-schedule.ts';
 import { renderReport, reportPdfUrl, writeReportFiles } from './files.ts';
 import type { AnalyseFn, Stage } from './generate-job.ts';
-import { newReportToken, persistReport, REPORT_LINK_DAYS, reportUrl } from './persist.ts';
+import { newReportLink, persistReport } from './persist.ts';
 import { inlineRenderer, type Renderer } from './render/renderer.ts';
 import { reportInput, type ReportData } from './types.ts';
 
@@ -67,19 +67,14 @@ export function clientReportJob(deps: { analyse: AnalyseFn; renderer?: Renderer;
           const persisted = await persistReport(ctx, { businessId: business.id, requestId: null, reportType: addressing.reportType, data });
           [report] = await ctx.db.update(reports).set(addressing).where(eq(reports.id, persisted.reportId)).returning();
         } else {
-          const token = newReportToken();
-          const now = new Date();
           [report] = await ctx.db
             .insert(reports)
             .values({
               ...addressing,
               businessId: business.id,
               runId: latest.runId,
-              token,
               data: latest.data,
-              signedUrl: reportUrl(ctx, token),
-              createdAt: now,
-              expiresAt: new Date(now.getTime() + REPORT_LINK_DAYS * 24 * 60 * 60 * 1000),
+              ...newReportLink(ctx),
             })
             .returning();
         }

@@ -12,7 +12,7 @@ import { PermanentJobError } from '../jobs/worker.ts';
 import { can } from '../services/entitlements.ts';
 import { isUnsubscribed } from '../services/reports.ts';
 import { renderReport, reportPdfUrl, writeReportFiles } from './files.ts';
-import { newReportToken, REPORT_LINK_DAYS, reportUrl } from './persist.ts';
+import { newReportLink } from './persist.ts';
 import { inlineRenderer, type Renderer } from './render/renderer.ts';
 import type { ReportData } from './types.ts';
 
@@ -43,8 +43,6 @@ export function reportMonthlyJob(deps: { renderer?: Renderer }): JobDefinition<M
           orderBy: [desc(reports.createdAt)],
         });
         if (!latest) throw new PermanentJobError(`business ${businessId} has no analysis to report`);
-        const token = newReportToken();
-        const now = new Date();
         [report] = await ctx.db
           .insert(reports)
           .values({
@@ -52,11 +50,8 @@ export function reportMonthlyJob(deps: { renderer?: Renderer }): JobDefinition<M
             runId: latest.runId,
             reportType: 'monthly',
             recipientEmail: user.email,
-            token,
             data: latest.data,
-            signedUrl: reportUrl(ctx, token),
-            createdAt: now,
-            expiresAt: new Date(now.getTime() + REPORT_LINK_DAYS * 24 * 60 * 60 * 1000),
+            ...newReportLink(ctx),
           })
           .returning();
         await tools.saveProgress({ stage: 'created', reportId: report!.id, period });

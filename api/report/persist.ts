@@ -32,7 +32,11 @@ export interface PersistedReport {
   runId: string;
 }
 
-export const newReportToken = () => randomBytes(24).toString('base64url');
+/** A new report row's link: an unguessable token, the signed URL and the times it works between. */
+export function newReportLink(ctx: AppContext, now = new Date()) {
+  const token = randomBytes(24).toString('base64url');
+  return { token, signedUrl: reportUrl(ctx, token), createdAt: now, expiresAt: new Date(now.getTime() + REPORT_LINK_DAYS * 24 * 60 * 60 * 1000) };
+}
 export const reportUrl = (ctx: AppContext, token: string) => `${ctx.env.PUBLIC_BASE_URL}/report/${token}`;
 
 /** "Not enough data" is stored as NULL. */
@@ -65,8 +69,8 @@ export async function persistReport(ctx: AppContext, input: PersistInput): Promi
   const { ownReviews = [], ...data } = input.data;
   const runId = randomUUID();
   const reportId = randomUUID();
-  const token = newReportToken();
-  const now = new Date();
+  const link = newReportLink(ctx);
+  const now = link.createdAt;
 
   // Competitor rows are kept per business and updated in place; their ids are known before the
   // batch so the metrics rows can point at them.
@@ -120,11 +124,8 @@ export async function persistReport(ctx: AppContext, input: PersistInput): Promi
       clientId: input.clientId ?? null,
       runId,
       reportType: input.reportType,
-      token,
       data,
-      signedUrl: reportUrl(ctx, token),
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + REPORT_LINK_DAYS * 24 * 60 * 60 * 1000),
+      ...link,
     }),
     // New alerts are e-mailed by a job (api/email/alerts-notify-job.ts); it sends only unsent ones.
     ...(alerts.length
@@ -132,5 +133,5 @@ export async function persistReport(ctx: AppContext, input: PersistInput): Promi
       : []),
   ] as const;
   await ctx.db.batch(statements);
-  return { reportId, token, runId };
+  return { reportId, token: link.token, runId };
 }
