@@ -2,7 +2,7 @@
 // the branding profile (agency), and the business in the report form's fields. The server
 // validates with the report form's rules and answers per field; those messages show under each.
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { US_STATES } from '../../../common/schemas/report-request-rules.ts';
+import { StateOptions } from '../ui/state-options.tsx';
 import { REPORT_FREQUENCIES } from '../../../common/schemas/clients.ts';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
 import { toast } from '../../lib/toasts.ts';
@@ -84,8 +84,7 @@ export default function ClientForm({ client, profiles, onSaved, onCancel }: { cl
             <Field name="state" label="State" error={errors.state}>
               {(a) => (
                 <select {...a} className="select" required defaultValue="" autoComplete="address-level1">
-                  <option value="" disabled>State</option>
-                  {US_STATES.map(([code, name]) => <option key={code} value={code}>{`${code} - ${name}`}</option>)}
+                  <StateOptions />
                 </select>
               )}
             </Field>

@@ -7,11 +7,11 @@ import {
   checkReportRequest,
   CONSENT_TEXT,
   REPORT_ROLES,
-  US_STATES,
   type ReportRequestErrors,
   type ReportRequestFields,
 } from '../../../common/schemas/report-request-rules.ts';
 import { ApiError, apiRequest } from '../../lib/api.ts';
+import { StateOptions } from '../ui/state-options.tsx';
 import { toast } from '../../lib/toasts.ts';
 import './report-form.css';
 
@@ -149,8 +149,7 @@ export default function ReportForm() {
           <Field name="state" label="State" error={errors.state}>
             {(a) => (
               <select {...a} className="select" required defaultValue="" autoComplete="address-level1">
-                <option value="" disabled>State</option>
-                {US_STATES.map(([code, name]) => <option key={code} value={code}>{`${code} - ${name}`}</option>)}
+                <StateOptions />
               </select>
             )}
           </Field>

@@ -28,15 +28,22 @@ export function PlanSummary({ plan, interval, onInterval, current }: { plan: 'pr
       <p className="sub-annual" data-testid="sub-billed">
         {interval === 'annual' ? `${formatUsd(periodPrice(plan, 'annual'))}/year, billed annually in advance` : `billed monthly in advance, or ${formatUsd(card.annual!)}/month billed annually (save ${ANNUAL_SAVINGS_PERCENT}%)`}
       </p>
-      <ul className="sub-features">
-        {card.features.map((f) => (
-          <li key={f}>
-            <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true"><path d="m5 12 5 5 9-10" /></svg>
-            {f}
-          </li>
-        ))}
-      </ul>
+      <PlanFeatures features={card.features} />
       {current && <p className="sub-current">Your account is on the {card.name} plan.</p>}
     </section>
+  );
+}
+
+/** A plan's features, each with a check mark (the plan summary and the agency's sales page). */
+export function PlanFeatures({ features }: { features: readonly string[] }) {
+  return (
+    <ul className="sub-features">
+      {features.map((f) => (
+        <li key={f}>
+          <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true"><path d="m5 12 5 5 9-10" /></svg>
+          {f}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -3,6 +3,7 @@
 // "agency" chosen, instead of sending anyone home without a word.
 import { OPERATOR } from '../../../common/constants.ts';
 import { PLAN_CATALOGUE } from '../../../common/plans.ts';
+import { PlanFeatures } from './plan-summary.tsx';
 import { salesMailto } from './subscribe-steps.ts';
 
 export function SalesContact({ email }: { email?: string }) {
@@ -14,14 +15,7 @@ export function SalesContact({ email }: { email?: string }) {
         <p className="sub-eyebrow">Agency plan</p>
         <h1 id="sub-sales-title">Let&rsquo;s price it for your agency</h1>
         <p className="sub-tagline">{card.tagline} Agency pricing depends on how many clients you manage, so our sales team sets it up with you.</p>
-        <ul className="sub-features">
-          {card.features.map((f) => (
-            <li key={f}>
-              <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true"><path d="m5 12 5 5 9-10" /></svg>
-              {f}
-            </li>
-          ))}
-        </ul>
+        <PlanFeatures features={card.features} />
         <div className="sub-billing-actions">
           <a className="btn btn-primary" href={salesMailto('agency', email)}>E-mail sales</a>
           <a className="btn btn-secondary" href="/contact?subject=agency">Use the contact form</a>
