@@ -4,6 +4,7 @@ import react from '@astrojs/react';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'astro/config';
+import { PAGE_DIRECTIVES, PAGE_SCRIPT_SOURCES, PAGE_STYLE_SOURCES } from './api/lib/security-headers.ts';
 import { precompress } from './scripts/lib/static-files.ts';
 import { buildWidget } from './widget-sdk/build.ts';
 
@@ -47,12 +48,25 @@ export default defineConfig({
   // Static files (favicon, robots.txt) live beside the sources; Astro's default is ./public.
   publicDir: './site/public',
   output: 'server',
-  adapter: node({ mode: 'standalone' }),
+  // staticHeaders: the pre-rendered pages' policies go to dist/_headers.json, which
+  // scripts/start.ts serves with them (decision 0133).
+  adapter: node({ mode: 'standalone', staticHeaders: true }),
   integrations: [react(), recordSite, widgetSdk, precompressStatic],
   site,
   server: { host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT || 4321) },
   build: { inlineStylesheets: 'always' },
   devToolbar: { enabled: false },
+  // No Markdown here; Shiki's inline styles would not fit the CSP below.
+  markdown: { syntaxHighlight: false },
+  // Each page's Content-Security-Policy: script-src allows our origin and the hashes of the inline
+  // scripts Astro emits, never 'unsafe-inline' (api/lib/security-headers.ts, decision 0133).
+  security: {
+    csp: {
+      directives: PAGE_DIRECTIVES,
+      scriptDirective: { resources: PAGE_SCRIPT_SOURCES },
+      styleDirective: { resources: PAGE_STYLE_SOURCES },
+    },
+  },
   // Client chunks: React in one file and the small modules every island shares (fetch helper,
   // session and toast stores) in another, instead of a dozen tiny files. Fewer requests, and
   // about 1 KB less gzip on / than separate chunks (docs/decisions/0022). The shared chunk holds

@@ -10,11 +10,11 @@ import { createContext, setSharedContext } from '../api/context.ts';
 import { loadEnvOrExit } from '../api/env.ts';
 import { runWorker } from '../api/jobs/run-worker.ts';
 import { startScheduler } from '../api/jobs/schedule.ts';
-import { isPaymentPage, securityHeaders } from '../api/lib/security-headers.ts';
+import { securityHeaders } from '../api/lib/security-headers.ts';
 import { buildIfNeeded, SERVER_ENTRY } from './build-if-needed.ts';
 import { ALLOWED_METHODS, answerClientError, refuseMethod } from './lib/methods.ts';
 import { listen } from './lib/listen.ts';
-import { staticFiles } from './lib/static-files.ts';
+import { pagePath, readPagePolicies, staticFiles } from './lib/static-files.ts';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -30,12 +30,16 @@ const astro: { handler: (req: IncomingMessage, res: ServerResponse) => void } = 
 );
 const api = getRequestListener(createApp(ctx).fetch);
 const pageHeaders = Object.entries(securityHeaders(env));
-const paymentHeaders = Object.entries(securityHeaders(env, 'payment'));
 
-// Pre-rendered pages and bundles: compressed at build time, read from disk (decision 0090).
-// The payment page admits Stripe's origins; every other page keeps the stricter policy.
-const headersFor = (url: string) => (isPaymentPage(url) ? paymentHeaders : pageHeaders);
-const serveStatic = staticFiles(resolve(root, 'dist/client'), headersFor);
+// Pre-rendered pages and bundles: compressed at build time, read from disk (decision 0090). Each
+// page carries the policy the build wrote for it (its inline scripts' hashes; Stripe's origins on
+// /subscribe). Server-rendered pages get theirs from Astro, which replaces the fallback set below.
+const policies = readPagePolicies(resolve(root, 'dist'));
+const staticPageHeaders = (url: string): Array<[string, string]> => {
+  const csp = policies.get(pagePath(url));
+  return csp ? pageHeaders.map(([name, value]) => [name, name === 'Content-Security-Policy' ? csp : value]) : pageHeaders;
+};
+const serveStatic = staticFiles(resolve(root, 'dist/client'), staticPageHeaders);
 // gzip/deflate/brotli for what is made per request (server-rendered pages, API answers; text
 // types only, 1 KB and up), at the node:http level because the Astro handler and the Hono
 // listener each write to `res` directly.
@@ -47,7 +51,7 @@ const server = createServer((req, res) => {
   if (serveStatic(req, res)) return;
   compress(req, res, () => {
     if (req.url?.startsWith('/api/') || req.url === '/api') return api(req, res);
-    for (const [name, value] of headersFor(req.url ?? '')) res.setHeader(name, value);
+    for (const [name, value] of pageHeaders) res.setHeader(name, value);
     astro.handler(req, res);
   });
 });

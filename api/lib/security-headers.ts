@@ -1,33 +1,44 @@
 // The security headers of pages and API answers (scripts/start.ts applies them to pages).
+//
+// A page's Content-Security-Policy is written by Astro's `security.csp` (astro.config.mjs) from
+// the directives below: it knows every inline script it emits (the island loader, the hydration
+// directives, the small component scripts it inlines) and allows exactly those by their SHA-256
+// hash, so `script-src` has no 'unsafe-inline' (decision 0105). Server-rendered pages get it as a
+// header from Astro; pre-rendered pages from the build's dist/_headers.json (scripts/start.ts).
 import type { Env } from '../env.ts';
 
-// Stripe.js and its Payment Element, on the payment page only, with exactly the origins Stripe's
-// security guide lists for them (script, frames, API calls).
-const STRIPE = {
-  script: 'https://js.stripe.com https://*.js.stripe.com',
-  frame: 'https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com',
-  connect: 'https://api.stripe.com',
+/** Stripe.js and its Payment Element, with exactly the origins Stripe's security guide lists. */
+export const STRIPE_CSP = {
+  script: ['https://js.stripe.com', 'https://*.js.stripe.com'],
+  frame: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
+  connect: ['https://api.stripe.com'],
 };
 
-function pageCsp(payment: boolean): string {
-  return [
-    "default-src 'self'",
-    // Astro's island loader is an inline script.
-    `script-src 'self' 'unsafe-inline'${payment ? ` ${STRIPE.script}` : ''}`,
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob: https:",
-    "font-src 'self' data:",
-    `connect-src 'self'${payment ? ` ${STRIPE.connect}` : ''}`,
-    payment ? `frame-src ${STRIPE.frame}` : "frame-src 'self'",
-    "frame-ancestors 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "object-src 'none'",
-  ].join('; ');
-}
+/** Every directive of a page's policy but script-src and style-src, which Astro writes. */
+export const PAGE_DIRECTIVES = [
+  "default-src 'self'",
+  "img-src 'self' data: blob: https:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "frame-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "object-src 'none'",
+];
+/** Scripts: our own origin, plus the hashes Astro adds for the inline scripts it emits. */
+export const PAGE_SCRIPT_SOURCES = ["'self'"];
+/**
+ * Styles: the build inlines each page's CSS and islands render `style` attributes (score bars), so
+ * styles stay inline-capable. Scripts are what an injection would need, and they are not.
+ */
+export const PAGE_STYLE_SOURCES = ["'self'", "'unsafe-inline'"];
 
-/** The pages that load Stripe.js (the subscribe flow's payment form). */
-export const isPaymentPage = (url: string) => /^\/subscribe\/?(\?|$)/.test(url);
+/**
+ * The policy of a page Astro did not write one for (an endpoint's HTML answer, a file the build
+ * did not list): the same directives, and no inline script at all.
+ */
+export const PAGE_FALLBACK_CSP = [...PAGE_DIRECTIVES, `script-src ${PAGE_SCRIPT_SOURCES.join(' ')}`, `style-src ${PAGE_STYLE_SOURCES.join(' ')}`].join('; ');
 
 /** API answers are data: nothing in them may run, load or be framed. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
@@ -39,9 +50,9 @@ export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'no
  */
 export const SAMPLE_SITE_CSP = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
-export function securityHeaders(env: Pick<Env, 'NODE_ENV'>, kind: 'page' | 'payment' | 'api' = 'page'): Record<string, string> {
+export function securityHeaders(env: Pick<Env, 'NODE_ENV'>, kind: 'page' | 'api' = 'page'): Record<string, string> {
   const headers: Record<string, string> = {
-    'Content-Security-Policy': kind === 'api' ? API_CSP : pageCsp(kind === 'payment'),
+    'Content-Security-Policy': kind === 'api' ? API_CSP : PAGE_FALLBACK_CSP,
     'X-Frame-Options': 'DENY',
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'strict-origin-when-cross-origin',

@@ -99,6 +99,27 @@ export function pickEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' 
   return null;
 }
 
+/** A pre-rendered page's path as the build names it: `/faq` for `/faq/`, `/faq?x` and `/faq/index.html`. */
+export function pagePath(url: string): string {
+  const path = url.split(/[?#]/)[0]!.replace(/\/index\.html$/, '/');
+  return path.length > 1 ? path.replace(/\/+$/, '') || '/' : '/';
+}
+
+/**
+ * The Content-Security-Policy Astro wrote for each pre-rendered page (dist/_headers.json, from
+ * `security.csp` with the node adapter's `staticHeaders`): the hashes of exactly the inline scripts
+ * that page carries (decision 0133).
+ */
+export function readPagePolicies(distDir: string): Map<string, string> {
+  const entries = JSON.parse(readFileSync(join(distDir, '_headers.json'), 'utf8')) as Array<{ pathname: string; headers: Array<{ key: string; value: string }> }>;
+  const policies = new Map<string, string>();
+  for (const { pathname, headers } of entries) {
+    const csp = headers.find((header) => header.key.toLowerCase() === 'content-security-policy');
+    if (csp) policies.set(pagePath(pathname), csp.value);
+  }
+  return policies;
+}
+
 /**
  * A request handler for the built static files: true when it answered. Pages are found by their
  * clean path (`/faq` and `/faq/` are faq/index.html), everything else by its file path.

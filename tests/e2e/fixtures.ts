@@ -1,10 +1,13 @@
 // Playwright fixtures: a context over the server's own database, and signing a user in by
 // creating the session directly (the login screen's own tests go through the form).
-import { test as base, type Page } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 import { createContext, type AppContext } from '../../api/context.ts';
 import { SESSION_HINT_COOKIE, SESSION_HINT_VALUE } from '../../common/session-hint.ts';
 import { loadEnv } from '../../api/env.ts';
 import { createUser, type CreateUserOptions } from '../helpers/factories.ts';
+
+/** A test that provokes a Content-Security-Policy refusal on purpose says so with this annotation. */
+export const EXPECTS_CSP_REFUSAL = { type: 'expects-csp-refusal' };
 
 type Fixtures = {
   appCtx: AppContext;
@@ -12,6 +15,16 @@ type Fixtures = {
 };
 
 export const test = base.extend<Fixtures>({
+  // Every page a test opens runs under the real policy: a script, style or frame it refuses
+  // (Chromium reports each on the console) fails the test.
+  page: async ({ page }, use, testInfo) => {
+    const refusals: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/.test(message.text())) refusals.push(`${page.url()}: ${message.text()}`);
+    });
+    await use(page);
+    if (!testInfo.annotations.some((annotation) => annotation.type === EXPECTS_CSP_REFUSAL.type)) expect(refusals, 'Content-Security-Policy refusals').toEqual([]);
+  },
   appCtx: async ({}, use) => {
     const env = loadEnv({ NODE_ENV: 'test', DATA_DIR: process.env.E2E_DATA_DIR!, LOG_LEVEL: 'silent', WORKER: 'off' });
     const ctx = await createContext(env);
@@ -38,4 +51,4 @@ export async function addSessionCookie(page: Page, cookieHeader: string, baseURL
   await page.context().addCookies(cookies);
 }
 
-export { expect } from '@playwright/test';
+export { expect };

@@ -1,5 +1,9 @@
 // The sample provider's websites, served by the product: what a visitor (and the analyser) sees.
-import { expect, test } from './fixtures.ts';
+import { EXPECTS_CSP_REFUSAL, expect, test } from './fixtures.ts';
+
+// A sample site runs under its sandbox policy (api/lib/security-headers.ts): it names a theme
+// stylesheet and a map embed as a real small-business site would, and the policy refuses both.
+const sandboxed = { annotation: EXPECTS_CSP_REFUSAL };
 import { encodeSiteId, sampleSiteFeatures, type SiteProfile } from '../../api/report/analysis/sample-sites.ts';
 
 function profileOfTier(tier: number): SiteProfile {
@@ -10,7 +14,7 @@ function profileOfTier(tier: number): SiteProfile {
 }
 
 for (const [tier, label] of [[2, 'polished'], [0, 'neglected']] as const) {
-  test(`a ${label} sample site renders its business, services and contact details`, async ({ page }, info) => {
+  test(`a ${label} sample site renders its business, services and contact details`, sandboxed, async ({ page }, info) => {
     const profile = profileOfTier(tier);
     const res = await page.goto(`/api/sample-sites/${encodeSiteId(profile)}/`);
     expect(res?.status()).toBe(200);
@@ -28,7 +32,7 @@ test('an unknown sample site id is a 404', async ({ request }) => {
   expect((await request.get('/api/sample-sites/bm90LWEtc2l0ZQ/')).status()).toBe(404);
 });
 
-test('a sample-site link that smuggles markup in the name runs no script, even for a signed-in user', async ({ page, signIn }) => {
+test('a sample-site link that smuggles markup in the name runs no script, even for a signed-in user', sandboxed, async ({ page, signIn }) => {
   await signIn();
   const ran: string[] = [];
   await page.exposeFunction('reportRan', (what: string) => ran.push(what));

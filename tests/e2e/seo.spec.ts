@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
-import { securityHeaders } from '../../api/lib/security-headers.ts';
-import { expect, test } from './fixtures.ts';
+import { PAGE_DIRECTIVES, securityHeaders } from '../../api/lib/security-headers.ts';
+import { EXPECTS_CSP_REFUSAL, expect, test } from './fixtures.ts';
 
 const PAGES = ['/', '/faq', '/help-center', '/methodology', '/contact', '/privacy', '/terms'];
 
@@ -91,10 +91,42 @@ test('TRACE and other methods no handler speaks answer 405 with Allow, on server
   }
 });
 
-test('pages, pre-rendered or not, and the 404 carry the security headers', async ({ request }) => {
-  for (const path of ['/', '/privacy', '/account', '/dashboard', '/no-such-page']) {
+/** A policy's directives by name. */
+const directives = (csp: string) =>
+  new Map(
+    csp
+      .split(';')
+      .map((directive) => directive.trim().split(/\s+/))
+      .filter(([name]) => name)
+      .map(([name, ...values]) => [name!, values]),
+  );
+
+test('pages, pre-rendered or not, and the 404 carry the security headers, and admit inline scripts only by their hashes', async ({ request }) => {
+  for (const path of ['/', '/privacy', '/account', '/dashboard', '/dashboard/someone-else', '/report/unknown', '/unsubscribe?token=x', '/no-such-page']) {
     const headers = (await request.get(path)).headers();
-    for (const [name, value] of Object.entries(securityHeaders({ NODE_ENV: 'test' }))) expect(headers[name.toLowerCase()], `${path} ${name}`).toBe(value);
-    expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    for (const [name, value] of Object.entries(securityHeaders({ NODE_ENV: 'test' }))) {
+      if (name !== 'Content-Security-Policy') expect(headers[name.toLowerCase()], `${path} ${name}`).toBe(value);
+    }
+    const csp = directives(headers['content-security-policy']!);
+    for (const directive of PAGE_DIRECTIVES) {
+      const [name, ...values] = directive.split(' ');
+      expect(csp.get(name!), `${path} ${name}`).toEqual(values);
+    }
+    const scripts = csp.get('script-src')!;
+    expect(scripts.filter((source) => !source.startsWith("'sha256-")), path).toEqual(["'self'"]);
+    expect(scripts.length, `${path}: the hashes of the inline scripts Astro emits`).toBeGreaterThan(1);
+  }
+});
+
+test('a script written into a page at run time does not run: the policy has no unsafe-inline', { annotation: EXPECTS_CSP_REFUSAL }, async ({ page }) => {
+  for (const path of ['/', '/dashboard', '/report/unknown']) {
+    await page.goto(path);
+    const ran = await page.evaluate(() => {
+      const script = document.createElement('script');
+      script.textContent = 'window.injected = true';
+      document.body.append(script);
+      return 'injected' in window;
+    });
+    expect(ran, path).toBe(false);
   }
 });
