@@ -7,7 +7,7 @@ import { requestId } from 'hono/request-id';
 import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { errorText } from './log.ts';
-import { PROBLEM_MEDIA_TYPE, problemOf } from './lib/problem.ts';
+import { errorAnswer } from './lib/problem.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { accountSecurityRoutes } from './routes/account-security.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
@@ -23,7 +23,7 @@ import { reportRequestRoutes } from './routes/report-requests.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { sampleSiteRoutes } from './routes/sample-sites.ts';
 import { widgetRoutes } from './routes/widget.ts';
-import { V1_PREFIX, v1Routes } from './routes/v1/app.ts';
+import { v1Routes } from './routes/v1/app.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -69,10 +69,8 @@ export function createApp(ctx: AppContext) {
 
   // The public API (/api/v1) answers errors as RFC 9457 problem details; the rest as { code, message, fields? }.
   const answer = (c: Context, error: AppError, status: ContentfulStatusCode = error.status) => {
-    if (c.req.path.startsWith(V1_PREFIX)) {
-      return c.body(JSON.stringify({ ...problemOf(error, c.get('requestId')), status }), status, { 'Content-Type': PROBLEM_MEDIA_TYPE });
-    }
-    return c.json({ code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) }, status);
+    const { contentType, body } = errorAnswer(c.req.path, error, status, c.get('requestId'));
+    return c.body(body, status, { 'Content-Type': contentType });
   };
   app.notFound((c) => answer(c, new AppError('not_found', 'Not found')));
   app.onError((error, c) => {

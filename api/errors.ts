@@ -11,8 +11,13 @@ export const ERROR_STATUS = {
   unprocessable: 422,
   gone: 410,
   payload_too_large: 413,
+  // Answered by the node server itself (scripts/lib/methods.ts), before the app sees the request.
+  method_not_allowed: 405,
+  headers_too_large: 431,
   rate_limited: 429,
-  not_configured: 503,
+  // A feature this server has not been set up for (billing without Stripe keys): not here, rather
+  // than a server failure; the message says what the operator has to do.
+  not_configured: 404,
   // Refused at once because the server is saturated (password hashing); Retry-After says when.
   busy: 503,
   internal: 500,

@@ -4,6 +4,8 @@ import { z } from '@hono/zod-openapi';
 import type { AppError } from '../errors.ts';
 
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
+/** The public API's paths: its errors are problem details. */
+export const V1_PREFIX = '/api/v1/';
 
 export const problemSchema = z
   .object({
@@ -28,20 +30,33 @@ const TITLES: Record<string, string> = {
   unprocessable: 'Unprocessable request',
   gone: 'Gone',
   payload_too_large: 'Payload too large',
+  method_not_allowed: 'Method not allowed',
+  headers_too_large: 'Request headers too large',
   rate_limited: 'Too many requests',
   not_configured: 'Not configured',
   busy: 'Busy',
   internal: 'Internal error',
 };
 
-export function problemOf(error: Pick<AppError, 'code' | 'message' | 'status' | 'fields'>, requestId?: string): Problem {
+function problemOf(error: ErrorLike, status: number, requestId?: string): Problem {
   return {
     type: `/docs/api#error-${error.code}`,
     title: TITLES[error.code] ?? error.code,
-    status: error.status,
+    status,
     detail: error.message,
     code: error.code,
     ...(error.fields ? { fields: error.fields } : {}),
     ...(requestId ? { instance: `urn:request:${requestId}` } : {}),
   };
+}
+
+type ErrorLike = Pick<AppError, 'code' | 'message' | 'fields'>;
+
+/**
+ * An error answer's type and body, whoever writes it (the app, or the node server before the app
+ * sees the request): RFC 9457 problem details under /api/v1/, `{ code, message, fields? }` elsewhere.
+ */
+export function errorAnswer(path: string, error: ErrorLike, status: number, requestId?: string): { contentType: string; body: string } {
+  if (path.startsWith(V1_PREFIX)) return { contentType: PROBLEM_MEDIA_TYPE, body: JSON.stringify(problemOf(error, status, requestId)) };
+  return { contentType: 'application/json; charset=UTF-8', body: JSON.stringify({ code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) }) };
 }

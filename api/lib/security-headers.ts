@@ -15,7 +15,7 @@ export const STRIPE_CSP = {
 };
 
 /** Every directive of a page's policy but script-src and style-src, which Astro writes. */
-export const PAGE_DIRECTIVES = [
+export const PAGE_DIRECTIVES: Array<`${'default' | 'img' | 'font' | 'connect' | 'frame' | 'object'}-src ${string}` | `${'frame-ancestors' | 'base-uri' | 'form-action'} ${string}`> = [
   "default-src 'self'",
   "img-src 'self' data: blob: https:",
   "font-src 'self' data:",

@@ -318,9 +318,8 @@ export interface FuzzAnswer {
 /** The property: no 5xx; an API error is JSON in our shape; answered within the bound. */
 export function verdict(request: FuzzRequest, answer: FuzzAnswer, boundMs: number): string | null {
   if (answer.ms > boundMs) return `took ${Math.round(answer.ms)} ms (bound ${boundMs} ms)`;
-  // 503 busy is a designed refusal under load (password hashing saturated), with Retry-After;
-  // 503 not_configured is billing's answer on a server without Stripe keys (decision 0012).
-  if (answer.status >= 500 && !(answer.status === 503 && /"code":"(busy|not_configured)"/.test(answer.text))) return `answered ${answer.status}: ${answer.text.slice(0, 200)}`;
+  // 503 busy is a designed refusal under load (password hashing saturated), with Retry-After.
+  if (answer.status >= 500 && !(answer.status === 503 && /"code":"busy"/.test(answer.text))) return `answered ${answer.status}: ${answer.text.slice(0, 200)}`;
   if (answer.status < 200 || answer.status >= 600) return `answered ${answer.status}`;
   if (request.kind === 'api' && answer.status >= 400 && request.method !== 'HEAD') {
     if (!/^application\/(problem\+)?json/.test(answer.contentType)) return `error ${answer.status} is ${answer.contentType || 'untyped'}, not JSON`;

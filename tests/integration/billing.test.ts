@@ -321,9 +321,10 @@ describe('without Stripe keys', () => {
       expect((await call(plain.app, 'GET', '/api/billing/config')).body).toEqual({ configured: false, publishableKey: null });
       const user = await createUser(plain.ctx);
       const res = await call(plain.app, 'POST', '/api/create-subscription', { planType: 'pro' }, user.cookie);
-      expect(res.status).toBe(503);
-      expect(res.body.message).toBe('Billing is not configured on this server: plans are set by the operator.');
-      expect((await call(plain.app, 'POST', '/api/stripe/webhook', '{}')).status).toBe(503);
+      // Not a server failure: the feature is not set up here, and the message says so.
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ code: 'not_configured', message: 'Billing is not configured on this server: plans are set by the operator.' });
+      expect((await call(plain.app, 'POST', '/api/stripe/webhook', '{}')).status).toBe(404);
     } finally {
       await plain.close();
     }

@@ -16,7 +16,6 @@ import { reportRoutes } from './reports.ts';
 import { webhookRoutes } from './webhooks.ts';
 import type { V1Env } from './common.ts';
 
-export const V1_PREFIX = '/api/v1/';
 export const OPENAPI_PATH = '/openapi.json';
 export const API_VERSION = '1.0.0';
 
