@@ -1,11 +1,12 @@
 // Signed links in e-mails that act without a session (delete my data, restore an account,
 // download an export): a purpose, a subject (the id the link acts on) and an expiry, signed with
-// an HMAC of the auth secret. The one signer of the product's e-mail links; decision 0131.
+// an HMAC of the auth secret. The one signer of the product's e-mail links; decision 0131. The
+// known-browser cookie of a sign-in (decision 0134) is signed the same way.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { secretOf } from '../services/session-token.ts';
 
-export type LinkPurpose = 'forget-request' | 'export-download' | 'restore-account';
+export type LinkPurpose = 'forget-request' | 'export-download' | 'restore-account' | 'known-browser';
 
 export type LinkCheck = { state: 'valid'; subject: string; expiresAt: Date } | { state: 'expired'; subject: string } | { state: 'invalid' };
 

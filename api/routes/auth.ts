@@ -1,11 +1,12 @@
 import { Hono } from 'hono';
+import { getCookie } from 'hono/cookie';
 import { loginSchema, signupSchema } from '../../common/schemas/auth.ts';
 import type { AppContext } from '../context.ts';
 import { unauthenticated } from '../errors.ts';
 import { clientIp } from '../lib/client-info.ts';
 import { clearSessionHint, setSessionHint } from '../lib/session-hint.ts';
 import { validate } from '../lib/validate.ts';
-import { countSignupAttempt, getViewer, login, logout, signup } from '../services/accounts.ts';
+import { countSignupAttempt, getViewer, KNOWN_BROWSER_COOKIE, login, logout, signup } from '../services/accounts.ts';
 
 function withCookies(res: Response, headers: Headers, hint: string): Response {
   for (const cookie of headers.getSetCookie()) res.headers.append('Set-Cookie', cookie);
@@ -35,7 +36,8 @@ export function authRoutes(ctx: AppContext) {
     })
     .post('/auth/login', validate('json', loginSchema), async (c) => {
       const ip = clientIp(c, ctx.env.TRUST_PROXY);
-      const result = await login({ ctx, input: c.req.valid('json'), headers: c.req.raw.headers, ip });
+      const knownBrowser = getCookie(c, KNOWN_BROWSER_COOKIE);
+      const result = await login({ ctx, input: c.req.valid('json'), headers: c.req.raw.headers, ip, knownBrowser });
       return withCookies(c.json(result.viewer), result.headers, setSessionHint(ctx.env));
     })
     .post('/auth/logout', async (c) => {

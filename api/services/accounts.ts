@@ -1,4 +1,5 @@
 // Accounts: sign-up, login, logout and the session check, over better-auth.
+import { createHash } from 'node:crypto';
 import { APIError } from 'better-auth';
 import { eq } from 'drizzle-orm';
 import { POLICY } from '../../common/constants.ts';
@@ -8,6 +9,7 @@ import { consultants } from '../../db/schema/consultants.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { busyError, hashingSaturated } from '../lib/password-hash.ts';
+import { checkLink, signLink } from '../lib/signed-link.ts';
 import { consumeRateLimit, consumeRateLimits, resetRateLimit } from './rate-limit.ts';
 
 export type UserRow = typeof users.$inferSelect;
@@ -118,22 +120,44 @@ export async function signup({ ctx, input, headers }: { ctx: AppContext; input: 
 const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 export const LOGIN_LIMIT_PER_IP = 50;
 export const LOGIN_LIMIT_PER_EMAIL_AND_IP = 10;
+/** Attempts on one account from browsers that have not signed in to it before, from all addresses. */
+export const LOGIN_LIMIT_PER_ACCOUNT_NEW_BROWSERS = 50;
 const LOGIN_LIMIT_MESSAGE = 'Too many login attempts. Please wait 15 minutes and try again.';
+const ACCOUNT_LIMIT_MESSAGE =
+  'Too many login attempts for this account from browsers it has not been used on. Please sign in from a browser you have used before, or wait 15 minutes and try again.';
+
+/** The cookie that marks a browser the account has signed in on; sent to the login route only. */
+export const KNOWN_BROWSER_COOKIE = 'lr_known_browser';
+const KNOWN_BROWSER_DAYS = 180;
+
+/** The cookie names the account by a digest of its e-mail, not the address itself. */
+const browserSubject = (email: string) => createHash('sha256').update(`known-browser:${email}`).digest('base64url').slice(0, 22);
+
+async function knownBrowserCookie(ctx: AppContext, email: string): Promise<string> {
+  const value = await signLink(ctx, 'known-browser', browserSubject(email), new Date(Date.now() + KNOWN_BROWSER_DAYS * 86_400_000));
+  const secure = ctx.env.NODE_ENV === 'production' ? '; Secure' : '';
+  return `${KNOWN_BROWSER_COOKIE}=${value}; Max-Age=${KNOWN_BROWSER_DAYS * 86_400}; Path=/api/auth/login; HttpOnly; SameSite=Strict${secure}`;
+}
 
 /**
  * Wrong passwords are limited per address (50 in 15 minutes, whatever the e-mail) and per e-mail
  * and address pair (10), not per e-mail alone: a stranger elsewhere cannot lock the owner out
- * (decision 0092). Both limits, and the refusal when hashing is saturated, come before the
- * password is hashed.
+ * (decision 0092). A guesser spread over many addresses meets a third limit, per account, that
+ * counts only browsers the account has not signed in on (decision 0134): the owner's own browser
+ * carries a signed cookie and passes. All limits, and the refusal when hashing is saturated, come
+ * before the password is hashed.
  */
-export async function login({ ctx, input, headers, ip }: { ctx: AppContext; input: LoginInput; headers: Headers; ip: string }) {
+export async function login({ ctx, input, headers, ip, knownBrowser }: { ctx: AppContext; input: LoginInput; headers: Headers; ip: string; knownBrowser?: string }) {
   if (hashingSaturated()) throw busyError();
   const pairKey = `login:email-ip:${input.email}|${ip}`;
+  const browser = knownBrowser === undefined ? undefined : await checkLink(ctx, 'known-browser', knownBrowser);
+  const known = browser?.state === 'valid' && browser.subject === browserSubject(input.email);
   await consumeRateLimits({
     ctx,
     input: [
       { key: `login:ip:${ip}`, limit: LOGIN_LIMIT_PER_IP, windowMs: LOGIN_WINDOW_MS, message: LOGIN_LIMIT_MESSAGE },
       { key: pairKey, limit: LOGIN_LIMIT_PER_EMAIL_AND_IP, windowMs: LOGIN_WINDOW_MS, message: LOGIN_LIMIT_MESSAGE },
+      ...(known ? [] : [{ key: `login:new-browser:${input.email}`, limit: LOGIN_LIMIT_PER_ACCOUNT_NEW_BROWSERS, windowMs: LOGIN_WINDOW_MS, message: ACCOUNT_LIMIT_MESSAGE }]),
     ],
   });
   let result;
@@ -148,6 +172,7 @@ export async function login({ ctx, input, headers, ip }: { ctx: AppContext; inpu
     await ctx.db.delete(sessions).where(eq(sessions.userId, result.response.user.id));
     throw new AppError('forbidden', CLOSED_ACCOUNT_MESSAGE);
   }
+  result.headers.append('Set-Cookie', await knownBrowserCookie(ctx, input.email));
   return { viewer: await viewerOf(ctx, result.response.user.id), headers: result.headers };
 }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KNOWN_BROWSER_COOKIE, LOGIN_LIMIT_PER_ACCOUNT_NEW_BROWSERS } from '../../api/services/accounts.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
 import { createUser, uniqueEmail } from '../helpers/factories.ts';
 
@@ -174,4 +175,39 @@ describe('login limit per IP address', () => {
     });
     expect(right.status).toBe(200);
   }, 60_000);
+
+  it('a guesser spread over many addresses meets a per-account limit, which a browser the owner signed in on passes', async () => {
+    const owner = await createUser(limited.ctx);
+    const other = await createUser(limited.ctx);
+    const signIn = (ip: string, user: { email: string; password: string }, cookie?: string) =>
+      limited.app.request('/api/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': ip, ...(cookie ? { cookie } : {}) },
+        body: JSON.stringify({ email: user.email, password: user.password }),
+      });
+    const knownBrowserOf = (res: Response) => {
+      const set = res.headers.getSetCookie().find((c) => c.startsWith(`${KNOWN_BROWSER_COOKIE}=`))!;
+      expect(set).toMatch(/; Path=\/api\/auth\/login; HttpOnly; SameSite=Strict/);
+      return set.split(';')[0]!;
+    };
+    const ownersBrowser = knownBrowserOf(await signIn('198.51.100.10', owner));
+    const othersBrowser = knownBrowserOf(await signIn('198.51.100.11', other));
+
+    // The owner's first sign-in was from a new browser and counted; then one wrong password from
+    // each of 49 addresses, none of them near its own limits.
+    for (let i = 1; i < LOGIN_LIMIT_PER_ACCOUNT_NEW_BROWSERS; i++) expect((await loginFrom(`192.0.2.${i + 1}`, owner.email)).status).toBe(401);
+    const stranger = await signIn('192.0.2.200', owner);
+    expect(stranger.status).toBe(429);
+    expect(await stranger.json()).toMatchObject({
+      code: 'rate_limited',
+      message: 'Too many login attempts for this account from browsers it has not been used on. Please sign in from a browser you have used before, or wait 15 minutes and try again.',
+    });
+    // Another account's cookie, or a forged one, is a new browser for this account.
+    expect((await signIn('192.0.2.201', owner, othersBrowser)).status).toBe(429);
+    expect((await signIn('192.0.2.202', owner, `${ownersBrowser.slice(0, -2)}xx`)).status).toBe(429);
+    // The owner's browser signs in, from any address.
+    expect((await signIn('192.0.2.203', owner, ownersBrowser)).status).toBe(200);
+    // Other accounts are not affected.
+    expect((await signIn('192.0.2.204', other)).status).toBe(200);
+  }, 120_000);
 });
