@@ -6,9 +6,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { CreateWebhookInput, WebhookEvent } from '../../common/schemas/webhooks.ts';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/api.ts';
+import { users } from '../../db/schema/auth.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { enqueue } from '../jobs/queue.ts';
+import { API_PLAN_MESSAGE } from './api-keys.ts';
+import { can } from './entitlements.ts';
 
 export const WEBHOOK_DELIVER = 'webhook.deliver';
 export const WEBHOOK_ENDPOINT_LIMIT = 10;
@@ -19,6 +22,11 @@ export interface WebhookDeliverPayload {
   /** 1 for the first try; a resend is a single extra attempt with no schedule after it. */
   attempt: number;
   resend?: boolean;
+}
+
+async function planIncludesApi(ctx: AppContext, userId: string): Promise<boolean> {
+  const owner = await ctx.db.query.users.findFirst({ where: eq(users.id, userId), columns: { subscriptionTier: true, subscriptionStatus: true } });
+  return owner !== undefined && can(owner, 'api');
 }
 
 export const webhookNotFound = () => new AppError('not_found', 'Webhook endpoint not found');
@@ -75,10 +83,13 @@ export async function rotateWebhookSecret({ ctx, userId, endpointId }: { ctx: Ap
 /**
  * The one way an event leaves the product: a delivery to each of the account's enabled endpoints
  * that subscribed to the type, each sent by a job. `eventKey` names what happened (e.g.
- * `report.completed:{id}`): emitting it twice (a retried job) delivers once per endpoint.
+ * `report.completed:{id}`): emitting it twice (a retried job) delivers once per endpoint. Nothing
+ * leaves for an account whose plan no longer includes the API (its endpoints wait, unchanged, for
+ * a renewal), like its keys answer plan_required.
  */
 export async function emitEvent(ctx: AppContext, input: { userId: string; type: WebhookEvent; eventKey: string; data: Record<string, unknown>; now?: Date }): Promise<number> {
   const now = input.now ?? new Date();
+  if (!(await planIncludesApi(ctx, input.userId))) return 0;
   const endpoints = await ctx.db
     .select({ id: webhookEndpoints.id })
     .from(webhookEndpoints)
@@ -125,9 +136,10 @@ export async function listDeliveries({ ctx, userId, endpointId }: { ctx: AppCont
   };
 }
 
-/** Sends a delivery again now, once (the same message id and body, a fresh signature). */
+/** Sends a delivery again now, once (the same message id and body, a fresh signature); the plan must include the API. */
 export async function resendDelivery({ ctx, userId, endpointId, deliveryId, now = new Date() }: { ctx: AppContext; userId: string; endpointId: string; deliveryId: string; now?: Date }) {
   const endpoint = await ownedEndpoint(ctx, userId, endpointId);
+  if (!(await planIncludesApi(ctx, userId))) throw new AppError('plan_required', API_PLAN_MESSAGE);
   const delivery = await ctx.db.query.webhookDeliveries.findFirst({ where: and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpoint.id)) });
   if (!delivery) throw deliveryNotFound();
   await ctx.db.update(webhookDeliveries).set({ status: 'pending', nextAttemptAt: now }).where(eq(webhookDeliveries.id, delivery.id));

@@ -13,7 +13,7 @@ import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { WEBHOOK_FAILURE_WINDOW_MS, WEBHOOK_RETRY_DELAYS_MS } from '../../api/services/webhook-delivery.ts';
 import { emitEvent } from '../../api/services/webhooks.ts';
-import { webhookEndpoints } from '../../db/schema/api.ts';
+import { webhookDeliveries, webhookEndpoints } from '../../db/schema/api.ts';
 import { users } from '../../db/schema/auth.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
@@ -443,6 +443,24 @@ describe('public API: webhooks', () => {
     } finally {
       await hook.close();
     }
+  });
+
+  it('sends nothing for an account whose plan lapsed, and refuses its resend, until the plan is renewed', async () => {
+    const owner = await account();
+    const endpoint = (await v1(owner.key, 'POST', '/webhooks', { url: 'https://hooks.example.com/in', events: ['report.completed'] })).body;
+    expect(await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:lapse-1', data: {} })).toBe(1);
+    const [delivery] = await t.ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint.id));
+
+    await t.ctx.db.update(users).set({ subscriptionStatus: 'suspended' }).where(eq(users.id, owner.userId));
+    expect(await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:lapse-2', data: {} })).toBe(0);
+    const resend = await call(t.app, 'POST', `/api/webhooks/${endpoint.id}/deliveries/${delivery!.id}/resend`, undefined, owner.cookie);
+    expect(resend.status).toBe(403);
+    expect(resend.body.code).toBe('plan_required');
+
+    // Renewed: the endpoint, kept as it was, receives events again.
+    await t.ctx.db.update(users).set({ subscriptionStatus: 'active' }).where(eq(users.id, owner.userId));
+    expect(await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:lapse-3', data: {} })).toBe(1);
+    expect((await call(t.app, 'POST', `/api/webhooks/${endpoint.id}/deliveries/${delivery!.id}/resend`, undefined, owner.cookie)).status).toBe(202);
   });
 
   it('refuses loopback and private targets outside tests (the safe fetcher), logging why', async () => {
