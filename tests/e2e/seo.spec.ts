@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { STATUS_CODES, request as httpRequest } from 'node:http';
 import { PAGE_DIRECTIVES, securityHeaders } from '../../api/lib/security-headers.ts';
 import { EXPECTS_CSP_REFUSAL, expect, test } from './fixtures.ts';
 
@@ -103,7 +103,10 @@ const directives = (csp: string) =>
 
 test('pages, pre-rendered or not, and the 404 carry the security headers, and admit inline scripts only by their hashes', async ({ request }) => {
   for (const path of ['/', '/privacy', '/account', '/dashboard', '/dashboard/someone-else', '/report/unknown', '/unsubscribe?token=x', '/no-such-page']) {
-    const headers = (await request.get(path)).headers();
+    const res = await request.get(path);
+    // The reason phrase follows the status (site/middleware.ts): never "404 OK".
+    expect(res.statusText(), path).toBe(STATUS_CODES[res.status()]);
+    const headers = res.headers();
     for (const [name, value] of Object.entries(securityHeaders({ NODE_ENV: 'test' }))) {
       if (name !== 'Content-Security-Policy') expect(headers[name.toLowerCase()], `${path} ${name}`).toBe(value);
     }
