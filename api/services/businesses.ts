@@ -2,7 +2,7 @@
 // clients' (the dashboard's rule), newest first, a page at a time with an opaque cursor.
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
-import { VIEWER_CTE } from './viewer-sql.ts';
+import { VIEWER_CTE, viewerMaySee } from './viewer-sql.ts';
 
 export const BUSINESS_PAGE = { default: 20, max: 100 } as const;
 
@@ -25,8 +25,7 @@ const LIST_SQL = `
 WITH v AS (${VIEWER_CTE.user})
 SELECT b.id, b.company, b.address, b.city, b.state, b.zip, b.website, b.category, b.created_at, b.place_id,
   m.overall_score, m.reported_at
-FROM v JOIN businesses b ON (b.user_id = v.user_id OR EXISTS (
-  SELECT 1 FROM clients cl WHERE cl.business_id = b.id AND cl.consultant_id = v.consultant_id))
+FROM v JOIN businesses b ON ${viewerMaySee('b')}
 LEFT JOIN business_metrics m ON m.id = (
   SELECT x.id FROM business_metrics x WHERE x.business_id = b.id AND x.is_main_business = 1 ORDER BY x.reported_at DESC LIMIT 1)
 WHERE ?3 IS NULL OR (b.created_at, b.id) < (?3, ?4)

@@ -7,7 +7,7 @@ import type { AppContext } from '../context.ts';
 import { AppError, unauthenticated } from '../errors.ts';
 import { can } from './entitlements.ts';
 import { sessionTokenFrom } from './session-token.ts';
-import { VIEWER_CTE, type ViewerKind } from './viewer-sql.ts';
+import { VIEWER_CTE, type ViewerKind, viewerMaySee } from './viewer-sql.ts';
 
 export const TREND_DAYS = 90;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -25,8 +25,7 @@ const SCORES = `'reviewScore', m.review_score, 'digitalPresenceScore', m.digital
 // of its points fill its row in the table).
 function dashboardSql(byId: boolean, viewer: ViewerKind = 'session') {
   const which = byId
-    ? `bz.id = ?3 AND (bz.user_id = v.user_id OR EXISTS (
-         SELECT 1 FROM clients cl WHERE cl.business_id = bz.id AND cl.consultant_id = v.consultant_id))`
+    ? `bz.id = ?3 AND ${viewerMaySee('bz')}`
     : `bz.user_id = v.user_id`;
   return `
 WITH v AS (${VIEWER_CTE[viewer]}),
@@ -137,7 +136,8 @@ SELECT v.tier, v.status, x.id, x.company, x.city, x.state, x.client_name FROM v 
 ORDER BY x.kind, lower(coalesce(x.client_name, x.company)), x.id`;
 
 /** The businesses the business switcher offers: the viewer's own, then (for a consultant) their
- *  active clients'. The same session and plan rules as the dashboard read. */
+ *  active clients', with the clients' names. A subset of what `viewerMaySee` allows (archived
+ *  clients stay readable from the Clients page); the same session and plan rules as the dashboard read. */
 export async function listDashboardBusinesses({ ctx, cookie, now = Date.now() }: { ctx: AppContext; cookie: string | null | undefined; now?: number }): Promise<DashboardBusiness[]> {
   const token = await sessionTokenFrom(ctx, cookie);
   if (!token) throw unauthenticated();

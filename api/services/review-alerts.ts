@@ -12,7 +12,7 @@ import { AppError, unauthenticated } from '../errors.ts';
 import type { ProviderName, Review } from '../report/types.ts';
 import { can } from './entitlements.ts';
 import { sessionTokenFrom } from './session-token.ts';
-import { VIEWER_CTE, type ViewerKind } from './viewer-sql.ts';
+import { VIEWER_CTE, type ViewerKind, viewerMaySee } from './viewer-sql.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Only reviews this recent raise an alert: a new monitor is not flooded with years-old reviews. */
@@ -59,8 +59,7 @@ export function alertRows(businessId: string, provider: ProviderName, reviews: r
 const accessSql = (viewer: ViewerKind) => `
 WITH v AS (${VIEWER_CTE[viewer]})
 SELECT v.tier, v.status, b.id, b.company, b.city, b.state, b.alert_threshold, b.place_id
-FROM v LEFT JOIN businesses b ON b.id = ?3 AND (b.user_id = v.user_id OR EXISTS (
-  SELECT 1 FROM clients cl WHERE cl.business_id = b.id AND cl.consultant_id = v.consultant_id))`;
+FROM v LEFT JOIN businesses b ON b.id = ?3 AND ${viewerMaySee('b')}`;
 const ACCESS_SQL = { session: accessSql('session'), user: accessSql('user') };
 
 export interface Monitored {

@@ -12,3 +12,10 @@ export const VIEWER_CTE: Record<ViewerKind, string> = {
   FROM users u LEFT JOIN consultants c ON c.user_id = u.id
   WHERE u.id = ?1 AND ?2 IS NOT NULL`,
 };
+
+/**
+ * The one access rule of a business (alias `b`) for the viewer `v`: its owner, or the consultant
+ * who has it as a client (archived or not: an archived client's history stays readable).
+ */
+export const viewerMaySee = (b: string) => `(${b}.user_id = v.user_id OR EXISTS (
+  SELECT 1 FROM clients cl WHERE cl.business_id = ${b}.id AND cl.consultant_id = v.consultant_id))`;
