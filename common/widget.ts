@@ -1,6 +1,7 @@
 // The widget SDK's shared facts (issue 15): where it is served, what a key looks like, which
 // hostnames a key admits, and the snippet an agency pastes. The product (routes, the /widget page)
 // and the SDK itself read them from here, so the snippet shown is the one the SDK documents.
+import { inkOn, textOn } from './colour.ts';
 
 /** The versioned path the widget is served under. A breaking change gets /widget/v2/. */
 export const WIDGET_BASE_PATH = '/widget/v1/';
@@ -123,10 +124,23 @@ export const widgetConsentText = (agency: string) =>
 
 // The widget API's answers (api/services/widget.ts makes them, the SDK reads them).
 export interface WidgetTheme {
+  /** The agency's primary colour: the button, the score card's rule. */
   primary: string;
+  /** Text on the primary colour: white or near-black, whichever reads (textOn). */
+  onPrimary: string;
+  /** The primary colour darkened until it reads as text on white (inkOn): the score, links. */
+  primaryInk: string;
+  /** Headings (darkened like primaryInk when needed). */
   secondary: string;
   accent: string;
 }
+
+/** The agency's colours, with the text colours that keep the widget readable whatever they are
+ *  (the contrast Branding Settings warns about). */
+export function widgetTheme(primary: string, secondary: string, accent: string): WidgetTheme {
+  return { primary, onPrimary: textOn(primary), primaryInk: inkOn(primary), secondary: inkOn(secondary), accent };
+}
+export const DEFAULT_WIDGET_THEME = /* @__PURE__ */ widgetTheme('#2563EB', '#1F2937', '#059669');
 
 export interface WidgetConfig {
   agency: string;

@@ -7,6 +7,7 @@ import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import type { WidgetKeyInput, WidgetLeadInput } from '../../common/schemas/widget.ts';
 import { WIDGET_HONEYPOT } from '../../common/schemas/widget.ts';
 import {
+  DEFAULT_WIDGET_THEME,
   originAllowed,
   originHost,
   WIDGET_KEY,
@@ -15,7 +16,7 @@ import {
   type ScoreCardData,
   type WidgetComponent,
   type WidgetConfig,
-  type WidgetTheme,
+  widgetTheme,
 } from '../../common/widget.ts';
 import { users } from '../../db/schema/auth.ts';
 import { brandingProfiles, clients, consultants } from '../../db/schema/consultants.ts';
@@ -141,7 +142,6 @@ export async function keyForOrigin(ctx: AppContext, publishableKey: string, orig
   return key;
 }
 
-const DEFAULT_THEME: WidgetTheme = { primary: '#2563EB', secondary: '#1F2937', accent: '#059669' };
 
 async function profileOf(ctx: AppContext, key: WidgetKeyRow) {
   const byId = key.brandingProfileId ? await ctx.db.query.brandingProfiles.findFirst({ where: eq(brandingProfiles.id, key.brandingProfileId) }) : undefined;
@@ -155,7 +155,7 @@ export async function widgetConfig(ctx: AppContext, key: WidgetKeyRow): Promise<
     agency: profile?.companyName ?? consultant?.companyName ?? '',
     website: profile?.website ?? null,
     components: key.components,
-    theme: profile ? { primary: profile.primaryColor, secondary: profile.secondaryColor, accent: profile.accentColor } : DEFAULT_THEME,
+    theme: profile ? widgetTheme(profile.primaryColor, profile.secondaryColor, profile.accentColor) : DEFAULT_WIDGET_THEME,
   };
 }
 

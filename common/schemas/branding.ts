@@ -25,37 +25,6 @@ export const brandingProfileSchema = z.strictObject({
 });
 export type BrandingProfileInput = z.output<typeof brandingProfileSchema>;
 
-/** WCAG relative luminance of #RRGGBB. */
-export function luminance(hex: string): number {
-  const [r, g, b] = [1, 3, 5].map((i) => {
-    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
-  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-}
-
-export function contrastRatio(a: string, b: string): number {
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (hi! + 0.05) / (lo! + 0.05);
-}
-
-/** The readable text colour on a background: white or near-black, whichever contrasts more. */
-export function textOn(background: string): '#FFFFFF' | '#111827' {
-  return contrastRatio(background, '#FFFFFF') >= contrastRatio(background, '#111827') ? '#FFFFFF' : '#111827';
-}
-
-/** WCAG AA for normal text. Below it the screens warn, and text on the colour is picked by `textOn`. */
-export const MIN_CONTRAST = 4.5;
-
-/** The colour darkened, step by step, until text in it reads on white (MIN_CONTRAST): an agency's
- *  light brand colour still works for links and headings. */
-export function inkOn(colour: string, background = '#FFFFFF'): string {
-  let [r, g, b] = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16)) as [number, number, number];
-  const hex = () => `#${[r, g, b].map((c) => Math.round(c).toString(16).padStart(2, '0')).join('')}`.toUpperCase();
-  for (let i = 0; i < 40 && contrastRatio(hex(), background) < MIN_CONTRAST; i++) [r, g, b] = [r * 0.9, g * 0.9, b * 0.9];
-  return hex();
-}
-
 /** The branding preview: the form's unsaved values, the profile being edited (for its stored logo)
  *  and a newly chosen logo as a data URL (PNG, JPEG or WebP), re-encoded like an upload. */
 export const brandingPreviewSchema = brandingProfileSchema.extend({

@@ -8,7 +8,9 @@ import { scheduleWidgetLeads } from '../../api/email/lead-emails.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
+import { contrastRatio, MIN_CONTRAST } from '../../common/colour.ts';
 import { users } from '../../db/schema/auth.ts';
+import { themeStyle } from '../../widget-sdk/src/styles.ts';
 import { reports } from '../../db/schema/reports.ts';
 import { widgetLeads } from '../../db/schema/widget.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
@@ -96,6 +98,18 @@ describe('widget keys', () => {
 });
 
 describe('the widget API from other sites', () => {
+  it("keeps the widget readable on any brand colour: text on the button and the score's colour meet WCAG AA", async () => {
+    const { agency, profileId, key } = await agencyWithKey();
+    // A light yellow primary and a pale secondary: white text on them, or them as text on white, would not read.
+    expect((await call(t.app, 'PUT', `/api/branding-profiles/${profileId}`, { companyName: 'Northstar Marketing', primaryColor: '#FDE047', secondaryColor: '#E5E7EB', accentColor: '#F59E0B' }, agency.cookie)).status).toBe(200);
+    const { theme } = (await visitor('GET', `/api/widget/v1/${key.publishableKey}/config`, 'https://northstar.example')).body;
+    expect(theme).toMatchObject({ primary: '#FDE047', onPrimary: '#111827', accent: '#F59E0B' });
+    expect(contrastRatio(theme.primary, theme.onPrimary)).toBeGreaterThanOrEqual(MIN_CONTRAST);
+    for (const ink of [theme.primaryInk, theme.secondary]) expect(contrastRatio(ink, '#FFFFFF'), ink).toBeGreaterThanOrEqual(MIN_CONTRAST);
+    // The SDK passes them on as the properties its stylesheet reads.
+    expect(themeStyle(theme)).toEqual({ '--lr-primary': '#FDE047', '--lr-on-primary': '#111827', '--lr-primary-ink': theme.primaryInk, '--lr-secondary': theme.secondary, '--lr-accent': '#F59E0B' });
+  });
+
   it('answers CORS only to the key\'s hostnames, without credentials', async () => {
     const { key } = await agencyWithKey();
     const base = `/api/widget/v1/${key.publishableKey}`;

@@ -20,15 +20,15 @@ input,select{font:inherit;color:inherit;background:#fff;border:1px solid #94a3b8
 .c{display:flex;gap:10px;font-weight:400;margin-top:12px}
 .c input{width:18px;height:18px;flex:none}
 .e{color:#b91c1c;font-size:13px;margin:0}
-button{font:inherit;font-weight:600;border:0;border-radius:8px;padding:12px;cursor:pointer;background:var(--lr-primary);color:#fff;width:100%;margin-top:16px}
+button{font:inherit;font-weight:600;border:0;border-radius:8px;padding:12px;cursor:pointer;background:var(--lr-primary);color:var(--lr-on-primary,#fff);width:100%;margin-top:16px}
 .s{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
 .k{border-top:4px solid var(--lr-primary);background:#f1f5f9;padding:16px}
-.b{font-size:40px;font-weight:800;color:var(--lr-primary)}
+.b{font-size:40px;font-weight:800;color:var(--lr-primary-ink,var(--lr-primary))}
 ul{list-style:none;padding:0;margin:12px 0;display:grid;grid-template-columns:1fr 1fr;gap:10px}
 li{background:#fff;border-radius:8px;padding:8px 10px;font-size:13px}
 b{display:block;font-size:20px}
 i{display:block;height:6px;border-radius:3px;background:var(--lr-accent)}
-a{color:var(--lr-primary);font-weight:600}
+a{color:var(--lr-primary-ink,var(--lr-primary));font-weight:600}
 `;
 
 let shared: CSSStyleSheet | null = null;
@@ -44,12 +44,14 @@ export function adoptStyles(root: ShadowRoot): void {
 
 const COLOUR = /^#[0-9a-fA-F]{6}$/;
 
-/** The theme as allow-listed custom properties (only well-formed colours pass). */
-export function themeStyle(theme: { primary: string; secondary: string; accent: string } | null): Record<string, string> {
+/** The theme as the custom properties the stylesheet reads (only well-formed colours pass). */
+export function themeStyle(theme: Partial<Record<'primary' | 'onPrimary' | 'primaryInk' | 'secondary' | 'accent', string>> | null): Record<string, string> {
   const out: Record<string, string> = { '--lr-primary': '#2563EB', '--lr-secondary': '#1F2937', '--lr-accent': '#059669' };
   if (!theme) return out;
-  if (COLOUR.test(theme.primary)) out['--lr-primary'] = theme.primary;
-  if (COLOUR.test(theme.secondary)) out['--lr-secondary'] = theme.secondary;
-  if (COLOUR.test(theme.accent)) out['--lr-accent'] = theme.accent;
+  const names = { primary: '--lr-primary', onPrimary: '--lr-on-primary', primaryInk: '--lr-primary-ink', secondary: '--lr-secondary', accent: '--lr-accent' } as const;
+  for (const [key, property] of Object.entries(names)) {
+    const value = theme[key as keyof typeof names];
+    if (value && COLOUR.test(value)) out[property] = value;
+  }
   return out;
 }

@@ -4,7 +4,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { BrandingProfile } from '../../../api/services/branding-profiles.ts';
 import { BRAND_COLOURS } from '../../../common/constants.ts';
-import { contrastRatio, LOGO_MAX_BYTES, LOGO_TYPES, MIN_CONTRAST, textOn } from '../../../common/schemas/branding.ts';
+import { contrastRatio, MIN_CONTRAST, textOn } from '../../../common/colour.ts';
+import { LOGO_MAX_BYTES, LOGO_TYPES } from '../../../common/schemas/branding.ts';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
 import { toast } from '../../lib/toasts.ts';
 import { AccessError } from '../clients/clients-page.tsx';

@@ -7,7 +7,17 @@ import type { ClientSummary } from '../../../api/services/clients.ts';
 import type { LeadSummary, WidgetKeySummary } from '../../../api/services/widget.ts';
 import type { BrandingProfile } from '../../../api/services/branding-profiles.ts';
 import { LEAD_EMAIL_MODES } from '../../../common/schemas/widget.ts';
-import { WIDGET_COMPONENT_LABELS, WIDGET_COMPONENTS, WIDGET_QUEUE_STUB, widgetReactUsage, widgetSnippet, type WidgetComponent, type WidgetConfig } from '../../../common/widget.ts';
+import {
+  DEFAULT_WIDGET_THEME,
+  WIDGET_COMPONENT_LABELS,
+  WIDGET_COMPONENTS,
+  WIDGET_QUEUE_STUB,
+  widgetReactUsage,
+  widgetSnippet,
+  widgetTheme,
+  type WidgetComponent,
+  type WidgetConfig,
+} from '../../../common/widget.ts';
 import { PublishedScoreCardView, ReportFormView } from '../../../widget-sdk/src/report-form.tsx';
 import { Isolated } from '../../../widget-sdk/src/shadow.tsx';
 import type { WidgetApi } from '../../../widget-sdk/src/api.ts';
@@ -148,7 +158,7 @@ function KeyCard({ widgetKey: key, profile, onEdit, onAction, busy }: { widgetKe
       agency: profile?.companyName ?? 'Your agency',
       website: profile?.website ?? null,
       components: key.components,
-      theme: profile ? { primary: profile.primaryColor, secondary: profile.secondaryColor, accent: profile.accentColor } : { primary: '#2563EB', secondary: '#1F2937', accent: '#059669' },
+      theme: profile ? widgetTheme(profile.primaryColor, profile.secondaryColor, profile.accentColor) : DEFAULT_WIDGET_THEME,
     }),
     [profile, key.components],
   );
