@@ -13,7 +13,7 @@ import { enqueue } from '../jobs/queue.ts';
 import type { JobDefinition } from '../jobs/registry.ts';
 import { PermanentJobError } from '../jobs/worker.ts';
 import { safeFetch, type SafeFetchOptions } from '../lib/safe-fetch.ts';
-import { WEBHOOK_DELIVER, type WebhookDeliverPayload } from './webhooks.ts';
+import { signingSecrets, WEBHOOK_DELIVER, type WebhookDeliverPayload } from './webhooks.ts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -58,7 +58,10 @@ export function webhookDeliverJob(fetchOptions: WebhookFetchOptions = {}): JobDe
             accept: '*/*',
             'webhook-id': delivery.messageId,
             'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-            'webhook-signature': new Webhook(endpoint.secret).sign(delivery.messageId, now, delivery.payload),
+            // One signature per valid secret, space-separated (two during a rotation's overlap).
+            'webhook-signature': signingSecrets(endpoint, now)
+              .map((secret) => new Webhook(secret).sign(delivery.messageId, now, delivery.payload))
+              .join(' '),
           },
         });
         status = res.status;

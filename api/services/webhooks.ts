@@ -72,12 +72,31 @@ export async function deleteWebhookEndpoint({ ctx, userId, endpointId }: { ctx: 
   return { deleted: true as const };
 }
 
-/** A new secret at once (the old one stops verifying), and a disabled endpoint enabled again. */
-export async function rotateWebhookSecret({ ctx, userId, endpointId }: { ctx: AppContext; userId: string; endpointId: string }) {
+/** How long deliveries stay signed with the old secret as well after a rotation. */
+export const WEBHOOK_SECRET_OVERLAP_HOURS = 24;
+
+/**
+ * A new secret, and a disabled endpoint enabled again. For WEBHOOK_SECRET_OVERLAP_HOURS every
+ * delivery carries two signatures, one per secret (Standard Webhooks allows several), so the
+ * receiver verifies with either while it switches; a second rotation in that window drops the
+ * oldest.
+ */
+export async function rotateWebhookSecret({ ctx, userId, endpointId, now = new Date() }: { ctx: AppContext; userId: string; endpointId: string; now?: Date }) {
   const endpoint = await ownedEndpoint(ctx, userId, endpointId);
   const secret = newSecret();
-  const [row] = await ctx.db.update(webhookEndpoints).set({ secret, disabledAt: null, failingSince: null }).where(eq(webhookEndpoints.id, endpoint.id)).returning();
-  return { ...endpointSummary(row!), secret };
+  const previousSecretUntil = new Date(now.getTime() + WEBHOOK_SECRET_OVERLAP_HOURS * 3_600_000);
+  const [row] = await ctx.db
+    .update(webhookEndpoints)
+    .set({ secret, previousSecret: endpoint.secret, previousSecretUntil, disabledAt: null, failingSince: null })
+    .where(eq(webhookEndpoints.id, endpoint.id))
+    .returning();
+  return { ...endpointSummary(row!), secret, previousSecretValidUntil: previousSecretUntil.toISOString() };
+}
+
+/** The secrets a delivery is signed with at `now`: the current one, and the previous one during its overlap. */
+export function signingSecrets(endpoint: Pick<EndpointRow, 'secret' | 'previousSecret' | 'previousSecretUntil'>, now: Date): string[] {
+  const previous = endpoint.previousSecret && endpoint.previousSecretUntil && endpoint.previousSecretUntil > now ? [endpoint.previousSecret] : [];
+  return [endpoint.secret, ...previous];
 }
 
 /**

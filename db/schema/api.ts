@@ -61,6 +61,10 @@ export const webhookEndpoints = sqliteTable(
     events: text('events', { mode: 'json' }).$type<WebhookEvent[]>().notNull(),
     // `whsec_` + base64 of 24 random bytes: shared with the receiver to verify signatures.
     secret: text('secret').notNull(),
+    // The secret before the last rotation: deliveries carry a signature with it too until
+    // `previous_secret_until`, so a receiver can switch to the new one at its own pace.
+    previousSecret: text('previous_secret'),
+    previousSecretUntil: integer('previous_secret_until', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
     // Since when every delivery has failed (null after a success); disabled once that lasts the
     // whole retry window, and the owner is e-mailed.

@@ -12,7 +12,7 @@ import type { ApiScope } from '../../common/schemas/api-keys.ts';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { WEBHOOK_FAILURE_WINDOW_MS, WEBHOOK_RETRY_DELAYS_MS } from '../../api/services/webhook-delivery.ts';
-import { emitEvent } from '../../api/services/webhooks.ts';
+import { emitEvent, WEBHOOK_SECRET_OVERLAP_HOURS } from '../../api/services/webhooks.ts';
 import { webhookDeliveries, webhookEndpoints } from '../../db/schema/api.ts';
 import { users } from '../../db/schema/auth.ts';
 import { jobs } from '../../db/schema/operations.ts';
@@ -395,6 +395,21 @@ describe('public API: webhooks', () => {
       expect((await v1(stranger.key, 'GET', '/webhooks')).body.endpoints).toEqual([]);
       const rotated = await v1(owner.key, 'POST', `/webhooks/${endpoint.body.id}/rotate-secret`);
       expect(rotated.body.secret).not.toBe(endpoint.body.secret);
+      expect(Date.parse(rotated.body.previousSecretValidUntil) - Date.now()).toBeGreaterThan((WEBHOOK_SECRET_OVERLAP_HOURS - 1) * 3_600_000);
+      // During the overlap a delivery carries two signatures: a receiver on either secret accepts it.
+      await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:rotation-1', data: { reportId: 'rotation-1' } });
+      await drainWith(hook.port);
+      const during = hook.received.at(-1)!;
+      expect(String(during.headers['webhook-signature']).split(' ')).toHaveLength(2);
+      for (const secret of [endpoint.body.secret, rotated.body.secret]) expect(new Webhook(secret).verify(during.body, during.headers as Record<string, string>)).toMatchObject({ data: { reportId: 'rotation-1' } });
+      // After it, only the new secret signs.
+      await t.ctx.db.update(webhookEndpoints).set({ previousSecretUntil: new Date(Date.now() - 1000) }).where(eq(webhookEndpoints.id, endpoint.body.id));
+      await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:rotation-2', data: { reportId: 'rotation-2' } });
+      await drainWith(hook.port);
+      const after = hook.received.at(-1)!;
+      expect(String(after.headers['webhook-signature']).split(' ')).toHaveLength(1);
+      expect(new Webhook(rotated.body.secret).verify(after.body, after.headers as Record<string, string>)).toMatchObject({ data: { reportId: 'rotation-2' } });
+      expect(() => new Webhook(endpoint.body.secret).verify(after.body, after.headers as Record<string, string>)).toThrow();
       expect((await v1(owner.key, 'GET', '/webhooks')).body.endpoints.map((e: { id: string }) => e.id)).toEqual([endpoint.body.id]);
       expect((await v1(owner.key, 'DELETE', `/webhooks/${endpoint.body.id}`)).body).toEqual({ deleted: true });
       const bad = await v1(owner.key, 'POST', '/webhooks', { url: 'ftp://x', events: ['everything'] });

@@ -180,6 +180,14 @@ export const webhookEndpointWithSecretSchema = webhookEndpointSchema
   .extend({ secret: z.string().describe('`whsec_…`: verify signatures with it (Standard Webhooks). Shown only here.') })
   .openapi('WebhookEndpointWithSecret');
 
+export const webhookEndpointRotatedSchema = webhookEndpointWithSecretSchema
+  .extend({
+    previousSecretValidUntil: z.iso
+      .datetime()
+      .describe('Until then every delivery carries two signatures, one with the new secret and one with the previous, so either verifies while you switch.'),
+  })
+  .openapi('WebhookEndpointRotated');
+
 export const webhookDeliveriesSchema = z
   .object({
     deliveries: z.array(

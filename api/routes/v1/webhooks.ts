@@ -3,9 +3,17 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { createWebhookSchema } from '../../../common/schemas/webhooks.ts';
 import type { AppContext } from '../../context.ts';
-import { createWebhookEndpoint, deleteWebhookEndpoint, listDeliveries, listWebhookEndpoints, resendDelivery, rotateWebhookSecret } from '../../services/webhooks.ts';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listDeliveries,
+  listWebhookEndpoints,
+  resendDelivery,
+  rotateWebhookSecret,
+  WEBHOOK_SECRET_OVERLAP_HOURS,
+} from '../../services/webhooks.ts';
 import { jsonContent, NO_STORE, pathId, problems, scope, type V1Env } from './common.ts';
-import { webhookDeliveriesSchema, webhookEndpointSchema, webhookEndpointWithSecretSchema } from './schemas.ts';
+import { webhookDeliveriesSchema, webhookEndpointRotatedSchema, webhookEndpointSchema, webhookEndpointWithSecretSchema } from './schemas.ts';
 
 const endpointId = pathId('endpointId', 'A webhook endpoint id.');
 const tags = ['Webhooks'];
@@ -46,10 +54,10 @@ const rotate = createRoute({
   operationId: 'rotateWebhookSecret',
   tags,
   summary: 'Rotate the secret',
-  description: 'A new secret takes effect at once; a disabled endpoint is enabled again.',
+  description: `A new secret, and a disabled endpoint enabled again. For ${WEBHOOK_SECRET_OVERLAP_HOURS} hours every delivery is signed with both the new and the previous secret (two signatures in \`webhook-signature\`), so your receiver can switch without missing an event.`,
   middleware: [scope('webhooks:write')] as const,
   request: { params: endpointId },
-  responses: { 200: jsonContent(webhookEndpointWithSecretSchema, 'The endpoint and its new secret.'), ...problems(404) },
+  responses: { 200: jsonContent(webhookEndpointRotatedSchema, 'The endpoint, its new secret and when the previous one stops signing.'), ...problems(404) },
 });
 const deliveries = createRoute({
   method: 'get',
