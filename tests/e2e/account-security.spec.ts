@@ -1,30 +1,9 @@
 // Account security in the browser, through the e-mails the server writes to its outbox: forgot
 // password, e-mail change, the Security section; the signed-in top bar; axe with a toast showing.
 import AxeBuilder from '@axe-core/playwright';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import PostalMime from 'postal-mime';
 import { createUser, uniqueEmail } from '../helpers/factories.ts';
 import { expect, test } from './fixtures.ts';
-
-/** The newest link to `path` e-mailed to `to` (the server's worker sends from a job). */
-async function linkFor(to: string, path: string): Promise<string> {
-  const dir = join(process.env.E2E_DATA_DIR!, 'outbox');
-  let found: string | undefined;
-  await expect
-    .poll(async () => {
-      const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().reverse() : [];
-      for (const file of files) {
-        const mail = await PostalMime.parse(readFileSync(join(dir, file)));
-        if (!mail.to?.some((a) => a.address === to)) continue;
-        const m = new RegExp(`https?://[^\\s]+${path}\\?token=[^\\s]+`).exec(mail.text ?? '');
-        if (m) return (found = m[0]);
-      }
-      return undefined;
-    }, { timeout: 15_000 })
-    .toBeTruthy();
-  return found!;
-}
+import { linkFor } from './outbox.ts';
 
 test('forgot password: the e-mailed link sets a new password once, then sign-in works with it', async ({ page, appCtx }) => {
   const user = await createUser(appCtx);
@@ -35,7 +14,7 @@ test('forgot password: the e-mailed link sets a new password once, then sign-in 
   await page.getByRole('button', { name: 'Send Reset Link' }).click();
   await expect(page.getByTestId('forgot-sent')).toContainText('If an account uses this e-mail address');
 
-  const link = new URL(await linkFor(user.email, '/reset-password'));
+  const link = await linkFor(user.email, '/reset-password');
   await page.goto(link.pathname + link.search);
   await page.getByLabel('New password', { exact: true }).fill('brand-new-secret');
   await page.getByLabel('Confirm new password').fill('brand-new-secret');
@@ -73,7 +52,7 @@ test('Security: e-mail change confirmed by the link sent to the new address; ses
   await security.getByRole('button', { name: 'Send Confirmation Link' }).click();
   await expect(security.getByText('We have sent a link to the new address.')).toBeVisible();
 
-  const link = new URL(await linkFor(newEmail, '/verify-email'));
+  const link = await linkFor(newEmail, '/verify-email');
   await page.goto(link.pathname + link.search);
   await page.getByRole('button', { name: 'Confirm E-mail Address' }).click();
   await expect(page.getByTestId('verified-email')).toContainText(newEmail);

@@ -2,33 +2,13 @@
 // and download it from the e-mail's link; delete the account, sign-in refused, restore from the
 // e-mail's link; a free report's "Delete my data" link, once; the privacy policy's link to the
 // table of every kind of data.
+import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
-import PostalMime from 'postal-mime';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
 import { expect, test } from './fixtures.ts';
+import { linkFor } from './outbox.ts';
 import { seedReport } from './report-seed.ts';
-
-/** The newest link to `path` e-mailed to `to` (the server's worker sends from a job). */
-async function linkFor(to: string, path: string): Promise<URL> {
-  const dir = join(process.env.E2E_DATA_DIR!, 'outbox');
-  let found: string | undefined;
-  await expect
-    .poll(async () => {
-      const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().reverse() : [];
-      for (const file of files) {
-        const mail = await PostalMime.parse(readFileSync(join(dir, file)));
-        if (!mail.to?.some((a) => a.address?.toLowerCase() === to.toLowerCase())) continue;
-        const m = new RegExp(`https?://[^\\s]+${path}\\?token=[^\\s]+`).exec(mail.text ?? '');
-        if (m) return (found = m[0]);
-      }
-      return undefined;
-    }, { timeout: 20_000 })
-    .toBeTruthy();
-  return new URL(found!);
-}
 
 test('export: requested on /account, downloaded from the e-mailed link', async ({ page, signIn, appCtx }, testInfo) => {
   const user = await signIn();
