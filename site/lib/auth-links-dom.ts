@@ -1,6 +1,7 @@
 // The top bar's session links without React. Without the session hint cookie nothing runs (no
 // API call, decision 0011); with it, the cached session check decides between Sign In / Sign Up
-// and Account / Logout, and the menu's Dashboard goes to the user's own dashboard.
+// and Account / Logout, the menu's Dashboard goes to the user's own dashboard (a consultant's
+// portfolio), and a consultant gets Clients, Branding and Widget.
 import { hasSessionHint } from '../../common/session-hint.ts';
 import { apiRequest } from './api.ts';
 import { $session, checkSession, clearSession, type SessionState } from './session.ts';
@@ -10,6 +11,8 @@ function show(root: ParentNode, state: SessionState) {
   const signedIn = state.status === 'signed-in';
   for (const node of root.querySelectorAll<HTMLElement>('[data-signed-in]')) node.hidden = !signedIn;
   for (const node of root.querySelectorAll<HTMLElement>('[data-signed-out]')) node.hidden = signedIn;
+  const consultant = signedIn && state.user.role === 'consultant';
+  for (const node of root.querySelectorAll<HTMLElement>('[data-consultant]')) node.hidden = !consultant;
   for (const link of root.querySelectorAll<HTMLAnchorElement>('a[data-signed-in-href]')) {
     link.dataset.signedOutHref ??= link.getAttribute('href') ?? '';
     link.setAttribute('href', signedIn ? link.dataset.signedInHref! : link.dataset.signedOutHref);

@@ -28,7 +28,13 @@ export function billingHref(viewer: Viewer): string {
 export function quickActions(viewer: Viewer): QuickAction[] {
   const tier = accountTier(viewer);
   const actions: QuickAction[] = [
-    { key: 'dashboard', label: 'View Dashboard', description: 'Scores, rank and competitors of your business.', href: '/dashboard' },
+    {
+      key: 'dashboard',
+      label: 'View Dashboard',
+      // A consultant's /dashboard is its portfolio: its own businesses and every client.
+      description: viewer.user.role === 'consultant' ? 'Your businesses and every client: scores, rank, alerts and reports.' : 'Scores, rank and competitors of your business.',
+      href: '/dashboard',
+    },
     { key: 'report', label: 'New Free Report', description: 'Analyse a business against its local competitors.', href: '/#report-form' },
   ];
   // The server's rule (entitlements): a plan in its payment grace period still counts.

@@ -1,5 +1,6 @@
 // /clients: a consultant's clients with their latest overall score, rank, change since the last
-// report and next scheduled report; search; add a client (its first report goes out at once).
+// report and next scheduled report; search; add a client (its first report goes out at once). A
+// row still being analysed fills in by itself.
 import { useEffect, useMemo, useState } from 'react';
 import { scoreBand } from '../../../common/constants.ts';
 import { ApiError, apiRequest } from '../../lib/api.ts';
@@ -9,6 +10,10 @@ import ClientForm from './client-form.tsx';
 import { fmtChange, fmtDay, scoreText, type ClientSummary, type ProfileOption } from './clients-data.ts';
 import '../dashboard/dashboard.css';
 import './clients.css';
+
+const ANALYSING_POLL_MS = 4000;
+/** About 20 minutes: past that a first report has failed or waits on a provider; a reload reads it. */
+const ANALYSING_POLLS = 300;
 
 type State = { status: 'loading' } | { status: 'ready'; clients: ClientSummary[]; profiles: ProfileOption[] | null } | { status: 'error'; error: unknown };
 
@@ -43,6 +48,22 @@ export default function ClientsPage() {
       .then(([{ clients }, profiles]) => setState({ status: 'ready', clients, profiles }))
       .catch((error: unknown) => setState({ status: 'error', error }));
   }, []);
+
+  // A client still being analysed: the list is read again every few seconds until its first
+  // snapshot is there, so the row fills in without a reload (a first report takes seconds to minutes).
+  const analysing = state.status === 'ready' && state.clients.some((c) => !c.archived && c.business && !c.latest);
+  useEffect(() => {
+    if (!analysing) return;
+    let polls = 0;
+    const timer = setInterval(() => {
+      if (++polls > ANALYSING_POLLS) return clearInterval(timer);
+      apiRequest<{ clients: ClientSummary[] }>('GET', '/api/clients').then(
+        ({ clients }) => setState((s) => (s.status === 'ready' ? { ...s, clients } : s)),
+        () => undefined, // a failed poll is retried by the next one
+      );
+    }, ANALYSING_POLL_MS);
+    return () => clearInterval(timer);
+  }, [analysing]);
 
   const shown = useMemo(() => {
     if (state.status !== 'ready') return [];
@@ -116,18 +137,18 @@ export default function ClientsPage() {
               <tbody>
                 {shown.map((c) => (
                   <tr key={c.id} data-testid="client-row">
-                    <td>
+                    <th scope="row">
                       <a className="client-name" href={`/clients/${c.id}`}>{c.clientName}</a>
                       <span className="muted small breakable">{c.clientEmail}</span>
                       {c.archived && <span className="badge">Archived</span>}
-                    </td>
-                    <td>{c.business ? <>{c.business.company}<span className="muted small">{c.business.city}, {c.business.state}</span></> : '–'}</td>
-                    <td className="num">
+                    </th>
+                    <td data-label="Business">{c.business ? <>{c.business.company}<span className="muted small">{c.business.city}, {c.business.state}</span></> : '–'}</td>
+                    <td className="num" data-label="Overall" data-testid="client-overall">
                       {c.latest ? <span className={`badge ${c.latest.overall === null ? '' : `band-bg-${scoreBand(c.latest.overall)}`}`}>{scoreText(c.latest.overall)}</span> : <span className="muted small">Analysing…</span>}
                     </td>
-                    <td className="num">{c.latest?.rank ? `#${c.latest.rank} of ${c.latest.of}` : '–'}</td>
-                    <td className="num" data-trend={c.latest?.change ? (c.latest.change > 0 ? 'up' : 'down') : undefined}>{fmtChange(c.latest?.change ?? null)}</td>
-                    <td>{c.nextReport ? fmtDay(c.nextReport) : c.archived ? 'Paused' : '–'}</td>
+                    <td className="num" data-label="Rank">{c.latest?.rank ? `#${c.latest.rank} of ${c.latest.of}` : '–'}</td>
+                    <td className="num" data-label="Change" data-trend={c.latest?.change ? (c.latest.change > 0 ? 'up' : 'down') : undefined}>{fmtChange(c.latest?.change ?? null)}</td>
+                    <td data-label="Next report">{c.nextReport ? fmtDay(c.nextReport) : c.archived ? 'Paused' : '–'}</td>
                   </tr>
                 ))}
               </tbody>

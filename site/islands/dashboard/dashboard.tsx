@@ -1,20 +1,21 @@
-// The business dashboard island: /dashboard (the business viewed last, else the signed-in user's
-// own) and /dashboard/{businessId}. Loads once (no refetch, no retry, no polling), then shows the
+// The business dashboard island: /dashboard (for a consultant its portfolio, portfolio.tsx; for
+// anyone else the business viewed last, else their own) and /dashboard/{businessId}. Loads once (no refetch, no retry, no polling), then shows the
 // scores, ranks, trends, the market radar and the competitors, with a switcher among the viewer's
 // businesses and their clients'. The server decides access and the plan.
 import { useEffect, useState } from 'react';
 import { BAND_LABELS, SCORE_LABELS } from '../../../common/constants.ts';
 import { NOT_ENOUGH_DATA, progressPercent, ratingColour, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE, scoreBand } from '../../../common/constants.ts';
 import { ApiError, apiRequest } from '../../lib/api.ts';
-import { STORAGE_PREFIX } from '../../lib/session.ts';
+import { checkSession, STORAGE_PREFIX } from '../../lib/session.ts';
 import type { DashboardBusiness } from '../../../api/services/dashboard.ts';
 import { buildDashboard, errorStateOf, everyInterval, fmtDate, fmtDelta, fmtScore, type CompetitorView, type DashboardError, type DashboardResponse, type DashboardView } from './dashboard-data.ts';
 import { ErrorState, Loading, UpgradeOffer } from './dashboard-states.tsx';
+import PortfolioView from './portfolio.tsx';
 import RadarChart from './radar-chart.tsx';
 import TrendChart from './trend-chart.tsx';
 import './dashboard.css';
 
-type State = { status: 'loading' } | { status: 'ready'; view: DashboardView } | { status: 'error'; kind: DashboardError } | { status: 'upgrade' };
+type State = { status: 'loading' } | { status: 'ready'; view: DashboardView } | { status: 'error'; kind: DashboardError } | { status: 'upgrade' } | { status: 'portfolio' };
 
 const TREND_DAYS = 90;
 /** The business the viewer looked at last: /dashboard opens it (logout wipes it with the rest). */
@@ -30,30 +31,41 @@ function storage(action: (s: Storage) => string | null | void): string | null {
 
 const businessPath = (id: string | null) => (id ? `/api/business/${encodeURIComponent(id)}` : '/api/my-business');
 
+/** Reads one business's dashboard (null: the one viewed last, else the viewer's own). */
+function loadDashboard(id: string | null, setState: (s: State) => void) {
+  const remembered = id ? null : storage((s) => s.getItem(LAST_VIEWED_KEY));
+  apiRequest<DashboardResponse>('GET', businessPath(id ?? remembered))
+    .catch((error: unknown) => {
+      // The remembered business is gone (deleted, no longer a client): the viewer's own instead.
+      if (!remembered || !(error instanceof ApiError) || error.status !== 404) throw error;
+      storage((s) => s.removeItem(LAST_VIEWED_KEY));
+      return apiRequest<DashboardResponse>('GET', businessPath(null));
+    })
+    .then((res) => {
+      const view = buildDashboard(res);
+      if (view.analysed) storage((s) => s.setItem(LAST_VIEWED_KEY, view.business.id));
+      setState(view.analysed ? { status: 'ready', view } : { status: 'error', kind: 'not-found' });
+    })
+    .catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 403 && error.details.code === 'plan_required') return setState({ status: 'upgrade' });
+      setState({ status: 'error', kind: errorStateOf(error instanceof Error ? error.message : String(error)) });
+    });
+}
+
 export default function Dashboard({ businessId }: { businessId?: string }) {
   const [state, setState] = useState<State>({ status: 'loading' });
 
   useEffect(() => {
-    const remembered = businessId ? null : storage((s) => s.getItem(LAST_VIEWED_KEY));
-    apiRequest<DashboardResponse>('GET', businessPath(businessId ?? remembered))
-      .catch((error: unknown) => {
-        // The remembered business is gone (deleted, no longer a client): the viewer's own instead.
-        if (!remembered || !(error instanceof ApiError) || error.status !== 404) throw error;
-        storage((s) => s.removeItem(LAST_VIEWED_KEY));
-        return apiRequest<DashboardResponse>('GET', businessPath(null));
-      })
-      .then((res) => {
-        const view = buildDashboard(res);
-        if (view.analysed) storage((s) => s.setItem(LAST_VIEWED_KEY, view.business.id));
-        setState(view.analysed ? { status: 'ready', view } : { status: 'error', kind: 'not-found' });
-      })
-      .catch((error: unknown) => {
-        if (error instanceof ApiError && error.status === 403 && error.details.code === 'plan_required') return setState({ status: 'upgrade' });
-        setState({ status: 'error', kind: errorStateOf(error instanceof Error ? error.message : String(error)) });
-      });
+    if (businessId) return loadDashboard(businessId, setState);
+    // A consultant's /dashboard is its portfolio; the session check is cached, so this costs no call.
+    void checkSession().then((session) => {
+      if (session.status === 'signed-in' && session.user.role === 'consultant') setState({ status: 'portfolio' });
+      else loadDashboard(null, setState);
+    });
   }, [businessId]);
 
   if (state.status === 'loading') return <Loading />;
+  if (state.status === 'portfolio') return <PortfolioView />;
   if (state.status === 'upgrade') return <UpgradeOffer />;
   if (state.status === 'error') return <ErrorState kind={state.kind} />;
   return <DashboardView view={state.view} />;
@@ -69,20 +81,25 @@ function BusinessSwitcher({ current }: { current: string }) {
   if (list.length < 2) return null;
   const own = list.filter((b) => b.clientName === null);
   const clients = list.filter((b) => b.clientName !== null);
+  // A consultant's /dashboard is the portfolio of all of them.
+  const portfolio = clients.length > 0 && <a className="btn btn-ghost" href="/dashboard">All businesses</a>;
   const option = (b: DashboardBusiness) => (
     <option key={b.id} value={b.id}>
       {b.clientName ? `${b.clientName} · ${b.company}` : b.company} ({b.city}, {b.state})
     </option>
   );
   return (
-    <label className="switcher">
-      <span>Business</span>
-      <select data-testid="business-switcher" value={list.some((b) => b.id === current) ? current : ''} onChange={(e) => e.target.value && window.location.assign(`/dashboard/${encodeURIComponent(e.target.value)}`)}>
-        {!list.some((b) => b.id === current) && <option value="">Choose a business</option>}
-        {own.length > 0 && clients.length > 0 ? <optgroup label="Your businesses">{own.map(option)}</optgroup> : own.map(option)}
-        {clients.length > 0 && <optgroup label="Clients">{clients.map(option)}</optgroup>}
-      </select>
-    </label>
+    <>
+      {portfolio}
+      <label className="switcher">
+        <span>Business</span>
+        <select data-testid="business-switcher" value={list.some((b) => b.id === current) ? current : ''} onChange={(e) => e.target.value && window.location.assign(`/dashboard/${encodeURIComponent(e.target.value)}`)}>
+          {!list.some((b) => b.id === current) && <option value="">Choose a business</option>}
+          {own.length > 0 && clients.length > 0 ? <optgroup label="Your businesses">{own.map(option)}</optgroup> : own.map(option)}
+          {clients.length > 0 && <optgroup label="Clients">{clients.map(option)}</optgroup>}
+        </select>
+      </label>
+    </>
   );
 }
 
