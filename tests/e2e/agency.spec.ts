@@ -66,7 +66,7 @@ test('an agency brands its reports, adds two clients and sends a report now', as
   await expect(card.getByRole('img', { name: 'Northstar Marketing logo' })).toBeVisible();
   await page.screenshot({ path: info.outputPath('branding.png'), fullPage: true });
 
-  await page.getByRole('link', { name: 'Clients' }).click();
+  await page.getByRole('main').getByRole('link', { name: 'Clients' }).click();
   await expect(page.getByRole('heading', { name: 'Your clients' })).toBeVisible();
   const first = { name: `Dana Whitfield ${stamp}`, email: `dana-${stamp}@client.example`, company: `Whitfield Dental ${stamp}`, zip: '78701' };
   await addClient(page, first);

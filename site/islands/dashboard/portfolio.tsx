@@ -26,14 +26,15 @@ const SORT_VALUE: Record<SortKey, (r: PortfolioRow) => string | number | null> =
   lastReport: (r) => r.lastReport,
   nextReport: (r) => r.nextReport,
 };
-const COLUMNS: ReadonlyArray<{ key: SortKey; label: string; num?: true }> = [
-  { key: 'name', label: 'Business' },
+const DIRECTION_WORDS = { text: ['A to Z', 'Z to A'], number: ['lowest first', 'highest first'], date: ['earliest first', 'latest first'] } as const;
+const COLUMNS: ReadonlyArray<{ key: SortKey; label: string; num?: true; kind?: 'text' | 'date' }> = [
+  { key: 'name', label: 'Business', kind: 'text' },
   { key: 'overall', label: 'Overall', num: true },
   { key: 'change', label: 'Change', num: true },
   { key: 'rank', label: 'Rank', num: true },
   { key: 'alerts', label: 'Alerts', num: true },
-  { key: 'lastReport', label: 'Last report' },
-  { key: 'nextReport', label: 'Next report' },
+  { key: 'lastReport', label: 'Last report', kind: 'date' },
+  { key: 'nextReport', label: 'Next report', kind: 'date' },
 ];
 
 export function sortRows(rows: readonly PortfolioRow[], key: SortKey, ascending: boolean): PortfolioRow[] {
@@ -83,7 +84,7 @@ export default function PortfolioView() {
           <p className="eyebrow">Portfolio</p>
           <h1>Your businesses and clients</h1>
           <p className="muted">
-            {rows.length - clientCount} of your own, {clientCount} {clientCount === 1 ? 'client' : 'clients'}. Open one for its full dashboard.
+            {[rows.length - clientCount > 0 && `${rows.length - clientCount} of your own`, `${clientCount} ${clientCount === 1 ? 'client' : 'clients'}`].filter(Boolean).join(', ')}. Open one for its full dashboard.
           </p>
         </div>
         <nav className="dash-nav" aria-label="Portfolio">
@@ -99,6 +100,16 @@ export default function PortfolioView() {
           <label className="clients-search">
             <span className="sr-only">Search businesses</span>
             <input className="input" type="search" placeholder="Search by client, business or city" value={query} onChange={(e) => setQuery(e.target.value)} />
+          </label>
+          {/* Phones hide the table's headings (each row is a card): the order is chosen here. */}
+          <label className="sort-select">
+            <span>Sort by</span>
+            <select className="input" value={`${sort.key}:${sort.ascending ? 'asc' : 'desc'}`} onChange={(e) => { const [key, dir] = e.target.value.split(':'); setSort({ key: key as SortKey, ascending: dir === 'asc' }); }}>
+              {COLUMNS.flatMap((c) => [
+                <option key={`${c.key}:asc`} value={`${c.key}:asc`}>{c.label}, {DIRECTION_WORDS[c.kind ?? 'number'][0]}</option>,
+                <option key={`${c.key}:desc`} value={`${c.key}:desc`}>{c.label}, {DIRECTION_WORDS[c.kind ?? 'number'][1]}</option>,
+              ])}
+            </select>
           </label>
         </div>
         {rows.length === 0 ? (
