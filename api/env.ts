@@ -59,6 +59,18 @@ const schema = z.object({
     .optional(),
   MAIL_FROM: z.string().trim().min(3).default('LocalRank <reports@localrank.app>'),
   OPERATOR_EMAIL: z.email({ error: 'must be an e-mail address' }).default(OPERATOR.supportEmail),
+  // White-label mail (an agency's reports to its clients and widget visitors) leaves from this
+  // address, under the agency's name, when the agency has no SMTP server of its own: a neutral
+  // domain of the operator's that names neither the product nor the operator. Unset: MAIL_FROM's address.
+  WHITE_LABEL_MAIL_FROM: z
+    .string()
+    .trim()
+    .transform((v) => v || undefined)
+    .pipe(z.email({ error: 'must be an e-mail address (no display name: the agency\'s name is used)' }).optional())
+    .optional(),
+  // The key an agency's SMTP password is encrypted with (at least 32 characters; keep it out of
+  // the database's backups). Unset: agencies cannot store an SMTP server.
+  MAIL_SECRET_KEY: z.string().min(32, 'MAIL_SECRET_KEY must be at least 32 characters').optional(),
   // Analysis: where places, reviews and locations come from, and how websites are fetched.
   PLACES_PROVIDER: z.enum(['sample', 'google', 'yelp']).default('sample'),
   // In production, sample data (example figures, not real listings) only when asked for by name.

@@ -11,7 +11,8 @@ import type { AppContext } from '../context.ts';
 import { RetryLaterError } from '../jobs/worker.ts';
 import { reportSender } from '../services/branding-profiles.ts';
 import type { ReportData } from '../report/types.ts';
-import { mailerFor, messageIdFor } from './mailer.ts';
+import { agencyMailer, whiteLabelAddress } from '../services/agency-mail.ts';
+import { domainOf, type Mailer, mailerFor, messageIdFor } from './mailer.ts';
 import { reportEmail } from './report-email.ts';
 import { forgetLinkUrl } from '../services/data-rights/forget-link.ts';
 
@@ -28,9 +29,27 @@ export async function deliverReport(
   input: { report: ReportRow; business: BusinessRow; png: Buffer; pdf: Buffer },
 ): Promise<DeliveryOutcome> {
   const { business } = input;
-  const mailer = mailerFor(ctx);
+  // White-label or not is read from the report row, like its files and its online page; white-label
+  // mail leaves through the agency's own server when it has one (api/services/agency-mail.ts).
+  const sender = await reportSender(ctx, input.report);
+  const agency = sender.branding && sender.consultant ? await agencyMailer(ctx, sender.consultant.id) : null;
+  const whiteLabelFrom = sender.branding ? (agency?.fromAddress ?? whiteLabelAddress(ctx)) : null;
+  const mailer = agency?.mailer ?? mailerFor(ctx);
+  try {
+    return await claimAndSend(ctx, input, { sender, whiteLabelFrom, mailer });
+  } finally {
+    agency?.mailer.close();
+  }
+}
+
+async function claimAndSend(
+  ctx: AppContext,
+  input: { report: ReportRow; business: BusinessRow; png: Buffer; pdf: Buffer },
+  { sender, whiteLabelFrom, mailer }: { sender: Awaited<ReturnType<typeof reportSender>>; whiteLabelFrom: string | null; mailer: Mailer },
+): Promise<DeliveryOutcome> {
+  const { business } = input;
   const now = new Date();
-  const messageId = messageIdFor(ctx, `report-${input.report.id}`);
+  const messageId = messageIdFor(ctx, `report-${input.report.id}`, whiteLabelFrom ? domainOf(whiteLabelFrom) : undefined);
 
   const claimed = await ctx.db
     .update(reports)
@@ -62,8 +81,6 @@ export async function deliverReport(
     if (!report) throw new RetryLaterError('another attempt claimed the e-mail meanwhile; checking again when it must have ended', CLAIM_IN_FLIGHT_MS);
   }
 
-  // White-label or not is read from the report row, like its files and its online page.
-  const sender = await reportSender(ctx, report);
   const client = report.reportType.startsWith('client');
   const message = reportEmail(ctx, {
     to: business.email,
@@ -82,6 +99,7 @@ export async function deliverReport(
     // A visitor's free report: the address may erase what it left with us. Account holders and a
     // consultant's clients have their data in an account instead.
     ...(report.requestId && report.reportType === 'free' ? { deleteDataUrl: await forgetLinkUrl(ctx, report.requestId) } : {}),
+    whiteLabelFrom,
   });
   // A client report goes to the client with the consultant in copy.
   if (report.ccEmail) message.cc = report.ccEmail;
@@ -93,7 +111,7 @@ export async function deliverReport(
     throw error;
   }
   await markSent(ctx, report.id);
-  ctx.log.info('report e-mail sent', { reportId: report.id, via: mailer.kind });
+  ctx.log.info('report e-mail sent', { reportId: report.id, via: whiteLabelFrom && mailer !== mailerFor(ctx) ? 'agency-smtp' : mailer.kind });
   return 'sent';
 }
 

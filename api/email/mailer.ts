@@ -76,7 +76,11 @@ export function closeMailer(ctx: AppContext): void {
   mailers.delete(ctx);
 }
 
-/** A Message-ID of our own, stable for a given key so a retried send can be recognised. */
-export function messageIdFor(ctx: AppContext, key: string): string {
-  return `<${key}@${new URL(ctx.env.PUBLIC_BASE_URL).hostname}>`;
+/** A Message-ID of our own, stable for a given key so a retried send can be recognised. Its
+ *  domain is our host, or the sender's (white-label mail names nothing of ours). */
+export function messageIdFor(ctx: AppContext, key: string, domain = new URL(ctx.env.PUBLIC_BASE_URL).hostname): string {
+  return `<${key}@${domain}>`;
 }
+
+/** The domain of an e-mail address. */
+export const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();

@@ -4,12 +4,15 @@
 // address as Reply-To, its logo, colours and footer in place of ours.
 import { COMPETITOR_COUNT, OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
 import type { AppContext } from '../context.ts';
+import { whiteLabelAddress } from '../services/agency-mail.ts';
 import { contactLine, POWERED_BY, sampleNote, themeOf, type Branding } from '../report/branding.ts';
 import { bandColour, fmtDate, fmtScore, marketSize, NOT_RANKED, rankNo, rankOf, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS } from '../report/render/labels.ts';
 import type { ReportData } from '../report/types.ts';
-import type { MailMessage } from './mailer.ts';
+import { domainOf, type MailMessage } from './mailer.ts';
 
 export const SCORE_CARD_CID = 'score-card@localrank';
+/** The score card's Content-ID in white-label mail: on the sender's domain, naming nothing of ours. */
+export const scoreCardCid = (whiteLabelFrom: string | null) => (whiteLabelFrom ? `score-card@${domainOf(whiteLabelFrom)}` : SCORE_CARD_CID);
 
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -37,6 +40,8 @@ export interface ReportEmailInput {
   consultantName?: string | null;
   /** The signed "Delete my data" link of a free report's request (api/services/data-rights/forget-link.ts). */
   deleteDataUrl?: string;
+  /** White-label: the address the message leaves from (the agency's server's, or WHITE_LABEL_MAIL_FROM). */
+  whiteLabelFrom?: string | null;
 }
 
 /** Letters without their accents, for a file name every mail client and disk accepts ("Łódź Café" → "lodz-cafe"). */
@@ -58,12 +63,17 @@ export const pdfFileName = (company: string, sampleData: boolean, whiteLabel = f
 /** A display name for a From header: quoted, with what would break the quoting removed. */
 const displayName = (name: string) => `"${name.replace(/["\\\r\n]/g, '').slice(0, 100)}"`;
 
-/** The sender: MAIL_FROM's address under the agency's name when white-label (the address stays
- *  ours, so the message passes our domain's SPF and DKIM). */
-export function senderFor(ctx: AppContext, branding: Branding | null | undefined): string {
+/** The sender: the agency's name over the white-label address (its own server's, else the
+ *  operator's neutral WHITE_LABEL_MAIL_FROM, else MAIL_FROM's address; api/services/agency-mail.ts). */
+export function senderFor(ctx: AppContext, branding: Branding | null | undefined, whiteLabelFrom?: string | null): string {
   if (!branding) return ctx.env.MAIL_FROM;
-  const address = /<([^>]+)>/.exec(ctx.env.MAIL_FROM)?.[1] ?? ctx.env.MAIL_FROM.trim();
-  return `${displayName(branding.companyName)} <${address}>`;
+  return `${displayName(branding.companyName)} <${whiteLabelFrom ?? whiteLabelAddress(ctx)}>`;
+}
+
+/** RFC 8058 one-click unsubscribe: an HTTPS (or, in development, HTTP) URL mail clients POST
+ *  `List-Unsubscribe=One-Click` to, and optionally a mailto (never on white-label mail). */
+export function unsubscribeHeaders(url: string, mailto?: string): Record<string, string> {
+  return { 'List-Unsubscribe': `<${url}>${mailto ? `, <mailto:${mailto}?subject=unsubscribe>` : ''}`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }
 
 /** What the analysis could not collect, in one sentence, or null when nothing is missing: the
@@ -93,6 +103,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
   const unsubscribe = unsubscribePageUrl(ctx, input.token);
   const monthly = input.kind === 'monthly';
   const branding = input.branding ?? null;
+  const whiteFrom = branding ? (input.whiteLabelFrom ?? whiteLabelAddress(ctx)) : null;
   const theme = themeOf(branding);
   const name = theme.name;
   // A client report is the consultant's: sent in their agency's name, or ours with theirs.
@@ -175,7 +186,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
           <p style="margin:0 0 16px;color:#475569;font-size:15px">Hi ${escapeHtml(firstName(input.fullName))}, here is how you compare with the top ${data.competitors.length} ${escapeHtml(data.category.toLowerCase())} businesses within ${data.radiusMiles} miles.</p>
           ${data.sampleData ? `<p style="margin:0 0 16px;padding:10px 12px;background:#fffbeb;border:1px solid #fcd34d;border-radius:8px;color:#92400e;font-size:14px"><strong>${escapeHtml(SAMPLE_DATA_LABEL)}.</strong> ${escapeHtml(note)}</p>` : ''}
           ${gaps ? `<p style="margin:0 0 16px;padding:10px 12px;background:#f8fafc;border:1px solid #e2e8f0;border-radius:8px;color:#334155;font-size:14px">${escapeHtml(gaps)}</p>` : ''}
-          <img src="cid:${SCORE_CARD_CID}" width="544" alt="${escapeHtml(`Overall score ${overallText}, ${rankNo(b) ? `rank ${b.rank} of ${size}` : NOT_RANKED.toLowerCase()}${data.sampleData ? `, ${SAMPLE_DATA_LABEL.toLowerCase()}` : ''}`)}" style="display:block;width:100%;max-width:544px;height:auto;border-radius:8px;border:1px solid #e2e8f0">
+          <img src="cid:${scoreCardCid(whiteFrom)}" width="544" alt="${escapeHtml(`Overall score ${overallText}, ${rankNo(b) ? `rank ${b.rank} of ${size}` : NOT_RANKED.toLowerCase()}${data.sampleData ? `, ${SAMPLE_DATA_LABEL.toLowerCase()}` : ''}`)}" style="display:block;width:100%;max-width:544px;height:auto;border-radius:8px;border:1px solid #e2e8f0">
         </td></tr>
         <tr><td style="padding:8px 28px">
           <table role="presentation" width="100%" cellpadding="0" cellspacing="0">
@@ -206,18 +217,16 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
 
   return {
     messageId: input.messageId,
-    from: senderFor(ctx, branding),
+    from: senderFor(ctx, branding, whiteFrom),
     ...(replyTo ? { replyTo } : {}),
     to: input.to,
     subject,
     text,
     html,
-    headers: {
-      'List-Unsubscribe': `<${unsubscribeApiUrl(ctx, input.token)}>, <mailto:${ctx.env.OPERATOR_EMAIL}?subject=unsubscribe>`,
-      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-    },
+    // White-label: the HTTPS one-click alone (our support address would name us).
+    headers: unsubscribeHeaders(unsubscribeApiUrl(ctx, input.token), branding ? undefined : ctx.env.OPERATOR_EMAIL),
     attachments: [
-      { filename: 'score-card.png', content: input.scoreCard, contentType: 'image/png', cid: SCORE_CARD_CID, contentDisposition: 'inline' },
+      { filename: 'score-card.png', content: input.scoreCard, contentType: 'image/png', cid: scoreCardCid(whiteFrom), contentDisposition: 'inline' },
       { filename: pdfFileName(b.place.name, data.sampleData, Boolean(branding)), content: input.pdf, contentType: 'application/pdf' },
     ],
   };

@@ -1,13 +1,15 @@
 // Branding profiles for agencies (api/services/branding-profiles.ts), their logo uploads (the raw
-// image as the body, Content-Type image/png, image/jpeg or image/webp), and the public logo files.
+// image as the body, Content-Type image/png, image/jpeg or image/webp), the public logo files, and
+// the agency's own mail server for its white-label e-mail (api/services/agency-mail.ts).
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { brandingPreviewSchema, brandingProfileSchema, LOGO_MAX_BYTES } from '../../common/schemas/branding.ts';
+import { brandingPreviewSchema, brandingProfileSchema, LOGO_MAX_BYTES, mailServerSchema } from '../../common/schemas/branding.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { createProfile, deleteProfile, getProfile, listProfiles, ownedProfile, readLogo, removeLogo, setLogo, updateProfile } from '../services/branding-profiles.ts';
 import { threadRenderer, type Renderer } from '../report/render/renderer.ts';
+import { deleteMailServer, getMailServer, saveMailServer, testMailServer } from '../services/agency-mail.ts';
 import { previewBranding } from '../services/branding-preview.ts';
 import { requireConsultant } from '../services/consultant-access.ts';
 
@@ -59,6 +61,12 @@ export function brandingRoutes(ctx: AppContext) {
       },
     )
     .delete('/branding-profiles/:profileId/logo', async (c) => c.json(await removeLogo({ ctx, access: await access(c), id: c.req.param('profileId') }), 200, NO_STORE))
+    .get('/branding/mail-server', async (c) => c.json(await getMailServer(ctx, await access(c)), 200, NO_STORE))
+    .put('/branding/mail-server', async (c, next) => (await access(c), next()), validate('json', mailServerSchema), async (c) =>
+      c.json(await saveMailServer(ctx, await access(c), c.req.valid('json')), 200, NO_STORE),
+    )
+    .delete('/branding/mail-server', async (c) => c.json(await deleteMailServer(ctx, await access(c)), 200, NO_STORE))
+    .post('/branding/mail-server/test', async (c) => c.json(await testMailServer(ctx, await access(c)), 200, NO_STORE))
     .get('/branding/logos/:file', (c) => {
       const png = readLogo(ctx, c.req.param('file'));
       if (!png) throw notFound();

@@ -4,7 +4,8 @@
 // images inlined). Nothing is stored. Rendered in the render thread, so the event loop stays free.
 import { BRANDING_PREVIEW_PER_MINUTE, type BrandingPreviewInput } from '../../common/schemas/branding.ts';
 import type { AppContext } from '../context.ts';
-import { reportEmail, SCORE_CARD_CID, senderFor } from '../email/report-email.ts';
+import { reportEmail, scoreCardCid, senderFor } from '../email/report-email.ts';
+import { whiteLabelFromFor } from './agency-mail.ts';
 import type { Branding } from '../report/branding.ts';
 import { exampleReportData } from '../report/example-data.ts';
 import { reportLinks } from '../report/files.ts';
@@ -50,6 +51,7 @@ export async function previewBranding({ ctx, access, input, renderer }: { ctx: A
   const data = await exampleReportData(ctx);
   const rendered = await renderer.render(data, reportLinks(ctx), branding, { firstPagePng: true });
   const now = new Date();
+  const whiteLabelFrom = await whiteLabelFromFor(ctx, access.consultant.id);
   const mail = reportEmail(ctx, {
     to: 'client@example.com',
     fullName: 'Dana Example',
@@ -64,15 +66,16 @@ export async function previewBranding({ ctx, access, input, renderer }: { ctx: A
     branding,
     replyTo: access.user.email,
     consultantName: access.consultant.companyName,
+    whiteLabelFrom,
   });
   return {
     pdfPage: dataUrl(rendered.pagePng!),
     scoreCard: dataUrl(rendered.png),
     email: {
-      from: senderFor(ctx, branding),
+      from: senderFor(ctx, branding, whiteLabelFrom),
       replyTo: typeof mail.replyTo === 'string' ? mail.replyTo : null,
       subject: String(mail.subject),
-      html: String(mail.html).replaceAll(`cid:${SCORE_CARD_CID}`, dataUrl(rendered.png)),
+      html: String(mail.html).replaceAll(`cid:${scoreCardCid(whiteLabelFrom)}`, dataUrl(rendered.png)),
     },
   };
 }

@@ -175,13 +175,13 @@ async function reportConsultant(ctx: AppContext, consultantId: string) {
 export async function reportSender(
   ctx: AppContext,
   report: { consultantId: string | null; brandingProfileId: string | null },
-): Promise<{ branding: Branding | null; consultant: { companyName: string; email: string } | null }> {
+): Promise<{ branding: Branding | null; consultant: { id: string; companyName: string; email: string } | null }> {
   const profile = report.brandingProfileId ? await ctx.db.query.brandingProfiles.findFirst({ where: eq(brandingProfiles.id, report.brandingProfileId) }) : undefined;
   const consultantId = report.consultantId ?? profile?.consultantId;
   if (!consultantId) return { branding: null, consultant: null };
   const owner = await reportConsultant(ctx, consultantId);
   if (!owner) return { branding: null, consultant: null };
-  const consultant = { companyName: owner.companyName, email: owner.email };
+  const consultant = { id: consultantId, companyName: owner.companyName, email: owner.email };
   if (!can(owner, 'whiteLabel')) return { branding: null, consultant };
   const row =
     (profile?.consultantId === consultantId ? profile : undefined) ??

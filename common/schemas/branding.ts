@@ -39,3 +39,21 @@ export type BrandingPreviewInput = z.output<typeof brandingPreviewSchema>;
 
 /** Previews one user may ask for per minute (the form asks once its values rest for a moment). */
 export const BRANDING_PREVIEW_PER_MINUTE = 30;
+
+/** An agency's own SMTP server for its white-label mail. The password, when left out of an
+ *  update, stays as stored; an empty one removes it. */
+export const MAIL_SECURITY = ['tls', 'starttls', 'none'] as const;
+export const mailServerSchema = z.strictObject({
+  host: z
+    .string()
+    .trim()
+    .min(1, 'Required')
+    .max(253)
+    .regex(/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/, 'Enter a host name like smtp.example.com'),
+  port: z.coerce.number({ error: 'Enter a port number' }).int('Enter a port number').min(1, 'Enter a port number').max(65535, 'Enter a port number'),
+  security: z.enum(MAIL_SECURITY, { error: 'Choose TLS, STARTTLS or none' }),
+  username: optionalText(254),
+  password: z.string().max(500).optional(),
+  fromAddress: z.string().trim().max(254).refine(isEmail, MESSAGES.email).transform((v) => v.toLowerCase()),
+});
+export type MailServerInput = z.output<typeof mailServerSchema>;

@@ -70,3 +70,24 @@ export const clients = sqliteTable(
     index('clients_branding_profile_id_idx').on(t.brandingProfileId),
   ],
 );
+
+// An agency's own SMTP server for its white-label mail (issue 25): its clients' and widget
+// visitors' reports leave from the agency's domain, not ours. The password is stored encrypted
+// (AES-256-GCM with MAIL_SECRET_KEY from the environment, api/services/agency-mail.ts).
+export const agencyMailServers = sqliteTable('agency_mail_servers', {
+  consultantId: text('consultant_id')
+    .primaryKey()
+    .references(() => consultants.id, { onDelete: 'cascade' }),
+  host: text('host').notNull(),
+  port: integer('port').notNull(),
+  // 'tls': TLS from the first byte (465); 'starttls': upgraded, required (587); 'none': plain (tests, local relays).
+  security: text('security', { enum: ['tls', 'starttls', 'none'] }).notNull(),
+  username: text('username'),
+  passwordEncrypted: text('password_encrypted'),
+  fromAddress: text('from_address').notNull(),
+  // The last "send a test": when it went out, or the server's answer when it did not.
+  testedAt: integer('tested_at', { mode: 'timestamp_ms' }),
+  lastError: text('last_error'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});

@@ -1,7 +1,8 @@
 // A real SMTP server on a loopback port that keeps what it receives, parsed. `hold` makes it stop
 // answering a message (for the crash tests): 'before-keeping' never keeps it (the sender dies
 // before the server accepted it), 'after-keeping' keeps it but never says so (the server has it,
-// the sender dies before hearing back). `onMessageData` is called when a message's data starts.
+// the sender dies before hearing back). `onMessageData` is called when a message's data starts;
+// `auth` makes it require a user and password.
 import PostalMime, { type Email } from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
 
@@ -13,14 +14,21 @@ export interface ReceivedMail {
 
 export interface SmtpOptions {
   hold?: 'before-keeping' | 'after-keeping';
+  /** A server that requires this user and password (plain AUTH, without TLS: loopback only). */
+  auth?: { user: string; pass: string };
   onMessageData?: () => void;
 }
 
 export async function startSmtpServer(options: SmtpOptions = {}) {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
-    authOptional: true,
+    authOptional: !options.auth,
+    allowInsecureAuth: true,
     disabledCommands: ['STARTTLS'],
+    onAuth(auth, _session, callback) {
+      if (options.auth && auth.username === options.auth.user && auth.password === options.auth.pass) return callback(null, { user: auth.username });
+      callback(new Error('Invalid username or password'));
+    },
     logger: false,
     onData(stream, session, callback) {
       options.onMessageData?.();
@@ -48,6 +56,7 @@ export async function startSmtpServer(options: SmtpOptions = {}) {
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
     url: `smtp://127.0.0.1:${port}`,
+    port,
     received,
     close: () =>
       new Promise<void>((resolve) => {

@@ -145,6 +145,14 @@ export const TABLES: Record<string, TableRule> = {
     erased: 'cascade from consultants; the logo files with them',
     kept: null,
   },
+  agency_mail_servers: {
+    holder: 'account',
+    exportRows: { file: 'mail-server', sql: `SELECT host, port, security, username, from_address, tested_at, last_error, created_at FROM agency_mail_servers WHERE consultant_id IN (${CONSULTANT})` },
+    holds: "an agency's own SMTP server for its white-label mail: host, port, user, sender address, the password encrypted",
+    exported: 'mail-server.json (without the password)',
+    erased: 'cascade from consultants',
+    kept: null,
+  },
   widget_keys: {
     holder: 'account',
     exportRows: { file: 'widget-keys', csv: true, sql: `SELECT id, name, publishable_key, allowed_hostnames, branding_profile_id, components, score_card_client_id, lead_emails, revoked_at, created_at FROM widget_keys WHERE consultant_id IN (${CONSULTANT})` },

@@ -1,0 +1,14 @@
+CREATE TABLE `agency_mail_servers` (
+	`consultant_id` text PRIMARY KEY NOT NULL,
+	`host` text NOT NULL,
+	`port` integer NOT NULL,
+	`security` text NOT NULL,
+	`username` text,
+	`password_encrypted` text,
+	`from_address` text NOT NULL,
+	`tested_at` integer,
+	`last_error` text,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`consultant_id`) REFERENCES `consultants`(`id`) ON UPDATE no action ON DELETE cascade
+);
