@@ -14,10 +14,10 @@ import { candidates } from '../jobs/schedule.ts';
 import { PermanentJobError } from '../jobs/worker.ts';
 import { pushNewAlerts } from '../services/alert-push.ts';
 import { can } from '../services/entitlements.ts';
-import { isUnsubscribed } from '../services/reports.ts';
+import { isUnsubscribed, unsubscribeToken } from '../services/reports.ts';
 import { isSamplePlace } from '../services/review-alerts.ts';
 import { mailerFor, messageIdFor, type MailMessage } from './mailer.ts';
-import { escapeHtml } from './report-email.ts';
+import { escapeHtml, unsubscribeApiUrl, unsubscribeHeaders, unsubscribePageUrl } from './report-email.ts';
 
 export const ALERTS_NOTIFY = 'alerts.notify';
 export interface AlertsNotifyPayload {
@@ -31,7 +31,9 @@ const PLATFORM = { google: 'Google', yelp: 'Yelp', facebook: 'Facebook', other: 
 const day = (d: Date | null) => (d ? d.toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' }) : 'date unknown');
 const safeLink = (url: string | null) => (url && /^https?:\/\//i.test(url) ? url : null);
 
-export function alertsEmail(ctx: AppContext, business: Business, to: { userId: string; email: string }, alerts: Alert[]): MailMessage {
+/** `unsubscribe`: the recipient's signed unsubscribe token (unsubscribeToken, services/reports.ts). */
+export function alertsEmail(ctx: AppContext, business: Business, to: { userId: string; email: string }, alerts: Alert[], unsubscribe: string): MailMessage {
+  const unsubscribePage = unsubscribePageUrl(ctx, unsubscribe);
   const monitor = `${ctx.env.PUBLIC_BASE_URL}/early-warning/${encodeURIComponent(business.id)}`;
   const count = alerts.length === 1 ? 'A new low-rated review' : `${alerts.length} new low-rated reviews`;
   const sample = isSamplePlace(business.placeId);
@@ -46,7 +48,8 @@ export function alertsEmail(ctx: AppContext, business: Business, to: { userId: s
     `Open the Early Warning Monitor: ${monitor}`,
     '',
     '-- ',
-    `${PRODUCT_NAME} Early Warning Monitor. To stop these e-mails, write to ${ctx.env.OPERATOR_EMAIL} with the subject "unsubscribe".`,
+    `${PRODUCT_NAME} Early Warning Monitor: you get these e-mails because your plan watches the reviews of ${business.company}.`,
+    `Unsubscribe: ${unsubscribePage}`,
     `${OPERATOR.legalName}, ${OPERATOR.postalAddress}`,
   ].join('\n');
   const items = alerts
@@ -63,7 +66,7 @@ ${sample ? `<p role="note" style="background:#fef3c7;border:1px solid #fcd34d;co
 <p style="font-size:15px">${escapeHtml(business.company)} (${escapeHtml(business.city)}, ${escapeHtml(business.state)}): reviews at or below your alert threshold.</p>
 <ul style="padding-left:18px;font-size:15px">${items}</ul>
 <p><a href="${escapeHtml(monitor)}" style="background:#2563eb;color:#fff;padding:10px 16px;border-radius:8px;text-decoration:none;font-weight:600">Open the Early Warning Monitor</a></p>
-<p style="color:#64748b;font-size:12px">${escapeHtml(PRODUCT_NAME)} Early Warning Monitor. To stop these e-mails, write to <a href="mailto:${escapeHtml(ctx.env.OPERATOR_EMAIL)}?subject=unsubscribe" style="color:#64748b">${escapeHtml(ctx.env.OPERATOR_EMAIL)}</a>.<br>${escapeHtml(`${OPERATOR.legalName}, ${OPERATOR.postalAddress}`)}</p></body></html>`;
+<p style="color:#64748b;font-size:12px">${escapeHtml(PRODUCT_NAME)} Early Warning Monitor: you get these e-mails because your plan watches the reviews of ${escapeHtml(business.company)}. <a href="${escapeHtml(unsubscribePage)}" style="color:#64748b">Unsubscribe</a><br>${escapeHtml(`${OPERATOR.legalName}, ${OPERATOR.postalAddress}`)}</p></body></html>`;
   return {
     messageId: messageIdFor(ctx, `alerts-${alerts[0]!.id}-${to.userId}`),
     from: ctx.env.MAIL_FROM,
@@ -71,7 +74,7 @@ ${sample ? `<p role="note" style="background:#fef3c7;border:1px solid #fcd34d;co
     subject,
     text,
     html,
-    headers: { 'List-Unsubscribe': `<mailto:${ctx.env.OPERATOR_EMAIL}?subject=unsubscribe>` },
+    headers: unsubscribeHeaders(unsubscribeApiUrl(ctx, unsubscribe), ctx.env.OPERATOR_EMAIL),
   };
 }
 
@@ -101,7 +104,7 @@ export const alertsNotifyJob: JobDefinition<AlertsNotifyPayload> = {
     claimed.sort((a, b) => (b.reviewDate?.getTime() ?? 0) - (a.reviewDate?.getTime() ?? 0));
     try {
       const mailer = mailerFor(ctx);
-      for (const to of recipients) await mailer.send(alertsEmail(ctx, business, to, claimed));
+      for (const to of recipients) await mailer.send(alertsEmail(ctx, business, to, claimed, await unsubscribeToken(ctx, to.email)));
     } catch (error) {
       await ctx.db.update(reviewAlerts).set({ emailSent: false }).where(inArray(reviewAlerts.id, claimed.map((a) => a.id)));
       throw error;

@@ -6,7 +6,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { secretOf } from '../services/session-token.ts';
 
-export type LinkPurpose = 'forget-request' | 'export-download' | 'restore-account' | 'known-browser';
+export type LinkPurpose = 'forget-request' | 'export-download' | 'restore-account' | 'known-browser' | 'unsubscribe';
 
 export type LinkCheck = { state: 'valid'; subject: string; expiresAt: Date } | { state: 'expired'; subject: string } | { state: 'invalid' };
 

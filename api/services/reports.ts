@@ -6,6 +6,7 @@ import { businesses, consentRecords, emailOptOuts, reportRequests } from '../../
 import { reports } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
+import { checkLink, signLink } from '../lib/signed-link.ts';
 import type { ReportData } from '../report/types.ts';
 
 export type ReportRow = typeof reports.$inferSelect;
@@ -57,17 +58,38 @@ export async function saveReportToAccount({ ctx, token, userId }: { ctx: AppCont
  * address, else the business's form address) and records the opt-out. Idempotent.
  */
 export async function unsubscribeByReportToken({ ctx, token }: { ctx: AppContext; token: string }) {
-  const found = await findReportByToken(ctx, token);
-  if (found.state === 'unknown') throw notFound('This unsubscribe link is not valid.');
-  const email = found.report.recipientEmail ?? found.business.email;
+  const target = await unsubscribeTarget(ctx, token);
+  if (!target) throw notFound('This unsubscribe link is not valid.');
+  const { email, reportId } = target;
   const now = new Date();
   await ctx.db.batch([
     ctx.db.update(consentRecords).set({ withdrawnAt: now }).where(and(eq(consentRecords.email, email), isNull(consentRecords.withdrawnAt))),
     ctx.db.update(reportRequests).set({ marketingConsent: false }).where(eq(reportRequests.email, email)),
-    ctx.db.insert(emailOptOuts).values({ email, reportId: found.report.id, createdAt: now }),
+    ctx.db.insert(emailOptOuts).values({ email, reportId, createdAt: now }),
   ]);
-  ctx.log.info('unsubscribed', { reportId: found.report.id });
+  ctx.log.info('unsubscribed', { reportId, via: reportId ? 'report' : 'address link' });
   return { email };
+}
+
+/** How long an address's unsubscribe link works (RFC 8058 asks that it keep working). */
+const UNSUBSCRIBE_LINK_DAYS = 400;
+
+/** A signed unsubscribe token for an address (e-mails that are not about one report: the Early
+ *  Warning alerts). The report links' tokens have no dot; these have one. */
+export async function unsubscribeToken(ctx: AppContext, email: string, now = new Date()) {
+  return signLink(ctx, 'unsubscribe', email.toLowerCase(), new Date(now.getTime() + UNSUBSCRIBE_LINK_DAYS * 24 * 60 * 60 * 1000));
+}
+
+/** Whom an unsubscribe token stands for: a report's recipient, or a signed address; null when invalid. */
+export async function unsubscribeTarget(ctx: AppContext, token: string): Promise<{ email: string; reportId: string | null; report: ReportRow | null } | null> {
+  if (token.includes('.')) {
+    const check = await checkLink(ctx, 'unsubscribe', token);
+    // An expired address link still unsubscribes: stopping mail must never fail for age.
+    return check.state === 'invalid' ? null : { email: check.subject, reportId: null, report: null };
+  }
+  const found = await findReportByToken(ctx, token);
+  if (found.state === 'unknown') return null;
+  return { email: found.report.recipientEmail ?? found.business.email, reportId: found.report.id, report: found.report };
 }
 
 /**

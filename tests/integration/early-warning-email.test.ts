@@ -87,7 +87,29 @@ it('e-mails the owner and the consultant the new alerts once, and nothing for a 
 it('says nothing of sample data for live listings', () => {
   const business = { id: 'b', company: 'Lamar Smiles', city: 'Austin', state: 'TX', placeId: 'google:abc' } as Parameters<typeof alertsEmail>[1];
   const alert = { id: 'a', platform: 'google', reviewRating: 1, reviewAuthor: 'Pat', reviewText: 'Rude', reviewUrl: null, reviewDate: new Date() } as Parameters<typeof alertsEmail>[3][number];
-  const mail = alertsEmail(t.ctx, business, { userId: 'u', email: 'o@example.com' }, [alert]);
+  const mail = alertsEmail(t.ctx, business, { userId: 'u', email: 'o@example.com' }, [alert], 'token.signature');
   expect(mail.subject).toBe('A new low-rated review for Lamar Smiles');
   expect(`${mail.text}${mail.html}`).not.toContain(SAMPLE_DATA_LABEL);
+});
+
+it('unsubscribes in one click over HTTPS (RFC 8058): the alert e-mail names an HTTPS URL, its POST opts the address out, the next alerts skip it', async () => {
+  const owner = await createUser(t.ctx, { tier: 'enterprise' });
+  const { business } = await seedBusiness(t.ctx, { userId: owner.userId, company: 'Quiet Dental' });
+  await analyse(business.id, [review(1, 1, 'Kim A.')]);
+  await drain();
+  const mail = smtp.received.find((m) => m.envelope.to.includes(owner.email))!;
+  const header = (name: string) => mail.parsed.headers.find((h) => h.key === name)?.value ?? '';
+  expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+  const url = /<(https?:\/\/[^>]+\/api\/unsubscribe\?token=[^>]+)>/.exec(header('list-unsubscribe'))![1]!;
+  expect(mail.parsed.text).toContain('Unsubscribe: ');
+  expect(mail.parsed.text).not.toMatch(/to stop these e-mails/i);
+  const path = url.slice(url.indexOf('/api/'));
+  // A changed token is refused; the real one opts the address out, idempotently.
+  expect((await t.app.request(path.replace(/token=(.)/, (_, c) => `token=${c === 'A' ? 'B' : 'A'}`), { method: 'POST', body: 'List-Unsubscribe=One-Click' })).status).toBe(404);
+  for (let i = 0; i < 2; i++) expect((await t.app.request(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' })).status).toBe(200);
+  const before = smtp.received.length;
+  await analyse(business.id, [review(1, 1, 'Kim A.'), review(2, 2, 'Jo B.')]);
+  const jobs = await drain();
+  expect(jobs.at(-1)!.status).toBe('done');
+  expect(smtp.received.length).toBe(before);
 });

@@ -13,6 +13,7 @@ import { Loading } from '../dashboard/dashboard-states.tsx';
 import '../dashboard/dashboard.css';
 import '../clients/clients.css';
 import BrandingPreview, { type PreviewValues } from './branding-preview.tsx';
+import MailServerSection from './mail-server-section.tsx';
 import './branding.css';
 
 export type Profile = BrandingProfile;
@@ -92,6 +93,8 @@ export default function BrandingPage() {
           ))}
         </div>
       )}
+
+      <MailServerSection />
     </div>
   );
 }
