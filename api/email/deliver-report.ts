@@ -28,7 +28,6 @@ export async function deliverReport(
   ctx: AppContext,
   input: { report: ReportRow; business: BusinessRow; png: Buffer; pdf: Buffer },
 ): Promise<DeliveryOutcome> {
-  const { business } = input;
   // White-label or not is read from the report row, like its files and its online page; white-label
   // mail leaves through the agency's own server when it has one (api/services/agency-mail.ts).
   const sender = await reportSender(ctx, input.report);

@@ -134,15 +134,15 @@ export async function agencyMailer(ctx: AppContext, consultantId: string): Promi
     mailer: {
       kind: 'smtp',
       async send(message: MailMessage) {
-        try {
-          const info = await transport.sendMail(message);
-          if (info.rejected.length > 0) throw new Error(`the mail server rejected ${info.rejected.join(', ')}`);
-          return { messageId: message.messageId };
-        } catch (error) {
-          const reason = describeError(error, password);
-          await ctx.db.update(agencyMailServers).set({ lastError: reason }).where(eq(agencyMailServers.consultantId, consultantId));
-          throw new Error(`the agency's mail server: ${reason}`);
-        }
+        // The library's error is not passed on (not even as a cause): only its description,
+        // with the password cut out, reaches the job's log and the row.
+        const reason = await transport.sendMail(message).then(
+          (info) => (info.rejected.length > 0 ? `The server refused ${info.rejected.join(', ')}` : null),
+          (error: unknown) => describeError(error, password),
+        );
+        if (reason === null) return { messageId: message.messageId };
+        await ctx.db.update(agencyMailServers).set({ lastError: reason }).where(eq(agencyMailServers.consultantId, consultantId));
+        throw new Error(`the agency's mail server: ${reason}`);
       },
       wasDelivered: () => null,
       close: () => transport.close(),

@@ -4,7 +4,6 @@
 // from the operator's neutral WHITE_LABEL_MAIL_FROM, or from the agency's own SMTP server, whose
 // password is stored encrypted, never answered back, and cut out of every error.
 import { inflateSync } from 'node:zlib';
-import { eq } from 'drizzle-orm';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMailer } from '../../api/email/mailer.ts';
