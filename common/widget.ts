@@ -23,6 +23,23 @@ export const WIDGET_LOADER_MAX_AGE = 300;
 export const WIDGET_NOT_ENABLED = 'This form is not enabled for this site.';
 
 /**
+ * When a widget visitor's report goes out, as the lead's answer says (decision 0171): in the usual
+ * minutes; within the hour (the key's hourly limit was reached); later (the agency's plan has
+ * lapsed past its payment grace period: the report waits until the agency releases it); or after
+ * the agency looked at it (the address could not be located).
+ */
+export type LeadDelivery = 'minutes' | 'hour' | 'later' | 'review';
+
+/** The widget's thank-you, in words that match when the report will come. */
+export function leadDeliveryText(delivery: LeadDelivery, agency: string, usual: string): { title: string; text: string } {
+  if (delivery === 'minutes' || delivery === 'hour') {
+    return { title: 'Thank you! Your report is on its way.', text: `We're analysing your business and its top local competitors now. An email with your full report from ${agency} will arrive ${delivery === 'hour' ? 'within the hour' : `in ${usual}`}.` };
+  }
+  if (delivery === 'later') return { title: 'Thank you! Your request is saved.', text: `Your report cannot be prepared right now, so it will not arrive in the usual ${usual}. ${agency} has your request and the report will be emailed to you as soon as ${agency} releases it.` };
+  return { title: 'Thank you! Your request is saved.', text: `We could not locate the business address automatically. ${agency} has your request and will get back to you by email.` };
+}
+
+/**
  * A hostname pattern as the agency types it, normalised: lower case, IDN as punycode (through
  * URL, as browsers send it in Origin), an optional port kept, a pasted address cut to its host.
  * `*.` is allowed only as the first label. Null when it is not a hostname.

@@ -1,5 +1,6 @@
-// The widget SDK's routes (issue 15). The agency's side (/api/widget/keys, /api/widget/leads)
-// needs a signed-in consultant on the Agency plan. The public side (/api/widget/v1/{key}/…) is
+// The widget SDK's routes (issue 15). The agency's side (/api/widget/keys, converting a lead)
+// needs a signed-in consultant on the Agency plan; its leads are its data, readable and exported
+// in every plan state (decision 0171). The public side (/api/widget/v1/{key}/…) is
 // called by the widget from other sites: CORS admits exactly the key's allowed hostnames, never
 // with credentials (decision 0116).
 import { Hono } from 'hono';
@@ -34,6 +35,7 @@ const PREFLIGHT_MAX_AGE = 600;
 
 export function widgetRoutes(ctx: AppContext) {
   const access = (c: { req: { raw: Request } }) => requireConsultant(ctx, c.req.raw.headers, 'widget');
+  const account = (c: { req: { raw: Request } }) => requireConsultant(ctx, c.req.raw.headers, null);
   const agency = new Hono()
     .get('/widget/keys', async (c) => c.json({ keys: await listKeys({ ctx, access: await access(c) }) }, 200, NO_STORE))
     .post('/widget/keys', async (c, next) => (await access(c), next()), validate('json', widgetKeySchema), async (c) =>
@@ -45,9 +47,9 @@ export function widgetRoutes(ctx: AppContext) {
     )
     .post('/widget/keys/:keyId/rotate', async (c) => c.json(await rotateKey({ ctx, access: await access(c), id: c.req.param('keyId') }), 200, NO_STORE))
     .post('/widget/keys/:keyId/revoke', async (c) => c.json(await revokeKey({ ctx, access: await access(c), id: c.req.param('keyId') }), 200, NO_STORE))
-    .get('/widget/leads', async (c) => c.json({ leads: await listLeads({ ctx, access: await access(c) }) }, 200, NO_STORE))
+    .get('/widget/leads', async (c) => c.json({ leads: await listLeads({ ctx, access: await account(c) }) }, 200, NO_STORE))
     .get('/widget/leads.csv', async (c) => {
-      const csv = await leadsCsv({ ctx, access: await access(c) });
+      const csv = await leadsCsv({ ctx, access: await account(c) });
       return c.body(csv, 200, { ...NO_STORE, 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename="widget-leads.csv"' });
     })
     .post('/widget/leads/:leadId/convert', async (c) => c.json(await convertLead({ ctx, access: await access(c), leadId: c.req.param('leadId') }), 201, NO_STORE));

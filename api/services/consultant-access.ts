@@ -23,18 +23,19 @@ export const PLAN_MESSAGES = {
   widget: 'The embeddable widget is part of the Agency plan.',
 } as const;
 
-export async function requireConsultant(ctx: AppContext, headers: Headers, feature: keyof typeof PLAN_MESSAGES): Promise<ConsultantAccess> {
+export async function requireConsultant(ctx: AppContext, headers: Headers, feature: keyof typeof PLAN_MESSAGES | null): Promise<ConsultantAccess> {
   const session = await ctx.auth.api.getSession({ headers });
   if (!session) throw unauthenticated();
   return consultantAccessFor(ctx, session.user.id, feature);
 }
 
-/** The same check for a user already known (an API key's owner). */
-export async function consultantAccessFor(ctx: AppContext, userId: string, feature: keyof typeof PLAN_MESSAGES): Promise<ConsultantAccess> {
+/** The same check for a user already known (an API key's owner). `null`: any plan (what the
+ *  agency owns in every plan state, such as its widget leads). */
+export async function consultantAccessFor(ctx: AppContext, userId: string, feature: keyof typeof PLAN_MESSAGES | null): Promise<ConsultantAccess> {
   const user = await ctx.db.query.users.findFirst({ where: eq(users.id, userId) });
   if (!user) throw unauthenticated();
   const consultant = user.role === 'consultant' ? await ctx.db.query.consultants.findFirst({ where: eq(consultants.userId, user.id) }) : undefined;
   if (!consultant) throw new AppError('forbidden', 'Only consultant accounts manage clients.');
-  if (!can(user, feature satisfies Feature)) throw new AppError('plan_required', PLAN_MESSAGES[feature]);
+  if (feature && !can(user, feature satisfies Feature)) throw new AppError('plan_required', PLAN_MESSAGES[feature]);
   return { user, consultant };
 }

@@ -17,6 +17,7 @@ import {
   type WidgetComponent,
   type WidgetConfig,
   widgetTheme,
+  type LeadDelivery,
 } from '../../common/widget.ts';
 import { users } from '../../db/schema/auth.ts';
 import { brandingProfiles, clients, consultants } from '../../db/schema/consultants.ts';
@@ -161,9 +162,13 @@ export async function widgetConfig(ctx: AppContext, key: WidgetKeyRow): Promise<
 
 export interface CapturedLead {
   leadId: string;
-  /** What the visitor is told: always 'received' (a queued lead looks the same, by design). */
+  /** Always 'received': the lead is kept whatever happens next. */
   status: 'received';
+  /** When its report goes out, so the widget promises only that (decision 0171). */
+  delivery: LeadDelivery;
 }
+
+const DELIVERY_OF_REASON: Record<string, LeadDelivery> = { limit: 'hour', plan: 'later', address: 'review' };
 
 /**
  * The one place a widget lead is created (its `lead.created` webhook event is emitted
@@ -171,7 +176,7 @@ export interface CapturedLead {
  */
 export async function captureLead({ ctx, key, origin, input, requester }: { ctx: AppContext; key: WidgetKeyRow; origin: string; input: WidgetLeadInput; requester: Requester }): Promise<CapturedLead> {
   // A bot that filled the hidden field is thanked and nothing is kept.
-  if (input[WIDGET_HONEYPOT]) return { leadId: randomUUID(), status: 'received' };
+  if (input[WIDGET_HONEYPOT]) return { leadId: randomUUID(), status: 'received', delivery: 'minutes' };
   // Abuse from one network is refused outright (a person sees the message); every other limit queues.
   await consumeRateLimit({
     ctx,
@@ -200,9 +205,11 @@ export async function captureLead({ ctx, key, origin, input, requester }: { ctx:
     const data = { id: lead.id, fullName: lead.fullName, email: lead.email, company: lead.company, sourceHostname: lead.sourceHostname, widgetKeyId: key.id, createdAt: lead.createdAt.toISOString() };
     await emitEvent(ctx, { userId: agency.userId, type: 'lead.created', eventKey: `lead.created:${lead.id}`, data });
   }
-  await releaseLead(ctx, lead.id);
+  const requested = await releaseLead(ctx, lead.id);
   if (key.leadEmails === 'each') await enqueue(ctx.db, { type: LEAD_NOTIFY, payload: { leadId: lead.id }, key: `${LEAD_NOTIFY}:${lead.id}` });
-  return { leadId: lead.id, status: 'received' };
+  if (requested) return { leadId: lead.id, status: 'received', delivery: 'minutes' };
+  const waiting = await ctx.db.query.widgetLeads.findFirst({ columns: { queuedReason: true }, where: eq(widgetLeads.id, lead.id) });
+  return { leadId: lead.id, status: 'received', delivery: DELIVERY_OF_REASON[waiting?.queuedReason ?? ''] ?? 'later' };
 }
 
 /**

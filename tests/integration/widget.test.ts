@@ -219,3 +219,33 @@ describe('the widget API from other sites', () => {
     expect(refused.status).toBe(403);
   });
 });
+
+describe("a lapsed agency's widget (decision 0171)", () => {
+  it('keeps its leads readable and exportable, and tells the visitor when the report will come', async () => {
+    const { agency, key } = await agencyWithKey();
+    const first = await visitor('POST', `/api/widget/v1/${key.publishableKey}/leads`, 'https://northstar.example', lead({ email: 'on-time@bakery.example' }));
+    expect(first.body).toMatchObject({ status: 'received', delivery: 'minutes' });
+
+    // In the payment grace period (past_due) the reports still go out at once.
+    await t.ctx.db.update(users).set({ subscriptionStatus: 'past_due' }).where(eq(users.id, agency.viewer.user.id));
+    const grace = await visitor('POST', `/api/widget/v1/${key.publishableKey}/leads`, 'https://northstar.example', lead({ email: 'grace@bakery.example' }));
+    expect(grace.body.delivery).toBe('minutes');
+
+    // Past it, the lead is kept and the visitor is told the report is delayed.
+    await t.ctx.db.update(users).set({ subscriptionStatus: 'suspended' }).where(eq(users.id, agency.viewer.user.id));
+    const late = await visitor('POST', `/api/widget/v1/${key.publishableKey}/leads`, 'https://northstar.example', lead({ email: 'late@bakery.example' }));
+    expect(late.body).toMatchObject({ status: 'received', delivery: 'later' });
+    const leads = await call(t.app, 'GET', '/api/widget/leads', undefined, agency.cookie);
+    expect(leads.status).toBe(200);
+    expect(leads.body.leads.map((l: { email: string }) => l.email)).toEqual(expect.arrayContaining(['on-time@bakery.example', 'grace@bakery.example', 'late@bakery.example']));
+    const csv = await t.app.request('/api/widget/leads.csv', { headers: { cookie: agency.cookie } });
+    expect(csv.status).toBe(200);
+    expect(await csv.text()).toContain('late@bakery.example');
+    // What needs the plan stays closed: keys and turning a lead into a client.
+    expect((await call(t.app, 'GET', '/api/widget/keys', undefined, agency.cookie)).status).toBe(403);
+    expect((await call(t.app, 'POST', `/api/widget/leads/${late.body.leadId}/convert`, undefined, agency.cookie)).status).toBe(403);
+    // Someone who is not a consultant has no leads to read.
+    const owner = await createUser(t.ctx, { tier: 'pro' });
+    expect((await call(t.app, 'GET', '/api/widget/leads', undefined, owner.cookie)).status).toBe(403);
+  });
+});

@@ -5,7 +5,7 @@
 import { Component, createRef } from 'react';
 import { REPORT_DELIVERY_TEXT } from '../../common/constants.ts';
 import { checkReportRequest, REPORT_ROLES, US_STATES, type ReportRequestErrors } from '../../common/schemas/report-request-rules.ts';
-import { widgetConsentText, WIDGET_NOT_ENABLED } from '../../common/widget.ts';
+import { leadDeliveryText, widgetConsentText, WIDGET_NOT_ENABLED, type LeadDelivery } from '../../common/widget.ts';
 import type { WidgetApi, WidgetApiError } from './api.ts';
 import { ScoreCardView } from './score-card.tsx';
 import { themeStyle } from './styles.ts';
@@ -35,6 +35,8 @@ interface State {
   off?: string;
   sending?: boolean;
   leadId?: string;
+  /** When the report goes out, as the server said (decision 0171). */
+  delivery?: LeadDelivery;
   card?: ScoreCardData | null;
   website?: string | null;
   errors: Errors;
@@ -97,8 +99,10 @@ export class ReportFormView extends Configured {
     if (Object.keys(found).length) return this.show(found);
     this.setState({ errors: {}, sending: true, said: 'Sending…' });
     try {
-      const { leadId } = await this.props.api.submit(payload);
-      this.setState({ leadId, sending: false, said: 'Thank you! Your report is being prepared.' }, () => this.heading.current?.focus());
+      const { leadId, delivery = 'minutes' } = await this.props.api.submit(payload);
+      this.setState({ leadId, delivery, sending: false, said: delivery === 'minutes' || delivery === 'hour' ? 'Thank you! Your report is being prepared.' : 'Thank you! Your request is saved.' }, () => this.heading.current?.focus());
+      // A report that waits has no score card to wait for.
+      if (delivery === 'later' || delivery === 'review') return;
       this.timer = setTimeout(() => this.poll(POLL_TIMES), POLL_MS) as unknown as number;
     } catch (e) {
       const error = e as WidgetApiError;
@@ -110,7 +114,7 @@ export class ReportFormView extends Configured {
   render() {
     const gated = this.gate('report-form');
     if (gated) return gated;
-    const { config, errors, sending, leadId, card, said } = this.state;
+    const { config, errors, sending, leadId, delivery = 'minutes', card, said } = this.state;
     const agency = config!.agency;
     const live = (
       <p className="s" aria-live="polite">
@@ -118,11 +122,12 @@ export class ReportFormView extends Configured {
       </p>
     );
     if (leadId) {
+      const thanks = leadDeliveryText(delivery, agency, REPORT_DELIVERY_TEXT);
       return (
         <div className="lr" style={themeStyle(config!.theme)}>
-          <h3 ref={this.heading} tabIndex={-1}>Thank you! Your report is on its way.</h3>
-          <p className="m">{`We're analysing your business and its top local competitors now. An email with your full report from ${agency} will arrive in ${REPORT_DELIVERY_TEXT}.`}</p>
-          {card ? <ScoreCardView data={card} agency={agency} website={config!.website} /> : <p className="m">Your score card appears here as soon as it is ready.</p>}
+          <h3 ref={this.heading} tabIndex={-1}>{thanks.title}</h3>
+          <p className="m">{thanks.text}</p>
+          {card ? <ScoreCardView data={card} agency={agency} website={config!.website} /> : (delivery === 'minutes' || delivery === 'hour') && <p className="m">Your score card appears here as soon as it is ready.</p>}
           {live}
         </div>
       );

@@ -30,7 +30,7 @@ import '../clients/clients.css';
 import './widget.css';
 
 type Data = { keys: WidgetKeySummary[]; leads: LeadSummary[]; profiles: BrandingProfile[]; clients: ClientSummary[] };
-type State = { status: 'loading' } | ({ status: 'ready' } & Data) | { status: 'error'; error: unknown };
+type State = { status: 'loading' } | ({ status: 'ready' } & Data) | { status: 'lapsed'; leads: LeadSummary[]; message: string } | { status: 'error'; error: unknown };
 
 const LEAD_EMAIL_LABELS: Record<(typeof LEAD_EMAIL_MODES)[number], string> = { each: 'An e-mail for each new lead', daily: 'One daily digest' };
 const QUEUED_REASONS: Record<string, string> = {
@@ -51,16 +51,47 @@ async function load(): Promise<Data> {
   return { keys, leads, profiles, clients };
 }
 
+/** Without the widget in the plan (lapsed, or another plan) the keys are closed, but the leads are
+ *  the agency's: still listed and exported (decision 0171). */
+async function loadLapsed(error: unknown): Promise<State> {
+  if (!(error instanceof ApiError && error.status === 403 && error.details.code === 'plan_required')) return { status: 'error', error };
+  const { leads } = await apiRequest<{ leads: LeadSummary[] }>('GET', '/api/widget/leads');
+  return { status: 'lapsed', leads, message: error.details.message ?? 'The website widget is part of the Agency plan.' };
+}
+
 export default function WidgetPage() {
   const [state, setState] = useState<State>({ status: 'loading' });
   const [editing, setEditing] = useState<WidgetKeySummary | 'new' | null>(null);
-  const reload = () => load().then((data) => setState({ status: 'ready', ...data }), (error: unknown) => setState({ status: 'error', error }));
+  const reload = () =>
+    load().then(
+      (data) => setState({ status: 'ready', ...data }),
+      (error: unknown) => loadLapsed(error).then(setState, (again: unknown) => setState({ status: 'error', error: again })),
+    );
   useEffect(() => {
     void reload();
   }, []);
 
   if (state.status === 'loading') return <Loading />;
   if (state.status === 'error') return <AccessError error={state.error} />;
+  if (state.status === 'lapsed') {
+    return (
+      <div className="dash container clients widget-admin" data-testid="widget-page">
+        <header className="dash-head">
+          <div>
+            <p className="eyebrow">Agency</p>
+            <h1>Website Widget</h1>
+          </div>
+        </header>
+        <section className="card plan-notice" role="note" data-testid="widget-lapsed">
+          <p>
+            <strong>{state.message}</strong> Your widgets still take requests: each is kept below, and its report goes out as soon as the plan is active again. Visitors are told their report is delayed.
+          </p>
+          <a className="btn btn-primary" href="/subscribe?plan=agency">Renew the Agency Plan</a>
+        </section>
+        <Leads leads={state.leads} onChanged={() => void reload()} canConvert={false} />
+      </div>
+    );
+  }
   const profileOf = (id: string | null) => state.profiles.find((p) => p.id === id) ?? state.profiles.find((p) => p.isDefault) ?? null;
 
   async function act(key: WidgetKeySummary, action: 'rotate' | 'revoke') {
@@ -317,7 +348,7 @@ function KeyForm({ widgetKey, profiles, clients, onCancel, onSaved }: { widgetKe
   );
 }
 
-function Leads({ leads, onChanged }: { leads: LeadSummary[]; onChanged: () => void }) {
+function Leads({ leads, onChanged, canConvert = true }: { leads: LeadSummary[]; onChanged: () => void; canConvert?: boolean }) {
   const [busy, setBusy] = useState('');
   async function convert(lead: LeadSummary) {
     setBusy(lead.id);
@@ -378,7 +409,7 @@ function Leads({ leads, onChanged }: { leads: LeadSummary[]; onChanged: () => vo
                     {lead.clientId ? (
                       <a href={`/clients/${lead.clientId}`}>Client</a>
                     ) : (
-                      <button type="button" className="btn btn-secondary btn-sm" onClick={() => void convert(lead)} disabled={busy === lead.id}>Convert to client</button>
+                      canConvert && <button type="button" className="btn btn-secondary btn-sm" onClick={() => void convert(lead)} disabled={busy === lead.id}>Convert to client</button>
                     )}
                   </td>
                 </tr>
