@@ -57,7 +57,9 @@ const schema = z.object({
     .transform((v) => v || undefined)
     .pipe(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional())
     .optional(),
-  MAIL_FROM: z.string().trim().min(3).default('LocalRank <reports@localrank.app>'),
+  // A sender's display name of two words reads as a person's or a team's to spam filters (one word
+  // and an HTML mail with an image scores TO_NO_BRKTS_HTML_IMG on SpamAssassin).
+  MAIL_FROM: z.string().trim().min(3).default('LocalRank Reports <reports@localrank.app>'),
   OPERATOR_EMAIL: z.email({ error: 'must be an e-mail address' }).default(OPERATOR.supportEmail),
   // White-label mail (an agency's reports to its clients and widget visitors) leaves from this
   // address, under the agency's name, when the agency has no SMTP server of its own: a neutral
