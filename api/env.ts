@@ -70,6 +70,14 @@ const schema = z.object({
     .transform((v) => v || undefined)
     .pipe(z.email({ error: 'must be an e-mail address (no display name: the agency\'s name is used)' }).optional())
     .optional(),
+  // The DNS servers a report domain's TXT record is looked up with (comma-separated, host or
+  // host:port). Unset: the system's resolvers.
+  DNS_SERVERS: z
+    .string()
+    .trim()
+    .default('')
+    .refine((v) => v === '' || v.split(',').every((s) => /^(\[[0-9a-f:]+\]|[0-9.]+|[0-9a-f:]+)(:\d{1,5})?$/i.test(s.trim())), 'must be a comma-separated list of IP addresses, each with an optional :port')
+    .transform((v) => (v === '' ? [] : v.split(',').map((s) => s.trim()))),
   // The key an agency's SMTP password is encrypted with (at least 32 characters; keep it out of
   // the database's backups). Unset: agencies cannot store an SMTP server.
   MAIL_SECRET_KEY: z.string().min(32, 'MAIL_SECRET_KEY must be at least 32 characters').optional(),

@@ -10,6 +10,7 @@ import { createContext, setSharedContext } from '../api/context.ts';
 import { loadEnvOrExit } from '../api/env.ts';
 import { runWorker } from '../api/jobs/run-worker.ts';
 import { startScheduler } from '../api/jobs/schedule.ts';
+import { reportHostGate } from '../api/lib/report-host.ts';
 import { securityHeaders } from '../api/lib/security-headers.ts';
 import { buildIfNeeded, SERVER_ENTRY } from './build-if-needed.ts';
 import { ALLOWED_METHODS, answerClientError, refuseMethod } from './lib/methods.ts';
@@ -45,9 +46,17 @@ const serveStatic = staticFiles(resolve(root, 'dist/client'), staticPageHeaders)
 // listener each write to `res` directly.
 const compress = compression({ threshold: 1024 }) as unknown as (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
-const server = createServer((req, res) => {
+// Agencies' report domains serve their reports only; other hosts nothing (decision 0172).
+const hostGate = reportHostGate(ctx);
+
+const server = createServer(async (req, res) => {
   // TRACE, TRACK, CONNECT and the like: the web Request both handlers build refuses them (500).
   if (!ALLOWED_METHODS.has(req.method ?? '')) return refuseMethod(env, req, res);
+  const host = await hostGate(req.headers.host, req.url ?? '/').catch(() => ({ kind: 'refused', status: 421, message: 'This host is not served here.' }) as const);
+  if (host.kind === 'refused') {
+    res.writeHead(host.status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...Object.fromEntries(pageHeaders) });
+    return res.end(host.message);
+  }
   if (serveStatic(req, res)) return;
   compress(req, res, () => {
     if (req.url?.startsWith('/api/') || req.url === '/api') return api(req, res);

@@ -5,7 +5,7 @@
 import { COMPETITOR_COUNT, OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
 import type { AppContext } from '../context.ts';
 import { whiteLabelAddress } from '../services/agency-mail.ts';
-import { contactLine, POWERED_BY, sampleNote, themeOf, type Branding } from '../report/branding.ts';
+import { contactLine, onReportHost, POWERED_BY, sampleNote, themeOf, type Branding } from '../report/branding.ts';
 import { bandColour, fmtDate, fmtScore, marketSize, NOT_RANKED, rankNo, rankOf, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS } from '../report/render/labels.ts';
 import type { ReportData } from '../report/types.ts';
 import { domainOf, type MailMessage } from './mailer.ts';
@@ -100,9 +100,14 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
   const size = marketSize(data);
   const ranks = rankNo(b) ? `ranks ${rankOf(b, data)}` : 'is not ranked';
   const expires = fmtDate(input.expiresAt.toISOString());
-  const unsubscribe = unsubscribePageUrl(ctx, input.token);
   const monthly = input.kind === 'monthly';
   const branding = input.branding ?? null;
+  // Every link of a profile with a verified report domain goes to that host (decision 0172).
+  const link = (url: string) => onReportHost(ctx.env.PUBLIC_BASE_URL, branding, url);
+  const unsubscribe = link(unsubscribePageUrl(ctx, input.token));
+  const reportUrl = link(input.reportUrl);
+  const deleteDataUrl = input.deleteDataUrl ? link(input.deleteDataUrl) : undefined;
+  const logoUrl = branding?.logoUrl ? link(branding.logoUrl) : null;
   const whiteFrom = branding ? (input.whiteLabelFrom ?? whiteLabelAddress(ctx)) : null;
   const theme = themeOf(branding);
   const name = theme.name;
@@ -151,14 +156,14 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
     ...topRecs.map((r, i) => `${i + 1}. ${r.title}: ${r.detail}`),
     '',
     `See the full report online (the link works until ${expires}):`,
-    input.reportUrl,
+    reportUrl,
     '',
     'The full report, with every data point, is attached as a PDF.',
     '',
     '-- ',
     reason,
     `Unsubscribe: ${unsubscribe}`,
-    ...(input.deleteDataUrl ? [`Delete my data: ${input.deleteDataUrl}`] : []),
+    ...(deleteDataUrl ? [`Delete my data: ${deleteDataUrl}`] : []),
     footerText,
   ].join('\n');
 
@@ -176,8 +181,8 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
       <table role="presentation" width="600" cellpadding="0" cellspacing="0" style="max-width:600px;width:100%;background:#ffffff;border-radius:12px;border:1px solid #e2e8f0${branding ? `;border-top:6px solid ${theme.brand}` : ''}">
         <tr><td style="padding:24px 28px 8px">
           <div style="font-size:18px;font-weight:700;color:${theme.secondaryInk}">${
-            branding?.logoUrl
-              ? `<img src="${escapeHtml(branding.logoUrl)}" alt="" height="32" style="height:32px;width:auto;max-width:160px;vertical-align:middle;margin-right:10px">`
+            logoUrl
+              ? `<img src="${escapeHtml(logoUrl)}" alt="" height="32" style="height:32px;width:auto;max-width:160px;vertical-align:middle;margin-right:10px">`
               : `<span style="display:inline-block;width:14px;height:14px;background:${theme.brand};border-radius:3px;margin-right:8px"></span>`
           }${escapeHtml(name)}</div>
         </td></tr>
@@ -202,12 +207,12 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
           </ol>
         </td></tr>
         <tr><td style="padding:16px 28px 8px" align="left">
-          <a href="${escapeHtml(input.reportUrl)}" style="display:inline-block;background:${theme.brand};color:${theme.onBrand};text-decoration:none;font-weight:700;font-size:15px;padding:12px 22px;border-radius:8px">View your full report</a>
+          <a href="${escapeHtml(reportUrl)}" style="display:inline-block;background:${theme.brand};color:${theme.onBrand};text-decoration:none;font-weight:700;font-size:15px;padding:12px 22px;border-radius:8px">View your full report</a>
           <p style="margin:12px 0 0;color:#475569;font-size:13px">The link works until ${escapeHtml(expires)}. The full report, with every data point, is attached as a PDF.</p>
         </td></tr>
         <tr><td style="padding:20px 28px 24px;border-top:1px solid #e2e8f0;color:#64748b;font-size:12px;line-height:1.6">
           ${escapeHtml(reason)}
-          <a href="${escapeHtml(unsubscribe)}" style="color:#64748b">Unsubscribe</a>${input.deleteDataUrl ? ` · <a href="${escapeHtml(input.deleteDataUrl)}" style="color:#64748b">Delete my data</a>` : ''}<br>
+          <a href="${escapeHtml(unsubscribe)}" style="color:#64748b">Unsubscribe</a>${deleteDataUrl ? ` · <a href="${escapeHtml(deleteDataUrl)}" style="color:#64748b">Delete my data</a>` : ''}<br>
           ${footerText.split('\n').map(escapeHtml).join('<br>')}
         </td></tr>
       </table>
@@ -224,7 +229,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
     text,
     html,
     // White-label: the HTTPS one-click alone (our support address would name us).
-    headers: unsubscribeHeaders(unsubscribeApiUrl(ctx, input.token), branding ? undefined : ctx.env.OPERATOR_EMAIL),
+    headers: unsubscribeHeaders(link(unsubscribeApiUrl(ctx, input.token)), branding ? undefined : ctx.env.OPERATOR_EMAIL),
     attachments: [
       { filename: 'score-card.png', content: input.scoreCard, contentType: 'image/png', cid: scoreCardCid(whiteFrom), contentDisposition: 'inline' },
       { filename: pdfFileName(b.place.name, data.sampleData, Boolean(branding)), content: input.pdf, contentType: 'application/pdf' },

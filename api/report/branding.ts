@@ -19,6 +19,13 @@ export interface Branding {
   footerText: string | null;
   /** "Powered by LocalRank" under the agency's name. */
   poweredBy: boolean;
+  /** The origin of the profile's verified report domain (decision 0172), or null: links use PUBLIC_BASE_URL. */
+  linkBase?: string | null;
+}
+
+/** A product link (an absolute URL under `publicBase`) moved onto the branding's report domain, when it has one. */
+export function onReportHost(publicBase: string, branding: Branding | null | undefined, url: string): string {
+  return branding?.linkBase && url.startsWith(`${publicBase}/`) ? `${branding.linkBase}${url.slice(publicBase.length)}` : url;
 }
 
 export const POWERED_BY = `Powered by ${PRODUCT_NAME}`;

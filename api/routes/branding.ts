@@ -11,6 +11,8 @@ import { createProfile, deleteProfile, getProfile, listProfiles, ownedProfile, r
 import { threadRenderer, type Renderer } from '../report/render/renderer.ts';
 import { deleteMailServer, getMailServer, saveMailServer, testMailServer } from '../services/agency-mail.ts';
 import { previewBranding } from '../services/branding-preview.ts';
+import { certificateAllowed } from '../lib/report-host.ts';
+import { removeReportDomain, setReportDomain, verifyReportDomain } from '../services/report-domains.ts';
 import { requireConsultant } from '../services/consultant-access.ts';
 
 const NO_STORE = { 'Cache-Control': 'private, no-store' };
@@ -61,6 +63,21 @@ export function brandingRoutes(ctx: AppContext) {
       },
     )
     .delete('/branding-profiles/:profileId/logo', async (c) => c.json(await removeLogo({ ctx, access: await access(c), id: c.req.param('profileId') }), 200, NO_STORE))
+    // A profile's report domain (decision 0172): set it, verify its TXT record, remove it.
+    .put('/branding-profiles/:profileId/domain', async (c) => {
+      const who = await access(c);
+      const body = (await c.req.json().catch(() => null)) as { domain?: unknown } | null;
+      const domain = typeof body?.domain === 'string' ? body.domain : '';
+      return c.json(await setReportDomain(ctx, who, c.req.param('profileId'), domain), 200, NO_STORE);
+    })
+    .post('/branding-profiles/:profileId/domain/verify', async (c) => c.json(await verifyReportDomain(ctx, await access(c), c.req.param('profileId')), 200, NO_STORE))
+    .delete('/branding-profiles/:profileId/domain', async (c) => c.json(await removeReportDomain(ctx, await access(c), c.req.param('profileId')), 200, NO_STORE))
+    // For a TLS proxy that issues certificates on demand (Caddy's `on_demand_tls ask`): 200 when the
+    // host is ours or a verified report domain, 404 otherwise.
+    .get('/tls/ask', async (c) => {
+      const allowed = await certificateAllowed(ctx, c.req.query('domain') ?? '');
+      return allowed ? c.text('ok', 200, { 'Cache-Control': 'no-store' }) : c.text('not a report domain', 404, { 'Cache-Control': 'no-store' });
+    })
     .get('/branding/mail-server', async (c) => c.json(await getMailServer(ctx, await access(c)), 200, NO_STORE))
     .put('/branding/mail-server', async (c, next) => (await access(c), next()), validate('json', mailServerSchema), async (c) =>
       c.json(await saveMailServer(ctx, await access(c), c.req.valid('json')), 200, NO_STORE),

@@ -14,6 +14,7 @@ import { brandingProfiles, clients, consultants } from '../../db/schema/consulta
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import type { Branding } from '../report/branding.ts';
+import { type DomainSetup, domainSetup } from './report-domains.ts';
 import type { ConsultantAccess, UserRow } from './consultant-access.ts';
 import { can } from './entitlements.ts';
 
@@ -22,20 +23,21 @@ export const LOGO_PATH = '/api/branding/logos/';
 const LOGO_FILE = /^[0-9a-f-]{36}-[0-9a-f]{16}\.png$/;
 
 type ProfileRow = typeof brandingProfiles.$inferSelect;
-export type BrandingProfile = Omit<ProfileRow, 'createdAt' | 'updatedAt'> & { createdAt: string; updatedAt: string; clients: number };
+export type BrandingProfile = Omit<ProfileRow, 'createdAt' | 'updatedAt' | 'domainVerifiedAt'> & { createdAt: string; updatedAt: string; clients: number; domain: DomainSetup | null };
 
 export const profileNotFound = () => new AppError('not_found', 'Branding profile not found');
 export const logoDir = (ctx: AppContext) => join(ctx.env.DATA_DIR, 'files', 'branding');
 export const logoFileOf = (url: string | null) => (url ? url.slice(url.lastIndexOf('/') + 1) : null);
 
-function shape(row: ProfileRow, clientCount: number): BrandingProfile {
-  return { ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(), clients: clientCount };
+function shape(ctx: AppContext, row: ProfileRow, clientCount: number): BrandingProfile {
+  const { domainVerifiedAt: _verifiedAt, ...rest } = row;
+  return { ...rest, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(), clients: clientCount, domain: domainSetup(ctx, row) };
 }
 
 export async function listProfiles({ ctx, access }: { ctx: AppContext; access: ConsultantAccess }): Promise<BrandingProfile[]> {
   const rows = await ctx.db.query.brandingProfiles.findMany({ where: eq(brandingProfiles.consultantId, access.consultant.id), orderBy: [asc(brandingProfiles.createdAt)] });
   const counts = await ctx.db.select({ id: clients.brandingProfileId }).from(clients).where(eq(clients.consultantId, access.consultant.id));
-  return rows.map((r) => shape(r, counts.filter((c) => c.id === r.id).length));
+  return rows.map((r) => shape(ctx, r, counts.filter((c) => c.id === r.id).length));
 }
 
 export async function ownedProfile(ctx: AppContext, access: ConsultantAccess, id: string): Promise<ProfileRow> {
@@ -207,5 +209,12 @@ export function brandingOf(ctx: AppContext, row: ProfileRow): Branding {
     website: row.website,
     footerText: row.footerText,
     poweredBy: row.poweredBy,
+    linkBase: row.customDomain && row.domainVerifiedAt ? reportOrigin(ctx, row.customDomain) : null,
   };
+}
+
+/** A report domain's origin: PUBLIC_BASE_URL's scheme and port on the agency's host. */
+export function reportOrigin(ctx: AppContext, domain: string): string {
+  const base = new URL(ctx.env.PUBLIC_BASE_URL);
+  return `${base.protocol}//${domain}${base.port ? `:${base.port}` : ''}`;
 }

@@ -39,6 +39,11 @@ export const brandingProfiles = sqliteTable(
     isDefault: integer('is_default', { mode: 'boolean' }).notNull().default(false),
     // "Powered by LocalRank" under the agency's branding: off unless the agency turns it on.
     poweredBy: integer('powered_by', { mode: 'boolean' }).notNull().default(false),
+    // The profile's own report domain (reports.agency.example): its e-mails' links point there once
+    // a DNS TXT record with `domainToken` proves the agency controls it (decision 0172).
+    customDomain: text('custom_domain').unique(),
+    domainToken: text('domain_token'),
+    domainVerifiedAt: integer('domain_verified_at', { mode: 'timestamp_ms' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -12,3 +12,8 @@ CREATE TABLE `agency_mail_servers` (
 	`updated_at` integer NOT NULL,
 	FOREIGN KEY (`consultant_id`) REFERENCES `consultants`(`id`) ON UPDATE no action ON DELETE cascade
 );
+--> statement-breakpoint
+ALTER TABLE `branding_profiles` ADD `custom_domain` text;--> statement-breakpoint
+ALTER TABLE `branding_profiles` ADD `domain_token` text;--> statement-breakpoint
+ALTER TABLE `branding_profiles` ADD `domain_verified_at` integer;--> statement-breakpoint
+CREATE UNIQUE INDEX `branding_profiles_custom_domain_unique` ON `branding_profiles` (`custom_domain`);

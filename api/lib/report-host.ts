@@ -1,0 +1,82 @@
+// Which requests a host may make (decision 0172). Our own host (PUBLIC_BASE_URL's, or loopback)
+// gets everything. A verified report domain of an agency gets that agency's reports and what
+// their links open (the online report, its PDF and score card, unsubscribe, delete my data, the
+// logos, the page assets); any other path there is 404. Any other host is refused (421), so a
+// name pointed at the server by someone else serves nothing.
+import type { AppContext } from '../context.ts';
+import { brandingProfiles } from '../../db/schema/consultants.ts';
+import { eq } from 'drizzle-orm';
+import { verifiedDomain } from '../services/report-domains.ts';
+import { findReportByToken } from '../services/reports.ts';
+
+export type HostDecision = { kind: 'ours' } | { kind: 'report-domain'; consultantId: string } | { kind: 'refused'; status: 404 | 421; message: string };
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+/** How long a host's answer is remembered (a domain verified or removed takes effect within it). */
+const CACHE_MS = 30_000;
+const CACHE_MAX = 1000;
+
+/** The host of a Host header, lower case, without its port. */
+export function hostOf(header: string | undefined): string {
+  const host = (header ?? '').trim().toLowerCase();
+  return host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d+$/, '');
+}
+
+/** Paths a report domain serves without a report token: the page assets and the logos (public anyway). */
+const OPEN_PATHS = [/^\/_astro\/[\w.-]+$/, /^\/favicon\.svg$/, /^\/api\/branding\/logos\/[\w.-]+$/, /^\/delete-data$/];
+/** Paths that name a report by its token: served when the report is the agency's. */
+const REPORT_PATHS: Array<[RegExp, (url: URL, match: RegExpExecArray) => string | null]> = [
+  [/^\/report\/([\w-]+)$/, (_, m) => m[1]!],
+  [/^\/api\/reports\/([\w-]+)\/(report\.pdf|score-card\.png)$/, (_, m) => m[1]!],
+  [/^\/unsubscribe$/, (url) => url.searchParams.get('token')],
+  [/^\/api\/unsubscribe$/, (url) => url.searchParams.get('token')],
+];
+
+export function reportHostGate(ctx: AppContext) {
+  const ours = hostOf(new URL(ctx.env.PUBLIC_BASE_URL).host);
+  const cache = new Map<string, { at: number; consultantId: string | null }>();
+
+  async function agencyOf(host: string, now: number): Promise<string | null> {
+    const hit = cache.get(host);
+    if (hit && now - hit.at < CACHE_MS) return hit.consultantId;
+    const found = await verifiedDomain(ctx, host);
+    if (cache.size >= CACHE_MAX) cache.clear();
+    cache.set(host, { at: now, consultantId: found?.consultantId ?? null });
+    return found?.consultantId ?? null;
+  }
+
+  /** Whose report a token names: its consultant, or its profile's. */
+  async function reportAgency(token: string): Promise<string | null> {
+    const found = await findReportByToken(ctx, token);
+    if (found.state === 'unknown') return null;
+    if (found.report.consultantId) return found.report.consultantId;
+    if (!found.report.brandingProfileId) return null;
+    const profile = await ctx.db.query.brandingProfiles.findFirst({ columns: { consultantId: true }, where: eq(brandingProfiles.id, found.report.brandingProfileId) });
+    return profile?.consultantId ?? null;
+  }
+
+  return async function decide(hostHeader: string | undefined, path: string, now = Date.now()): Promise<HostDecision> {
+    const host = hostOf(hostHeader);
+    if (host === ours || LOOPBACK.has(host)) return { kind: 'ours' };
+    const consultantId = host ? await agencyOf(host, now) : null;
+    if (!consultantId) return { kind: 'refused', status: 421, message: 'This host is not served here.' };
+    const url = new URL(path, 'http://host');
+    if (OPEN_PATHS.some((p) => p.test(url.pathname))) return { kind: 'report-domain', consultantId };
+    for (const [pattern, tokenOf] of REPORT_PATHS) {
+      const match = pattern.exec(url.pathname);
+      if (!match) continue;
+      const token = tokenOf(url, match);
+      if (token && (await reportAgency(token)) === consultantId) return { kind: 'report-domain', consultantId };
+      break;
+    }
+    return { kind: 'refused', status: 404, message: 'Not found' };
+  };
+}
+
+/** Caddy's `on_demand_tls ask`: may a certificate be issued for this host? Ours or a verified report domain. */
+export async function certificateAllowed(ctx: AppContext, domain: string): Promise<boolean> {
+  const host = hostOf(domain);
+  if (!host) return false;
+  if (host === hostOf(new URL(ctx.env.PUBLIC_BASE_URL).host)) return true;
+  return (await verifiedDomain(ctx, host)) !== null;
+}
