@@ -1,10 +1,13 @@
 // The browser tests' server: `npm start`'s own script, with billing pointed at a local double of
 // the Stripe API (started here, on a free port) that delivers signed events to the server's
 // webhook. Where the double listens is written to E2E_DATA_DIR/stripe-double.json for the tests.
-import { writeFileSync } from 'node:fs';
+// Report domains are verified against a DNS server on loopback whose TXT records the tests write
+// to E2E_DATA_DIR/dns-txt.json.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadEnv } from '../../api/env.ts';
 import { setupBilling } from '../../api/services/billing/catalogue.ts';
+import { startDnsServer } from '../helpers/dns.ts';
 import { startStripeDouble } from '../helpers/stripe-double/server.ts';
 
 const base = process.env.PUBLIC_BASE_URL!;
@@ -17,4 +20,7 @@ const stripe = await startStripeDouble({
 Object.assign(process.env, stripe.env());
 await setupBilling({ ctx: { env: loadEnv(process.env) } });
 writeFileSync(join(process.env.E2E_DATA_DIR!, 'stripe-double.json'), JSON.stringify({ url: stripe.url, publishableKey: stripe.publishableKey }));
+const txtFile = join(process.env.E2E_DATA_DIR!, 'dns-txt.json');
+const dns = await startDnsServer(() => (existsSync(txtFile) ? (JSON.parse(readFileSync(txtFile, 'utf8')) as Record<string, string[]>) : {}));
+process.env.DNS_SERVERS = dns.server;
 await import('../../scripts/start.ts');

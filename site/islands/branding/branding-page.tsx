@@ -13,6 +13,7 @@ import { Loading } from '../dashboard/dashboard-states.tsx';
 import '../dashboard/dashboard.css';
 import '../clients/clients.css';
 import BrandingPreview, { type PreviewValues } from './branding-preview.tsx';
+import DomainPanel from './domain-panel.tsx';
 import MailServerSection from './mail-server-section.tsx';
 import './branding.css';
 
@@ -88,6 +89,7 @@ export default function BrandingPage() {
                   <button type="button" className="btn btn-secondary" onClick={() => setEditing(p)} disabled={editing !== null}>Edit</button>
                   <button type="button" className="btn btn-ghost" onClick={() => void remove(p)}>Delete</button>
                 </div>
+                <DomainPanel profileId={p.id} domain={p.domain} onChanged={() => void reload()} />
               </div>
             </article>
           ))}
