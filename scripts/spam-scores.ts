@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import nodemailer from 'nodemailer';
-import { createContext } from '../api/context.ts';
+import { createContext } from '../api/create-context.ts';
 import { ACCOUNT_EMAIL_KINDS, accountEmail } from '../api/email/account-email.ts';
 import { alertsEmail } from '../api/email/alerts-notify-job.ts';
 import { contactNotifyEmail } from '../api/email/contact-notify-job.ts';

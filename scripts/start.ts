@@ -11,7 +11,7 @@ import { createContext } from '../api/create-context.ts';
 import { loadEnvOrExit } from '../api/env.ts';
 import { runWorker } from '../api/jobs/run-worker.ts';
 import { startScheduler } from '../api/jobs/schedule.ts';
-import { reportHostGate } from '../api/lib/report-host.ts';
+import { reportHostGate } from '../api/services/report-host.ts';
 import { securityHeaders } from '../api/lib/security-headers.ts';
 import { buildIfNeeded, SERVER_ENTRY } from './build-if-needed.ts';
 import { ALLOWED_METHODS, answerClientError, refuseMethod } from './lib/methods.ts';

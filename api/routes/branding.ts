@@ -11,7 +11,7 @@ import { createProfile, deleteProfile, getProfile, listProfiles, ownedProfile, r
 import { threadRenderer, type Renderer } from '../report/render/renderer.ts';
 import { deleteMailServer, getMailServer, saveMailServer, testMailServer } from '../services/agency-mail.ts';
 import { previewBranding } from '../services/branding-preview.ts';
-import { certificateAllowed } from '../lib/report-host.ts';
+import { certificateAllowed } from '../services/report-host.ts';
 import { removeReportDomain, setReportDomain, verifyReportDomain } from '../services/report-domains.ts';
 import { requireConsultant } from '../services/consultant-access.ts';
 

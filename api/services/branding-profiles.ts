@@ -14,7 +14,7 @@ import { brandingProfiles, clients, consultants } from '../../db/schema/consulta
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import type { Branding } from '../report/branding.ts';
-import { type DomainSetup, domainSetup } from './report-domains.ts';
+import { type DomainSetup, domainSetup } from './report-domain-records.ts';
 import type { ConsultantAccess, UserRow } from './consultant-access.ts';
 import { can } from './entitlements.ts';
 

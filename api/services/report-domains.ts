@@ -10,41 +10,12 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { ownedProfile } from './branding-profiles.ts';
 import type { ConsultantAccess } from './consultant-access.ts';
+import { domainSetup, normaliseDomain, TXT_LABEL, TXT_VALUE_PREFIX } from './report-domain-records.ts';
 
-/** The TXT record's name is this label under the domain; its value is `VALUE_PREFIX` + the token. */
-export const TXT_LABEL = '_report-domain';
-export const TXT_VALUE_PREFIX = 'report-domain-verification=';
+export { type DomainSetup, TXT_LABEL, TXT_VALUE_PREFIX } from './report-domain-records.ts';
+
 /** How long a DNS answer may take before verification says so. */
 const DNS_TIMEOUT_MS = 5000;
-
-const HOSTNAME = /^(?=.{4,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
-
-/** A domain as the agency typed it, normalised (lower case, no scheme, path or trailing dot), or null. */
-export function normaliseDomain(input: string): string | null {
-  const text = input.trim().toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/[/?#].*$/, '').replace(/\.$/, '');
-  return HOSTNAME.test(text) ? text : null;
-}
-
-export interface DomainSetup {
-  domain: string;
-  verified: boolean;
-  verifiedAt: string | null;
-  /** The records the agency adds at its DNS host. */
-  records: { type: 'CNAME' | 'TXT'; name: string; value: string }[];
-}
-
-export function domainSetup(ctx: AppContext, row: { customDomain: string | null; domainToken: string | null; domainVerifiedAt: Date | null }): DomainSetup | null {
-  if (!row.customDomain || !row.domainToken) return null;
-  return {
-    domain: row.customDomain,
-    verified: row.domainVerifiedAt !== null,
-    verifiedAt: row.domainVerifiedAt?.toISOString() ?? null,
-    records: [
-      { type: 'CNAME', name: row.customDomain, value: new URL(ctx.env.PUBLIC_BASE_URL).hostname },
-      { type: 'TXT', name: `${TXT_LABEL}.${row.customDomain}`, value: `${TXT_VALUE_PREFIX}${row.domainToken}` },
-    ],
-  };
-}
 
 const invalid = (message: string) => new AppError('invalid_input', 'Please check the highlighted fields.', { fields: { domain: message } });
 

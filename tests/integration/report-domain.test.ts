@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMailer } from '../../api/email/mailer.ts';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
-import { reportHostGate } from '../../api/lib/report-host.ts';
+import { reportHostGate } from '../../api/services/report-host.ts';
 import { reports } from '../../db/schema/reports.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';

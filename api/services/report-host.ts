@@ -3,11 +3,11 @@
 // their links open (the online report, its PDF and score card, unsubscribe, delete my data, the
 // logos, the page assets); any other path there is 404. Any other host is refused (421), so a
 // name pointed at the server by someone else serves nothing.
-import type { AppContext } from '../context.ts';
-import { brandingProfiles } from '../../db/schema/consultants.ts';
 import { eq } from 'drizzle-orm';
-import { verifiedDomain } from '../services/report-domains.ts';
-import { findReportByToken } from '../services/reports.ts';
+import { brandingProfiles } from '../../db/schema/consultants.ts';
+import type { AppContext } from '../context.ts';
+import { verifiedDomain } from './report-domains.ts';
+import { findReportByToken } from './reports.ts';
 
 export type HostDecision = { kind: 'ours' } | { kind: 'report-domain'; consultantId: string } | { kind: 'refused'; status: 404 | 421; message: string };
 
