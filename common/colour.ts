@@ -23,11 +23,32 @@ export function textOn(background: string): '#FFFFFF' | '#111827' {
 /** WCAG AA for normal text. Below it the screens warn, and text on the colour is picked by `textOn`. */
 export const MIN_CONTRAST = 4.5;
 
-/** The colour darkened, step by step, until text in it reads on white (MIN_CONTRAST): an agency's
- *  light brand colour still works for links and headings. */
-export function inkOn(colour: string, background = '#FFFFFF'): string {
-  let [r, g, b] = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16)) as [number, number, number];
-  const hex = () => `#${[r, g, b].map((c) => Math.round(c).toString(16).padStart(2, '0')).join('')}`.toUpperCase();
-  for (let i = 0; i < 40 && contrastRatio(hex(), background) < MIN_CONTRAST; i++) [r, g, b] = [r * 0.9, g * 0.9, b * 0.9];
-  return hex();
+/** WCAG 2 non-text contrast (1.4.11): chart lines, legend keys, bullets and button shapes on white. */
+export const MIN_GRAPHIC_CONTRAST = 3;
+
+const rgbOf = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
+const hexOf = (rgb: readonly number[]) => `#${rgb.map((c) => Math.round(c).toString(16).padStart(2, '0')).join('')}`.toUpperCase();
+
+/** The colour darkened, step by step, until it contrasts `min` with the background (text by
+ *  default, MIN_CONTRAST): an agency's light brand colour still works for links and headings. */
+export function inkOn(colour: string, background = '#FFFFFF', min = MIN_CONTRAST): string {
+  let rgb = rgbOf(colour);
+  for (let i = 0; i < 40 && contrastRatio(hexOf(rgb), background) < min; i++) rgb = rgb.map((c) => c * 0.9) as typeof rgb;
+  return hexOf(rgb);
+}
+
+/** `a` mixed into `b` by `share` (0-1), as #RRGGBB. */
+export function mix(a: string, b: string, share: number): string {
+  const [x, y] = [rgbOf(a), rgbOf(b)];
+  return hexOf(x.map((c, i) => c * share + y[i]! * (1 - share)));
+}
+
+/** A light tint of the colour for a highlighted row, as strong as it can be (up to `share`) while
+ *  `ink` (the quietest text on it) still reads (MIN_CONTRAST). */
+export function tintFor(colour: string, ink: string, share = 0.12): string {
+  for (let s = share; s > 0.005; s -= 0.01) {
+    const tint = mix(colour, '#FFFFFF', s);
+    if (contrastRatio(ink, tint) >= MIN_CONTRAST) return tint;
+  }
+  return '#FFFFFF';
 }

@@ -30,13 +30,21 @@ export const WIDGET_NOT_ENABLED = 'This form is not enabled for this site.';
  */
 export type LeadDelivery = 'minutes' | 'hour' | 'later' | 'review';
 
-/** The widget's thank-you, in words that match when the report will come. */
-export function leadDeliveryText(delivery: LeadDelivery, agency: string, usual: string): { title: string; text: string } {
+/** The widget's thank-you, written by the server so the SDK carries no wording: `card` says
+ *  whether a score card is on its way to show. */
+export interface LeadThanks {
+  title: string;
+  text: string;
+  card: boolean;
+}
+
+/** The thank-you in words that match when the report will come. */
+export function leadThanks(delivery: LeadDelivery, agency: string, usual: string): LeadThanks {
   if (delivery === 'minutes' || delivery === 'hour') {
-    return { title: 'Thank you! Your report is on its way.', text: `We're analysing your business and its top local competitors now. An email with your full report from ${agency} will arrive ${delivery === 'hour' ? 'within the hour' : `in ${usual}`}.` };
+    return { title: 'Thank you! Your report is on its way.', text: `We're analysing your business and its top local competitors now. An email with your full report from ${agency} will arrive ${delivery === 'hour' ? 'within the hour' : `in ${usual}`}.`, card: true };
   }
-  if (delivery === 'later') return { title: 'Thank you! Your request is saved.', text: `Your report cannot be prepared right now, so it will not arrive in the usual ${usual}. ${agency} has your request and the report will be emailed to you as soon as ${agency} releases it.` };
-  return { title: 'Thank you! Your request is saved.', text: `We could not locate the business address automatically. ${agency} has your request and will get back to you by email.` };
+  if (delivery === 'later') return { title: 'Thank you! Your request is saved.', text: `Your report cannot be prepared right now, so it will not arrive in the usual ${usual}. ${agency} has your request and the report will be emailed to you as soon as ${agency} releases it.`, card: false };
+  return { title: 'Thank you! Your request is saved.', text: `We could not locate the business address automatically. ${agency} has your request and will get back to you by email.`, card: false };
 }
 
 /**

@@ -1,7 +1,7 @@
 // What a white-label report shows instead of LocalRank's name and colours: an agency's branding
 // profile as the renderers (PDF, score card, e-mail, online page) read it. None means ours.
 import { BRAND_COLOURS, PRODUCT_NAME, SAMPLE_DATA_NOTE } from '../../common/constants.ts';
-import { inkOn, textOn } from '../../common/colour.ts';
+import { inkOn, MIN_GRAPHIC_CONTRAST, textOn, tintFor } from '../../common/colour.ts';
 
 export interface Branding {
   id: string;
@@ -30,22 +30,50 @@ export function onReportHost(publicBase: string, branding: Branding | null | und
 
 export const POWERED_BY = `Powered by ${PRODUCT_NAME}`;
 
-/** The names and colours every renderer draws with: the agency's, or ours without a branding. */
+/** The quietest text the report surfaces put on a tinted row (slate-500). */
+export const MUTED_INK = '#64748B';
+
+/**
+ * The one palette every renderer draws with (PDF, score card, e-mail, online page, charts): the
+ * agency's colours, or ours without a branding, made safe on white. A colour too pale to see is
+ * darkened until it does (3:1 for shapes: chart lines, legend keys, bullets, buttons; 4.5:1 where
+ * it is text); text on it is white or near-black, whichever reads; the "you" row's tint keeps its
+ * muted text readable. `paletteChanges` says what moved, for /branding's warning.
+ */
 export function themeOf(branding: Branding | null) {
-  const brand = branding?.primaryColor ?? BRAND_COLOURS.primary;
+  const chosen = branding?.primaryColor ?? BRAND_COLOURS.primary;
+  const brand = inkOn(chosen, '#FFFFFF', MIN_GRAPHIC_CONTRAST);
   const secondary = branding?.secondaryColor ?? BRAND_COLOURS.secondary;
   return {
     /** The name at the top of every surface. */
     name: branding?.companyName ?? PRODUCT_NAME,
+    /** The brand colour for shapes on white (at least 3:1 against it). */
     brand,
     /** Text on the brand colour (buttons, numbered circles). */
     onBrand: textOn(brand),
     /** The brand colour as text on white: darkened until it reads. */
-    brandInk: inkOn(brand),
+    brandInk: inkOn(chosen),
+    /** The "you" row's background: a tint on which MUTED_INK still reads. */
+    brandSoft: tintFor(chosen, MUTED_INK),
+    /** A band of colour behind text (the masthead, the PDF's header): as chosen, with textOn over it. */
     secondary,
     secondaryInk: inkOn(secondary),
-    accent: branding?.accentColor ?? BRAND_COLOURS.accent,
+    accent: inkOn(branding?.accentColor ?? BRAND_COLOURS.accent, '#FFFFFF', MIN_GRAPHIC_CONTRAST),
   };
+}
+
+/** What the palette does to an agency's colours, in words (empty when nothing changes). */
+export function paletteChanges(colours: { primaryColor: string; accentColor: string }): string[] {
+  const changes: string[] = [];
+  const shape = (label: string, colour: string) => {
+    const safe = inkOn(colour, '#FFFFFF', MIN_GRAPHIC_CONTRAST);
+    if (safe !== colour.toUpperCase()) changes.push(`${label} ${colour.toUpperCase()} is too pale to see on white: charts, legends, bullets and buttons use the darker ${safe} instead.`);
+  };
+  shape('Primary colour', colours.primaryColor);
+  const ink = inkOn(colours.primaryColor);
+  if (ink !== colours.primaryColor.toUpperCase()) changes.push(`Headings and links in the primary colour are drawn in ${ink}, dark enough to read as text.`);
+  shape('Accent colour', colours.accentColor);
+  return changes;
 }
 
 /** The sample-data note in words that do not name us on a white-label report (the label itself,

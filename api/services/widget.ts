@@ -18,7 +18,10 @@ import {
   type WidgetConfig,
   widgetTheme,
   type LeadDelivery,
+  leadThanks,
+  type LeadThanks,
 } from '../../common/widget.ts';
+import { REPORT_DELIVERY_TEXT } from '../../common/constants.ts';
 import { users } from '../../db/schema/auth.ts';
 import { brandingProfiles, clients, consultants } from '../../db/schema/consultants.ts';
 import { reports } from '../../db/schema/reports.ts';
@@ -166,6 +169,8 @@ export interface CapturedLead {
   status: 'received';
   /** When its report goes out, so the widget promises only that (decision 0171). */
   delivery: LeadDelivery;
+  /** What the widget says to the visitor. */
+  thanks: LeadThanks;
 }
 
 const DELIVERY_OF_REASON: Record<string, LeadDelivery> = { limit: 'hour', plan: 'later', address: 'review' };
@@ -176,7 +181,8 @@ const DELIVERY_OF_REASON: Record<string, LeadDelivery> = { limit: 'hour', plan: 
  */
 export async function captureLead({ ctx, key, origin, input, requester }: { ctx: AppContext; key: WidgetKeyRow; origin: string; input: WidgetLeadInput; requester: Requester }): Promise<CapturedLead> {
   // A bot that filled the hidden field is thanked and nothing is kept.
-  if (input[WIDGET_HONEYPOT]) return { leadId: randomUUID(), status: 'received', delivery: 'minutes' };
+  const answer = async (leadId: string, delivery: LeadDelivery): Promise<CapturedLead> => ({ leadId, status: 'received', delivery, thanks: leadThanks(delivery, (await widgetConfig(ctx, key)).agency, REPORT_DELIVERY_TEXT) });
+  if (input[WIDGET_HONEYPOT]) return answer(randomUUID(), 'minutes');
   // Abuse from one network is refused outright (a person sees the message); every other limit queues.
   await consumeRateLimit({
     ctx,
@@ -207,9 +213,9 @@ export async function captureLead({ ctx, key, origin, input, requester }: { ctx:
   }
   const requested = await releaseLead(ctx, lead.id);
   if (key.leadEmails === 'each') await enqueue(ctx.db, { type: LEAD_NOTIFY, payload: { leadId: lead.id }, key: `${LEAD_NOTIFY}:${lead.id}` });
-  if (requested) return { leadId: lead.id, status: 'received', delivery: 'minutes' };
+  if (requested) return answer(lead.id, 'minutes');
   const waiting = await ctx.db.query.widgetLeads.findFirst({ columns: { queuedReason: true }, where: eq(widgetLeads.id, lead.id) });
-  return { leadId: lead.id, status: 'received', delivery: DELIVERY_OF_REASON[waiting?.queuedReason ?? ''] ?? 'later' };
+  return answer(lead.id, DELIVERY_OF_REASON[waiting?.queuedReason ?? ''] ?? 'later');
 }
 
 /**

@@ -234,7 +234,10 @@ describe("a lapsed agency's widget (decision 0171)", () => {
     // Past it, the lead is kept and the visitor is told the report is delayed.
     await t.ctx.db.update(users).set({ subscriptionStatus: 'suspended' }).where(eq(users.id, agency.viewer.user.id));
     const late = await visitor('POST', `/api/widget/v1/${key.publishableKey}/leads`, 'https://northstar.example', lead({ email: 'late@bakery.example' }));
-    expect(late.body).toMatchObject({ status: 'received', delivery: 'later' });
+    expect(late.body).toMatchObject({ status: 'received', delivery: 'later', thanks: { title: 'Thank you! Your request is saved.', card: false } });
+    expect(late.body.thanks.text).toContain('it will not arrive in the usual 15-30 minutes');
+    expect(first.body.thanks).toMatchObject({ title: 'Thank you! Your report is on its way.', card: true });
+    expect(first.body.thanks.text).toContain('will arrive in 15-30 minutes');
     const leads = await call(t.app, 'GET', '/api/widget/leads', undefined, agency.cookie);
     expect(leads.status).toBe(200);
     expect(leads.body.leads.map((l: { email: string }) => l.email)).toEqual(expect.arrayContaining(['on-time@bakery.example', 'grace@bakery.example', 'late@bakery.example']));

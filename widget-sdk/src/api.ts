@@ -1,6 +1,6 @@
 // The widget's calls to the product: never with cookies (credentials: 'omit'), always to the
 // origin the script came from, under the publishable key's path (the server checks the Origin).
-import type { LeadDelivery } from '../../common/widget.ts';
+import type { LeadThanks } from '../../common/widget.ts';
 import type { ScoreCardData, WidgetConfig } from './types.ts';
 
 /** What a refused call throws: the status (0: no answer), the message and per-field messages. */
@@ -12,7 +12,7 @@ export interface WidgetApiError {
 
 export interface WidgetApi {
   config(): Promise<WidgetConfig>;
-  submit(form: Record<string, unknown>): Promise<{ leadId: string; delivery?: LeadDelivery }>;
+  submit(form: Record<string, unknown>): Promise<{ leadId: string; thanks: LeadThanks }>;
   lead(leadId: string): Promise<{ status: 'pending' | 'ready'; scoreCard?: ScoreCardData }>;
   scoreCard(): Promise<{ scoreCard: ScoreCardData | null; website: string | null }>;
 }

@@ -3,9 +3,8 @@
 // confirms at once, then shows the lead's own score card when the report is ready. Class
 // components, so the script-tag build needs no hooks runtime (decision 0115).
 import { Component, createRef } from 'react';
-import { REPORT_DELIVERY_TEXT } from '../../common/constants.ts';
 import { checkReportRequest, REPORT_ROLES, US_STATES, type ReportRequestErrors } from '../../common/schemas/report-request-rules.ts';
-import { leadDeliveryText, widgetConsentText, WIDGET_NOT_ENABLED, type LeadDelivery } from '../../common/widget.ts';
+import { widgetConsentText, WIDGET_NOT_ENABLED, type LeadThanks } from '../../common/widget.ts';
 import type { WidgetApi, WidgetApiError } from './api.ts';
 import { ScoreCardView } from './score-card.tsx';
 import { themeStyle } from './styles.ts';
@@ -35,8 +34,8 @@ interface State {
   off?: string;
   sending?: boolean;
   leadId?: string;
-  /** When the report goes out, as the server said (decision 0171). */
-  delivery?: LeadDelivery;
+  /** The thank-you the server wrote: it says when the report will come (decision 0171). */
+  thanks?: LeadThanks;
   card?: ScoreCardData | null;
   website?: string | null;
   errors: Errors;
@@ -99,10 +98,10 @@ export class ReportFormView extends Configured {
     if (Object.keys(found).length) return this.show(found);
     this.setState({ errors: {}, sending: true, said: 'Sending…' });
     try {
-      const { leadId, delivery = 'minutes' } = await this.props.api.submit(payload);
-      this.setState({ leadId, delivery, sending: false, said: delivery === 'minutes' || delivery === 'hour' ? 'Thank you! Your report is being prepared.' : 'Thank you! Your request is saved.' }, () => this.heading.current?.focus());
+      const { leadId, thanks } = await this.props.api.submit(payload);
+      this.setState({ leadId, thanks, sending: false, said: thanks.title }, () => this.heading.current?.focus());
       // A report that waits has no score card to wait for.
-      if (delivery === 'later' || delivery === 'review') return;
+      if (!thanks.card) return;
       this.timer = setTimeout(() => this.poll(POLL_TIMES), POLL_MS) as unknown as number;
     } catch (e) {
       const error = e as WidgetApiError;
@@ -114,7 +113,7 @@ export class ReportFormView extends Configured {
   render() {
     const gated = this.gate('report-form');
     if (gated) return gated;
-    const { config, errors, sending, leadId, delivery = 'minutes', card, said } = this.state;
+    const { config, errors, sending, leadId, thanks, card, said } = this.state;
     const agency = config!.agency;
     const live = (
       <p className="s" aria-live="polite">
@@ -122,12 +121,11 @@ export class ReportFormView extends Configured {
       </p>
     );
     if (leadId) {
-      const thanks = leadDeliveryText(delivery, agency, REPORT_DELIVERY_TEXT);
       return (
         <div className="lr" style={themeStyle(config!.theme)}>
-          <h3 ref={this.heading} tabIndex={-1}>{thanks.title}</h3>
-          <p className="m">{thanks.text}</p>
-          {card ? <ScoreCardView data={card} agency={agency} website={config!.website} /> : (delivery === 'minutes' || delivery === 'hour') && <p className="m">Your score card appears here as soon as it is ready.</p>}
+          <h3 ref={this.heading} tabIndex={-1}>{thanks!.title}</h3>
+          <p className="m">{thanks!.text}</p>
+          {card ? <ScoreCardView data={card} agency={agency} website={config!.website} /> : thanks!.card && <p className="m">Your score card appears here as soon as it is ready.</p>}
           {live}
         </div>
       );

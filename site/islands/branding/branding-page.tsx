@@ -4,6 +4,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { BrandingProfile } from '../../../api/services/branding-profiles.ts';
 import { BRAND_COLOURS } from '../../../common/constants.ts';
+import { paletteChanges } from '../../../api/report/branding.ts';
 import { contrastRatio, MIN_CONTRAST, textOn } from '../../../common/colour.ts';
 import { LOGO_MAX_BYTES, LOGO_TYPES } from '../../../common/schemas/branding.ts';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
@@ -205,6 +206,7 @@ function ProfileForm({ profile, onCancel, onSaved }: { profile: Profile | null; 
           );
         })}
       </fieldset>
+      <PaletteWarning colours={colours} />
       <div className="cf-grid">
         {field('contactEmail', 'Contact e-mail (replies go here)', { type: 'email', defaultValue: profile?.contactEmail ?? '', autoComplete: 'email' })}
         {field('contactPhone', 'Contact phone', { type: 'tel', defaultValue: profile?.contactPhone ?? '', autoComplete: 'tel' })}
@@ -219,6 +221,21 @@ function ProfileForm({ profile, onCancel, onSaved }: { profile: Profile | null; 
       </div>
     </form>
     <BrandingPreview values={previewValues} />
+    </div>
+  );
+}
+
+/** What the reports' palette will do to these colours (api/report/branding.ts themeOf), before saving. */
+function PaletteWarning({ colours }: { colours: { primaryColor: string; accentColor: string } }) {
+  const valid = /^#[0-9A-Fa-f]{6}$/;
+  if (!valid.test(colours.primaryColor) || !valid.test(colours.accentColor)) return null;
+  const changes = paletteChanges(colours);
+  if (changes.length === 0) return null;
+  return (
+    <div className="palette-warning" role="status" data-testid="palette-warning">
+      <p><strong>So that every report stays readable, these colours will be adjusted:</strong></p>
+      <ul>{changes.map((c) => <li key={c}>{c}</li>)}</ul>
+      <p className="muted small">Large areas behind text (the header band) keep your colour, with white or dark text on it, whichever reads.</p>
     </div>
   );
 }
