@@ -102,7 +102,7 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     id: 'white-label',
     question: 'What does white-label mean on the Agency plan?',
     answer: [
-      'Reports for your clients carry your branding profile instead of ours: your logo, colours, company name, contact e-mail and phone, website and footer text on every PDF page, the score card, the e-mail (sent under your company name, with replies going to your contact address and your footer in place of our postal address) and the online report, which shows your header and colours with no LocalRank navigation. "Powered by LocalRank" is off unless you turn it on. Branding Settings shows a live preview of the PDF, the e-mail and the score card as you edit. Reports made from example figures still say so.',
+      'Reports for your clients carry your branding profile instead of ours: your logo, colours, company name, contact e-mail and phone, website and footer text on every PDF page, the score card, the e-mail (sent under your company name, with replies going to your contact address and your footer in place of our postal address) and the online report, which shows your header and colours with no LocalRank navigation. "Powered by LocalRank" is off unless you turn it on. Branding Settings shows a live preview of the PDF, the e-mail and the score card as you edit. The e-mails can leave from your own mail server, and their links can open on a report domain of yours (reports.youragency.com). Reports made from example figures still say so.',
     ],
   },
   {
