@@ -131,18 +131,21 @@ test("a consultant opens a client's dashboard; another consultant gets no busine
   await expect(page.getByText('Hyde Park Bakery')).toHaveCount(0);
 });
 
-test('the switcher moves between the consultant\'s own business and a client\'s, and /dashboard opens the last one viewed', async ({ page, appCtx, signIn }) => {
+test('the switcher moves between the consultant\'s own business and a client\'s, and the consultant\'s /dashboard is the portfolio of both', async ({ page, appCtx, signIn }) => {
   const owner = await signIn({ tier: 'free' });
   const { business: client } = await seedBusiness(appCtx, { userId: owner.userId, company: 'Clarksville Florist', snapshots: [{ daysAgo: 1 }] });
   await page.context().clearCookies();
   const consultant = await signIn({ role: 'consultant', tier: 'agency' });
-  await seedBusiness(appCtx, { userId: consultant.userId, company: 'Mueller Marketing Studio', snapshots: [{ daysAgo: 1 }] });
+  const { business: own } = await seedBusiness(appCtx, { userId: consultant.userId, company: 'Mueller Marketing Studio', snapshots: [{ daysAgo: 1 }] });
   await addClient(appCtx, consultant.viewer.consultant!.id, client.id);
 
+  // Issue 25: a consultant's /dashboard lists every business it looks after; a row opens one.
   await page.goto('/dashboard');
+  await expect(page.getByTestId('portfolio-row')).toHaveCount(2);
+  await page.getByRole('link', { name: 'Mueller Marketing Studio' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Mueller Marketing Studio' })).toBeVisible();
   const switcher = page.getByLabel('Business');
-  await expect(switcher).toHaveValue(await page.evaluate(async () => ((await (await fetch('/api/my-business')).json()) as { business: { id: string } }).business.id));
+  await expect(switcher).toHaveValue(own.id);
   await expect(switcher.locator('optgroup[label="Clients"] option')).toHaveText(['Dana Whitfield · Clarksville Florist (Austin, TX)']);
   await page.screenshot({ path: 'test-results/screens/dashboard-switcher.png' });
   // Keyboard only: focus the select and pick the client.
@@ -151,15 +154,21 @@ test('the switcher moves between the consultant\'s own business and a client\'s,
   await expect(page).toHaveURL(`/dashboard/${client.id}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Clarksville Florist' })).toBeVisible();
 
-  // The top bar's Dashboard link comes back to the client's dashboard, the one viewed last.
-  await page.goto('/dashboard');
-  await expect(page.getByRole('heading', { level: 1, name: 'Clarksville Florist' })).toBeVisible();
-  await expect(page.getByLabel('Business')).toHaveValue(client.id);
+  // The top bar's Dashboard link comes back to the portfolio.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+  await expect(page).toHaveURL('/dashboard');
+  await expect(page.getByTestId('portfolio-row')).toHaveCount(2);
+});
 
-  // A remembered business that is no longer the consultant's: /dashboard falls back to their own.
+test("an owner's /dashboard opens the business viewed last, and its own when that one is gone", async ({ page, appCtx, signIn }) => {
+  const owner = await signIn({ tier: 'pro' });
+  await seedBusiness(appCtx, { userId: owner.userId, company: 'Mueller Bakery', snapshots: [{ daysAgo: 1 }] });
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { level: 1, name: 'Mueller Bakery' })).toBeVisible();
+  // A remembered business that is no longer the viewer's: /dashboard falls back to their own.
   await page.evaluate(() => localStorage.setItem('localrank.dashboardBusiness', crypto.randomUUID()));
   await page.goto('/dashboard');
-  await expect(page.getByRole('heading', { level: 1, name: 'Mueller Marketing Studio' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Mueller Bakery' })).toBeVisible();
 });
 
 test("a stranger and an unknown id get No Business Analysis Found", async ({ page, appCtx, signIn }) => {
