@@ -4,6 +4,7 @@ import { EnvError, loadEnv } from '../api/env.ts';
 import { AppError } from '../api/errors.ts';
 import { JOB_STATUSES, listJobs, retryJob } from '../api/jobs/admin.ts';
 import { backupDatabase } from '../api/services/backup.ts';
+import { mailBacklog } from '../api/services/health.ts';
 import { describeErasure, forgetEmail, purgeExpiredFreeReports } from '../api/services/data-rights/erasure.ts';
 import { requestAccountExport } from '../api/services/data-rights/export.ts';
 import { setupBilling } from '../api/services/billing/catalogue.ts';
@@ -70,6 +71,8 @@ async function main(args: string[]): Promise<number> {
       }
     } else if (command === 'jobs') {
       const rows = await listJobs({ ctx, status: rest[0] });
+      const backlog = await mailBacklog(ctx);
+      if (backlog.waiting) console.log(`Waiting for the mail server: ${backlog.waiting} job(s), the oldest queued ${backlog.oldestSince}; they retry on their own.`);
       if (!rows.length) console.log('No jobs.');
       for (const j of rows) {
         console.log([j.id, j.type, j.status, `${j.attempts}/${j.maxAttempts}`, j.updatedAt.toISOString(), j.lastError ?? ''].join('\t'));

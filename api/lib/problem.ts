@@ -35,6 +35,7 @@ const TITLES: Record<string, string> = {
   rate_limited: 'Too many requests',
   not_configured: 'Not configured',
   busy: 'Busy',
+  storage_full: 'Storage full',
   internal: 'Internal error',
 };
 
