@@ -30,6 +30,8 @@ export async function openDb(url: string, authToken?: string): Promise<Db> {
     // misses on every dashboard read once business_metrics rows with their data points grow).
     await client.execute('PRAGMA mmap_size = 268435456');
     await client.execute('PRAGMA cache_size = -65536');
+    // Erased rows are overwritten with zeros, not left readable in free pages (decision 0201).
+    await client.execute('PRAGMA secure_delete = ON');
   }
   await client.execute('PRAGMA foreign_keys = ON');
   const db = drizzle(client, { schema }) as Db;

@@ -35,3 +35,30 @@ export async function findMentions(ctx: AppContext, dataDir: string, needles: st
   walk(dataDir);
   return found;
 }
+
+/**
+ * Byte for byte: every file under DATA_DIR, the database and its write-ahead log included (where a
+ * freed page or an old page image may still hold erased rows), searched for each string as it
+ * would be stored (UTF-8, any case). Returns how many times each one occurs in each file.
+ */
+export function findBytes(dataDir: string, needles: string[]): Record<string, Record<string, number>> {
+  const found: Record<string, Record<string, number>> = {};
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) {
+        walk(path);
+        continue;
+      }
+      const text = readFileSync(path).toString('latin1').toLowerCase();
+      for (const needle of needles) {
+        const bytes = Buffer.from(needle.toLowerCase(), 'utf8').toString('latin1');
+        const count = text.split(bytes).length - 1;
+        if (count) (found[relative(dataDir, path)] ??= {})[needle] = count;
+      }
+    }
+  };
+  walk(dataDir);
+  return found;
+}
