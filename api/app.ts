@@ -80,6 +80,9 @@ export function createApp(ctx: AppContext) {
     const route = `${c.req.method} ${c.req.routePath}`;
     if (error instanceof AppError) {
       if (error.retryAfterSeconds) c.header('Retry-After', String(error.retryAfterSeconds));
+      // The rest of a refused body is not read: the connection cannot carry another request, and
+      // the client is told so rather than finding it closed under its next one.
+      if (error.code === 'payload_too_large') c.header('Connection', 'close');
       if (error.status >= 500) ctx.log.error('request failed', { requestId: c.get('requestId'), route, error: error.message });
       return answer(c, error);
     }

@@ -159,14 +159,14 @@ export function staticFiles(clientDir: string, pageHeaders: (url: string) => Arr
     if (!file) return false;
     const encoding = pickEncoding(req.headers['accept-encoding']);
     const variant = encoding === 'br' ? file.br : encoding === 'gzip' ? file.gz : undefined;
-    if (file.type.startsWith('text/html')) for (const [name, value] of pageHeaders(req.url ?? '/')) res.setHeader(name, value);
+    // Every file gets the security headers, not only pages: an image or a script read as another
+    // type (no nosniff), or framed, is as much a risk as a page.
+    for (const [name, value] of pageHeaders(req.url ?? '/')) res.setHeader(name, value);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Content-Type', file.type);
     res.setHeader('Cache-Control', file.cacheControl);
     // The widget's scripts are loaded by other sites' pages (issue 15).
-    if (path.startsWith(WIDGET_BASE_PATH)) {
-      res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-      res.setHeader('X-Content-Type-Options', 'nosniff');
-    }
+    if (path.startsWith(WIDGET_BASE_PATH)) res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     res.setHeader('Last-Modified', file.lastModified);
     if (file.br || file.gz) res.setHeader('Vary', 'Accept-Encoding');
     // One ETag per representation, so a cache never serves a brotli body to a gzip-only client.

@@ -212,6 +212,18 @@ describe('the widget API from other sites', () => {
     expect(sent.at(-1)).toContain('Subject: 2 new leads from your widget');
   });
 
+  it('counts leads per address when they are taken, queued ones too: a sixth in the hour is refused', async () => {
+    const { agency, key } = await agencyWithKey();
+    // Queued (the plan lapsed), so no report request counts them: the lead itself must.
+    await t.ctx.db.update(users).set({ subscriptionStatus: 'suspended' }).where(eq(users.id, agency.viewer.user.id));
+    const statuses: number[] = [];
+    for (let n = 1; n <= 8; n++) {
+      statuses.push((await visitor('POST', `/api/widget/v1/${key.publishableKey}/leads`, 'https://northstar.example', lead({ email: 'Many@Bakery.example', company: `Bakery ${n}` }))).status);
+    }
+    expect(statuses).toEqual([202, 202, 202, 202, 202, 429, 429, 429]);
+    expect(await t.ctx.db.select().from(widgetLeads).where(eq(widgetLeads.email, 'many@bakery.example'))).toHaveLength(5);
+  });
+
   it('refuses a revoked key', async () => {
     const { agency, key } = await agencyWithKey();
     expect((await call(t.app, 'POST', `/api/widget/keys/${key.id}/revoke`, undefined, agency.cookie)).body.revoked).toBe(true);

@@ -277,7 +277,7 @@ function KeyForm({ widgetKey, profiles, clients, onCancel, onSaved }: { widgetKe
           {err('brandingProfileId')}
         </div>
         <div className="field cf-wide">
-          <label htmlFor="wk-allowedHostnames">Allowed hostnames (one per line; *.example.com for every subdomain)</label>
+          <label htmlFor="wk-allowedHostnames">Allowed hostnames (one per line, served over https; *.example.com for every subdomain, http://localhost:8080 for a test site)</label>
           <textarea {...a11y('allowedHostnames')} className="input" rows={3} required defaultValue={widgetKey?.allowedHostnames.join('\n') ?? ''} placeholder={'youragency.com\n*.youragency.com'} />
           {err('allowedHostnames')}
         </div>
