@@ -8,7 +8,7 @@ import { and, eq, gte, inArray, lt, lte, notInArray, or, sql } from 'drizzle-orm
 import { jobs } from '../../db/schema/operations.ts';
 import type { AppContext } from '../context.ts';
 import { errorMessage } from '../log.ts';
-import { MAIL_RETRY_DELAYS_MS, MAIL_WAIT_PREFIX, MailUnavailableError, noteStorageFault, noteStorageOk, STORAGE_PAUSE_MAX_MS, STORAGE_PAUSE_MS, storageFault, warnOncePerMinute } from './faults.ts';
+import { MAIL_RETRY_DELAYS_MS, MAIL_WAIT_PREFIX, MailUnavailableError, noteStorageFault, noteStorageOk, STORAGE_PAUSE_MAX_MS, STORAGE_PAUSE_MS, storageFault, warnOncePerMinute, type StorageFault } from './faults.ts';
 import type { JobRegistry } from './registry.ts';
 import type { JobRun } from './types.ts';
 
@@ -71,6 +71,19 @@ interface Active {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** What became of a call: its value, or its failure told apart. A storage fault is kept as words
+ *  only: its error holds the database statement that failed, which keeps the connection from
+ *  committing until the error is collected (db/client.ts), so it must not be held while waiting. */
+type Settled<T> = { ok: true; value: T } | { ok: false; fault: StorageFault | null; reason: string; error?: unknown };
+async function settled<T>(call: () => Promise<T>): Promise<Settled<T>> {
+  try {
+    return { ok: true, value: await call() };
+  } catch (error) {
+    const fault = storageFault(error);
+    return { ok: false, fault, reason: errorMessage(error), ...(fault ? {} : { error }) };
+  }
+}
+
 export function backoffMs(attempt: number, baseMs: number, maxMs: number): number {
   const exp = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(exp * (1 + Math.random() * 0.25));
@@ -110,16 +123,13 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
    *  then claimed again at the cost of an attempt. */
   async function persistently<T>(write: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     for (let i = 1, wait = 100; ; i++, wait = Math.min(STORAGE_PAUSE_MAX_MS, wait * 2)) {
-      try {
-        return await write();
-      } catch (error) {
-        const fault = storageFault(error);
-        // Once the job is let go of (stopping), a few tries only.
-        if (!fault || (signal?.aborted && i >= 5)) throw error;
-        noteStorageFault(ctx, fault, 'job bookkeeping', error);
-        pause();
-        await sleep(wait);
-      }
+      const result = await settled(write);
+      if (result.ok) return result.value;
+      // Once the job is let go of (stopping), a few tries only.
+      if (!result.fault || (signal?.aborted && i >= 5)) throw result.error ?? new Error(result.reason);
+      noteStorageFault(ctx, result.fault, 'job bookkeeping', result.reason);
+      pause();
+      await sleep(wait);
     }
   }
 
@@ -202,18 +212,18 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
     };
     const started = Date.now();
     try {
-      await definition.run(ctx, run, tools);
+      const outcome = await settled(() => definition.run(ctx, run, tools));
       if (controller.signal.aborted) return; // released on shutdown or lease lost: not ours to finish
-      await persistently(() => ctx.db.update(jobs).set({ status: 'done', finishedAt: new Date(), leaseUntil: null, lastError: null }).where(mine(job.id)), controller.signal);
-      ctx.log.info('job done', { jobId: job.id, type: job.type, attempt: job.attempts, ms: Date.now() - started });
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      const reason = errorMessage(error);
-      const fault = storageFault(error);
+      if (outcome.ok) {
+        await persistently(() => ctx.db.update(jobs).set({ status: 'done', finishedAt: new Date(), leaseUntil: null, lastError: null }).where(mine(job.id)), controller.signal);
+        ctx.log.info('job done', { jobId: job.id, type: job.type, attempt: job.attempts, ms: Date.now() - started });
+        return;
+      }
+      const { reason, fault, error } = outcome;
       const mailWaits = Number(progress.mailWaits ?? 0);
       if (fault) {
         // Not the job's fault: back in line without spending the attempt, and the whole worker pauses.
-        noteStorageFault(ctx, fault, `job ${job.type}`, error);
+        noteStorageFault(ctx, fault, `job ${job.type}`, reason);
         pause();
         const runAt = new Date(pausedUntil);
         await persistently(
@@ -275,23 +285,26 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
     return entry;
   }
 
-  async function loop() {
-    while (running) {
-      try {
-        while (running && active.size < concurrency && Date.now() >= pausedUntil && (options.canClaim?.() ?? true)) {
-          const job = await claim();
-          if (!job) break;
-          resume(); // a claim is a write: the storage takes writes again
-          launch(job);
-        }
-      } catch (error) {
+  async function claimWhatFits() {
+    while (running && active.size < concurrency && Date.now() >= pausedUntil && (options.canClaim?.() ?? true)) {
+      const claimed = await settled(claim);
+      if (!claimed.ok) {
         // Retried after a pause that doubles while it lasts, not every poll: a full disk or a
         // locked database is logged once a minute.
         pause();
-        const fault = storageFault(error);
-        if (fault) noteStorageFault(ctx, fault, 'claim', error);
-        else warnOncePerMinute(ctx, 'claim', 'claim failed', { error: errorMessage(error) });
+        if (claimed.fault) noteStorageFault(ctx, claimed.fault, 'claim', claimed.reason);
+        else warnOncePerMinute(ctx, 'claim', 'claim failed', { error: claimed.reason });
+        return;
       }
+      if (!claimed.value) return;
+      resume(); // a claim is a write: the storage takes writes again
+      launch(claimed.value);
+    }
+  }
+
+  async function loop() {
+    while (running) {
+      await claimWhatFits();
       if (!running) break;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, pollMs);
