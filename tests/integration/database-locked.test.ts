@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'libsql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
-import { uniqueEmail } from '../helpers/factories.ts';
+import { submitForm } from '../helpers/report-requests.ts';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -13,13 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-let seq = 0;
-async function submit() {
-  seq++;
-  const body = { fullName: 'Maria Lopez', email: uniqueEmail('locked'), company: `Lopez Plumbing ${seq}`, role: 'owner', website: 'https://lopezplumbing.example.com', address: '1200 Barton Springs Rd', city: 'Austin', state: 'TX', zip: '78704' };
-  const res = await t.app.request('/api/submit-request', { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${seq}` }, body: JSON.stringify(body) });
-  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as { code?: string } };
-}
+const submit = () => submitForm(t.app);
 
 describe('a database locked by another process', () => {
   it('refuses submits with 503 and Retry-After while the lock lasts, and takes them again after', async () => {

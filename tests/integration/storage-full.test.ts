@@ -21,7 +21,7 @@ import { reportRequests } from '../../db/schema/businesses.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
 import { until } from '../helpers/crash-suite.ts';
-import { uniqueEmail } from '../helpers/factories.ts';
+import { submitForm } from '../helpers/report-requests.ts';
 import { startSmtpServer } from '../helpers/smtp.ts';
 
 const root = process.getuid?.() === 0;
@@ -55,23 +55,7 @@ afterAll(async () => {
   rmSync(mount, { recursive: true, force: true });
 });
 
-let seq = 0;
-async function submit() {
-  seq++;
-  const body = {
-    fullName: 'Maria Lopez',
-    email: uniqueEmail('disk'),
-    company: `Lopez Plumbing ${seq}`,
-    role: 'owner',
-    website: 'https://lopezplumbing.example.com',
-    address: '1200 Barton Springs Rd',
-    city: 'Austin',
-    state: 'TX',
-    zip: '78704',
-  };
-  const res = await app.request('/api/submit-request', { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${seq % 250}` }, body: JSON.stringify(body) });
-  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as { code?: string; requestId?: string } };
-}
+const submit = () => submitForm(app);
 
 /** Fills the file system with a file of zeros until it refuses another byte; returns the file. */
 function fill(dir: string): string {
