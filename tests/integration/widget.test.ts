@@ -10,6 +10,7 @@ import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { contrastRatio, MIN_CONTRAST, MIN_NON_TEXT_CONTRAST } from '../../common/colour.ts';
 import { DEFAULT_WIDGET_THEME, WIDGET_CARD_BACKGROUND } from '../../common/widget.ts';
+import { SCORE_CARD_OFF_MESSAGE } from '../../common/schemas/widget.ts';
 import { users } from '../../db/schema/auth.ts';
 import { themeStyle } from '../../widget-sdk/src/styles.ts';
 import { reports } from '../../db/schema/reports.ts';
@@ -90,6 +91,11 @@ describe('widget keys', () => {
     const bad = await call(t.app, 'POST', '/api/widget/keys', { name: '', allowedHostnames: ['*.com'], brandingProfileId: null, components: [], scoreCardClientId: null, leadEmails: 'each' }, agency.cookie);
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.fields).sort()).toEqual(['allowedHostnames.0', 'components', 'name']);
+
+    // A score card's client only with the score card on: refused, not saved silently.
+    const scoreCardOff = await call(t.app, 'PUT', `/api/widget/keys/${key.id}`, { name: 'Main site', allowedHostnames: ['northstar.example'], brandingProfileId: null, components: ['report-form'], scoreCardClientId: '00000000-0000-4000-8000-000000000000', leadEmails: 'each' }, agency.cookie);
+    expect(scoreCardOff.status).toBe(400);
+    expect(scoreCardOff.body.fields).toEqual({ scoreCardClientId: SCORE_CARD_OFF_MESSAGE });
 
     const rotated = await call(t.app, 'POST', `/api/widget/keys/${key.id}/rotate`, undefined, agency.cookie);
     expect(rotated.body.publishableKey).not.toBe(key.publishableKey);
