@@ -346,7 +346,7 @@ function Leads({ leads, onChanged }: { leads: LeadSummary[]; onChanged: () => vo
       {leads.length === 0 ? (
         <p className="clients-empty">No leads yet. Each report requested through your widget appears here.</p>
       ) : (
-        <div className="table-wrap" role="region" aria-labelledby="leads-title" tabIndex={0}>
+        <div className="table-wrap" role="region" aria-label="Leads (table)" tabIndex={0}>
           <table className="table clients-table">
             <thead>
               <tr>
