@@ -1,6 +1,7 @@
 // axe on the signed-in screens (issue 26), in the states an agency reaches: the dashboard and a
 // business, the client list and a client (white-label, in the agency's branding profile), Early
-// Warning, the widget page with a key and a lead, Branding Settings and the account.
+// Warning, the widget page with a key and a lead, Branding Settings and the account; and a
+// business owner's dashboard, Early Warning, account, data rights and plan pages.
 import AxeBuilder from '@axe-core/playwright';
 import { brandingProfiles } from '../../db/schema/consultants.ts';
 import { widgetKeys, widgetLeads } from '../../db/schema/widget.ts';
@@ -63,5 +64,20 @@ test('every signed-in screen of an agency is axe clean', async ({ page, signIn, 
   await page.getByRole('button', { name: 'New Key' }).click();
   await expect(page.locator('#wk-title')).toBeVisible();
   await check('/widget, a new key');
+  expect(found).toEqual([]);
+});
+
+test("every signed-in screen of a business owner is axe clean", async ({ page, signIn, appCtx }) => {
+  test.setTimeout(90_000);
+  const owner = await signIn({ tier: 'enterprise' });
+  const { business } = await seedBusiness(appCtx, { userId: owner.userId, company: 'Barton Springs Dental', snapshots: [{ daysAgo: 30, seed: 5 }, { daysAgo: 0, seed: 6 }] });
+  const found: string[] = [];
+  for (const path of ['/dashboard', `/dashboard/${business.id}`, `/early-warning/${business.id}`, '/account', '/privacy/data', '/subscribe']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    const axe = await new AxeBuilder({ page }).analyze();
+    for (const v of axe.violations) found.push(`${path} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  }
   expect(found).toEqual([]);
 });
