@@ -29,6 +29,13 @@ export function contactRoutes(ctx: AppContext) {
     async (c, next) => {
       if ((c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase() !== 'application/x-www-form-urlencoded') return next();
       c.header('Cache-Control', 'no-store');
+      // A plain form post needs no preflight, so another site could make its visitors send one:
+      // only our own page's is taken (browsers send Sec-Fetch-Site and Origin with every post).
+      const site = c.req.header('sec-fetch-site');
+      const origin = c.req.header('origin');
+      if ((site && site !== 'same-origin') || (origin && origin !== new URL(ctx.env.PUBLIC_BASE_URL).origin)) {
+        return c.html(refusedPage('This form can only be sent from our contact page.'), 403);
+      }
       const form = await c.req.parseBody();
       const fields = Object.fromEntries(['name', 'email', 'subject', 'message'].map((name) => [name, typeof form[name] === 'string' ? form[name] : '']));
       const parsed = contactMessageSchema.safeParse(fields);

@@ -109,9 +109,12 @@ test('contact: typed and sent before its script has loaded, the plain form post 
   expect(row).toMatchObject({ name: 'Early Bird', subject: 'billing', message: 'Sent before the page had finished loading.' });
 });
 
-test('contact: a plain form post with bad fields is refused with per-field messages', async ({ request }) => {
+test('contact: a plain form post with bad fields is refused with per-field messages, and one from another site outright', async ({ request }) => {
   const res = await request.post('/api/contact', { form: { name: 'J', email: 'jane@', subject: 'nonsense', message: 'short' } });
   expect(res.status()).toBe(400);
   const html = await res.text();
   for (const text of ['Name: Name must be at least 2 characters', 'Email: Please enter a valid email', 'Subject: Please select a subject', 'Message: Message must be at least 10 characters']) expect(html).toContain(text);
+  // Another site's form, posted by its visitor's browser, is not taken.
+  const foreign = await request.post('/api/contact', { form: { name: 'Jane Smith', email: 'jane@example.com', subject: 'general', message: 'Sent from somewhere else.' }, headers: { origin: 'https://elsewhere.example', 'sec-fetch-site': 'cross-site' } });
+  expect(foreign.status()).toBe(403);
 });
