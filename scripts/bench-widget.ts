@@ -38,6 +38,7 @@ for (const [f, budget] of [[loader, WIDGET_BUDGETS.loader], [widget, WIDGET_BUDG
   console.log(`  ${f.file.padEnd(24)}  ${kb(f.raw).padEnd(9)}  ${kb(f.gzip).padEnd(9)}  ${kb(f.brotli).padEnd(9)}  ${kb(budget)} ${f.gzip <= budget ? 'ok' : 'OVER'}`);
 }
 
+console.log('\nCold loads (each request: start-end, ms since navigation):');
 // Everything started from here on is stopped on every path, a failed launch included.
 const server = await startBenchServer({ ...builtSiteUrl(), WORKER: 'off', WIDGET_RATE_LIMIT_PER_IP: '100000' });
 let ctx: Awaited<ReturnType<typeof createContext>> | undefined;
@@ -73,12 +74,12 @@ try {
       const loaderUrl = `${product}/widget/v1/loader.js`;
       const { ms, entries } = await page.evaluate(
         ({ url, origin }) =>
-          new Promise<{ ms: number; entries: Array<{ startTime: number; responseEnd: number }> }>((done) => {
+          new Promise<{ ms: number; entries: Array<{ name: string; startTime: number; responseEnd: number }> }>((done) => {
             const check = () => {
               const button = document.querySelector('localrank-report-form')?.shadowRoot?.querySelector('button[type=submit]');
               if (button && !(button as HTMLButtonElement).disabled) {
                 const start = performance.getEntriesByName(url)[0]?.startTime ?? 0;
-                const entries = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) => e.name.startsWith(origin)).map((e) => ({ startTime: e.startTime, responseEnd: e.responseEnd }));
+                const entries = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) => e.name.startsWith(origin)).map((e) => ({ name: e.name, startTime: e.startTime, responseEnd: e.responseEnd }));
                 done({ ms: performance.now() - start, entries });
               } else requestAnimationFrame(check);
             };
@@ -88,7 +89,9 @@ try {
       );
       times.push(ms);
       trips.push(roundTrips(entries));
-      if (process.env.BENCH_DEBUG) console.log(Math.round(ms), entries.map((e) => `${Math.round(e.startTime)}-${Math.round(e.responseEnd)}`).join(" "));
+      // Each request's start and end (ms since navigation): where the time went.
+      const spans = entries.map((e) => `${new URL(e.name).pathname.split('/').pop()} ${Math.round(e.startTime)}-${Math.round(e.responseEnd)}`);
+      console.log(`  run ${i + 1}: ${Math.round(ms)} ms (${spans.join(', ')})`);
     } finally {
       await context.close();
     }
