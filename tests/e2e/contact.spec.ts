@@ -89,11 +89,11 @@ test('contact: when the server refuses, the form stays with its message and a de
   await expect(page.getByRole('heading', { name: 'Message Received' })).toHaveCount(0);
 });
 
-test('contact: typed and sent before its script has loaded, the plain form post is accepted', async ({ page, appCtx }) => {
+test('contact: typed and sent before its script has loaded, the plain form post is accepted', async ({ page, appCtx }, info) => {
   const email = uniqueEmail('early');
   // A slow network for the page's scripts: React is still on its way when the visitor sends.
   await page.route('**/_astro/*.js', async (route) => {
-    await new Promise((done) => setTimeout(done, 8_000));
+    await new Promise((done) => setTimeout(done, 5_000));
     await route.continue().catch(() => {});
   });
   await page.goto('/contact', { waitUntil: 'domcontentloaded' });
@@ -105,6 +105,7 @@ test('contact: typed and sent before its script has loaded, the plain form post 
   await page.getByRole('button', { name: 'Send Message' }).click();
   await expect(page).toHaveURL(/\/contact\/sent$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Message Received' })).toBeVisible();
+  await page.screenshot({ path: info.outputPath('contact-sent.png') });
   const [row] = await appCtx.db.select().from(contactMessages).where(eq(contactMessages.email, email));
   expect(row).toMatchObject({ name: 'Early Bird', subject: 'billing', message: 'Sent before the page had finished loading.' });
 });
