@@ -119,3 +119,22 @@ test('contact: a plain form post with bad fields is refused with per-field messa
   const foreign = await request.post('/api/contact', { form: { name: 'Jane Smith', email: 'jane@example.com', subject: 'general', message: 'Sent from somewhere else.' }, headers: { origin: 'https://elsewhere.example', 'sec-fetch-site': 'cross-site' } });
   expect(foreign.status()).toBe(403);
 });
+
+test('contact: what was typed before the form hydrated is kept and sent once it has', async ({ page, appCtx }) => {
+  const email = uniqueEmail('typed');
+  await page.route('**/_astro/*.js', async (route) => {
+    await new Promise((done) => setTimeout(done, 2_000));
+    await route.continue().catch(() => {});
+  });
+  await page.goto('/contact', { waitUntil: 'domcontentloaded' });
+  await page.getByLabel('Name').fill('Typed Early');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Subject').selectOption({ label: 'Billing Question' });
+  await page.getByLabel('Message').fill('Typed while the page was still loading.');
+  await expect(page.locator('form.contact-form')).toHaveAttribute('novalidate', '', { timeout: 15_000 });
+  await expect(page.getByLabel('Subject')).toHaveValue('billing');
+  await page.getByRole('button', { name: 'Send Message' }).click();
+  await expect(page.getByRole('heading', { name: 'Message Received' })).toBeFocused();
+  const [row] = await appCtx.db.select().from(contactMessages).where(eq(contactMessages.email, email));
+  expect(row).toMatchObject({ name: 'Typed Early', subject: 'billing', message: 'Typed while the page was still loading.' });
+});
