@@ -1,7 +1,7 @@
 // The widget SDK's shared facts (issue 15): where it is served, what a key looks like, which
 // hostnames a key admits, and the snippet an agency pastes. The product (routes, the /widget page)
 // and the SDK itself read them from here, so the snippet shown is the one the SDK documents.
-import { inkOn, textOn } from './colour.ts';
+import { inkOn, ringOn, textOn } from './colour.ts';
 
 /** The versioned path the widget is served under. A breaking change gets /widget/v2/. */
 export const WIDGET_BASE_PATH = '/widget/v1/';
@@ -145,12 +145,18 @@ export interface WidgetTheme {
   /** Headings (darkened like primaryInk when needed). */
   secondary: string;
   accent: string;
+  /** The keyboard focus ring: the accent, moved towards black or white until it reads (3:1) on
+   *  white, on the score card's grey and on the primary colour (ringOn). */
+  focus: string;
 }
+
+/** The score card's background in the widget's stylesheet (widget-sdk/src/styles.ts). */
+export const WIDGET_CARD_BACKGROUND = '#F1F5F9';
 
 /** The agency's colours, with the text colours that keep the widget readable whatever they are
  *  (the contrast Branding Settings warns about). */
 export function widgetTheme(primary: string, secondary: string, accent: string): WidgetTheme {
-  return { primary, onPrimary: textOn(primary), primaryInk: inkOn(primary), secondary: inkOn(secondary), accent };
+  return { primary, onPrimary: textOn(primary), primaryInk: inkOn(primary), secondary: inkOn(secondary), accent, focus: ringOn(accent, ['#FFFFFF', WIDGET_CARD_BACKGROUND, primary]) };
 }
 export const DEFAULT_WIDGET_THEME = /* @__PURE__ */ widgetTheme('#2563EB', '#1F2937', '#059669');
 

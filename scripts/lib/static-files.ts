@@ -41,15 +41,18 @@ function walk(dir: string): string[] {
   return out;
 }
 
-/** Writes file.br and file.gz beside every compressible file of 1 KB or more. Run after the build. */
+/** Writes file.br and file.gz beside every compressible file of 1 KB or more, and beside the
+ *  widget's files whatever their size (the loader is under 1 KB, and every embedding page's first
+ *  request for it crosses a slow network: issue 26). Run after the build. */
 export function precompress(clientDir: string): { files: number; bytes: number; brotliBytes: number } {
   let files = 0;
   let bytes = 0;
   let brotliBytes = 0;
+  const widgetDir = join(clientDir, WIDGET_BASE_PATH);
   for (const file of walk(clientDir)) {
     if (!COMPRESSIBLE.has(extname(file))) continue;
     const body = readFileSync(file);
-    if (body.length < MIN_BYTES) continue;
+    if (body.length < MIN_BYTES && !file.startsWith(widgetDir)) continue;
     const br = brotliCompressSync(body, {
       params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
     });

@@ -8,7 +8,9 @@ import { scheduleWidgetLeads } from '../../api/email/lead-emails.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
-import { contrastRatio, MIN_CONTRAST } from '../../common/colour.ts';
+import { contrastRatio, MIN_CONTRAST, MIN_NON_TEXT_CONTRAST } from '../../common/colour.ts';
+import { DEFAULT_WIDGET_THEME, WIDGET_CARD_BACKGROUND } from '../../common/widget.ts';
+import { SCORE_CARD_OFF_MESSAGE } from '../../common/schemas/widget.ts';
 import { users } from '../../db/schema/auth.ts';
 import { themeStyle } from '../../widget-sdk/src/styles.ts';
 import { reports } from '../../db/schema/reports.ts';
@@ -90,6 +92,11 @@ describe('widget keys', () => {
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.fields).sort()).toEqual(['allowedHostnames.0', 'components', 'name']);
 
+    // A score card's client only with the score card on: refused, not saved silently.
+    const scoreCardOff = await call(t.app, 'PUT', `/api/widget/keys/${key.id}`, { name: 'Main site', allowedHostnames: ['northstar.example'], brandingProfileId: null, components: ['report-form'], scoreCardClientId: '00000000-0000-4000-8000-000000000000', leadEmails: 'each' }, agency.cookie);
+    expect(scoreCardOff.status).toBe(400);
+    expect(scoreCardOff.body.fields).toEqual({ scoreCardClientId: SCORE_CARD_OFF_MESSAGE });
+
     const rotated = await call(t.app, 'POST', `/api/widget/keys/${key.id}/rotate`, undefined, agency.cookie);
     expect(rotated.body.publishableKey).not.toBe(key.publishableKey);
     expect((await visitor('GET', `/api/widget/v1/${key.publishableKey}/config`, 'https://northstar.example')).status).toBe(403);
@@ -106,8 +113,12 @@ describe('the widget API from other sites', () => {
     expect(theme).toMatchObject({ primary: '#FDE047', onPrimary: '#111827', accent: '#F59E0B' });
     expect(contrastRatio(theme.primary, theme.onPrimary)).toBeGreaterThanOrEqual(MIN_CONTRAST);
     for (const ink of [theme.primaryInk, theme.secondary]) expect(contrastRatio(ink, '#FFFFFF'), ink).toBeGreaterThanOrEqual(MIN_CONTRAST);
+    // The focus ring reads (3:1) on white, on the score card's grey and on the primary colour.
+    for (const background of ['#FFFFFF', WIDGET_CARD_BACKGROUND, theme.primary]) expect(contrastRatio(theme.focus, background), background).toBeGreaterThanOrEqual(MIN_NON_TEXT_CONTRAST);
     // The SDK passes them on as the properties its stylesheet reads.
-    expect(themeStyle(theme)).toEqual({ '--lr-primary': '#FDE047', '--lr-on-primary': '#111827', '--lr-primary-ink': theme.primaryInk, '--lr-secondary': theme.secondary, '--lr-accent': '#F59E0B' });
+    expect(themeStyle(theme)).toEqual({ '--lr-primary': '#FDE047', '--lr-on-primary': '#111827', '--lr-primary-ink': theme.primaryInk, '--lr-secondary': theme.secondary, '--lr-accent': '#F59E0B', '--lr-focus': theme.focus });
+    // Without a profile, the SDK's written-out defaults are the default theme's.
+    expect(themeStyle(null)).toEqual({ '--lr-primary': DEFAULT_WIDGET_THEME.primary, '--lr-secondary': DEFAULT_WIDGET_THEME.secondary, '--lr-accent': DEFAULT_WIDGET_THEME.accent, '--lr-focus': DEFAULT_WIDGET_THEME.focus });
   });
 
   it('answers CORS only to the key\'s hostnames, without credentials', async () => {
