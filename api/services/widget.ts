@@ -33,7 +33,7 @@ import type { ReportData } from '../report/types.ts';
 import { createClient } from './clients.ts';
 import type { ConsultantAccess } from './consultant-access.ts';
 import { can } from './entitlements.ts';
-import { consumeRateLimit, consumeRateLimits } from './rate-limit.ts';
+import { consumeRateLimits } from './rate-limit.ts';
 import { submitReportRequest, type Requester } from './report-requests.ts';
 import { emitEvent } from './webhooks.ts';
 
@@ -183,10 +183,20 @@ export async function captureLead({ ctx, key, origin, input, requester }: { ctx:
   // A bot that filled the hidden field is thanked and nothing is kept.
   const answer = async (leadId: string, delivery: LeadDelivery): Promise<CapturedLead> => ({ leadId, status: 'received', delivery, thanks: leadThanks(delivery, (await widgetConfig(ctx, key)).agency, REPORT_DELIVERY_TEXT) });
   if (input[WIDGET_HONEYPOT]) return answer(randomUUID(), 'minutes');
-  // Abuse from one network is refused outright (a person sees the message); every other limit queues.
-  await consumeRateLimit({
+  // Abuse from one network, or for one address from many, is refused outright (a person sees the
+  // message); every other limit queues. The address is counted here, when the lead is taken, not
+  // when its report is requested: a queued lead would otherwise dodge it and be sent an hour later.
+  await consumeRateLimits({
     ctx,
-    input: { key: `widget:ip:${requester.ip}`, limit: ctx.env.WIDGET_RATE_LIMIT_PER_IP, windowMs: HOUR_MS, message: 'Too many requests from your network. Please try again in an hour.' },
+    input: [
+      { key: `widget:ip:${requester.ip}`, limit: ctx.env.WIDGET_RATE_LIMIT_PER_IP, windowMs: HOUR_MS, message: 'Too many requests from your network. Please try again in an hour.' },
+      {
+        key: `widget:email:${input.email.trim().toLowerCase()}`,
+        limit: ctx.env.INTAKE_RATE_LIMIT_PER_EMAIL,
+        windowMs: HOUR_MS,
+        message: 'Too many report requests for this email address. Please try again in an hour.',
+      },
+    ],
   });
   const { [WIDGET_HONEYPOT]: _, ...form } = input;
   const lead = {
