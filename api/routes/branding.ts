@@ -3,7 +3,7 @@
 // the agency's own mail server for its white-label e-mail (api/services/agency-mail.ts).
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { brandingPreviewSchema, brandingProfileSchema, LOGO_MAX_BYTES, mailServerSchema } from '../../common/schemas/branding.ts';
+import { brandingPreviewSchema, brandingProfileSchema, LOGO_MAX_BYTES, mailServerSchema, reportDomainSchema } from '../../common/schemas/branding.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
@@ -64,19 +64,16 @@ export function brandingRoutes(ctx: AppContext) {
     )
     .delete('/branding-profiles/:profileId/logo', async (c) => c.json(await removeLogo({ ctx, access: await access(c), id: c.req.param('profileId') }), 200, NO_STORE))
     // A profile's report domain (decision 0172): set it, verify its TXT record, remove it.
-    .put('/branding-profiles/:profileId/domain', async (c) => {
-      const who = await access(c);
-      const body = (await c.req.json().catch(() => null)) as { domain?: unknown } | null;
-      const domain = typeof body?.domain === 'string' ? body.domain : '';
-      return c.json(await setReportDomain(ctx, who, c.req.param('profileId'), domain), 200, NO_STORE);
-    })
+    .put('/branding-profiles/:profileId/domain', async (c, next) => (await ownedProfile(ctx, await access(c), c.req.param('profileId')), next()), validate('json', reportDomainSchema), async (c) =>
+      c.json(await setReportDomain(ctx, await access(c), c.req.param('profileId'), c.req.valid('json').domain), 200, NO_STORE),
+    )
     .post('/branding-profiles/:profileId/domain/verify', async (c) => c.json(await verifyReportDomain(ctx, await access(c), c.req.param('profileId')), 200, NO_STORE))
     .delete('/branding-profiles/:profileId/domain', async (c) => c.json(await removeReportDomain(ctx, await access(c), c.req.param('profileId')), 200, NO_STORE))
     // For a TLS proxy that issues certificates on demand (Caddy's `on_demand_tls ask`): 200 when the
     // host is ours or a verified report domain, 404 otherwise.
     .get('/tls/ask', async (c) => {
-      const allowed = await certificateAllowed(ctx, c.req.query('domain') ?? '');
-      return allowed ? c.text('ok', 200, { 'Cache-Control': 'no-store' }) : c.text('not a report domain', 404, { 'Cache-Control': 'no-store' });
+      if (!(await certificateAllowed(ctx, c.req.query('domain') ?? ''))) throw notFound('This host is not served here.');
+      return c.json({ ok: true }, 200, { 'Cache-Control': 'no-store' });
     })
     .get('/branding/mail-server', async (c) => c.json(await getMailServer(ctx, await access(c)), 200, NO_STORE))
     .put('/branding/mail-server', async (c, next) => (await access(c), next()), validate('json', mailServerSchema), async (c) =>

@@ -57,3 +57,8 @@ export const mailServerSchema = z.strictObject({
   fromAddress: z.string().trim().max(254).refine(isEmail, MESSAGES.email).transform((v) => v.toLowerCase()),
 });
 export type MailServerInput = z.output<typeof mailServerSchema>;
+
+/** A branding profile's report domain as typed; the service normalises and checks it (api/services/report-domains.ts). */
+export const reportDomainSchema = z.strictObject({
+  domain: z.string().trim().min(1, 'Required').max(300),
+});

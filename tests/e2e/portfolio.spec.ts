@@ -77,6 +77,11 @@ test('an agency signs up, adds two clients and works from its portfolio', async 
   await expect(rows.first().locator('td[data-label="Last report"]')).not.toHaveText('None yet');
   await expect(rows.first().locator('td[data-label="Alerts"]')).toHaveText(/^\d+$/);
   await page.screenshot({ path: info.outputPath('portfolio.png'), fullPage: true });
+  // The widest top bar (a consultant's seven links) still fits where the menu gives way to it.
+  await page.setViewportSize({ width: 900, height: 800 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(900);
+  await page.screenshot({ path: info.outputPath('top-bar-900.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // Sorted by name descending, then searched.
   await portfolio.getByRole('button', { name: 'Business' }).click();

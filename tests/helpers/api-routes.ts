@@ -46,6 +46,7 @@ export const ROUTES: Record<string, RouteRule> = {
   'GET /api/sample-sites/:rest{.+}': { access: 'public', website: true },
   'GET /api/my-business': { access: 'signed-in' },
   'GET /api/my-businesses': { access: 'signed-in' },
+  'GET /api/portfolio': { access: 'signed-in' },
   'GET /api/business/:businessId': { access: 'signed-in' },
   'GET /api/business/:businessId/review-alerts': { access: 'signed-in' },
   // Validates its body only once the business is known to be the viewer's (404 here first);
@@ -69,6 +70,14 @@ export const ROUTES: Record<string, RouteRule> = {
   'DELETE /api/branding-profiles/:profileId': { access: 'signed-in' },
   'PUT /api/branding-profiles/:profileId/logo': { access: 'signed-in', limit: { bytes: LOGO_MAX_BYTES, type: 'image/png' } },
   'DELETE /api/branding-profiles/:profileId/logo': { access: 'signed-in' },
+  'PUT /api/branding-profiles/:profileId/domain': { access: 'signed-in' },
+  'POST /api/branding-profiles/:profileId/domain/verify': { access: 'signed-in' },
+  'DELETE /api/branding-profiles/:profileId/domain': { access: 'signed-in' },
+  'GET /api/branding/mail-server': { access: 'signed-in' },
+  'PUT /api/branding/mail-server': { access: 'signed-in', json: true },
+  'DELETE /api/branding/mail-server': { access: 'signed-in' },
+  'POST /api/branding/mail-server/test': { access: 'signed-in' },
+  'GET /api/tls/ask': { access: 'public' },
   // Logos appear in e-mails and white-label pages: public by their unguessable, hashed name.
   'GET /api/branding/logos/:file': { access: 'public' },
   'GET /api/billing/config': { access: 'public' },
