@@ -13,6 +13,7 @@ function show(root: ParentNode, state: SessionState) {
   for (const node of root.querySelectorAll<HTMLElement>('[data-signed-out]')) node.hidden = signedIn;
   const consultant = signedIn && state.user.role === 'consultant';
   for (const node of root.querySelectorAll<HTMLElement>('[data-consultant]')) node.hidden = !consultant;
+  for (const bar of root.querySelectorAll<HTMLElement>('.top-bar')) bar.toggleAttribute('data-consultant-bar', consultant);
   for (const link of root.querySelectorAll<HTMLAnchorElement>('a[data-signed-in-href]')) {
     link.dataset.signedOutHref ??= link.getAttribute('href') ?? '';
     link.setAttribute('href', signedIn ? link.dataset.signedInHref! : link.dataset.signedOutHref);
