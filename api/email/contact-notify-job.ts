@@ -21,9 +21,12 @@ export function contactNotifyEmail(ctx: AppContext, m: ContactMessage): MailMess
   const topic = CONTACT_SUBJECTS.find((s) => s.value === m.subject)?.label ?? m.subject;
   const subject = `[${PRODUCT_NAME} contact] ${topic}: ${m.name}`;
   const received = m.createdAt.toISOString();
-  const text = [`From: ${m.name} <${m.email}>`, `Subject: ${topic}`, `Received: ${received}`, '', m.message, '', '-- ', `Reply to this e-mail to answer ${m.name}.`, `${OPERATOR.legalName}, ${OPERATOR.postalAddress}`].join('\n');
+  // The visitor's message, set out as mail clients forward one (spam filters read a Reply-To at a
+  // free-mail address on a forwarded message as what it is).
+  const text = ['---------- Original message ----------', `From: ${m.name} <${m.email}>`, `Subject: ${topic}`, `Received: ${received}`, '', m.message, '', '-- ', `Reply to this e-mail to answer ${m.name}.`, `${OPERATOR.legalName}, ${OPERATOR.postalAddress}`].join('\n');
   const html = `<!doctype html><html lang="en"><body style="font-family:Inter,Segoe UI,Helvetica,Arial,sans-serif;color:#0f172a">
 <h1 style="font-size:18px">New contact message</h1>
+<p style="color:#64748b;font-size:13px">---------- Original message ----------</p>
 <table cellpadding="4" style="font-size:14px"><tr><td><strong>From</strong></td><td>${escapeHtml(m.name)} &lt;${escapeHtml(m.email)}&gt;</td></tr>
 <tr><td><strong>Subject</strong></td><td>${escapeHtml(topic)}</td></tr><tr><td><strong>Received</strong></td><td>${escapeHtml(received)}</td></tr></table>
 <p style="white-space:pre-wrap;font-size:15px;border-left:3px solid #3B82F6;padding-left:12px">${escapeHtml(m.message)}</p>
