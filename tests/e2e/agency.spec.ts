@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import PostalMime from 'postal-mime';
 import sharp from 'sharp';
+import { addClient } from './clients.ts';
 import { expect, test } from './fixtures.ts';
 
 const outbox = () => join(process.env.E2E_DATA_DIR!, 'outbox');
@@ -19,21 +20,6 @@ const rawMailsTo = (address: string) =>
         .filter((m) => m.replace(/=\r?\n/g, '').includes(`To: ${address}`))
     : [];
 const mailsTo = (address: string) => rawMailsTo(address).map((m) => m.replace(/=\r?\n/g, ''));
-
-async function addClient(page: import('@playwright/test').Page, c: { name: string; email: string; company: string; zip: string }) {
-  await page.getByRole('button', { name: 'Add Client' }).click();
-  const form = page.locator('form.cf');
-  await form.getByLabel('Client name').fill(c.name);
-  await form.getByLabel('Client e-mail').fill(c.email);
-  await form.getByLabel('Company name').fill(c.company);
-  await form.getByLabel('Business website').fill(`https://${c.company.toLowerCase().replace(/\W+/g, '')}.example.com`);
-  await form.getByLabel('Business address').fill('200 Congress Ave');
-  await form.getByLabel('City').fill('Austin');
-  await form.getByLabel('State').selectOption('TX');
-  await form.getByLabel('ZIP code').fill(c.zip);
-  await form.getByRole('button', { name: 'Add Client and Send First Report' }).click();
-  await expect(page.getByRole('link', { name: c.name })).toBeVisible();
-}
 
 test('an agency brands its reports, adds two clients and sends a report now', async ({ page, signIn }, info) => {
   test.setTimeout(90_000);

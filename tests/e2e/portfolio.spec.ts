@@ -5,24 +5,10 @@ import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema/auth.ts';
 import { consultants } from '../../db/schema/consultants.ts';
 import { uniqueEmail } from '../helpers/factories.ts';
+import { addClient } from './clients.ts';
 import { expect, test } from './fixtures.ts';
 
 const PASSWORD = 'correct-horse-battery';
-
-async function addClient(page: import('@playwright/test').Page, c: { name: string; email: string; company: string; zip: string }) {
-  await page.getByRole('button', { name: 'Add Client' }).click();
-  const form = page.locator('form.cf');
-  await form.getByLabel('Client name').fill(c.name);
-  await form.getByLabel('Client e-mail').fill(c.email);
-  await form.getByLabel('Company name').fill(c.company);
-  await form.getByLabel('Business website').fill(`https://${c.company.toLowerCase().replace(/\W+/g, '')}.example.com`);
-  await form.getByLabel('Business address').fill('200 Congress Ave');
-  await form.getByLabel('City').fill('Austin');
-  await form.getByLabel('State').selectOption('TX');
-  await form.getByLabel('ZIP code').fill(c.zip);
-  await form.getByRole('button', { name: 'Add Client and Send First Report' }).click();
-  await expect(page.getByRole('link', { name: c.name })).toBeVisible();
-}
 
 test('an agency signs up, adds two clients and works from its portfolio', async ({ page, appCtx }, info) => {
   test.setTimeout(90_000);

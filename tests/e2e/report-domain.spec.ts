@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import PostalMime from 'postal-mime';
+import { addClient } from './clients.ts';
 import { expect, test } from './fixtures.ts';
 
 const outbox = () => join(process.env.E2E_DATA_DIR!, 'outbox');
@@ -55,18 +56,8 @@ test("a client's white-label report opens from the e-mail on the agency's verifi
   await page.screenshot({ path: info.outputPath('branding-domain.png'), fullPage: true });
 
   await page.goto('/clients');
-  await page.getByRole('button', { name: 'Add Client' }).click();
-  const form = page.locator('form.cf');
   const email = `lena-${stamp}@client.example`;
-  await form.getByLabel('Client name').fill(`Lena Park ${stamp}`);
-  await form.getByLabel('Client e-mail').fill(email);
-  await form.getByLabel('Company name').fill(`Park Dental ${stamp}`);
-  await form.getByLabel('Business website').fill('https://parkdental.example.com');
-  await form.getByLabel('Business address').fill('200 Congress Ave');
-  await form.getByLabel('City').fill('Austin');
-  await form.getByLabel('State').selectOption('TX');
-  await form.getByLabel('ZIP code').fill('78701');
-  await form.getByRole('button', { name: 'Add Client and Send First Report' }).click();
+  await addClient(page, { name: `Lena Park ${stamp}`, email, company: `Park Dental ${stamp}`, zip: '78701' });
 
   await expect.poll(() => mailTo(email), { timeout: 45_000 }).toBeTruthy();
   const mail = (await mailTo(email))!;
