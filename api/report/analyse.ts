@@ -16,6 +16,7 @@ import { googleProvider } from './analysis/providers/google.ts';
 import { sampleProvider } from './analysis/providers/sample.ts';
 import { describeFailure, type Listing, type ListingProfile, type PlacesProvider } from './analysis/providers/types.ts';
 import { yelpProvider } from './analysis/providers/yelp.ts';
+import { samePlace } from './analysis/matching.ts';
 import { analyseReviews, type ReviewAnalysis } from './analysis/reviews.ts';
 import { SAMPLE_SITES_PATH, sampleSiteResponse } from './analysis/sample-sites.ts';
 import { overallBasis, overallOf, ranks, recommend, scorePlace } from './analysis/scoring.ts';
@@ -224,9 +225,14 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
         state: geo.state,
         company: input.company,
       });
+      // The business's own listing is never its competitor, whatever name it goes by there.
+      const own = listingFound
+        ? { facts: { name: listing.name, phone: listing.phone, website: listing.website, address: listing.address, point: home }, contradictBy: undefined }
+        : { facts: { name: input.company, website: input.website, address: input.address }, contradictBy: [] as const };
+      const isOwn = (l: Listing) => l.placeId === listing.placeId || samePlace({ ...l, point: l }, own.facts, own.contradictBy);
       const within = found
         .map((l) => ({ listing: l, distance: roundMiles(distanceMiles(home, l)) }))
-        .filter((c) => c.distance <= SEARCH_RADIUS_MILES && c.listing.placeId !== listing.placeId)
+        .filter((c) => c.distance <= SEARCH_RADIUS_MILES && !isOwn(c.listing))
         .slice(0, COMPETITOR_COUNT);
       if (within.length < COMPETITOR_COUNT) notes.push(`${providerLabel} found ${within.length} ${category.label.toLowerCase()} competitor${within.length === 1 ? '' : 's'} within ${SEARCH_RADIUS_MILES} miles (the report compares up to ${COMPETITOR_COUNT}).`);
       return within;

@@ -4,6 +4,7 @@
 import { digitsOnly } from '../../../common/constants.ts';
 import type { DataPoint, ProviderName, ScoreKey } from '../types.ts';
 import { LISTING_ATTRIBUTES, type Listing, type ListingAttribute, type ListingProfile } from './providers/types.ts';
+import { nameCoverage } from './matching.ts';
 import type { ReviewAnalysis } from './reviews.ts';
 import type { WebsiteAnalysis } from './website.ts';
 
@@ -140,12 +141,9 @@ function gainedPerMonth(s: Subject): Value | typeof NOT_GIVEN {
 type Spec = [key: string, label: string, source: Source, unit: string, score: ScoreKey | null, weight: number, norm: Norm | null, how: string, get: (s: Subject) => Got, advice?: [string, string]];
 const d = (...[key, label, source, unit, score, weight, norm, how, get, advice]: Spec): DataPointDef => ({ key, label, source, unit, score, weight: score ? weight : 0, norm: score ? norm : null, how, get, advice: advice ?? null, derived: false, lever: null });
 
-const words = (s: string) => s.toLowerCase().replace(/&/g, ' and ').replace(/[^a-z0-9 ]+/g, ' ').split(/\s+/).filter((w) => w.length > 1 && !['the', 'and', 'of', 'llc', 'inc', 'co'].includes(w));
-
+/** The business's name on its page: at least three quarters of the name's words (any script). */
 export function nameOnPage(name: string, a: WebsiteAnalysis): boolean {
-  const hay = ` ${words(`${a.title ?? ''} ${a.h1.join(' ')} ${a.pageText}`).join(' ')} `;
-  const w = words(name);
-  return w.length > 0 && w.filter((x) => hay.includes(` ${x} `)).length / w.length >= 0.75;
+  return (nameCoverage(name, `${a.title ?? ''} ${a.h1.join(' ')} ${a.pageText}`) ?? 0) >= 0.75;
 }
 
 export function phoneOnPage(phone: string | null, a: WebsiteAnalysis): boolean | null {

@@ -4,7 +4,7 @@
 // at a local server answering in these shapes.
 import { LISTING_ATTRIBUTES, ProviderError, providerJson, MILES_TO_METERS, weeklyHours, type DiscoverQuery, type IdentifyQuery, type Listing, type ListingProfile, type PlacesProvider, type ReviewsResult } from './types.ts';
 import { categoryById } from '../categories.ts';
-import { sameBusiness } from './match.ts';
+import { findBusiness } from '../matching.ts';
 import type { Review } from '../../types.ts';
 
 export interface GoogleSettings {
@@ -109,7 +109,7 @@ export function googleProvider(settings: GoogleSettings): PlacesProvider {
           locationBias: { circle: { center: { latitude: q.point.latitude, longitude: q.point.longitude }, radius: 5000 } },
         }),
       });
-      return places(body).find((p) => sameBusiness(p.name, q.company)) ?? null;
+      return findBusiness(places(body), { name: q.company, website: q.website, address: q.address });
     },
 
     async discover(q: DiscoverQuery) {
@@ -124,7 +124,7 @@ export function googleProvider(settings: GoogleSettings): PlacesProvider {
           locationRestriction: { circle: { center: { latitude: q.point.latitude, longitude: q.point.longitude }, radius: Math.min(MAX_RADIUS_M, Math.round(q.radiusMiles * MILES_TO_METERS)) } },
         }),
       });
-      return places(body).filter((p) => p.placeId !== q.excludePlaceId && !sameBusiness(p.name, q.company));
+      return places(body).filter((p) => p.placeId !== q.excludePlaceId);
     },
 
     async reviews(place: Listing): Promise<ReviewsResult> {

@@ -4,7 +4,7 @@
 // so competitors' websites are unknown.
 import { ProviderError, providerJson, MILES_TO_METERS, weeklyHours, type DiscoverQuery, type IdentifyQuery, type Listing, type ListingProfile, type PlacesProvider, type ReviewsResult } from './types.ts';
 import { categoryById } from '../categories.ts';
-import { sameBusiness } from './match.ts';
+import { findBusiness } from '../matching.ts';
 import type { Review } from '../../types.ts';
 
 export interface YelpSettings {
@@ -95,7 +95,7 @@ export function yelpProvider(settings: YelpSettings): PlacesProvider {
 
     async identify(q: IdentifyQuery) {
       const body = await get('/v3/businesses/search', { term: q.company, latitude: q.point.latitude, longitude: q.point.longitude, radius: 10_000, sort_by: 'best_match', limit: 10 });
-      const hit = businesses(body).find((b) => sameBusiness(b.name, q.company));
+      const hit = findBusiness(businesses(body), { name: q.company, address: q.address });
       return hit ? { ...hit, website: q.website || null } : null;
     },
 
@@ -109,7 +109,7 @@ export function yelpProvider(settings: YelpSettings): PlacesProvider {
         sort_by: 'best_match',
         limit: 20,
       });
-      return businesses(body).filter((b) => b.placeId !== q.excludePlaceId && !sameBusiness(b.name, q.company));
+      return businesses(body).filter((b) => b.placeId !== q.excludePlaceId);
     },
 
     async reviews(place: Listing): Promise<ReviewsResult> {
