@@ -7,7 +7,7 @@ import { closeMailer, outboxDir } from '../api/email/mailer.ts';
 import { loadEnvOrExit } from '../api/env.ts';
 import { productionDeps } from '../api/jobs/production.ts';
 import { PermanentJobError } from '../api/jobs/worker.ts';
-import { fmtScore, ranked, rankNo, rankOf, SCORE_KEYS, SCORE_LABELS } from '../api/report/render/labels.ts';
+import { fmtScore, NOT_ENOUGH_DATA, ranked, rankNo, rankOf, SCORE_KEYS, SCORE_LABELS } from '../api/report/render/labels.ts';
 import { runReportOnce } from '../api/report/run-once.ts';
 import { checkReportRequest } from '../common/schemas/report-request-rules.ts';
 
@@ -90,7 +90,7 @@ try {
   const b = d.business;
   const pad = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s.padEnd(n));
   console.log(`\n${b.place.name} · ${d.category} · ${d.provider}${d.sampleData ? ' (SAMPLE DATA)' : ''}`);
-  console.log(`Overall ${fmtScore(b.scores.overall)} · rank ${rankOf(b, d)} · market share ${b.scores.marketSharePercent.toFixed(2)}%`);
+  console.log(`Overall ${fmtScore(b.scores.overall)} · rank ${rankOf(b, d)} · market share ${b.scores.marketSharePercent === null ? NOT_ENOUGH_DATA : `${b.scores.marketSharePercent.toFixed(2)}%`}`);
   for (const k of SCORE_KEYS) console.log(`  ${SCORE_LABELS[k].padEnd(22)} ${fmtScore(b.scores[k])}`);
   console.log(`  Data points            ${b.dataPoints.length}`);
   console.log('\nRank  Business                          Miles  Overall');

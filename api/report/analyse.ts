@@ -378,7 +378,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
       radiusMiles: SEARCH_RADIUS_MILES,
       business: analysed[0]!,
       competitors: analysed.slice(1),
-      recommendations: recommend(analysed[0]!.dataPoints),
+      recommendations: recommend(analysed[0]!.dataPoints, 5, { competitors: analysed.slice(1).map((a) => a.dataPoints), sourceLabel: providerLabel }),
       ownReviews,
     };
   });

@@ -74,7 +74,13 @@ export interface DataPoint {
   derived?: boolean;
   /** How this value was measured, in one sentence. */
   how?: string;
+  /** A scored point measured at its worst because of one fact behind it: the website did not
+   *  answer, there is no website, the provider does not list the business, it has no reviews.
+   *  Recommendations fold such points into the one action that fixes that fact. */
+  absentBecause?: AbsentBecause;
 }
+
+export type AbsentBecause = 'site_down' | 'no_site' | 'not_listed' | 'no_reviews';
 
 export interface ScorePart {
   key: string;
@@ -110,8 +116,9 @@ export interface Scores {
   marketShare: number | null;
   /** Weighted mean of the scores that have a number (their weights rescaled); null when none has. */
   overall: number | null;
-  /** Share of the local market's reviews, as a percent with 2 decimals (not a 1-10 score). */
-  marketSharePercent: number;
+  /** Share of the local market's reviews, as a percent with 2 decimals (not a 1-10 score); null
+   *  when the place's review count is unknown ("Not enough data"). */
+  marketSharePercent: number | null;
 }
 
 export interface AnalysedPlace {

@@ -2,7 +2,7 @@
 // its label, source, unit, the score it feeds, its weight and how it is normalised. The scores,
 // the recommendations and docs/methodology.md (`npm run docs:methodology`) are all derived from it.
 import { digitsOnly } from '../../../common/constants.ts';
-import type { DataPoint, ProviderName, ScoreKey } from '../types.ts';
+import type { AbsentBecause, DataPoint, ProviderName, ScoreKey } from '../types.ts';
 import { LISTING_ATTRIBUTES, type Listing, type ListingAttribute, type ListingProfile } from './providers/types.ts';
 import { nameCoverage } from './matching.ts';
 import type { ReviewAnalysis } from './reviews.ts';
@@ -20,6 +20,25 @@ export const ABSENT = Symbol('absent');
  *  few excerpts, Yelp's websites): unknown, and left out for every place when no place has it. */
 export const NOT_GIVEN = Symbol('not given');
 type Got = Value | typeof UNKNOWN | typeof NA | typeof ABSENT | typeof NOT_GIVEN;
+
+/** The provider does not list the business: its listing's points are measured as absent (what a
+ *  customer searching finds), one fact behind them all. */
+const LISTING_SCORED = (key: string) => key.startsWith('listing.') && key !== 'listing.found';
+/** A listing with no reviews (a count of 0 the provider gives): zero is measured, the worst case,
+ *  not missing data. The points that need at least one review are measured at their worst when
+ *  they describe the business to a customer (rating, five-star share, latest review, rating
+ *  against the market) and do not apply when they describe what reviews say. */
+const NO_REVIEWS_WORST = new Set(['reviews.rating', 'reviews.share_5_star', 'reviews.days_since_latest', 'market.rating_vs_average']);
+const NO_REVIEWS_NA = new Set(['reviews.share_1_star', 'reviews.sentiment_average', 'reviews.positive_share', 'reviews.negative_share', 'reviews.negative_themes', 'reviews.velocity_trend']);
+const NOT_LISTED = Symbol('not listed');
+const NO_REVIEWS = Symbol('no reviews');
+const hasNoReviews = (s: Subject) => s.listingFound && s.listing.reviewCount === 0;
+const ABSENT_WHY: Record<AbsentBecause, string> = {
+  site_down: 'The website did not answer, so a visitor gets none of this.',
+  no_site: 'There is no website, so a visitor finds none of this.',
+  not_listed: 'The business is not listed on the source, so a customer searching there finds none of this.',
+  no_reviews: 'The business has no reviews yet: counted at the worst value.',
+};
 
 export type Source = 'listing' | 'reviews' | 'website' | 'market';
 
@@ -440,8 +459,16 @@ export function collectDataPoints(subject: Subject): DataPoint[] {
  *  them (owner replies, Yelp's websites) does not apply to any of them. A point that could not be
  *  read because a call failed stays unknown. */
 export function collectMarket(subjects: Subject[], sourceLabel: string): DataPoint[][] {
-  const gots = subjects.map((s) => DATA_POINTS.map((def) => def.get(s)));
-  const droppedForAll = DATA_POINTS.map((_, i) => subjects.length > 1 && gots.some((g) => g[i] === NOT_GIVEN) && gots.every((g) => g[i] === NOT_GIVEN || g[i] === NA));
+  const gots = subjects.map((s) =>
+    DATA_POINTS.map((def): Got | typeof NOT_LISTED | typeof NO_REVIEWS => {
+      if (!s.listingFound && def.score && LISTING_SCORED(def.key)) return NOT_LISTED;
+      if (hasNoReviews(s) && NO_REVIEWS_WORST.has(def.key)) return NO_REVIEWS;
+      if (hasNoReviews(s) && NO_REVIEWS_NA.has(def.key)) return NA;
+      return def.get(s);
+    }),
+  );
+  // An unlisted business's points do not stop a point no listing gives from being left out for all.
+  const droppedForAll = DATA_POINTS.map((_, i) => subjects.length > 1 && gots.some((g) => g[i] === NOT_GIVEN) && gots.every((g) => g[i] === NOT_GIVEN || g[i] === NA || g[i] === NOT_LISTED));
   return subjects.map((subject, si) =>
     DATA_POINTS.map((def, i) => {
       const got = gots[si]![i]!;
@@ -451,10 +478,12 @@ export function collectMarket(subjects: Subject[], sourceLabel: string): DataPoi
       // A scored point with no value is unknown, never its worst value.
       if (got === UNKNOWN || (got === null && def.score)) return { ...base, value: null, status: 'unknown' as const, how: def.how };
       if (got === NA) return { ...base, value: null, status: 'not_applicable' as const, how: def.how };
-      if (got === ABSENT) {
-        const why = subject.siteState === 'none' ? 'There is no website, so a visitor finds none of this.' : 'The website did not answer, so a visitor gets none of this.';
-        // One fact (no site to visit) behind every such point: derived from it, not counted apart.
-        return { ...base, value: null, status: def.score ? ('measured' as const) : ('not_applicable' as const), derived: true, how: why };
+      if (got === ABSENT || got === NOT_LISTED || got === NO_REVIEWS) {
+        const because: AbsentBecause = got === NOT_LISTED ? 'not_listed' : got === NO_REVIEWS ? 'no_reviews' : subject.siteState === 'none' ? 'no_site' : 'site_down';
+        // One fact (no site to visit, no listing, no reviews) behind every such point: derived
+        // from it, not counted apart.
+        if (!def.score) return { ...base, value: null, status: 'not_applicable' as const, derived: true, how: ABSENT_WHY[because] };
+        return { ...base, value: null, status: 'measured' as const, derived: true, how: ABSENT_WHY[because], absentBecause: because };
       }
       return { ...base, value: got, status: 'measured' as const, how: howMeasured(def, subject) };
     }),

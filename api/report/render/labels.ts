@@ -22,12 +22,21 @@ export const bandLabel = (score: number | null) => (score === null ? NOT_ENOUGH_
 /** A 1-10 score with two decimals, or "Not enough data" when too little of it was measured. */
 export const fmtScore = (n: number | null) => (n === null ? NOT_ENOUGH_DATA : n.toFixed(2));
 
+/** The business's share of the market's reviews, in words; "Not enough data" when its review
+ *  count is unknown (never 0.00%). */
+export const shareText = (percent: number | null) => (percent === null ? `Share of the reviews in this market: ${NOT_ENOUGH_DATA}` : `${percent.toFixed(2)}% of the reviews in this market are yours`);
+
 /** What a number on the 1-10 scale says, in an owner's words. */
 export function scaleMeaning(score: number | null): string {
   if (score === null) return 'Too little of this score could be measured to give it a number.';
   const share = Math.round(((score - 1) / 9) * 100);
   return `${score.toFixed(2)} of 10 means you reach about ${share}% of the best value on what we measured (1 = none of it, 10 = all of it).`;
 }
+
+/** The legend's sentence under "How to read the scores": the overall's meaning, or the scale's
+ *  in general when there is no overall (never an example number standing in for it). */
+export const legendText = (overall: number | null) =>
+  `Every score runs from 1 to 10. ${overall === null ? 'A score says how much of the best value a business reaches on what we measured (1 = none of it, 10 = all of it).' : scaleMeaning(overall)}`;
 
 /** What each score is, why an owner should care, and how it is made, for its section of the report. */
 export const SCORE_ABOUT: Record<ScoreKey, { means: string; matters: string }> = {

@@ -22,6 +22,7 @@ import {
   fmtDate,
   fmtScore,
   HOW_COMPUTED,
+  legendText,
   marketOn,
   marketSize,
   METHODOLOGY_SUMMARY,
@@ -31,6 +32,7 @@ import {
   rankOf,
   SAMPLE_DATA_LABEL,
   scaleMeaning,
+  shareText,
   SCORE_ABOUT,
   SCORE_KEYS,
   SCORE_LABELS,
@@ -188,7 +190,7 @@ function overview(doc: Doc, sect: Struct, data: ReportData, look: Look) {
   doc.font('Bold').fontSize(15).fillColor(INK);
   line(doc, sect, rankNo(b) ? `Rank ${rankOf(b, data)}` : NOT_RANKED, MARGIN, top + 132, cardW, { align: 'center' });
   doc.font('Regular').fontSize(8.5).fillColor(INK3);
-  doc.text(`${b.scores.marketSharePercent.toFixed(2)}% of the reviews in this market are yours`, MARGIN + 14, top + 156, { width: cardW - 28, align: 'center', structParent: sect });
+  doc.text(shareText(b.scores.marketSharePercent), MARGIN + 14, top + 156, { width: cardW - 28, align: 'center', structParent: sect });
 
   // The radar: the business against the market median on the four scores.
   const medians = SCORE_KEYS.map((k) => marketOn(data, k).median);
@@ -231,7 +233,7 @@ function legend(doc: Doc, parent: Struct, overall: number | null) {
   doc.font('Bold').fontSize(10).fillColor(INK);
   line(doc, parent, 'How to read the scores', MARGIN + 12, top + 10, 300, { type: 'H3' });
   doc.font('Regular').fontSize(8.5).fillColor(INK3);
-  doc.text(`Every score runs from 1 to 10. ${scaleMeaning(overall ?? 6.1)}`, MARGIN + 12, top + 26, { width: CONTENT_WIDTH - 24, structParent: parent });
+  doc.text(legendText(overall), MARGIN + 12, top + 26, { width: CONTENT_WIDTH - 24, structParent: parent });
   const colW = (CONTENT_WIDTH - 24) / BAND_RANGES.length;
   BAND_RANGES.forEach((r, i) => {
     const x = MARGIN + 12 + i * colW;

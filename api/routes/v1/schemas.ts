@@ -104,7 +104,7 @@ const reportScores = z.object({
   engagement: z.number().nullable(),
   marketShare: z.number().nullable(),
   overall: z.number().nullable(),
-  marketSharePercent: z.number(),
+  marketSharePercent: z.number().nullable(),
 });
 
 export const reportAcceptedSchema = z
