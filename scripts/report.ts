@@ -8,6 +8,7 @@ import { loadEnvOrExit } from '../api/env.ts';
 import { productionDeps } from '../api/jobs/production.ts';
 import { PermanentJobError } from '../api/jobs/worker.ts';
 import { fmtScore, NOT_ENOUGH_DATA, ranked, rankNo, rankOf, SCORE_KEYS, SCORE_LABELS } from '../api/report/render/labels.ts';
+import { ProviderStageError } from '../api/report/analysis/providers/types.ts';
 import { runReportOnce } from '../api/report/run-once.ts';
 import { checkReportRequest } from '../common/schemas/report-request-rules.ts';
 
@@ -104,9 +105,11 @@ try {
   console.log(`E-mail     ${result.emailSent ? (env.SMTP_URL ? 'sent via SMTP' : `written to ${resolve(outboxDir(ctx))}`) : 'not sent'}`);
   console.log(`Stages     ${Object.entries(timings).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(' · ')}`);
 } catch (error) {
-  // A request the pipeline cannot serve (an address that cannot be located): say why, no stack.
-  if (!(error instanceof PermanentJobError)) throw error;
-  console.error(`No report: ${error.message}`);
+  // A request the pipeline cannot serve (an address that cannot be located), or a provider call
+  // the report cannot stand without that failed (the queue would retry it): say what, one line.
+  if (error instanceof ProviderStageError) console.error(`No report: ${error.message}; the queue retries such a failure with back-off before the visitor is told.`);
+  else if (error instanceof PermanentJobError) console.error(`No report: ${error.message}`);
+  else throw error;
   process.exitCode = 1;
 } finally {
   closeMailer(ctx);

@@ -1,8 +1,10 @@
 // The analysis pipeline: a report request in, ReportData out.
 // geocode → identify the business and its category → discover competitors (top 9 by prominence
 // within 20 miles) → reviews → websites (concurrently, through the safe fetcher) → data points →
-// scores → rank → recommendations. A provider failure or an unreadable website never stops it:
-// the data it would have given is marked missing and a note says why.
+// scores → rank → recommendations. An unreadable website or a failed reviews call never stops it:
+// the data it would have given is marked missing and a note says why. A failed competitor search,
+// or a transient failure (429, 5xx, timeout) of the business lookup, fails the stage
+// (ProviderStageError) so the job retries: a report is never made against fewer places than exist.
 import { COMPETITOR_COUNT, PRECISION, round, SEARCH_RADIUS_MILES } from '../../common/constants.ts';
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
@@ -14,7 +16,7 @@ import { collectMarket, type EarlierCount, type MarketView, type SiteState, type
 import { distanceMiles, geocode, GeocodeError, roundMiles } from './analysis/geocode.ts';
 import { googleProvider } from './analysis/providers/google.ts';
 import { sampleProvider } from './analysis/providers/sample.ts';
-import { describeFailure, type Listing, type ListingProfile, type PlacesProvider } from './analysis/providers/types.ts';
+import { describeFailure, isTransient, ProviderStageError, type Listing, type ListingProfile, type PlacesProvider } from './analysis/providers/types.ts';
 import { yelpProvider } from './analysis/providers/yelp.ts';
 import { samePlace } from './analysis/matching.ts';
 import { analyseReviews, type ReviewAnalysis } from './analysis/reviews.ts';
@@ -181,13 +183,18 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
   const point = geo.point;
 
   // 2. Identify the business and its category.
-  const { listing, listingFound, category } = await timed('identify', async () => {
+  const { listing, listingFound, lookupFailed, category } = await timed('identify', async () => {
     const guess = await guessCategory(input, fetchOptions);
     let found: Listing | null = null;
+    let lookupFailed = false;
     try {
       found = await provider.identify({ company: input.company, address: input.address, city: input.city, state: input.state, zip: input.zip, website: input.website, point, anchorZip: geo.zip, categoryId: guess.category.id });
-      if (!found) notes.push(`${input.company} was not found on ${providerLabel} near ${input.city}, ${input.state}; its listing data is marked missing.`);
+      if (!found) notes.push(`${input.company} was not found on ${providerLabel} near ${input.city}, ${input.state}: a customer searching there does not find it, so its listing data points count as none.`);
     } catch (error) {
+      // A quota, a timeout or a server error: the job retries later rather than report the
+      // business unlisted.
+      if (isTransient(error)) throw new ProviderStageError('identify', `${providerLabel} could not look up the business (${describeFailure(error)})`, { cause: error });
+      lookupFailed = true;
       notes.push(`${providerLabel} could not look up the business (${describeFailure(error)}); its listing data is marked missing.`);
     }
     const fromProvider = provider.name === 'sample' ? null : categoryFromProvider(found?.providerCategory) ?? categoryFromProvider(found?.categoryLabel);
@@ -206,7 +213,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
       providerCategory: null,
       categoryLabel: cat.label,
     };
-    return { listing: { ...own, website: input.website || own.website, categoryLabel: own.categoryLabel ?? cat.label }, listingFound: found !== null, category: cat };
+    return { listing: { ...own, website: input.website || own.website, categoryLabel: own.categoryLabel ?? cat.label }, listingFound: found !== null, lookupFailed, category: cat };
   });
   const home = { latitude: listingFound ? listing.latitude : point.latitude, longitude: listingFound ? listing.longitude : point.longitude };
 
@@ -237,8 +244,9 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
       if (within.length < COMPETITOR_COUNT) notes.push(`${providerLabel} found ${within.length} ${category.label.toLowerCase()} competitor${within.length === 1 ? '' : 's'} within ${SEARCH_RADIUS_MILES} miles (the report compares up to ${COMPETITOR_COUNT}).`);
       return within;
     } catch (error) {
-      notes.push(`${providerLabel} could not list competitors (${describeFailure(error)}); the market comparison is missing.`);
-      return [];
+      // Without the competitors there is no rank and no share: a business compared with nobody
+      // is not the leader of its market. The job retries with its back-off.
+      throw new ProviderStageError('discover', `${providerLabel} could not list competitors (${describeFailure(error)})`, { cause: error });
     }
   });
   const all = [{ listing, distance: 0 }, ...competitors];
@@ -313,6 +321,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
       const subject: Subject = {
         listing: p.listing,
         listingFound: i === 0 ? listingFound : true,
+        lookupFailed: i === 0 && lookupFailed,
         distanceMiles: p.distance,
         reviews: reviewResults[i] ?? null,
         reviewSource: reviewSource(i),

@@ -76,6 +76,9 @@ export interface Subject {
   listing: Listing;
   /** False when the provider could not identify the business (listing built from the request). */
   listingFound: boolean;
+  /** The lookup itself failed (a malformed answer, a refused key): whether the provider lists the
+   *  business is unknown, and so is everything its listing would say. */
+  lookupFailed?: boolean;
   distanceMiles: number;
   /** null when the provider's reviews could not be read. */
   reviews: ReviewAnalysis | null;
@@ -461,7 +464,7 @@ export function collectDataPoints(subject: Subject): DataPoint[] {
 export function collectMarket(subjects: Subject[], sourceLabel: string): DataPoint[][] {
   const gots = subjects.map((s) =>
     DATA_POINTS.map((def): Got | typeof NOT_LISTED | typeof NO_REVIEWS => {
-      if (!s.listingFound && def.score && LISTING_SCORED(def.key)) return NOT_LISTED;
+      if (!s.listingFound && def.score && (LISTING_SCORED(def.key) || def.key === 'listing.found')) return s.lookupFailed ? UNKNOWN : def.key === 'listing.found' ? false : NOT_LISTED;
       if (hasNoReviews(s) && NO_REVIEWS_WORST.has(def.key)) return NO_REVIEWS;
       if (hasNoReviews(s) && NO_REVIEWS_NA.has(def.key)) return NA;
       return def.get(s);

@@ -68,6 +68,13 @@ export function sameName(a: string, b: string): boolean {
   return nameSimilarity(a, b) >= 0.6;
 }
 
+/** Every word of the shorter name is in the longer one. */
+function nameContained(a: string, b: string): boolean {
+  const [x, y] = [new Set(nameTokens(a)), new Set(nameTokens(b))];
+  const [small, big] = x.size <= y.size ? [x, y] : [y, x];
+  return small.size > 0 && [...small].every((w) => big.has(w));
+}
+
 /** How many of `name`'s words appear in `text` (0-1); null when the name has no words. */
 export function nameCoverage(name: string, text: string): number | null {
   const words = [...new Set(nameTokens(name))];
@@ -166,8 +173,11 @@ export function identity(a: PlaceFacts, b: PlaceFacts, contradictBy: readonly Fa
   const [sa, sb] = [streetKey(a.address), streetKey(b.address)];
   if (pa && pb && pa === pb) return { same: true, by: 'phone' };
   if (ha && hb && ha === hb) return { same: true, by: 'website' };
-  if (!sameName(a.name, b.name)) return { same: false, by: 'none' };
-  if (sa && sb && sa === sb) return { same: true, by: 'address' };
+  const named = sameName(a.name, b.name);
+  // At one street address, a name whose every word is in the other's is the same business
+  // ("すし匠" at the address of "すし匠 オースティン店").
+  if (sa && sb && sa === sb && (named || nameContained(a.name, b.name))) return { same: true, by: 'address' };
+  if (!named) return { same: false, by: 'none' };
   const may = new Set(contradictBy);
   if (may.has('phone') && pa && pb) return { same: false, by: 'name', contradicted: 'phone' };
   if (may.has('website') && ha && hb) return { same: false, by: 'name', contradicted: 'website' };

@@ -114,12 +114,14 @@ export function yelpProvider(settings: YelpSettings): PlacesProvider {
 
     async reviews(place: Listing): Promise<ReviewsResult> {
       const id = place.placeId.replace(/^yelp:/, '');
-      const [body, details] = await Promise.all([
+      // Two calls; a failed details call loses the profile (unknown), never the reviews already read.
+      const [reviewsCall, detailsCall] = await Promise.allSettled([
         get(`/v3/businesses/${encodeURIComponent(id)}/reviews`, { limit: 20, sort_by: 'newest' }) as Promise<{ reviews?: unknown } | null>,
         get(`/v3/businesses/${encodeURIComponent(id)}`, {}) as Promise<Record<string, unknown> | null>,
       ]);
-      if (details === null || typeof details !== 'object') throw new ProviderError('yelp', 'malformed', 'business details is not an object');
-      const list = body?.reviews;
+      if (reviewsCall.status === 'rejected') throw reviewsCall.reason;
+      const details = detailsCall.status === 'fulfilled' && detailsCall.value !== null && typeof detailsCall.value === 'object' ? detailsCall.value : null;
+      const list = reviewsCall.value?.reviews;
       if (!Array.isArray(list)) throw new ProviderError('yelp', 'malformed', '`reviews` is not a list');
       const reviews: Review[] = [];
       for (const r of list as Array<Record<string, unknown>>) {
@@ -131,7 +133,7 @@ export function yelpProvider(settings: YelpSettings): PlacesProvider {
       }
       // Newest first: Yelp's excerpts (3 on most plans) are the latest reviews, in order.
       reviews.sort((a, b) => b.date.localeCompare(a.date));
-      return { reviews, complete: place.reviewCount !== null && reviews.length >= place.reviewCount, ownerResponsesKnown: false, newestFirst: true, profile: profileOf(details) };
+      return { reviews, complete: place.reviewCount !== null && reviews.length >= place.reviewCount, ownerResponsesKnown: false, newestFirst: true, ...(details ? { profile: profileOf(details) } : {}) };
     },
   };
 }
