@@ -271,8 +271,8 @@ describe('google provider (Places API New)', () => {
     const mail = (await readOutboxMessage(t.ctx, file!))!.email;
     const pdf = mail.attachments.find((a) => a.mimeType === 'application/pdf')!;
     const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf.content as ArrayBuffer)), { mergePages: true });
-    expect(text).toMatch(/Reviews could not be read for 10 of 10 businesses \(it did not answer in time/);
-    expect(text).toMatch(/Austin Family Dental was not found on Google Places near Austin, TX: a customer searching there does not find it/);
+    expect(text).toMatch(/Reviews could not be read for 9 of 10 businesses \(it did not answer in time/);
+    expect(text.replace(/\s+/g, ' ')).toMatch(/Austin Family Dental was not found on Google Places near Austin, TX: a customer searching there does not find it/);
     expect(text).toContain('Unknown');
     expect(mail.text).toMatch(/Some data could not be collected this time \(\d+ of the \d+ data points on your business\)\. The report marks what is missing and says why under "Notes on the data"\./);
     expect(mail.html).toContain('Some data could not be collected this time');

@@ -48,6 +48,8 @@ describe('identity', () => {
   });
   it('a shared social-network host proves nothing', () => {
     expect(websiteHost('https://www.facebook.com/kafe')).toBeNull();
+    expect(websiteHost('http://127.0.0.1:8080/site/1')).toBeNull();
+    expect(websiteHost('https://WWW.Moskva-Cafe.com./menu')).toBe('moskva-cafe.com');
     expect(identity({ name: 'Other', website: 'https://facebook.com/x' }, { name: 'Кафе', website: 'https://facebook.com/y' }).same).toBe(false);
   });
   it('a matching name is overruled by a different phone, host, street or distance', () => {

@@ -104,8 +104,8 @@ export const containsPhrase = (text: string, phrase: string) => countPhrase(fold
 /** Hosts shared by many businesses: a link to one says nothing about which business it is. */
 const SHARED_HOSTS = ['facebook.com', 'instagram.com', 'yelp.com', 'google.com', 'goo.gl', 'g.page', 'linktr.ee', 'business.site', 'tripadvisor.com', 'x.com', 'twitter.com', 'tiktok.com', 'linkedin.com', 'youtube.com', 'wa.me', 'whatsapp.com'];
 
-/** A website's host without "www.", lower case; null for no URL, an unreadable one or a host many
- *  businesses share (a Facebook page, a Yelp link). */
+/** A website's host without "www.", lower case; null for no URL, an unreadable one, an IP address
+ *  or a host many businesses share (a Facebook page, a Yelp link). */
 export function websiteHost(url: string | null | undefined): string | null {
   if (!url?.trim()) return null;
   let host: string;
@@ -115,7 +115,8 @@ export function websiteHost(url: string | null | undefined): string | null {
     return null;
   }
   host = host.replace(/^www\d?\./, '').replace(/\.$/, '');
-  if (!host.includes('.') || SHARED_HOSTS.some((h) => host === h || host.endsWith(`.${h}`))) return null;
+  // An address (127.0.0.1, [::1]) or a bare name (localhost) is a machine, not a business.
+  if (!host.includes('.') || /^[\d.]+$|^\[|:/.test(host) || SHARED_HOSTS.some((h) => host === h || host.endsWith(`.${h}`))) return null;
   return host;
 }
 

@@ -1,6 +1,6 @@
 // Names and formats every rendering of a report shares (PNG, PDF, e-mail, online page).
 import { BAND_LABELS, NOT_ENOUGH_DATA, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE, SCORE_KEYS, SCORE_LABELS, scoreBand, type ScoreBand } from '../../../common/constants.ts';
-import { rawValue } from '../analysis/scoring.ts';
+import { OVERALL_WEIGHTS, overallBasis, rawValue } from '../analysis/scoring.ts';
 import type { AnalysedPlace, DataPoint, ReportData, ScoreKey } from '../types.ts';
 
 export { BAND_LABELS, SCORE_KEYS, SCORE_LABELS };
@@ -67,6 +67,31 @@ export function ranked(data: ReportData) {
 }
 const orZero = (n: number | null) => n ?? 0;
 
+/** The source's name as the report writes it. */
+export const sourceName = (data: ReportData) => (data.sampleData ? 'the sample data' : data.provider === 'google' ? 'Google Places' : 'Yelp');
+
+const percent = (x: number) => `${Number((x * 100).toFixed(2))}%`;
+
+/** How the overall is made, on page 1, the online page and the e-mail: its weights, and when a
+ *  score could not be measured for most businesses, which scores it compares and their weights. */
+export function overallWeightsText(data: ReportData): string {
+  const basis = overallBasis([data.business, ...data.competitors].map((p) => p.scores));
+  const full = SCORE_KEYS.map((k) => `${SCORE_LABELS[k]} ${percent(OVERALL_WEIGHTS[k])}`).join(', ');
+  if (basis.length === 0) return `No overall score: too little could be measured for most businesses compared (it would weigh ${full}).`;
+  if (basis.length === SCORE_KEYS.length) return `The overall score weighs ${full}.`;
+  const total = basis.reduce((s, k) => s + OVERALL_WEIGHTS[k], 0);
+  const left = SCORE_KEYS.filter((k) => !basis.includes(k));
+  const why = data.provider === 'yelp' && left.every((k) => k === 'digitalPresence' || k === 'engagement') ? ' because Yelp does not give the businesses\' websites' : '';
+  return `The overall score compares ${basis.map((k) => `${SCORE_LABELS[k]} (${percent(OVERALL_WEIGHTS[k] / total)})`).join(' and ')} only: ${left.map((k) => SCORE_LABELS[k]).join(' and ')} could not be measured for most businesses${why}, so every business is compared without ${left.length === 1 ? 'it' : 'them'} (usually ${full}).`;
+}
+
+/** "X was not found on Google Places…" when the provider does not list the business, else null. */
+export function notFoundText(data: ReportData): string | null {
+  const found = data.business.dataPoints.find((p) => p.key === 'listing.found');
+  if (found?.status !== 'measured' || found.value !== false) return null;
+  return `${data.business.place.name} was not found on ${sourceName(data)}: customers searching there do not find it, and its rating, reviews and share of the market could not be measured. Create or claim the listing first.`;
+}
+
 /** The business against its market on one score: the median of every place with a score, the
  *  leader, and the business's position among the places with a score. */
 export function marketOn(data: ReportData, key: ScoreKey | 'overall') {
@@ -74,7 +99,8 @@ export function marketOn(data: ReportData, key: ScoreKey | 'overall') {
   const scored = all.map((p) => ({ p, s: p.scores[key] as number | null })).filter((x): x is { p: AnalysedPlace; s: number } => x.s !== null);
   const sorted = scored.map((x) => x.s).sort((a, b) => a - b);
   const mid = sorted.length / 2;
-  const median = sorted.length === 0 ? null : sorted.length % 2 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  // A median of one value is that value: no market median unless at least two places have a number.
+  const median = sorted.length < 2 ? null : sorted.length % 2 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
   const leader = scored.reduce<{ p: AnalysedPlace; s: number } | null>((best, x) => (!best || x.s > best.s ? x : best), null);
   const you = data.business.scores[key] as number | null;
   const position = you === null ? null : scored.filter((x) => x.s > you).length + 1;
