@@ -1,7 +1,7 @@
 // The report's executive summary in plain sentences, shared by the PDF and the online report.
 import type { AnalysedPlace, ReportData, ScoreKey } from '../types.ts';
 import { breakdownOf, coverageText } from './breakdown.ts';
-import { bandLabel, marketOn, marketSize, notFoundText, overallWeightsText, SCORE_KEYS, SCORE_LABELS } from './labels.ts';
+import { bandLabel, fmtScore, marketOn, marketSize, NOT_ENOUGH_DATA, notFoundText, overallWeightsText, ranked, rankNo, rankOf, SCORE_KEYS, SCORE_LABELS } from './labels.ts';
 
 export function findings(data: ReportData): string[] {
   const b = data.business;
@@ -41,4 +41,28 @@ export function websiteStatus(place: AnalysedPlace, data: ReportData): 'None lis
   const reachable = place.dataPoints.find((p) => p.key === 'site.reachable');
   if (!reachable) return 'Listed';
   return reachable.value === true ? 'Works' : 'Did not answer';
+}
+
+/** The report as `npm run report` prints it: the scores, the rank and share, how the overall is
+ *  made, the competitors, the recommendations and the notes. */
+export function reportLines(d: ReportData): string[] {
+  const b = d.business;
+  const pad = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s.padEnd(n));
+  const independent = b.dataPoints.filter((p) => p.status === 'measured' && !p.derived).length;
+  const unknown = b.dataPoints.filter((p) => p.status === 'unknown').length;
+  return [
+    `${b.place.name} · ${d.category} · ${d.provider}${d.sampleData ? ' (SAMPLE DATA)' : ''}`,
+    ...(notFoundText(d) ? [notFoundText(d)!] : []),
+    `Overall ${fmtScore(b.scores.overall)} · rank ${rankOf(b, d)} · market share ${b.scores.marketSharePercent === null ? NOT_ENOUGH_DATA : `${b.scores.marketSharePercent.toFixed(2)}%`}`,
+    ...SCORE_KEYS.map((k) => `  ${SCORE_LABELS[k].padEnd(22)} ${fmtScore(b.scores[k])}`),
+    `  Data points            ${b.dataPoints.length} (${independent} independent measured, ${unknown} unknown)`,
+    overallWeightsText(d),
+    '',
+    'Rank  Business                          Miles  Website            Overall',
+    ...ranked(d).map((p) => `${(rankNo(p) ?? '–').padEnd(5)} ${pad(p.place.name + (p.isMainBusiness ? ' (you)' : ''), 33)} ${p.place.distanceMiles.toFixed(2).padStart(5)}  ${websiteStatus(p, d).padEnd(18)} ${fmtScore(p.scores.overall)}`),
+    '',
+    'Recommendations',
+    ...d.recommendations.map((r, i) => `  ${i + 1}. ${r.title} (+${r.gain.toFixed(2)} ${SCORE_LABELS[r.score]})`),
+    ...d.notes.map((note) => `Note: ${note}`),
+  ];
 }
