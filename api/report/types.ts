@@ -94,6 +94,8 @@ export interface ScorePart {
   /** Points this part adds to the 1-10 score; null when not measured. */
   contribution: number | null;
   status: PointStatus;
+  /** Read from a few review excerpts: "from 3 reviews read" (its weight is scaled down for it). */
+  note?: string;
 }
 
 export interface ScoreBreakdown {

@@ -55,12 +55,12 @@ describe('an all-missing report', () => {
   const data = allMissing();
   it.each([
     ['PDF text', () => pdfText(data)],
-    ['e-mail text', async () => email(data).text],
-    ['e-mail HTML', async () => email(data).html.replace(/<[^>]+>/g, ' ')],
+    ['e-mail text', async () => String(email(data).text)],
+    ['e-mail HTML', async () => String(email(data).html).replace(/<[^>]+>/g, ' ')],
     ['score card', async () => treeText(scoreCardTree(data))],
     ['npm run report', async () => reportLines(data).join('\n')],
   ])('%s shows no score figure, rank or share', async (_, render) => {
-    const text = await render();
+    const text = String(await render());
     // What is a number and may be: the bands' ranges ("7.5-8.49"), distances (the Miles column,
     // before the rating "n/a", or with their unit), dates.
     const rest = text

@@ -26,14 +26,64 @@ export function rawValue(point: DataPoint): string {
   return point.unit === 'yes/no' || !point.unit ? n : withUnit(n, point.unit);
 }
 
+/** The most one review among `n` excerpts can move each excerpt-based point's normalised value:
+ *  a share moves by 100/n percent (over its ramp's span); the sentiment average and the recurring
+ *  themes can turn over entirely. */
+const EXCERPT_SWING: Record<string, (n: number, span: number) => number> = {
+  'reviews.share_5_star': (n, span) => Math.min(1, 100 / n / span),
+  'reviews.share_1_star': (n, span) => Math.min(1, 100 / n / span),
+  'reviews.positive_share': (n, span) => Math.min(1, 100 / n / span),
+  'reviews.negative_share': (n, span) => Math.min(1, 100 / n / span),
+  'reviews.sentiment_average': () => 1,
+  'reviews.negative_themes': () => 1,
+};
+/** The most one review excerpt may move Online Reviews. */
+export const EXCERPT_MAX_SWING = 0.25;
+
+/** The factor (0-1) on the weights of the points read from review excerpts, so that changing any
+ *  one excerpt moves the score by at most EXCERPT_MAX_SWING: with A the weights times each point's
+ *  largest swing, E their weights and B the other weight that applies, 9·f·A / (B + f·E) ≤ 0.25
+ *  (exact when the points that apply are measured). Every review read (the sample's), or no
+ *  excerpts: 1. Decision 0151. */
+export function excerptFactor(points: DataPoint[]): { factor: number; excerpts: number | null } {
+  const n = points.find((p) => p.key === 'reviews.sampled');
+  const complete = points.find((p) => p.key === 'reviews.sample_complete');
+  if (n?.status !== 'measured' || typeof n.value !== 'number' || n.value <= 0 || complete?.value === true) return { factor: 1, excerpts: null };
+  let a = 0;
+  let e = 0;
+  let b = 0;
+  for (const point of points) {
+    const def = dataPointDef(point.key);
+    if (point.score !== 'reviews' || !def?.norm || def.weight <= 0) continue;
+    const swing = EXCERPT_SWING[point.key];
+    // The other weight that applies (measured or unknown, as coverage counts it); the excerpt
+    // points whatever their status: no one point's status reweighs the others.
+    if (!swing) {
+      if (point.status !== 'not_applicable') b += def.weight;
+      continue;
+    }
+    const span = def.norm.kind === 'ramp' || def.norm.kind === 'inverse' ? def.norm.hi - def.norm.lo : 1;
+    a += def.weight * swing(n.value, span);
+    e += def.weight;
+  }
+  const denominator = SPAN * a - EXCERPT_MAX_SWING * e;
+  const factor = e === 0 || denominator <= 0 ? 1 : Math.min(1, (EXCERPT_MAX_SWING * b) / denominator);
+  return { factor: Math.floor(factor * 100) / 100, excerpts: n.value };
+}
+
 /** How one score was computed from the data points of one place. */
 export function breakdownOf(points: DataPoint[], key: ScoreKey): ScoreBreakdown {
-  const rows: Array<{ point: DataPoint; weight: number; normalised: number | null; source: ScorePart['source'] }> = [];
+  const rows: Array<{ point: DataPoint; weight: number; normalised: number | null; source: ScorePart['source']; note?: string }> = [];
+  const excerpts = key === 'reviews' ? excerptFactor(points) : { factor: 1, excerpts: null };
   for (const point of points) {
     if (point.score !== key) continue;
     const def = dataPointDef(point.key);
     if (!def?.norm || def.weight <= 0) continue;
-    rows.push({ point, weight: def.weight, source: def.source, normalised: point.status === 'measured' ? round(normalise(def.norm, point.value), 4) : null });
+    const fromExcerpts = excerpts.excerpts !== null && point.key in EXCERPT_SWING;
+    // Floored to hundredths, and never 0: a point read from excerpts still counts a little.
+    const weight = fromExcerpts ? Math.max(0.01, round(def.weight * excerpts.factor, 2)) : def.weight;
+    const note = fromExcerpts ? `from ${excerpts.excerpts} review${excerpts.excerpts === 1 ? '' : 's'} read` : undefined;
+    rows.push({ point, weight, source: def.source, normalised: point.status === 'measured' ? round(normalise(def.norm, point.value), 4) : null, ...(note ? { note } : {}) });
   }
   const totalWeight = rows.filter((r) => r.point.status !== 'not_applicable').reduce((s, r) => s + r.weight, 0);
   const measuredWeight = rows.filter((r) => r.normalised !== null).reduce((s, r) => s + r.weight, 0);
@@ -49,6 +99,7 @@ export function breakdownOf(points: DataPoint[], key: ScoreKey): ScoreBreakdown 
     weight: r.weight,
     contribution: r.normalised === null || !enough ? null : round((SPAN * r.weight * r.normalised) / measuredWeight, 2),
     status: r.point.status,
+    ...(r.note ? { note: r.note } : {}),
   }));
   return { score: enough ? clampScore(SCORE_MIN + SPAN * mean) : null, measuredWeight, totalWeight, coverage, parts };
 }

@@ -408,7 +408,7 @@ function breakdownTable(doc: Doc, sect: Struct, breakdown: ScoreBreakdown, score
     ],
     [
       ...parts.map((p) => ({
-        cells: [p.label, SOURCE_LABELS[p.source], p.raw, fmtNorm(p.normalised), String(p.weight), fmtContribution(p.contribution)],
+        cells: [p.note ? `${p.label} (${p.note})` : p.label, SOURCE_LABELS[p.source], p.raw, fmtNorm(p.normalised), String(p.weight), fmtContribution(p.contribution)],
         muted: p.status === 'measured' ? [] : [0, 1, 2, 3, 4, 5],
       })),
       {
