@@ -12,7 +12,7 @@ import type { Env } from '../env.ts';
 import { PermanentJobError } from '../jobs/worker.ts';
 import { safeFetch, type SafeFetchOptions } from '../lib/safe-fetch.ts';
 import { categoryFromProvider, FALLBACK_CATEGORY, inferCategory, type Category } from './analysis/categories.ts';
-import { collectMarket, type EarlierCount, type MarketView, type SiteState, type Subject } from './analysis/data-points.ts';
+import { collectMarket, reviewPositions, type EarlierCount, type MarketView, type SiteState, type Subject } from './analysis/data-points.ts';
 import { distanceMiles, geocode, GeocodeError, roundMiles } from './analysis/geocode.ts';
 import { googleProvider } from './analysis/providers/google.ts';
 import { sampleProvider } from './analysis/providers/sample.ts';
@@ -305,6 +305,8 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
     const totalLast90 = read.length > 0 && read.every((r) => r.exactDays >= 90) ? read.reduce((s, r) => s + r.last90, 0) : null;
     const prominence = (l: Listing) => (l.reviewCount ?? 0) ** 0.6 * (l.rating ?? 0) ** 2;
     const order = all.map((p, i) => ({ i, v: prominence(p.listing) })).sort((a, b) => b.v - a.v || a.i - b.i);
+    // The business's own count is unknown when the provider does not list it.
+    const positions = reviewPositions(all.map((p, i) => (i === 0 && !listingFound ? null : p.listing.reviewCount)));
 
     const subjects: Subject[] = all.map((p, i) => {
       const others = all.filter((_, j) => j !== i).map((o) => distanceMiles(p.listing, o.listing));
@@ -317,6 +319,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
         nearestOtherMiles: others.length ? roundMiles(Math.min(...others)) : null,
         othersWithin5: others.filter((d) => d <= 5).length,
         prominencePosition: order.findIndex((o) => o.i === i) + 1,
+        reviewPosition: positions[i] ?? null,
       };
       const subject: Subject = {
         listing: p.listing,

@@ -12,7 +12,7 @@ const SCORED = DATA_POINTS.filter((d) => d.score && d.norm);
 /** Where a number may fall for a point: around its normalisation's range, past both ends. */
 function range(key: string): [number, number] {
   const norm = DATA_POINTS.find((d) => d.key === key)!.norm!;
-  if (norm.kind === 'ramp' || norm.kind === 'inverse') {
+  if (norm.kind === 'ramp' || norm.kind === 'inverse' || norm.kind === 'log') {
     const span = norm.hi - norm.lo;
     return [norm.lo - span / 2, norm.hi + span / 2];
   }
@@ -73,10 +73,7 @@ function premise(r: Recommendation, own: Place, mine: DataPoint[], rivals: DataP
   switch (r.title) {
     case 'Advertise where your competitors do': return rivals.some((c) => (num(c, 'ads.pixel_count') ?? 0) > 0);
     case 'Offer online booking': return rivals.some((c) => c.find((p) => p.key === 'tech.booking')?.value === true);
-    case 'Grow your share of local reviews': return ownNum('market.review_share')! < 50;
-    case 'Catch up with the typical competitor': return ownNum('market.review_count_vs_median')! < 1;
-    case 'Out-rate the market': return ownNum('market.rating_vs_average')! < 0;
-    case 'Win more of this quarter\'s reviews': return rivals.some((c) => (num(c, 'market.velocity_share') ?? -1) > ownNum('market.velocity_share')!);
+    case 'Grow your share of local reviews': return ownNum('market.review_position')! > 1;
     case 'Reverse the slowing review trend': return ownNum('reviews.velocity_trend')! < 0;
     case 'Improve what customers write about': {
       const m = median(rivals.map((c) => num(c, 'reviews.sentiment_average')).filter((x): x is number => x !== null));

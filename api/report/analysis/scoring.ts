@@ -192,14 +192,8 @@ export const PREMISES: Record<string, (own: Map<string, DataPoint>, competitors:
   'ads.pixel_count': (_, c) => c.some((p) => (numberOf(p, 'ads.pixel_count') ?? 0) > 0),
   // "competitors that do win the after-hours customers"
   'tech.booking': (_, c) => c.some((p) => valueOf(p, 'tech.booking') === true),
-  // "Competitors hold most of the reviews in your market"
-  'market.review_share': (o) => (numberOf(o, 'market.review_share') ?? 100) < 50,
-  // "You have fewer reviews than the typical business near you"
-  'market.review_count_vs_median': (o) => (numberOf(o, 'market.review_count_vs_median') ?? 1) < 1,
-  // "Your rating is below the local average"
-  'market.rating_vs_average': (o) => (numberOf(o, 'market.rating_vs_average') ?? 0) < 0,
-  // "Competitors are collecting more new reviews than you"
-  'market.velocity_share': (o, c) => c.some((p) => (numberOf(p, 'market.velocity_share') ?? -1) > (numberOf(o, 'market.velocity_share') ?? Infinity)),
+  // "Competitors hold more reviews than you"
+  'market.review_position': (o) => (numberOf(o, 'market.review_position') ?? 1) > 1,
   // "Fewer reviews arrived this quarter than the one before"
   'reviews.velocity_trend': (o) => (numberOf(o, 'reviews.velocity_trend') ?? 0) < 0,
   // "The tone of your reviews is cooler than the market"
