@@ -53,6 +53,11 @@ export interface Review {
   date: string; // ISO 8601
   url: string | null;
   ownerResponse: { date: string | null; text: string } | null;
+  /** The language of `text` as the provider states it (BCP-47), when it does. */
+  language?: string | null;
+  /** The provider's English translation of `text`, when it gives one; `text` stays the original
+   *  (the words quoted). */
+  translation?: string | null;
 }
 
 /** measured: read from the source; not_applicable: does not apply to this business or to anyone in

@@ -196,7 +196,7 @@ describe('google provider (Places API New)', () => {
     const req = JSON.parse(nearby.body);
     expect(req).toMatchObject({ includedTypes: ['dentist'], rankPreference: 'POPULARITY', maxResultCount: 20 });
     expect(req.locationRestriction.circle.radius).toBe(32187);
-    expect(seen.find((s) => s.path === '/v1/places/gp1')!.headers['x-goog-fieldmask']).toBe(DETAIL_FIELDS.join(','));
+    expect(seen.find((s) => s.path === '/v1/places/gp1?languageCode=en')!.headers['x-goog-fieldmask']).toBe(DETAIL_FIELDS.join(','));
   });
 
   it(`measures at least ${MIN_DATA_POINTS} independent data points for a business with a readable website, and reads its listing profile`, async () => {

@@ -87,6 +87,28 @@ describe('names in every script', () => {
   });
 });
 
+describe('sentiment in the review\'s language', () => {
+  it('reads Google\'s English translation, keeps the Spanish original for quotes', async () => {
+    const h = await harness('spanish');
+    const d = await h.analyse();
+    expect(h.standin.seen.filter((s) => s.route === 'details').every((s) => s.url.endsWith('?languageCode=en'))).toBe(true);
+    expect(point(d, 'reviews.languages').value).toBe('Spanish 5');
+    expect(d.ownReviews!.map((r) => r.text)).toContain('Excelente servicio, muy amables y rápidos. ¡Los recomiendo!');
+    expect(point(d, 'reviews.sentiment_average')).toMatchObject({ status: 'measured' });
+    expect(point(d, 'reviews.positive_share').value).toBe(60);
+    expect(point(d, 'reviews.negative_share').value).toBe(40);
+  });
+
+  it('detects Spanish in Yelp\'s excerpts and scores it: the positive review is positive, the complaint negative', async () => {
+    const d = await (await harness('spanish', 'yelp')).analyse();
+    // Yelp's 3 newest: two praising, one complaining ("Terrible, nunca llegaron…").
+    expect(point(d, 'reviews.languages').value).toBe('Spanish 3');
+    expect(point(d, 'reviews.positive_share').value).toBeCloseTo(66.67, 1);
+    expect(point(d, 'reviews.negative_share').value).toBeCloseTo(33.33, 1);
+    expect(point(d, 'reviews.sentiment_average').value as number).toBeGreaterThan(0);
+  });
+});
+
 describe('advice that follows the facts', () => {
   it('a dead website: "Get your website back up" in the top three with its real gain, no advice for pages nobody can open', async () => {
     const d = await (await harness('dead-site')).analyse();

@@ -188,6 +188,10 @@ export function addressOnPage(address: string | null, a: WebsiteAnalysis): boole
   return text.includes(`${m[1]!.toLowerCase()} ${m[2]!.toLowerCase()}`);
 }
 
+const LANGUAGE_NAMES: Record<string, string> = { en: 'English', es: 'Spanish', fr: 'French', pt: 'Portuguese', de: 'German', it: 'Italian', ru: 'Russian', ja: 'Japanese', zh: 'Chinese', ko: 'Korean', ar: 'Arabic', he: 'Hebrew', el: 'Greek', th: 'Thai', hi: 'Hindi', vi: 'Vietnamese', unknown: 'not recognised' };
+/** "Spanish 3, English 2". */
+const languageList = (languages: Record<string, number>) => Object.entries(languages).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([l, c]) => `${LANGUAGE_NAMES[l] ?? l} ${c}`).join(', ') || null;
+
 const pct = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 10000) / 100 : null);
 const theme = (list: Array<{ theme: string }>) => list[0]?.theme ?? null;
 
@@ -234,9 +238,10 @@ const REGISTRY: DataPointDef[] = [
   d('reviews.share_3_star', 'Three-star share', 'reviews', '%', null, 0, null, 'Share of reviews read with 3 stars.', rev((r) => r.starShare[3])),
   d('reviews.share_2_star', 'Two-star share', 'reviews', '%', null, 0, null, 'Share of reviews read with 2 stars.', rev((r) => r.starShare[2])),
   d('reviews.share_1_star', 'One-star share', 'reviews', '%', 'reviews', 3, inverse(2, 20), 'Share of reviews read with 1 star.', rev((r) => r.starShare[1]), ['Reduce one-star experiences', 'Read your one-star reviews for the common cause and fix it; answer each one publicly.']),
-  d('reviews.sentiment_average', 'Average sentiment', 'reviews', 'score per word', 'reviews', 3, ramp(-0.2, 0.4), 'Mean AFINN-165 comparative sentiment of the review texts (the `sentiment` package), -5 to +5 per word.', rev((r) => r.sentimentAverage), ['Improve what customers write about', 'The tone of your reviews is cooler than the market. The recurring negative theme below is where to start.']),
+  d('reviews.sentiment_average', 'Average sentiment', 'reviews', 'score per word', 'reviews', 3, ramp(-0.2, 0.4), 'Mean comparative sentiment (-5 to +5 per word) of the review texts in a language it is measured in: English with AFINN-165 (the `sentiment` package; Google\'s English translation where it gives one), Spanish with LocalRank\'s own lexicon on the same scale; texts in other languages are not measured, not counted as neutral.', rev((r) => r.sentimentAverage), ['Improve what customers write about', 'The tone of your reviews is cooler than the market. The recurring negative theme below is where to start.']),
   d('reviews.positive_share', 'Positive review share', 'reviews', '%', 'reviews', 3, ramp(40, 90), 'Share of review texts with positive sentiment.', rev((r) => r.positiveShare), ['Earn more positive reviews', 'Fewer than most of your reviews read as positive; fix the top complaint and ask satisfied customers to write.']),
   d('reviews.negative_share', 'Negative review share', 'reviews', '%', 'reviews', 3, inverse(5, 40), 'Share of review texts with negative sentiment.', rev((r) => r.negativeShare), ['Cut the share of negative reviews', 'Negative reviews stand out; resolve complaints before customers leave and reply to each negative review.']),
+  d('reviews.languages', 'Languages of the reviews read', 'reviews', 'text', null, 0, null, 'The languages of the review texts read, as the provider states them or as detected; sentiment is measured in English and Spanish only.', rev((r) => languageList(r.languages) ?? NA)),
   d('reviews.neutral_share', 'Neutral review share', 'reviews', '%', null, 0, null, 'Share of review texts with neutral sentiment.', rev((r) => r.neutralShare)),
   d('reviews.average_words', 'Average review length', 'reviews', 'words', null, 0, null, 'Mean words per review text.', rev((r) => r.averageWords)),
   d('reviews.with_text_share', 'Reviews with text', 'reviews', '%', null, 0, null, 'Share of reviews read that have text.', rev((r) => r.withTextShare)),
@@ -504,9 +509,12 @@ export function collectMarket(subjects: Subject[], sourceLabel: string): DataPoi
 
 /** The registry's sentence, plus where excerpt-based review figures come from. */
 function howMeasured(def: DataPointDef, subject: Subject): string {
-  if (def.source === 'reviews' && subject.reviews && !subject.reviews.complete) return `${def.how} From ${subject.reviewSource}.`;
-  return def.how;
+  const r = subject.reviews;
+  const skipped = r && SENTIMENT_KEYS.has(def.key) && r.sentimentNotMeasured > 0 ? ` ${r.sentimentNotMeasured} review${r.sentimentNotMeasured === 1 ? '' : 's'} in a language not measured (${languageList(Object.fromEntries(Object.entries(r.languages).filter(([l]) => l !== 'en' && l !== 'es')))}) left out.` : '';
+  if (def.source === 'reviews' && r && !r.complete) return `${def.how} From ${subject.reviewSource}.${skipped}`;
+  return `${def.how}${skipped}`;
 }
+const SENTIMENT_KEYS = new Set(['reviews.sentiment_average', 'reviews.positive_share', 'reviews.negative_share', 'reviews.neutral_share']);
 
 /** Data points that count toward the 90+: measured and not derived. */
 export const independentMeasured = (points: DataPoint[]) => points.filter((p) => p.status === 'measured' && !p.derived);
