@@ -66,6 +66,14 @@ export function senderFor(ctx: AppContext, branding: Branding | null | undefined
   return `${displayName(branding.companyName)} <${address}>`;
 }
 
+/** How many data points this report measured on the business, stated per report: the promise
+ *  on the landing page and in the FAQ is this count, never more. */
+export function measuredText(data: ReportData): string {
+  const points = data.business.dataPoints;
+  const independent = points.filter((p) => p.status === 'measured' && !p.derived).length;
+  return `This report measured ${independent} independent data points on your business, of the ${points.length} it checks.`;
+}
+
 /** What the analysis could not collect, in one sentence, or null when nothing is missing: the
  *  e-mail must not present a partial report as a whole one. */
 export function dataGaps(data: ReportData): string | null {
@@ -135,6 +143,8 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
     ...(data.sampleData ? [`${SAMPLE_DATA_LABEL.toUpperCase()}.`, note, ''] : []),
     ...(notFound ? [notFound, ''] : []),
     ...(gaps ? [gaps, ''] : []),
+    measuredText(data),
+    '',
     `Overall score: ${overallText}`,
     `Market rank: ${rankOf(b, data)} (${data.category}, within ${data.radiusMiles} miles)`,
     ...SCORE_KEYS.map((k) => `- ${SCORE_LABELS[k]}: ${fmtScore(b.scores[k] as number | null)}`),
@@ -188,7 +198,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
             <tr><td style="padding:6px 0;font-size:15px;font-weight:700">Market rank</td><td style="padding:6px 0;font-size:15px;font-weight:700;text-align:right">${rankOf(b, data)}</td></tr>
             ${SCORE_KEYS.map((k) => row(SCORE_LABELS[k], b.scores[k] as number | null)).join('')}
           </table>
-          <p style="margin:8px 0 0;color:#475569;font-size:13px">${escapeHtml(weights)}</p>
+          <p style="margin:8px 0 0;color:#475569;font-size:13px">${escapeHtml(weights)} ${escapeHtml(measuredText(data))}</p>
         </td></tr>
         <tr><td style="padding:8px 28px">
           <h2 style="font-size:17px;margin:12px 0 8px">Where to start</h2>
