@@ -210,12 +210,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error(`usage: node tests/helpers/places-standin.ts <${Object.keys(MARKETS).join('|')}> <port> [route=500|429|never|malformed ...]`);
     process.exit(2);
   }
-  const s = await startStandin(market.market(process.env.PUBLIC_BASE_URL ?? 'http://localhost:4321'), Number(portArg ?? 0));
+  const m = market.market(process.env.PUBLIC_BASE_URL ?? 'http://localhost:4321');
+  const s = await startStandin(m, Number(portArg ?? 0));
   for (const arg of failArgs) {
     const [route, failure] = arg.split('=') as [Route, Failure];
     s.fail(route, failure);
   }
-  console.log(`${name}: Google and Yelp stand-in on ${s.base} (company ${JSON.stringify(market.company)})`);
+  const own = [...m.searchHits, ...m.nearby].find((p) => p.id === 'own');
+  console.log(`${name}: Google and Yelp stand-in on ${s.base}`);
+  console.log(`--company ${JSON.stringify(market.company)} --address ${JSON.stringify(market.address)} --website ${own?.website ?? (market.website || 'http://127.0.0.1:9/')}`);
   process.on('SIGTERM', () => void s.close().then(() => process.exit(0)));
   process.on('SIGINT', () => void s.close().then(() => process.exit(0)));
 }

@@ -48,7 +48,7 @@ export const CATEGORIES: Category[] = [
   {
     id: 'restaurant',
     label: 'Restaurant',
-    keywords: ['restaurant', 'grill', 'kitchen', 'bistro', 'cafe', 'coffee', 'diner', 'eatery', 'pizza', 'pizzeria', 'tacos', 'taqueria', 'bbq', 'barbecue', 'sushi', 'burger', 'burgers', 'restaurante', 'cocina', 'cafeteria', 'panaderia', 'trattoria', 'brasserie', 'кафе', 'ресторан', 'кофейня', 'レストラン', 'カフェ', '食堂', '寿司', 'ラーメン', '喫茶'],
+    keywords: ['restaurant', 'grill', 'kitchen', 'bistro', 'cafe', 'coffee', 'diner', 'eatery', 'pizza', 'pizzeria', 'tacos', 'taqueria', 'bbq', 'barbecue', 'sushi', 'burger', 'burgers', 'noodle', 'noodles', 'ramen', 'pho', 'bakery', 'restaurante', 'cocina', 'cafeteria', 'panaderia', 'trattoria', 'brasserie', 'кафе', 'ресторан', 'кофейня', 'レストラン', 'カフェ', '食堂', '寿司', 'ラーメン', '喫茶'],
     google: 'restaurant',
     yelp: 'restaurants',
     nameStems: ['Golden', 'Corner', 'Main Street', 'Little', 'Rustic', 'Urban', 'Harvest', 'Lone Star'],

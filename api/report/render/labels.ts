@@ -1,7 +1,7 @@
 // Names and formats every rendering of a report shares (PNG, PDF, e-mail, online page).
 import { BAND_LABELS, NOT_ENOUGH_DATA, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE, SCORE_KEYS, SCORE_LABELS, scoreBand, type ScoreBand } from '../../../common/constants.ts';
 import { OVERALL_WEIGHTS, overallBasis, rawValue } from '../analysis/scoring.ts';
-import type { AnalysedPlace, DataPoint, ReportData, ScoreKey } from '../types.ts';
+import type { AnalysedPlace, DataPoint, Recommendation, ReportData, ScoreKey } from '../types.ts';
 
 export { BAND_LABELS, SCORE_KEYS, SCORE_LABELS };
 
@@ -66,6 +66,16 @@ export function ranked(data: ReportData) {
   return [data.business, ...data.competitors].sort((a, b) => a.rank - b.rank || orZero(b.scores.overall) - orZero(a.scores.overall));
 }
 const orZero = (n: number | null) => n ?? 0;
+
+/** The recommendations that move a score: those it gains most on, and those citing one of its data
+ *  points (a dead website's "Get your website back up" gains most on Engagement, and moves Digital
+ *  Presence too). */
+export function fixesFor(data: ReportData, key: ScoreKey): Recommendation[] {
+  const ofScore = new Set(data.business.dataPoints.filter((p) => p.score === key).map((p) => p.key));
+  return data.recommendations.filter((r) => r.score === key || r.evidence.some((k) => ofScore.has(k)));
+}
+/** "+2.10 points" on the score's own section; "+9.00 on Customer Engagement" when it gains most on another. */
+export const gainText = (r: Recommendation, key: ScoreKey) => (r.score === key ? `+${r.gain.toFixed(2)} points` : `+${r.gain.toFixed(2)} on ${SCORE_LABELS[r.score]}`);
 
 /** The source's name as the report writes it. */
 export const sourceName = (data: ReportData) => (data.sampleData ? 'the sample data' : data.provider === 'google' ? 'Google Places' : 'Yelp');

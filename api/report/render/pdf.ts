@@ -20,7 +20,9 @@ import {
   bandColour,
   bandLabel,
   fmtDate,
+  fixesFor,
   fmtScore,
+  gainText,
   HOW_COMPUTED,
   legendText,
   marketOn,
@@ -357,7 +359,7 @@ function scoreSection(doc: Doc, root: Struct, data: ReportData, key: ScoreKey, l
   doc.y += 20;
 
   // Top fixes.
-  const fixes = data.recommendations.filter((r) => r.score === key);
+  const fixes = fixesFor(data, key);
   heading(doc, sect, 'Top fixes', 40, 'H3');
   if (fixes.length === 0) para(doc, sect, 'None of the report\'s largest gains is in this score. The table below shows which data points hold it back.', { colour: INK3 });
   for (const r of fixes) {
@@ -365,9 +367,9 @@ function scoreSection(doc: Doc, root: Struct, data: ReportData, key: ScoreKey, l
     ensureSpace(doc, doc.heightOfString(r.detail, { width: CONTENT_WIDTH - 80 }) + 18);
     const y = doc.y;
     doc.font('Bold').fontSize(9.5).fillColor(INK);
-    line(doc, sect, r.title, MARGIN, y, CONTENT_WIDTH - 80, { type: 'H4' });
+    line(doc, sect, r.title, MARGIN, y, CONTENT_WIDTH - 130, { type: 'H4' });
     doc.font('Bold').fontSize(9.5).fillColor('#047857');
-    line(doc, sect, `+${r.gain.toFixed(2)} points`, MARGIN + CONTENT_WIDTH - 80, y, 80, { align: 'right' });
+    line(doc, sect, gainText(r, key), MARGIN + CONTENT_WIDTH - 130, y, 130, { align: 'right' });
     doc.font('Regular').fontSize(9).fillColor(INK3).text(r.detail, MARGIN, y + 14, { width: CONTENT_WIDTH - 80, lineGap: 1, structParent: sect });
     doc.y += 8;
   }

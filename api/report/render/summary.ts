@@ -28,7 +28,8 @@ export function findings(data: ReportData): string[] {
     const m = marketOn(data, k);
     return m.you !== null && m.median !== null && m.you < m.median;
   });
-  if (behind.length) out.push(`Below the market median on ${behind.map((k) => SCORE_LABELS[k]).join(', ')}; at or above it on the rest.`);
+  const level = SCORE_KEYS.filter((k) => !behind.includes(k) && marketOn(data, k).you !== null && marketOn(data, k).median !== null);
+  if (behind.length) out.push(`Below the market median on ${behind.map((k) => SCORE_LABELS[k]).join(', ')}${level.length ? `; at or above it on ${level.map((k) => SCORE_LABELS[k]).join(', ')}` : ''}.`);
   out.push(overallWeightsText(data));
   return out;
 }
