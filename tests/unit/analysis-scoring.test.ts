@@ -109,8 +109,8 @@ describe('scores', () => {
       for (const k of SCORE_KEYS) {
         const b = breakdown[k];
         expect(b.score).toBe(scores[k]);
-        expect(b.measuredWeight).toBe(b.parts.filter((p) => p.status === 'measured').reduce((s, p) => s + p.weight, 0));
-        expect(b.totalWeight).toBe(b.parts.filter((p) => p.status !== 'not_applicable').reduce((s, p) => s + p.weight, 0));
+        expect(b.measuredWeight).toBeCloseTo(b.parts.filter((p) => p.status === 'measured').reduce((s, p) => s + p.weight, 0), 2);
+        expect(b.totalWeight).toBeCloseTo(b.parts.filter((p) => p.status !== 'not_applicable').reduce((s, p) => s + p.weight, 0), 2);
         if (b.score === null) {
           expect(b.coverage < COVERAGE_FLOOR || b.measuredWeight === 0).toBe(true);
           expect(b.parts.every((p) => p.contribution === null)).toBe(true);

@@ -101,7 +101,7 @@ export function breakdownOf(points: DataPoint[], key: ScoreKey): ScoreBreakdown 
     status: r.point.status,
     ...(r.note ? { note: r.note } : {}),
   }));
-  return { score: enough ? clampScore(SCORE_MIN + SPAN * mean) : null, measuredWeight, totalWeight, coverage, parts };
+  return { score: enough ? clampScore(SCORE_MIN + SPAN * mean) : null, measuredWeight: round(measuredWeight, 2), totalWeight: round(totalWeight, 2), coverage, parts };
 }
 
 /** One score; null when not enough of its weight was measured. */

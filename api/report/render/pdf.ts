@@ -10,7 +10,7 @@ import PDFDocument from 'pdfkit';
 import { OPERATOR, PRODUCT_NAME, scoreBand } from '../../../common/constants.ts';
 import { contactLine, pngSize, POWERED_BY, sampleNote, themeOf, type Branding } from '../branding.ts';
 import type { ReportData, ScoreBreakdown, ScoreKey } from '../types.ts';
-import { breakdownOf, coverageText, SOURCE_LABELS } from './breakdown.ts';
+import { breakdownOf, coverageText, fmtWeight, SOURCE_LABELS } from './breakdown.ts';
 import { findings } from './summary.ts';
 import { interFont } from './fonts.ts';
 import {
@@ -396,7 +396,10 @@ function breakdownTable(doc: Doc, sect: Struct, breakdown: ScoreBreakdown, score
     para(doc, sect, 'This report has no breakdown of the score by data point.', { colour: INK3 });
     return;
   }
-  const parts = [...breakdown.parts].sort((a, b) => (b.contribution ?? -1) - (a.contribution ?? -1) || b.weight - a.weight);
+  // Points that do not apply are named under the table, not given a row each: they add nothing
+  // and, as rows, push a short table's end onto a page of its own.
+  const parts = [...breakdown.parts].filter((p) => p.status !== 'not_applicable').sort((a, b) => (b.contribution ?? -1) - (a.contribution ?? -1) || b.weight - a.weight);
+  const left = breakdown.parts.filter((p) => p.status === 'not_applicable').map((p) => p.label);
   table(
     doc,
     sect,
@@ -410,18 +413,18 @@ function breakdownTable(doc: Doc, sect: Struct, breakdown: ScoreBreakdown, score
     ],
     [
       ...parts.map((p) => ({
-        cells: [p.note ? `${p.label} (${p.note})` : p.label, SOURCE_LABELS[p.source], p.raw, fmtNorm(p.normalised), String(p.weight), fmtContribution(p.contribution)],
+        cells: [p.note ? `${p.label} (${p.note})` : p.label, SOURCE_LABELS[p.source], p.raw, fmtNorm(p.normalised), fmtWeight(p.weight), fmtContribution(p.contribution)],
         muted: p.status === 'measured' ? [] : [0, 1, 2, 3, 4, 5],
       })),
       {
         bold: true,
-        cells: [`Score · ${coverageText(breakdown)}`, '', '', '', `${breakdown.measuredWeight}/${breakdown.totalWeight}`, score === null ? 'Not enough data' : `1 + ${(score - 1).toFixed(2)} = ${score.toFixed(2)}`],
+        cells: [`Score · ${coverageText(breakdown)}`, '', '', '', `${fmtWeight(breakdown.measuredWeight)}/${fmtWeight(breakdown.totalWeight)}`, score === null ? 'Not enough data' : `1 + ${(score - 1).toFixed(2)} = ${score.toFixed(2)}`],
       },
     ],
     7.5,
   );
   doc.y += 4;
-  para(doc, sect, 'Normalised: 0 = worst, 1 = best. Contribution: the points the data point adds to the score above 1. "Unknown": the source could not give it, so it is left out of the score rather than counted as the worst value; "Not applicable": it does not apply here and is left out too.', { size: 7.5, colour: MUTED });
+  para(doc, sect, `Normalised: 0 = worst, 1 = best. Contribution: the points the data point adds to the score above 1. "Unknown": the source could not give it, so it is left out of the score rather than counted as the worst value.${left.length ? ` Not applicable here, and left out too: ${left.join(', ')}.` : ''}`, { size: 7.5, colour: MUTED });
 }
 
 // ---- the end -------------------------------------------------------------------------------
