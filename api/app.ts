@@ -7,7 +7,7 @@ import { requestId } from 'hono/request-id';
 import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { errorText } from './log.ts';
-import { errorAnswer } from './lib/problem.ts';
+import { errorAnswer, V1_PREFIX } from './lib/problem.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { accountSecurityRoutes } from './routes/account-security.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
@@ -78,6 +78,8 @@ export function createApp(ctx: AppContext) {
     const route = `${c.req.method} ${c.req.routePath}`;
     if (error instanceof AppError) {
       if (error.retryAfterSeconds) c.header('Retry-After', String(error.retryAfterSeconds));
+      // RFC 9110/6750: a 401 names the scheme to use (the public API's keys are bearer tokens).
+      if (error.status === 401 && c.req.path.startsWith(V1_PREFIX)) c.header('WWW-Authenticate', 'Bearer realm="LocalRank API"');
       if (error.status >= 500) ctx.log.error('request failed', { requestId: c.get('requestId'), route, error: error.message });
       return answer(c, error);
     }

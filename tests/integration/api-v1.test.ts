@@ -324,7 +324,7 @@ describe('public API: alerts', () => {
     expect((await v1(owner.key, 'GET', `/businesses/${business.id}/alert-threshold`)).body).toEqual({ businessId: business.id, threshold: 3 });
     expect((await v1(owner.key, 'PUT', `/businesses/${business.id}/alert-threshold`, { threshold: 3.5 })).body.threshold).toBe(3.5);
     const bad = await v1(owner.key, 'PUT', `/businesses/${business.id}/alert-threshold`, { threshold: 3.55 });
-    expect(bad.body.fields).toEqual({ threshold: 'Threshold must be a number between 1.0 and 5.0' });
+    expect(bad.body.fields).toEqual({ threshold: 'Threshold must be a number between 1.0 and 5.0 with one decimal (2.5, not 2.55)' });
 
     const stranger = await account('agency');
     expect((await v1(stranger.key, 'GET', `/businesses/${business.id}/alerts`)).status).toBe(404);

@@ -4,6 +4,7 @@
 // plan (403 plan_required), the key's rate limit (429, with the IETF RateLimit headers on every
 // answer), the route's scope (403), then the input (400) and the object's owner (404).
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { OPERATOR } from '../../../common/constants.ts';
 import type { AppContext } from '../../context.ts';
 import { WEBHOOK_EVENTS } from '../../../common/schemas/webhooks.ts';
 import { invalidInput } from '../../lib/validate.ts';
@@ -60,7 +61,7 @@ export function v1Routes(ctx: AppContext) {
 
   app.doc31(OPENAPI_PATH, {
     openapi: '3.1.0',
-    info: { title: 'LocalRank API', version: API_VERSION, description: API_DESCRIPTION },
+    info: { title: 'LocalRank API', version: API_VERSION, description: API_DESCRIPTION, contact: { name: `${OPERATOR.legalName} support`, email: OPERATOR.supportEmail } },
     // Relative to the document's own address, so it is right on every host.
     servers: [{ url: '/api/v1' }],
     security: [{ apiKey: [] }],

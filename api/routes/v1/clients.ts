@@ -51,6 +51,7 @@ export function clientRoutes(ctx: AppContext) {
     operationId: 'getClient',
     tags: ['Clients'],
     summary: 'Get a client',
+    description: 'One client with its business, latest scores and the date of its next report.',
     middleware: [scope('clients:read'), access] as const,
     request: { params: clientId },
     responses: { 200: jsonContent(clientSchema, 'The client.'), ...problems(404) },

@@ -18,8 +18,24 @@ export const scope = (name: ApiScope) =>
     await next();
   });
 
-export const jsonContent = <T extends z.ZodType>(schema: T, description: string) => ({
+const header = (description: string, example: string, required = true) => ({ description, required, schema: { type: 'string' as const, example } });
+
+/** On every answer of an authenticated request (decision 0124). */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': header("The key's limit (IETF draft): `q` requests per window of `w` seconds.", '"per-key";q=600;w=60'),
+  RateLimit: header('What is left of the limit (IETF draft): `r` requests for `t` more seconds.', '"per-key";r=599;t=42'),
+};
+const OPTIONAL_RATE_LIMIT_HEADERS = Object.fromEntries(Object.entries(RATE_LIMIT_HEADERS).map(([name, h]) => [name, { ...h, required: false }]));
+const EXTRA_HEADERS: Partial<Record<number, Record<string, ReturnType<typeof header>>>> = {
+  401: { 'WWW-Authenticate': header('The scheme to authenticate with (RFC 6750).', 'Bearer realm="LocalRank API"') },
+  429: { 'Retry-After': header('Seconds until the key may call again.', '12') },
+};
+/** Answers repeated for a request with the same Idempotency-Key carry it. */
+export const IDEMPOTENT_REPLAYED_HEADER = { 'Idempotent-Replayed': header('`true` when this is the answer to an earlier request with the same Idempotency-Key.', 'true', false) };
+
+export const jsonContent = <T extends z.ZodType>(schema: T, description: string, headers: Record<string, ReturnType<typeof header>> = {}) => ({
   description,
+  headers: { ...RATE_LIMIT_HEADERS, ...headers },
   content: { 'application/json': { schema } },
 });
 
@@ -29,14 +45,23 @@ const PROBLEMS = {
   403: 'The key lacks the scope (`forbidden`), or its owner\'s plan no longer includes the API (`plan_required`).',
   404: 'No such object, or one that belongs to another account.',
   409: 'A request with this Idempotency-Key is still being processed.',
-  422: 'The Idempotency-Key was used with a different request.',
+  422: 'The Idempotency-Key was used with a different request, or a well-formed request could not be acted on (an address the server cannot locate: `fields` says where).',
   429: 'Over the key\'s rate limit: see Retry-After.',
 } as const;
 
 export function problems<const C extends keyof typeof PROBLEMS>(...codes: C[]) {
   return Object.fromEntries(
-    [401, 403, 429, ...codes].map((code) => [code, { description: PROBLEMS[code as keyof typeof PROBLEMS], content: { [PROBLEM_MEDIA_TYPE]: { schema: problemSchema } } }]),
-  ) as Record<C | 401 | 403 | 429, { description: string; content: { 'application/problem+json': { schema: typeof problemSchema } } }>;
+    [401, 403, 429, ...codes].map((code) => [
+      code,
+      {
+        description: PROBLEMS[code as keyof typeof PROBLEMS],
+        // A 401 is answered before the key is known, a 403 plan_required before it is counted:
+        // no limit to report.
+        headers: code === 401 ? EXTRA_HEADERS[401] : code === 403 ? OPTIONAL_RATE_LIMIT_HEADERS : { ...RATE_LIMIT_HEADERS, ...EXTRA_HEADERS[code] },
+        content: { [PROBLEM_MEDIA_TYPE]: { schema: problemSchema } },
+      },
+    ]),
+  ) as Record<C | 401 | 403 | 429, { description: string; headers: Record<string, ReturnType<typeof header>>; content: { 'application/problem+json': { schema: typeof problemSchema } } }>;
 }
 
 export const pathId = (name: string, description: string) =>

@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { clientIp, userAgent } from '../../lib/client-info.ts';
 import { getReportViaApi, requestReportViaApi } from '../../services/api-reports.ts';
 import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_MESSAGES, withIdempotency } from '../../services/idempotency.ts';
-import { jsonContent, NO_STORE, pathId, problems, scope, type V1Env } from './common.ts';
+import { IDEMPOTENT_REPLAYED_HEADER, jsonContent, NO_STORE, pathId, problems, scope, type V1Env } from './common.ts';
 import { reportAcceptedSchema, reportSchema } from './schemas.ts';
 
 const REPORT_EXAMPLE = {
@@ -53,7 +53,7 @@ const create = createRoute({
     }),
     body: { required: true, content: { 'application/json': { schema: apiReportRequestSchema.openapi('ReportRequest', { example: REPORT_EXAMPLE }) } } },
   },
-  responses: { 202: jsonContent(reportAcceptedSchema, 'Accepted: the report is being made.'), ...problems(400, 403, 404, 409, 422) },
+  responses: { 202: jsonContent(reportAcceptedSchema, 'Accepted: the report is being made.', IDEMPOTENT_REPLAYED_HEADER), ...problems(400, 403, 404, 409, 422) },
 });
 
 const read = createRoute({

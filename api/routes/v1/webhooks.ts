@@ -35,6 +35,7 @@ const list = createRoute({
   operationId: 'listWebhookEndpoints',
   tags,
   summary: 'List webhook endpoints',
+  description: 'Your endpoints, newest first, with their events and health (failing since, disabled at).',
   middleware: [scope('webhooks:write')] as const,
   responses: { 200: jsonContent(z.object({ endpoints: z.array(webhookEndpointSchema) }).openapi('WebhookEndpointList'), 'The endpoints.') , ...problems() },
 });
@@ -44,6 +45,7 @@ const remove = createRoute({
   operationId: 'deleteWebhookEndpoint',
   tags,
   summary: 'Delete a webhook endpoint',
+  description: 'No more events are sent to it; its delivery log is deleted with it.',
   middleware: [scope('webhooks:write')] as const,
   request: { params: endpointId },
   responses: { 200: jsonContent(z.object({ deleted: z.literal(true) }), 'Deleted, with its delivery log.'), ...problems(404) },
