@@ -35,12 +35,7 @@ export async function requestReportViaApi({ ctx, userId, input, ip, userAgent }:
     if (!client) throw new AppError('not_found', 'Client not found');
     agency = { consultantId: consultant.id, brandingProfileId: client.brandingProfileId, clientId: client.id };
   }
-  const { requestId } = await submitReportRequest({ ctx, input: form, requester: { ip, userAgent, userId, viaApiKey: true }, agency }).catch((error: unknown) => {
-    // A well-formed request whose address is unknown to the offline data (decision 0074): the
-    // document cannot say which addresses exist, so the API answers 422, not 400 (bad input).
-    if (error instanceof AppError && error.code === 'invalid_input') throw new AppError('unprocessable', error.message, { fields: error.fields });
-    throw error;
-  });
+  const { requestId } = await submitReportRequest({ ctx, input: form, requester: { ip, userAgent, userId, viaApiKey: true }, agency });
   const [row] = await ctx.db.$read('SELECT status FROM report_requests WHERE id = ?1', [requestId]);
   return { id: requestId, status: apiStatus(String(row?.status ?? 'queued')) };
 }

@@ -64,7 +64,7 @@ export function alertRoutes(ctx: AppContext) {
       params,
       body: {
         required: true,
-        content: { 'application/json': { schema: z.strictObject({ threshold: z.number().min(1, THRESHOLD_MESSAGE).max(5, THRESHOLD_MESSAGE).multipleOf(0.1, THRESHOLD_STEP_MESSAGE).openapi({ example: 3.5 }) }) } },
+        content: { 'application/json': { schema: z.strictObject({ threshold: z.number().min(1, THRESHOLD_MESSAGE).max(5, THRESHOLD_MESSAGE).multipleOf(0.1, THRESHOLD_STEP_MESSAGE).openapi({ multipleOf: 0.1, example: 3.5 }) }) } },
       },
     },
     responses: { 200: jsonContent(thresholdSchema, 'The threshold now in force.'), ...problems(400, 404) },

@@ -4,12 +4,27 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { ApiScope } from '../../../common/schemas/api-keys.ts';
+import { AppError } from '../../errors.ts';
 import { PROBLEM_MEDIA_TYPE, problemSchema } from '../../lib/problem.ts';
 import { requireScope, type ApiCaller } from '../../services/api-keys.ts';
 
 export type V1Env = { Variables: { caller: ApiCaller; requestId: string } };
 
 export const NO_STORE = { 'Cache-Control': 'private, no-store' };
+
+/**
+ * The document's 400 means "the document refuses this request". A request it allows that a
+ * service still cannot act on (an address the offline data cannot locate, a branding profile
+ * that is not the caller's) is 422 `unprocessable`, with the service's fields.
+ */
+export async function unprocessable<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'invalid_input') throw new AppError('unprocessable', error.message, { fields: error.fields });
+    throw error;
+  }
+}
 
 /** Checks the caller's key has the scope, before the body is read. */
 export const scope = (name: ApiScope) =>
@@ -45,7 +60,7 @@ const PROBLEMS = {
   403: 'The key lacks the scope (`forbidden`), or its owner\'s plan no longer includes the API (`plan_required`).',
   404: 'No such object, or one that belongs to another account.',
   409: 'A request with this Idempotency-Key is still being processed.',
-  422: 'The Idempotency-Key was used with a different request, or a well-formed request could not be acted on (an address the server cannot locate: `fields` says where).',
+  422: 'A request the document allows that cannot be acted on: an address the server cannot locate, a branding profile that is not yours (`fields` says which), or an Idempotency-Key used with a different request.',
   429: 'Over the key\'s rate limit: see Retry-After.',
 } as const;
 
