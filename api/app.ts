@@ -8,6 +8,7 @@ import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { errorText } from './log.ts';
 import { errorAnswer, V1_PREFIX } from './lib/problem.ts';
+import type { WebhookFetchOptions } from './services/webhook-delivery.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { accountSecurityRoutes } from './routes/account-security.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
@@ -27,7 +28,12 @@ import { v1Routes } from './routes/v1/app.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-export function createApp(ctx: AppContext) {
+export interface AppOptions {
+  /** Tests only: the addresses a webhook endpoint may be added with (their local receivers). */
+  webhookUrls?: WebhookFetchOptions;
+}
+
+export function createApp(ctx: AppContext, options: AppOptions = {}) {
   const headers = securityHeaders(ctx.env, 'api');
   const app = new Hono().basePath('/api');
 
@@ -65,7 +71,7 @@ export function createApp(ctx: AppContext) {
   app.route('/', dataRightsRoutes(ctx));
   app.route('/', widgetRoutes(ctx));
   app.route('/', apiKeyRoutes(ctx));
-  app.route('/v1', v1Routes(ctx));
+  app.route('/v1', v1Routes(ctx, options.webhookUrls));
 
   // The public API (/api/v1) answers errors as RFC 9457 problem details; the rest as { code, message, fields? }.
   const answer = (c: Context, error: AppError, status: ContentfulStatusCode = error.status) => {

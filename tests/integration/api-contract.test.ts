@@ -22,7 +22,8 @@ let doc: OpenApiDocument;
 let key: string;
 /** Ids of the caller's own objects: a path parameter is one of them or any string the document allows. */
 const own: Record<string, string[]> = {};
-/** Values only the server makes (its `nextCursor`): one it gave out, or none. */
+/** Parameters only the server makes (its `nextCursor`): one it gave out for that operation, or none. */
+const SERVER_MADE = new Set(['cursor']);
 const issued: Record<string, string[]> = {};
 
 beforeAll(async () => {
@@ -34,7 +35,7 @@ beforeAll(async () => {
   await seedBusiness(t.ctx, { userId: user.userId, company: 'Second Shop' });
   own.businessId = [business.id];
   const firstPage = await t.app.request('/api/v1/businesses?limit=1', { headers: { authorization: `Bearer ${key}` } });
-  issued.cursor = [((await firstPage.json()) as { nextCursor: string }).nextCursor];
+  issued['get /businesses cursor'] = [((await firstPage.json()) as { nextCursor: string }).nextCursor];
 });
 afterAll(() => t.close());
 
@@ -97,10 +98,13 @@ interface Generated {
   body?: unknown;
 }
 
-function requestsFor(template: string, operation: Operation): fc.Arbitrary<Generated> {
+function requestsFor(method: string, template: string, operation: Operation): fc.Arbitrary<Generated> {
   const params = operation.parameters ?? [];
-  const value = (p: Parameter) => {
-    if (issued[p.name]) return fc.constantFrom(...issued[p.name]!);
+  const value = (p: Parameter): fc.Arbitrary<unknown> => {
+    if (SERVER_MADE.has(p.name)) {
+      const made = issued[`${method} ${template} ${p.name}`];
+      return made ? fc.constantFrom(...made) : fc.constant(undefined);
+    }
     const any = arbitraryOf(p.schema).map(String);
     return p.in === 'path' && own[p.name] ? fc.oneof(fc.constantFrom(...own[p.name]!), any) : any;
   };
@@ -130,7 +134,7 @@ describe('requests generated from the document', () => {
     const fail = (kind: string, what: string) => failures.set(kind, [...(failures.get(kind) ?? []), what]);
     for (const [template, operations] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(operations as unknown as Record<string, Operation>)) {
-        const samples = fc.sample(requestsFor(template, operation), { numRuns: RUNS_PER_OPERATION, seed: 29 });
+        const samples = fc.sample(requestsFor(method, template, operation), { numRuns: RUNS_PER_OPERATION, seed: 29 });
         for (const req of samples) {
           requests += 1;
           const query = new URLSearchParams(req.query).toString();

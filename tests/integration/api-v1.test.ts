@@ -25,9 +25,11 @@ import { createUser } from '../helpers/factories.ts';
 import { checked, expectDocumented, operationsOf, type OpenApiDocument } from '../helpers/openapi.ts';
 
 let t: TestContext;
+/** The local receivers' ports: endpoints may be added with them here (tests only). */
+const HOOK_PORTS: number[] = [];
 let doc: OpenApiDocument;
 beforeAll(async () => {
-  t = await createTestContext({ API_RATE_LIMIT_ENTERPRISE: '5000' });
+  t = await createTestContext({ API_RATE_LIMIT_ENTERPRISE: '5000' }, { webhookUrls: { allowLoopback: true, extraPorts: HOOK_PORTS } });
   doc = (await call(t.app, 'GET', '/api/v1/openapi.json')).body;
 });
 afterAll(() => t.close());
@@ -348,6 +350,7 @@ async function receiver(respond: () => number = () => 204) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
+  HOOK_PORTS.push(port);
   return { url: `http://127.0.0.1:${port}/hooks`, port, received, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 

@@ -171,8 +171,11 @@ export const webhookEndpointSchema = z
     description: z.string().nullable(),
     events: z.array(z.enum(WEBHOOK_EVENTS)),
     createdAt: z.iso.datetime(),
+    state: z.enum(['active', 'failing', 'disabled']).describe('`failing`: the latest attempts failed (see consecutiveFailures); `disabled`: every delivery failed for three days.'),
     disabledAt: z.iso.datetime().nullable().describe('Set when every delivery failed for three days; rotating the secret enables it again.'),
     failingSince: z.iso.datetime().nullable(),
+    lastSuccessAt: z.iso.datetime().nullable().describe('The last attempt your endpoint answered with a 2xx.'),
+    consecutiveFailures: z.number().int().min(0).describe('Failed attempts since the last success.'),
   })
   .openapi('WebhookEndpoint');
 
@@ -201,5 +204,6 @@ export const webhookDeliveriesSchema = z
         attempts: z.array(z.object({ at: z.iso.datetime(), responseStatus: z.number().int().nullable(), excerpt: z.string().nullable(), durationMs: z.number().int() })),
       }),
     ),
+    nextCursor: z.string().nullable().describe('Pass as `cursor` for older deliveries; null on the last page.'),
   })
   .openapi('WebhookDeliveries');
