@@ -157,6 +157,7 @@ test('an agency already on Agency is told so and sent to its billing settings, n
   await expect(page.getByText('Your account is on the Agency plan.')).toBeVisible();
   await expect(page.getByRole('link', { name: 'E-mail sales' })).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Billing Settings' })).toHaveAttribute('href', '/account#billing');
+  await page.screenshot({ path: 'test-results/subscribe-agency-current.png', fullPage: true });
   // No payment to take here: Stripe.js is not fetched.
   expect(loaded).toEqual([]);
 });
