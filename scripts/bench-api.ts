@@ -11,7 +11,7 @@
 // CPU per request at 200 and at 2,000 accounts: the key route's cost should not grow with them).
 // Budget (ARCHITECTURE): p99 ≤ 15 ms at 500 requests/s on 2 cores.
 import { parseArgs } from 'node:util';
-import { createContext } from '../api/context.ts';
+import { createContext } from '../api/create-context.ts';
 import { loadEnv } from '../api/env.ts';
 import { createApiKey, meterApiCall, verifyApiKey } from '../api/services/api-keys.ts';
 import { seedBusiness } from '../tests/helpers/dashboard-seed.ts';

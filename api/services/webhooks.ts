@@ -10,9 +10,8 @@ import { users } from '../../db/schema/auth.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { enqueue } from '../jobs/queue.ts';
-import { urlRefusal, type SafeFetchRefusal } from '../lib/safe-fetch.ts';
+import { urlRefusal, type SafeFetchOptions, type SafeFetchRefusal } from '../lib/safe-fetch.ts';
 import { API_PLAN_MESSAGE } from './api-keys.ts';
-import type { WebhookFetchOptions } from './webhook-delivery.ts';
 import { can } from './entitlements.ts';
 
 export const WEBHOOK_DELIVER = 'webhook.deliver';
@@ -97,7 +96,7 @@ const URL_REFUSALS: Partial<Record<SafeFetchRefusal, (detail: string) => string>
  * credentials, ports 80/443, no private, loopback or reserved IP, no localhost) is refused now,
  * with the reason; names are resolved at delivery, where the same rules apply to the answer.
  */
-export async function createWebhookEndpoint({ ctx, userId, input, urlRules }: { ctx: AppContext; userId: string; input: CreateWebhookInput; urlRules?: WebhookFetchOptions }) {
+export async function createWebhookEndpoint({ ctx, userId, input, urlRules }: { ctx: AppContext; userId: string; input: CreateWebhookInput; urlRules?: Pick<SafeFetchOptions, 'allowLoopback' | 'extraPorts'> }) {
   const refusal = urlRefusal(new URL(input.url), urlRules);
   if (refusal) throw new AppError('invalid_input', 'Please check the highlighted fields.', { fields: { url: URL_REFUSALS[refusal.reason]?.(refusal.message) ?? refusal.message } });
   const [{ n }] = (await ctx.db.$read('SELECT count(*) AS n FROM webhook_endpoints WHERE user_id = ?1', [userId])) as [{ n: number }];
