@@ -304,14 +304,20 @@ export interface components {
         ReportAccepted: {
             /** @description The report's id: GET /reports/{reportId}. */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description queued, then processing, then completed (or failed).
+             * @enum {string}
+             */
             status: "queued" | "processing" | "completed" | "failed";
         };
         Problem: {
             /** @description A link to this code in the API documentation. */
             type: string;
+            /** @description The code's title, the same for every error of that code. */
             title: string;
+            /** @description The HTTP status, repeated. */
             status: number;
+            /** @description What went wrong, in a sentence for people. */
             detail: string;
             /** @description Our error code: invalid_input, unauthenticated, forbidden, plan_required, not_found, conflict, idempotency_mismatch, rate_limited, … */
             code: string;
@@ -336,19 +342,37 @@ export interface components {
          *     }
          */
         ReportRequest: {
+            /** @description Who the report is for (2 to 100 characters). */
             fullName: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @description Where the report is e-mailed.
+             */
             email: string;
+            /** @description The business name. */
             company: string;
-            /** @enum {string} */
+            /**
+             * @description The requester's role at the business.
+             * @enum {string}
+             */
             role: "owner" | "director" | "gm" | "marketing" | "other";
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description The business's website address (http:// or https://).
+             */
             website: string;
+            /** @description Street address of the business. */
             address: string;
+            /** @description City. */
             city: string;
-            /** @enum {string} */
+            /**
+             * @description Two-letter US state code.
+             * @enum {string}
+             */
             state: "AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY";
+            /** @description ZIP code (5 digits, or ZIP+4). */
             zip: string;
+            /** @description Whether the requester agrees to occasional marketing e-mail; the report is sent either way. */
             consent?: boolean;
             /**
              * Format: uuid
@@ -357,57 +381,103 @@ export interface components {
             clientId?: string;
         };
         Report: {
+            /** @description The report's id. */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description queued, then processing, then completed (or failed).
+             * @enum {string}
+             */
             status: "queued" | "processing" | "completed" | "failed";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the report was requested.
+             */
             createdAt: string;
+            /** @description The business the report is on. */
             business: {
+                /** @description The business's id: GET /businesses/{businessId}. */
                 id: string;
+                /** @description The business name. */
                 company: string;
             };
             /** @description Null until the report is completed. */
             result: {
+                /** @description When the analysis ran (ISO 8601). */
                 generatedAt: string;
                 /** @description Made from offline sample data: example figures, not real listings. */
                 sampleData: boolean;
+                /** @description The business category the competitors were found in (e.g. "dentist"). */
                 category: string;
+                /** @description The scores (see the methodology). */
                 scores: {
+                    /** @description Online reviews score, 1 to 10 (two decimals); null when there is not enough data. */
                     reviews: number | null;
+                    /** @description Digital presence score, 1 to 10 (two decimals); null when there is not enough data. */
                     digitalPresence: number | null;
+                    /** @description Customer engagement score, 1 to 10 (two decimals); null when there is not enough data. */
                     engagement: number | null;
+                    /** @description Market share score, 1 to 10 (two decimals); null when there is not enough data. */
                     marketShare: number | null;
+                    /** @description Overall score (the weighted mean of the four), 1 to 10 (two decimals); null when there is not enough data. */
                     overall: number | null;
+                    /** @description Its reviews as a percent of all reviews in the report (two decimals). */
                     marketSharePercent: number;
                 };
+                /** @description The business's rank by overall score among the compared businesses (1 is best). */
                 rank: number;
+                /** @description How many businesses were ranked (the business and its competitors). */
                 rankOf: number;
+                /** @description The nearby competitors compared, nearest first. */
                 competitors: {
+                    /** @description The competitor's name as listed. */
                     name: string;
+                    /** @description Its listed address, if any. */
                     address: string | null;
+                    /** @description Its website, if listed. */
                     website: string | null;
+                    /** @description Its average review rating, 1 to 5, if it has reviews. */
                     rating: number | null;
+                    /** @description How many reviews it has, if known. */
                     reviewCount: number | null;
+                    /** @description Miles from the business. */
                     distanceMiles: number;
+                    /** @description The scores (see the methodology). */
                     scores: {
+                        /** @description Online reviews score, 1 to 10 (two decimals); null when there is not enough data. */
                         reviews: number | null;
+                        /** @description Digital presence score, 1 to 10 (two decimals); null when there is not enough data. */
                         digitalPresence: number | null;
+                        /** @description Customer engagement score, 1 to 10 (two decimals); null when there is not enough data. */
                         engagement: number | null;
+                        /** @description Market share score, 1 to 10 (two decimals); null when there is not enough data. */
                         marketShare: number | null;
+                        /** @description Overall score (the weighted mean of the four), 1 to 10 (two decimals); null when there is not enough data. */
                         overall: number | null;
+                        /** @description Its reviews as a percent of all reviews in the report (two decimals). */
                         marketSharePercent: number;
                     };
+                    /** @description Its rank by overall score (1 is best). */
                     rank: number;
                 }[];
+                /** @description What would raise the scores most, first. */
                 recommendations: {
+                    /** @description What to do, in a line. */
                     title: string;
+                    /** @description Why and how, in a few sentences. */
                     detail: string;
-                    /** @enum {string} */
+                    /**
+                     * @description The score it raises.
+                     * @enum {string}
+                     */
                     score: "reviews" | "digitalPresence" | "engagement" | "marketShare";
+                    /** @description The estimated rise of that score, in points out of 10. */
                     gain: number;
                 }[];
+                /** @description What the analysis could not measure or assumed, in sentences. */
                 notes: string[];
+                /** @description Where to read the report. */
                 links: {
+                    /** @description The PDF report; null until it is rendered. */
                     pdf: string | null;
                     /** @description The online report (its link lasts 30 days). */
                     online: string | null;
@@ -415,133 +485,232 @@ export interface components {
             } | null;
         };
         BusinessPage: {
+            /** @description One page of businesses, newest first. */
             businesses: components["schemas"]["BusinessSummary"][];
             /** @description Pass as `cursor` for the next page; null on the last. */
             nextCursor: string | null;
         };
         BusinessSummary: {
+            /** @description The business's id: GET /businesses/{businessId}. */
             id: string;
+            /** @description The business name. */
             company: string;
+            /** @description Street address. */
             address: string;
+            /** @description City. */
             city: string;
+            /** @description Two-letter US state code. */
             state: string;
+            /** @description ZIP code. */
             zip: string;
+            /** @description The business's website address. */
             website: string;
+            /** @description The business category found by the analysis (e.g. "dentist"); null before the first report. */
             category: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the business was added.
+             */
             createdAt: string;
             /** @description Made from offline sample data: example figures, not real listings. */
             sampleData: boolean;
+            /** @description The latest analysis; null before the first. */
             latest: {
+                /** @description Overall score of the latest analysis, 1 to 10. */
                 overallScore: number;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description When that analysis ran.
+                 */
                 reportedAt: string;
             } | null;
         };
         BusinessDetail: {
+            /** @description The business. */
             business: {
+                /** @description The business's id. */
                 id: string;
+                /** @description The business name. */
                 company: string;
+                /** @description City. */
                 city: string;
+                /** @description Two-letter US state code. */
                 state: string;
+                /** @description The business's website address. */
                 website: string;
+                /** @description The business category found by the analysis; null before the first report. */
                 category: string | null;
                 /** @description Milliseconds since the epoch. */
                 updatedAt: number;
+                /** @description Made from offline sample data: example figures, not real listings. */
                 sampleData: boolean;
             };
+            /** @description The nearby competitors the latest analysis compared. */
             competitors: {
+                /** @description The competitor's id (metrics rows name it as competitorId). */
                 id: string;
+                /** @description The competitor's name as listed. */
                 name: string;
+                /** @description Its listed address, if any. */
                 address: string | null;
+                /** @description Its listed phone number, if any. */
                 phone: string | null;
+                /** @description Its website, if listed. */
                 website: string | null;
+                /** @description Its average review rating, 1 to 5, if it has reviews. */
                 rating: number | null;
+                /** @description How many reviews it has, if known. */
                 reviewCount: number | null;
+                /** @description Miles from the business, if located. */
                 distanceFromBusiness: number | null;
             }[];
             /** @description The latest analysis: one row for the business and one per competitor. */
             metrics: {
+                /** @description The row's id. */
                 id: string;
+                /** @description The business analysed. */
                 businessId: string;
+                /** @description The competitor this row scores; null for the business's own row. */
                 competitorId: string | null;
+                /** @description True for the business's own row. */
                 isMainBusiness: boolean;
+                /** @description Online reviews score, 1 to 10 (two decimals); null when there is not enough data. */
                 reviewScore: number | null;
+                /** @description Digital presence score, 1 to 10 (two decimals); null when there is not enough data. */
                 digitalPresenceScore: number | null;
+                /** @description Customer engagement score, 1 to 10 (two decimals); null when there is not enough data. */
                 engagementScore: number | null;
+                /** @description Market share score, 1 to 10 (two decimals); null when there is not enough data. */
                 marketShareScore: number | null;
+                /** @description This place's reviews as a percent of all reviews of the business and its competitors (two decimals). */
                 marketSharePercent: number | null;
+                /** @description Overall score (the weighted mean of the four), 1 to 10 (two decimals); null when there is not enough data. */
                 overallScore: number | null;
                 /** @description Milliseconds since the epoch. */
                 reportedAt: number | null;
             }[];
         };
         BusinessHistory: {
+            /** @description The business. */
             businessId: string;
+            /** @description How many days back the history goes (the `days` asked for). */
             days: number;
+            /** @description The business's own scores per analysis run, oldest first. */
             history: {
+                /** @description The analysis run's id. */
                 runId: string;
+                /** @description Online reviews score, 1 to 10 (two decimals); null when there is not enough data. */
                 reviewScore: number | null;
+                /** @description Digital presence score, 1 to 10 (two decimals); null when there is not enough data. */
                 digitalPresenceScore: number | null;
+                /** @description Customer engagement score, 1 to 10 (two decimals); null when there is not enough data. */
                 engagementScore: number | null;
+                /** @description Market share score, 1 to 10 (two decimals); null when there is not enough data. */
                 marketShareScore: number | null;
+                /** @description This place's reviews as a percent of all reviews of the business and its competitors (two decimals). */
                 marketSharePercent: number | null;
+                /** @description Overall score (the weighted mean of the four), 1 to 10 (two decimals); null when there is not enough data. */
                 overallScore: number | null;
                 /** @description Milliseconds since the epoch. */
                 reportedAt: number;
             }[];
         };
         AlertList: {
+            /** @description The business. */
             businessId: string;
+            /** @description Reviews at or below this star rating raise an alert. */
             threshold: number;
+            /** @description The alerts, newest first. */
             alerts: components["schemas"]["Alert"][];
         };
         Alert: {
+            /** @description The alert's id. */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description Where the review was posted.
+             * @enum {string}
+             */
             platform: "google" | "yelp" | "facebook" | "other";
+            /** @description The review's star rating, 1 to 5. */
             reviewRating: number;
+            /** @description The reviewer's name, if given. */
             reviewAuthor: string | null;
+            /** @description The review's text, if any. */
             reviewText: string | null;
+            /** @description A link to the review, if the platform gives one. */
             reviewUrl: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the review was posted, if known.
+             */
             reviewDate: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the alert was recorded.
+             */
             createdAt: string;
         };
         AlertThreshold: {
+            /** @description The business. */
             businessId: string;
+            /** @description Reviews at or below this star rating raise an alert. */
             threshold: number;
         };
         ClientList: {
+            /** @description Your clients. */
             clients: components["schemas"]["Client"][];
         };
         Client: {
+            /** @description The client's id (clientId when requesting a report for it). */
             id: string;
+            /** @description The client contact's name: the reports' addressee. */
             clientName: string;
+            /** @description Where the client's reports are e-mailed. */
             clientEmail: string;
+            /** @description Your own notes on the client. */
             notes: string | null;
-            /** @enum {string} */
+            /**
+             * @description How often a report is sent to the client.
+             * @enum {string}
+             */
             reportFrequency: "monthly" | "weekly";
+            /** @description The client's branding profile; null for your default one. */
             brandingProfileId: string | null;
+            /** @description Archived clients get no scheduled reports. */
             archived: boolean;
+            /** @description When the client was added (ISO 8601). */
             createdAt: string;
+            /** @description The business the client's reports are on. */
             business: {
+                /** @description The business's id: GET /businesses/{businessId}. */
                 id: string;
+                /** @description The business name. */
                 company: string;
+                /** @description The business's website address. */
                 website: string;
+                /** @description Street address. */
                 address: string;
+                /** @description City. */
                 city: string;
+                /** @description Two-letter US state code. */
                 state: string;
+                /** @description ZIP code. */
                 zip: string;
             } | null;
+            /** @description The latest analysis; null before the first. */
             latest: {
+                /** @description Overall score of the latest analysis, 1 to 10; null when there is not enough data. */
                 overall: number | null;
+                /** @description Rank among the compared businesses (1 is best). */
                 rank: number | null;
+                /** @description How many businesses were ranked. */
                 of: number;
+                /** @description When that analysis ran (ISO 8601). */
                 reportedAt: string;
+                /** @description Change of the overall score since the analysis before; null with only one. */
                 change: number | null;
             } | null;
+            /** @description When the next scheduled report goes out (ISO 8601); null when archived or without a business. */
             nextReport: string | null;
         };
         /**
@@ -558,21 +727,42 @@ export interface components {
          *     }
          */
         ClientCreate: {
+            /** @description The client contact's name: the reports' addressee. */
             clientName: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @description Where the client's reports are e-mailed.
+             */
             clientEmail: string;
+            /** @description Your own notes on the client (up to 2,000 characters). */
             notes?: string;
-            /** @enum {string} */
+            /**
+             * @description How often a report is sent to the client: monthly (the default) or weekly.
+             * @enum {string}
+             */
             reportFrequency?: "monthly" | "weekly";
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description One of your branding profiles for its reports; null or absent for your default one.
+             */
             brandingProfileId?: string | null;
+            /** @description The business name. */
             company: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description The business's website address (http:// or https://).
+             */
             website: string;
+            /** @description Street address. */
             address: string;
+            /** @description City. */
             city: string;
-            /** @enum {string} */
+            /**
+             * @description Two-letter US state code.
+             * @enum {string}
+             */
             state: "AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY";
+            /** @description ZIP code (5 digits, or ZIP+4). */
             zip: string;
         };
         /**
@@ -581,14 +771,26 @@ export interface components {
          *     }
          */
         ClientUpdate: {
+            /** @description The client contact's name: the reports' addressee. */
             clientName?: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @description Where the client's reports are e-mailed.
+             */
             clientEmail?: string;
+            /** @description Your own notes on the client (up to 2,000 characters). */
             notes?: string;
-            /** @enum {string} */
+            /**
+             * @description How often a report is sent to the client: monthly (the default) or weekly.
+             * @enum {string}
+             */
             reportFrequency?: "monthly" | "weekly";
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description One of your branding profiles for its reports; null or absent for your default one.
+             */
             brandingProfileId?: string | null;
+            /** @description True stops its scheduled reports; false starts them again. */
             archived?: boolean;
         };
         WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & {
@@ -596,24 +798,34 @@ export interface components {
             secret: string;
         };
         WebhookEndpoint: {
+            /** @description The endpoint's id. */
             id: string;
+            /** @description Where events are POSTed. */
             url: string;
+            /** @description Your label for the endpoint. */
             description: string | null;
+            /** @description The event types sent to it. */
             events: ("report.completed" | "report.failed" | "alert.created" | "lead.created")[];
-            /** Format: date-time */
-            createdAt: string;
             /**
-             * @description `failing`: the latest attempts failed (see consecutiveFailures); `disabled`: every delivery failed for three days.
-             * @enum {string}
+             * Format: date-time
+             * @description When the endpoint was added.
              */
-            state: "active" | "failing" | "disabled";
+            createdAt: string;
             /**
              * Format: date-time
              * @description Set when every delivery failed for three days; rotating the secret enables it again.
              */
             disabledAt: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Since when deliveries have been failing; null while they succeed.
+             */
             failingSince: string | null;
+            /**
+             * @description `failing`: the latest attempts failed (see consecutiveFailures); `disabled`: every delivery failed for three days.
+             * @enum {string}
+             */
+            state: "active" | "failing" | "disabled";
             /**
              * Format: date-time
              * @description The last attempt your endpoint answered with a 2xx.
@@ -633,12 +845,18 @@ export interface components {
          *     }
          */
         WebhookEndpointCreate: {
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description Where events are POSTed: a public http:// or https:// address on port 80 or 443, without a user name or password.
+             */
             url: string;
+            /** @description The event types to send to it (at least one). */
             events: ("report.completed" | "report.failed" | "alert.created" | "lead.created")[];
+            /** @description Your label for the endpoint (up to 200 characters). */
             description?: string;
         };
         WebhookEndpointList: {
+            /** @description Your endpoints, without their secrets. */
             endpoints: components["schemas"]["WebhookEndpoint"][];
         };
         WebhookEndpointRotated: components["schemas"]["WebhookEndpointWithSecret"] & {
@@ -649,22 +867,41 @@ export interface components {
             previousSecretValidUntil: string;
         };
         WebhookDeliveries: {
+            /** @description Deliveries, newest first. */
             deliveries: {
+                /** @description The delivery's id (to resend it). */
                 id: string;
                 /** @description The webhook-id header: the same on every attempt. */
                 messageId: string;
+                /** @description The event type. */
                 type: string;
-                /** @enum {string} */
+                /**
+                 * @description pending while attempts remain, delivered on a 2xx, failed when they ran out.
+                 * @enum {string}
+                 */
                 status: "pending" | "delivered" | "failed";
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description When the event happened.
+                 */
                 createdAt: string;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description When it is tried next; null when it is not.
+                 */
                 nextAttemptAt: string | null;
+                /** @description Every attempt, oldest first. */
                 attempts: {
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @description When it was tried.
+                     */
                     at: string;
+                    /** @description Your endpoint's HTTP status; null when there was no answer. */
                     responseStatus: number | null;
+                    /** @description The start of the answer (or of the error). */
                     excerpt: string | null;
+                    /** @description How long the attempt took, in milliseconds. */
                     durationMs: number;
                 }[];
             }[];
@@ -1127,6 +1364,7 @@ export interface operations {
             query?: {
                 /** @description Only alerts recorded after this time (ISO 8601). */
                 since?: string;
+                /** @description How many alerts at most (1 to 200; 50 when not given). */
                 limit?: number;
             };
             header?: never;
@@ -1310,7 +1548,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @example 3.5 */
+                    /**
+                     * @description Reviews at or below this star rating raise an alert: 1.0 to 5.0 in steps of 0.1.
+                     * @example 3.5
+                     */
                     threshold: number;
                 };
             };
@@ -1935,7 +2176,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @description Always true.
+                         * @enum {boolean}
+                         */
                         deleted: true;
                     };
                 };
@@ -2182,8 +2426,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The delivery's id. */
                         id: string;
-                        /** @enum {string} */
+                        /**
+                         * @description Queued to be sent now.
+                         * @enum {string}
+                         */
                         status: "pending";
                     };
                 };
