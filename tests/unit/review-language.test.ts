@@ -40,4 +40,11 @@ describe('language', () => {
     expect(r.negativeShare).toBe(100);
     expect(r.languages).toEqual({ es: 1 });
   });
+
+  it('finds recurring complaints in Spanish, whole words only', () => {
+    const low = (text: string): Review => review(text, { rating: 1 });
+    const r = analyseReviews([low('Terrible, nunca llegaron y nadie contestó el teléfono.'), low('Malo, la espera fue eterna y nadie contestó el teléfono.'), review('Excitable and excited, a citation.')], { now: NOW, complete: true, ownerResponsesKnown: false });
+    expect(r.negativeThemes.map((t) => t.theme)).toEqual(expect.arrayContaining(['communication', 'wait time']));
+    expect(r.positiveThemes.map((t) => t.theme)).not.toContain('booking');
+  });
 });

@@ -4,19 +4,22 @@
 // responses and recurring themes come from the reviews the provider gives.
 import type { Review } from '../types.ts';
 import { detectLanguage, sentimentIn } from './language.ts';
+import { countPhrase, fold } from './matching.ts';
 
 const DAY = 86_400_000;
 
-/** Themes: a name and the words that signal it. */
-export const THEMES: Array<{ theme: string; words: string[] }> = [
-  { theme: 'staff', words: ['staff', 'team', 'friendly', 'rude', 'front desk', 'receptionist', 'polite', 'stylist', 'technician', 'mechanic', 'server', 'coaches', 'hygienist'] },
-  { theme: 'wait time', words: ['wait', 'waited', 'late', 'on time', 'fast', 'quick', 'quickly', 'same day', 'slow', 'no-show', 'never showed', 'rushed'] },
-  { theme: 'price', words: ['price', 'prices', 'priced', 'overpriced', 'expensive', 'charges', 'charged', 'overcharged', 'billing', 'bill', 'fees', 'value', 'upfront'] },
-  { theme: 'quality', words: ['quality', 'fixed', 'delicious', 'came back', 'redone', 'wrong', 'uneven', 'runs great', 'won'] },
-  { theme: 'communication', words: ['explained', 'listened', 'informed', 'called', 'answered', 'communication', 'returned my calls', 'respond', 'responsive', 'phone'] },
-  { theme: 'cleanliness', words: ['clean', 'spotless', 'dirty', 'mess', 'cleaned up'] },
-  { theme: 'booking', words: ['appointment', 'booked', 'book', 'schedule', 'double booked', 'fit me in', 'reservation'] },
-];
+/** Themes: a name and the words that signal it, in English (found inside longer words too:
+ *  "wait" in "waiting") and Spanish (whole words only, so "cita" is not found in "excitable").
+ *  Both are matched folded: no accents, punctuation as spaces. */
+export const THEMES: Array<{ theme: string; words: string[]; whole: string[] }> = [
+  { theme: 'staff', words: ['staff', 'team', 'friendly', 'rude', 'front desk', 'receptionist', 'polite', 'stylist', 'technician', 'mechanic', 'server', 'coaches', 'hygienist'], whole: ['personal', 'mesero', 'meseros', 'amable', 'amables', 'grosero', 'grosera', 'atencion'] },
+  { theme: 'wait time', words: ['wait', 'waited', 'late', 'on time', 'fast', 'quick', 'quickly', 'same day', 'slow', 'no-show', 'never showed', 'rushed'], whole: ['espera', 'esperar', 'tarde', 'rapido', 'rapidos', 'lento', 'lentos', 'nunca llegaron'] },
+  { theme: 'price', words: ['price', 'prices', 'priced', 'overpriced', 'expensive', 'charges', 'charged', 'overcharged', 'billing', 'bill', 'fees', 'value', 'upfront'], whole: ['precio', 'precios', 'caro', 'cara', 'cobraron'] },
+  { theme: 'quality', words: ['quality', 'fixed', 'delicious', 'came back', 'redone', 'wrong', 'uneven', 'runs great', 'won'], whole: ['calidad', 'delicioso', 'deliciosa', 'comida'] },
+  { theme: 'communication', words: ['explained', 'listened', 'informed', 'called', 'answered', 'communication', 'returned my calls', 'respond', 'responsive', 'phone'], whole: ['telefono', 'contesto', 'contestaron', 'explicaron'] },
+  { theme: 'cleanliness', words: ['clean', 'spotless', 'dirty', 'mess', 'cleaned up'], whole: ['limpio', 'limpia', 'sucio', 'sucia'] },
+  { theme: 'booking', words: ['appointment', 'booked', 'book', 'schedule', 'double booked', 'fit me in', 'reservation'], whole: ['cita', 'citas', 'reserva', 'reservacion'] },
+].map((t) => ({ theme: t.theme, words: t.words.map(fold), whole: t.whole }));
 
 export interface ReviewAnalysis {
   sampled: number;
@@ -94,9 +97,9 @@ export function analyseReviews(reviews: Review[], options: { now: Date; complete
   const positive = new Map<string, number>();
   const negative = new Map<string, number>();
   for (const s of sentiments) {
-    const lower = s.text.toLowerCase();
+    const lower = fold(s.text);
     for (const t of THEMES) {
-      if (!t.words.some((w) => lower.includes(w))) continue;
+      if (!t.words.some((w) => lower.includes(w)) && !t.whole.some((w) => countPhrase(lower, w) > 0)) continue;
       const target = s.score > 0 && s.review.rating >= 4 ? positive : s.score < 0 || s.review.rating <= 2 ? negative : null;
       if (target) target.set(t.theme, (target.get(t.theme) ?? 0) + 1);
     }
