@@ -4,6 +4,7 @@
 
 export type { ScoreKey } from '../../common/constants.ts';
 import type { ScoreKey } from '../../common/constants.ts';
+import type { VisibilityScan } from './analysis/visibility.ts';
 export type ProviderName = 'sample' | 'google' | 'yelp';
 
 export interface ReportInput {
@@ -79,7 +80,7 @@ export interface DataPoint {
 export interface ScorePart {
   key: string;
   label: string;
-  source: 'listing' | 'reviews' | 'website' | 'market';
+  source: 'listing' | 'reviews' | 'website' | 'market' | 'search';
   /** The value formatted with its unit, or 'Unknown' / 'Not applicable'. */
   raw: string;
   /** 0-1; null when not measured. */
@@ -158,6 +159,8 @@ export interface ReportData {
   competitors: AnalysedPlace[];
   /** Five, ordered by gain. */
   recommendations: Recommendation[];
+  /** The local visibility grid (reports made before it existed have none). */
+  visibility?: VisibilityScan;
   /** The business's own reviews as the provider gave them. Persisting records the low ones as
    *  Early Warning alerts (api/services/review-alerts.ts); they are not kept in the report snapshot. */
   ownReviews?: Review[];

@@ -5,6 +5,7 @@ import { digitsOnly } from '../../../common/constants.ts';
 import type { DataPoint, ProviderName, ScoreKey } from '../types.ts';
 import { LISTING_ATTRIBUTES, type Listing, type ListingAttribute, type ListingProfile } from './providers/types.ts';
 import type { ReviewAnalysis } from './reviews.ts';
+import type { GridMetrics } from './visibility.ts';
 import type { WebsiteAnalysis } from './website.ts';
 
 export type Value = number | string | boolean | null;
@@ -20,7 +21,7 @@ export const ABSENT = Symbol('absent');
 export const NOT_GIVEN = Symbol('not given');
 type Got = Value | typeof UNKNOWN | typeof NA | typeof ABSENT | typeof NOT_GIVEN;
 
-export type Source = 'listing' | 'reviews' | 'website' | 'market';
+export type Source = 'listing' | 'reviews' | 'website' | 'market' | 'search';
 
 /** How a value becomes 0-1 for its score. */
 export type Norm =
@@ -70,6 +71,8 @@ export interface Subject {
   /** The latest earlier snapshot of this place's review count, when there is one. */
   earlier: EarlierCount | null;
   market: MarketView;
+  /** The place's local visibility over the grid's keywords; null when the grid was not measured. */
+  visibility?: GridMetrics | null;
   now: Date;
 }
 
@@ -162,6 +165,9 @@ export function addressOnPage(address: string | null, a: WebsiteAnalysis): boole
   const text = a.pageText.toLowerCase();
   return text.includes(`${m[1]!.toLowerCase()} ${m[2]!.toLowerCase()}`);
 }
+
+/** Grid points are unknown when the grid could not be measured (quota, no provider search). */
+const grid = (f: (v: GridMetrics) => Value | typeof NA) => (s: Subject): Got => (s.visibility ? f(s.visibility) : UNKNOWN);
 
 const pct = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 10000) / 100 : null);
 const theme = (list: Array<{ theme: string }>) => list[0]?.theme ?? null;
@@ -353,6 +359,10 @@ const REGISTRY: DataPointDef[] = [
 
   // Market (computed across the business and its competitors)
   d('market.review_share', 'Share of local reviews', 'market', '%', 'marketShare', 8, ramp(0, 25), 'The place\'s reviews as a share of all reviews of the business and its competitors.', (s) => (s.listing.reviewCount === null ? UNKNOWN : pct(s.listing.reviewCount, s.market.totalReviews) ?? 0), ['Grow your share of local reviews', 'Competitors hold most of the reviews in your market; a review request after every visit closes the gap.']),
+  // Local visibility (the geo-grid scan, visibility.ts): SoLV enters Market Share beside the review share.
+  d('visibility.solv', 'Share of Local Voice', 'search', '%', 'marketShare', 8, ramp(0, 60), 'Share of the visibility grid\'s points where a local search for the report\'s keywords lists the place in the top 3 (the local pack).', grid((v) => v.solv), ['Win the local pack around you', 'Searchers near you see competitors in the top 3 at most points of the grid: a complete listing, more reviews and your city and category on your site move you up where customers search.']),
+  d('visibility.arp', 'Average rank position', 'search', 'rank', null, 0, null, 'Mean rank of the place over the grid points where a local search lists it in the top 20 (not applicable when it is listed at none).', grid((v) => v.arp ?? NA)),
+  d('visibility.atrp', 'Average total rank position', 'search', 'rank', null, 0, null, 'Mean rank of the place over every grid point, a point where it is not in the top 20 counted as 21.', grid((v) => v.atrp)),
   d('market.review_count_vs_median', 'Review count versus the market median', 'market', 'ratio', 'marketShare', 4, ramp(0.25, 2), 'Review count divided by the market\'s median review count.', (s) => (s.listing.reviewCount === null ? UNKNOWN : s.market.medianReviewCount > 0 ? Math.round((s.listing.reviewCount / s.market.medianReviewCount) * 100) / 100 : 0), ['Catch up with the typical competitor', 'You have fewer reviews than the typical business near you.']),
   d('market.rating_vs_average', 'Rating versus the market average', 'market', 'stars', 'marketShare', 4, ramp(-0.8, 0.5), 'Rating minus the market\'s average rating.', (s) => (s.listing.rating === null || s.market.averageRating === null ? UNKNOWN : Math.round((s.listing.rating - s.market.averageRating) * 100) / 100), ['Out-rate the market', 'Your rating is below the local average; customers compare stars side by side.']),
   d('market.prominence_position', 'Prominence position', 'market', 'position', 'marketShare', 4, inverse(1, 10), 'Position among the business and its competitors by prominence (reviews and rating), 1 = most prominent.', (s) => s.market.prominencePosition, ['Move up in local search', 'Reviews, a complete listing and a strong site push you up the local results.']),
@@ -372,6 +382,7 @@ const DERIVED = new Set([
   'reviews.sampled', 'tech.booking_tool', 'tech.chat_tool', 'tech.analytics_tools', 'social.profiles', 'ads.pixel_count', 'site.title', 'site.title_present', 'site.meta_description_present', 'site.copyright_current',
   'listing.attributes_stated', 'market.places', 'market.total_reviews', 'market.average_rating', 'market.median_reviews',
   'market.review_share', 'market.review_count_vs_median', 'market.rating_vs_average', 'market.prominence_position', 'market.velocity_share',
+  'visibility.arp', 'visibility.atrp',
 ]);
 
 /** What the owner would do, by data point: one recommendation per lever. A point not named here
