@@ -9,6 +9,7 @@ import { productionDeps } from '../api/jobs/production.ts';
 import { PermanentJobError } from '../api/jobs/worker.ts';
 import { fmtScore, ranked, rankNo, rankOf, SCORE_KEYS, SCORE_LABELS } from '../api/report/render/labels.ts';
 import { runReportOnce } from '../api/report/run-once.ts';
+import { solvCell, visibilityLine } from '../api/report/render/visibility.ts';
 import { checkReportRequest } from '../common/schemas/report-request-rules.ts';
 
 const usage = 'usage: npm run report -- --company NAME --address STREET --city CITY --state TX --zip 78701 --website https://… [--email you@example.com] [--name "Full Name"]';
@@ -91,10 +92,12 @@ try {
   const pad = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s.padEnd(n));
   console.log(`\n${b.place.name} · ${d.category} · ${d.provider}${d.sampleData ? ' (SAMPLE DATA)' : ''}`);
   console.log(`Overall ${fmtScore(b.scores.overall)} · rank ${rankOf(b, d)} · market share ${b.scores.marketSharePercent.toFixed(2)}%`);
+  const visibility = visibilityLine(d);
+  if (visibility) console.log(visibility);
   for (const k of SCORE_KEYS) console.log(`  ${SCORE_LABELS[k].padEnd(22)} ${fmtScore(b.scores[k])}`);
   console.log(`  Data points            ${b.dataPoints.length}`);
-  console.log('\nRank  Business                          Miles  Overall');
-  for (const p of ranked(d)) console.log(`${(rankNo(p) ?? '–').padEnd(5)} ${pad(p.place.name + (p.isMainBusiness ? ' (you)' : ''), 33)} ${p.place.distanceMiles.toFixed(2).padStart(5)}  ${fmtScore(p.scores.overall)}`);
+  console.log('\nRank  Business                          Miles  SoLV     Overall');
+  for (const p of ranked(d)) console.log(`${(rankNo(p) ?? '–').padEnd(5)} ${pad(p.place.name + (p.isMainBusiness ? ' (you)' : ''), 33)} ${p.place.distanceMiles.toFixed(2).padStart(5)}  ${solvCell(p).padStart(7)}  ${fmtScore(p.scores.overall)}`);
   console.log('\nRecommendations');
   d.recommendations.forEach((r, i) => console.log(`  ${i + 1}. ${r.title} (+${r.gain.toFixed(2)} ${SCORE_LABELS[r.score]})`));
   for (const note of d.notes) console.log(`Note: ${note}`);

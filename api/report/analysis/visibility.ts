@@ -80,7 +80,7 @@ export function gridGeometry(center: Point, competitorMiles: number[], size: num
   const nth = Math.min(GRID_REACH_COMPETITOR, sorted.length);
   const basis = reach === null
     ? `no competitor was found, so the grid spans ${GRID_DEFAULT_MILES} miles each way`
-    : `the grid reaches the ${nth === 1 ? 'nearest' : `${ordinal(nth)}-nearest`} competitor (${raw.toFixed(2)} miles)${raw !== radiusMiles ? `, held to ${GRID_MIN_MILES}-${GRID_MAX_MILES} miles` : ''}`;
+    : `the grid reaches the ${nth === 1 ? 'nearest' : `${ordinal(nth)}-nearest`} competitor, ${raw.toFixed(2)} miles away${raw !== radiusMiles ? `, held to ${GRID_MIN_MILES}-${GRID_MAX_MILES} miles` : ''}`;
   const spacingMiles = round((2 * radiusMiles) / (size - 1), 2);
   const half = (size - 1) / 2;
   const points: Point[] = [];

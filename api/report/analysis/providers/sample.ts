@@ -18,7 +18,7 @@ const LAST = 'ABCDEFGHJKLMNPRSTVW';
 /** The sample grid: how fast a place's standing falls off with distance, and how many other
  *  local listings compete at every point. */
 const SAMPLE_FALLOFF_MILES = 1.2;
-const SAMPLE_OTHER_LISTINGS = 14;
+const SAMPLE_OTHER_LISTINGS = 10;
 
 /** Sample listings carry what the sample reviews need, in the place id. */
 const REVIEW_HORIZON_DAYS = 365;
@@ -154,7 +154,7 @@ export function sampleProvider(options: SampleOptions): PlacesProvider {
       });
       const r = createRng(hashString(at));
       for (let i = 0; i < SAMPLE_OTHER_LISTINGS; i++) {
-        scored.push({ id: `sample-other-${hashString(`${at}|${i}`).toString(36)}`, score: strength(Math.exp(r.next() * 6.2), 3 + r.next() * 1.9) * falloff(r.next() * 3) });
+        scored.push({ id: `sample-other-${hashString(`${at}|${i}`).toString(36)}`, score: strength(Math.exp(r.next() * 6.2), 3 + r.next() * 1.9) * falloff(0.4 + r.next() * 3.6) });
       }
       return scored.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id)).slice(0, 20).map((x) => x.id);
     },
