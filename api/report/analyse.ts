@@ -368,6 +368,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
         earlier: earlier.get(p.listing.placeId) ?? null,
         profile: profiles[i] ?? null,
         market,
+        local: { city: input.city, categoryWords: [category.label, ...category.keywords, ...(listing.categoryLabel ? [listing.categoryLabel] : [])] },
         visibility: placeVisibility(visibility, p.listing.placeId),
         now,
       };

@@ -155,7 +155,7 @@ export const FALLBACK_CATEGORY: Category = {
 
 export const categoryById = (id: string): Category => CATEGORIES.find((c) => c.id === id) ?? FALLBACK_CATEGORY;
 
-function escapeRe(s: string) {
+export function escapeRe(s: string) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

@@ -5,6 +5,7 @@ import { digitsOnly } from '../../../common/constants.ts';
 import type { DataPoint, ProviderName, ScoreKey } from '../types.ts';
 import { LISTING_ATTRIBUTES, type Listing, type ListingAttribute, type ListingProfile } from './providers/types.ts';
 import type { ReviewAnalysis } from './reviews.ts';
+import { escapeRe } from './categories.ts';
 import type { GridMetrics } from './visibility.ts';
 import type { WebsiteAnalysis } from './website.ts';
 
@@ -71,6 +72,8 @@ export interface Subject {
   /** The latest earlier snapshot of this place's review count, when there is one. */
   earlier: EarlierCount | null;
   market: MarketView;
+  /** The market's city and the words of its category, for the on-page local signals. */
+  local?: { city: string; categoryWords: string[] };
   /** The place's local visibility over the grid's keywords; null when the grid was not measured. */
   visibility?: GridMetrics | null;
   now: Date;
@@ -165,6 +168,25 @@ export function addressOnPage(address: string | null, a: WebsiteAnalysis): boole
   const text = a.pageText.toLowerCase();
   return text.includes(`${m[1]!.toLowerCase()} ${m[2]!.toLowerCase()}`);
 }
+
+/** Whether the text names one of the words (any case and accents; a plural "s"/"es" allowed). */
+export function mentions(text: string | null | undefined, words: string[]): boolean {
+  if (!text) return false;
+  const fold = (x: string) => x.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  const hay = fold(text);
+  return words.some((w) => {
+    const word = fold(w.trim());
+    // Scripts written without spaces between words: the word anywhere in the text.
+    if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u.test(word)) return hay.includes(word);
+    const needle = escapeRe(word);
+    return needle !== '' && new RegExp(`(^|[^\\p{L}\\p{N}])${needle}(s|es)?($|[^\\p{L}\\p{N}])`, 'u').test(hay);
+  });
+}
+
+/** On-page local signals: the market's city or its category named in a part of the homepage. */
+const localSignal = (part: (a: WebsiteAnalysis) => string | null, what: 'city' | 'category') => (s: Subject): Got =>
+  s.local ? web((a) => mentions(part(a), what === 'city' ? [s.local!.city] : s.local!.categoryWords))(s) : UNKNOWN;
+const LOCAL_ADVICE: [string, string] = ['Say where you are and what you do', 'Name your city and your category ("dentist in Austin") in your page title, main heading and meta description: that is how search engines match your site to local searches.'];
 
 /** Grid points are unknown when the grid could not be measured (quota, no provider search). */
 const grid = (f: (v: GridMetrics) => Value | typeof NA) => (s: Subject): Got => (s.visibility ? f(s.visibility) : UNKNOWN);
@@ -359,6 +381,13 @@ const REGISTRY: DataPointDef[] = [
 
   // Market (computed across the business and its competitors)
   d('market.review_share', 'Share of local reviews', 'market', '%', 'marketShare', 8, ramp(0, 25), 'The place\'s reviews as a share of all reviews of the business and its competitors.', (s) => (s.listing.reviewCount === null ? UNKNOWN : pct(s.listing.reviewCount, s.market.totalReviews) ?? 0), ['Grow your share of local reviews', 'Competitors hold most of the reviews in your market; a review request after every visit closes the gap.']),
+  // On-page local signals (the homepage already fetched).
+  d('site.city_in_title', 'City in the page title', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'The <title> names the market\'s city.', localSignal((a) => a.title, 'city'), LOCAL_ADVICE),
+  d('site.category_in_title', 'Category in the page title', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'The <title> names the business\'s category ("dentist", "dental"...).', localSignal((a) => a.title, 'category'), LOCAL_ADVICE),
+  d('site.city_in_h1', 'City in the main heading', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'An <h1> names the market\'s city.', localSignal((a) => a.h1.join(' · '), 'city'), LOCAL_ADVICE),
+  d('site.category_in_h1', 'Category in the main heading', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'An <h1> names the business\'s category.', localSignal((a) => a.h1.join(' · '), 'category'), LOCAL_ADVICE),
+  d('site.city_in_description', 'City in the meta description', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'The meta description names the market\'s city.', localSignal((a) => a.metaDescription, 'city'), LOCAL_ADVICE),
+  d('site.category_in_description', 'Category in the meta description', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'The meta description names the business\'s category.', localSignal((a) => a.metaDescription, 'category'), LOCAL_ADVICE),
   // Local visibility (the geo-grid scan, visibility.ts): SoLV enters Market Share beside the review share.
   d('visibility.solv', 'Share of Local Voice', 'search', '%', 'marketShare', 8, ramp(0, 60), 'Share of the visibility grid\'s points where a local search for the report\'s keywords lists the place in the top 3 (the local pack).', grid((v) => v.solv), ['Win the local pack around you', 'Searchers near you see competitors in the top 3 at most points of the grid: a complete listing, more reviews and your city and category on your site move you up where customers search.']),
   d('visibility.arp', 'Average rank position', 'search', 'rank', null, 0, null, 'Mean rank of the place over the grid points where a local search lists it in the top 20 (not applicable when it is listed at none).', grid((v) => v.arp ?? NA)),
@@ -402,6 +431,7 @@ const LEVERS: Record<string, string[]> = {
   'site.security_headers': ['site.hsts', 'site.csp', 'site.x_content_type_options', 'site.frame_protection', 'site.referrer_policy'],
   'reviews.ask_on_site': ['engagement.review_link'],
   'site.nap': ['site.nap_name', 'site.nap_phone', 'site.nap_address', 'site.schema_nap_match'],
+  'site.local_signals': ['site.city_in_title', 'site.category_in_title', 'site.city_in_h1', 'site.category_in_h1', 'site.city_in_description', 'site.category_in_description'],
   'listing.complete': ['listing.has_address', 'listing.has_phone', 'listing.has_hours', 'listing.photos', 'listing.editorial_summary', 'listing.attributes_stated'],
   'listing.claim': ['listing.found', 'listing.claimed'],
   'engagement.contact': ['engagement.contact_form', 'engagement.mailto_link', 'site.contact_page'],

@@ -1,0 +1,41 @@
+// Local visibility on the online report: the grid (rank per cell, coloured by band, the business
+// outlined), SoLV/ARP/ATRP, every business's SoLV; made by the real analysis with the sample
+// provider; axe finds nothing.
+import AxeBuilder from '@axe-core/playwright';
+import { eq } from 'drizzle-orm';
+import { closeMailer } from '../../api/email/mailer.ts';
+import { analyseBusiness } from '../../api/report/analyse.ts';
+import { reportGenerateJob } from '../../api/report/generate-job.ts';
+import { reports } from '../../db/schema/reports.ts';
+import { createReportRequest } from '../helpers/report-requests.ts';
+import { expect, test } from './fixtures.ts';
+
+test('the online report shows the local visibility grid, the metrics and every business\'s SoLV', async ({ page, appCtx, baseURL }) => {
+  const ctx = { ...appCtx, env: { ...appCtx.env, PUBLIC_BASE_URL: baseURL! } };
+  const { business, request } = await createReportRequest(ctx, { company: 'Zilker Grid Dental', enqueue: false });
+  const job = reportGenerateJob({ analyse: (c, input) => analyseBusiness(c, input) });
+  await job.run(ctx, { id: 'e2e-grid', type: 'report.generate', payload: { requestId: request.id, businessId: business.id }, attempts: 1, progress: {} }, { saveProgress: async () => {}, signal: new AbortController().signal });
+  closeMailer(ctx);
+  const report = (await ctx.db.select().from(reports).where(eq(reports.requestId, request.id)))[0]!;
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`/report/${report.token}`);
+  const section = page.getByRole('region', { name: 'Local visibility' });
+  await expect(section).toBeVisible();
+  await expect(section).toContainText(/Share of Local Voice \d+\.\d{2}% · ARP/);
+  await expect(section).toContainText('simulated by the sample data provider');
+  await expect(section).toContainText(/A 3×3 grid of local searches centred on your business, reaching \d+\.\d{2} miles each way/);
+  const grid = section.getByRole('img', { name: /^Your rank for "dentist" at each of 9 grid points/ });
+  await expect(grid).toBeVisible();
+  await expect(grid.locator('g')).toHaveCount(9);
+  await expect(grid.locator('rect.you')).toHaveCount(1);
+  // Every business's SoLV, in the visibility table and in the competitor table.
+  await expect(page.getByRole('region', { name: 'Share of Local Voice, business by business (table)' }).locator('tbody tr')).toHaveCount(10);
+  const compare = page.getByRole('region', { name: "Every business's scores (table)", exact: true });
+  await expect(compare.getByRole('columnheader', { name: 'SoLV' })).toBeVisible();
+  await expect(compare.locator('tbody tr').first().locator('td').nth(5)).toHaveText(/^\d+\.\d{2}%$/);
+
+  const axe = await new AxeBuilder({ page }).include('[data-testid="visibility"]').analyze();
+  expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
+  await section.screenshot({ path: 'test-results/screens/visibility-online.png' });
+});
