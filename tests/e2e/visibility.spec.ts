@@ -35,7 +35,14 @@ test('the online report shows the local visibility grid, the metrics and every b
   await expect(compare.getByRole('columnheader', { name: 'SoLV' })).toBeVisible();
   await expect(compare.locator('tbody tr').first().locator('td').nth(5)).toHaveText(/^\d+\.\d{2}%$/);
 
-  const axe = await new AxeBuilder({ page }).include('[data-testid="visibility"]').analyze();
+  // The listing and the homepage's local signals against the market, gaps with what to do.
+  const listing = page.getByRole('region', { name: 'Your listing against the market (table)' });
+  await expect(listing.getByRole('rowheader', { name: 'Opening hours' })).toBeVisible();
+  await expect(listing.locator('tbody tr').first().locator('td').nth(1)).toHaveText(/^\d+ of 9$/);
+  const signals = page.getByRole('region', { name: 'Local signals on your homepage against the market (table)' });
+  await expect(signals.locator('tbody tr')).toHaveCount(6);
+
+  const axe = await new AxeBuilder({ page }).include('[data-testid="visibility"]').include('[data-testid="listing-vs-market"]').analyze();
   expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
   await section.screenshot({ path: 'test-results/screens/visibility-online.png' });
 });

@@ -13,6 +13,7 @@ import { contactLine, pngSize, POWERED_BY, sampleNote, themeOf, type Branding } 
 import type { ReportData, ScoreBreakdown, ScoreKey } from '../types.ts';
 import { breakdownOf, coverageText, SOURCE_LABELS } from './breakdown.ts';
 import { findings } from './summary.ts';
+import { listingComparison, localSignals, type ComparisonRow } from './listing.ts';
 import { metricsText, NOT_MEASURED, RANK_BAND_ORDER, RANK_BANDS, solvCell, VISIBILITY_TITLE, visibilityView, voiceTable, type KeywordView } from './visibility.ts';
 import { interFont } from './fonts.ts';
 import {
@@ -388,6 +389,36 @@ function visibilityPage(doc: Doc, root: Struct, data: ReportData) {
   sect.end();
 }
 
+// ---- listing and homepage against the market -------------------------------------------------
+
+function listingPage(doc: Doc, root: Struct, data: ReportData) {
+  const listing = listingComparison(data);
+  const signals = localSignals(data);
+  if (listing.length === 0 && signals.length === 0) return;
+  doc.addPage();
+  const sect = doc.struct('Sect');
+  root.add(sect);
+  heading(doc, sect, 'Your listing against the market', 200, 'H1');
+  para(doc, sect, `What your listing and homepage show, against the ${data.competitors.length} competitors' (the count of those measured that have it). Where you lack what the market has, the last column says what to do.`, { colour: INK3 });
+  const columns = [
+    { title: 'Field', width: 150 },
+    { title: 'You', width: 56, align: 'right' as const },
+    { title: 'Competitors', width: 76, align: 'right' as const },
+    { title: 'What to do', width: 230 },
+  ];
+  const asRows = (list: ComparisonRow[]) => list.map((r) => ({ cells: [r.label, r.yours, r.market, r.fix ?? '–'], bold: r.gap }));
+  if (listing.length) table(doc, sect, columns, asRows(listing));
+  doc.y += 10;
+  if (signals.length) {
+    heading(doc, sect, 'Local signals on your homepage', 80, 'H2');
+    para(doc, sect, 'Search engines match a site to local searches by the city and the category it names in its title, main heading and meta description.', { size: 8.5, colour: INK3 });
+    table(doc, sect, columns, asRows(signals));
+  }
+  doc.y += 6;
+  para(doc, sect, 'Rows in bold are gaps.', { size: 8, colour: MUTED });
+  sect.end();
+}
+
 // ---- one section per score ------------------------------------------------------------------
 
 function scoreSection(doc: Doc, root: Struct, data: ReportData, key: ScoreKey, look: Look) {
@@ -624,6 +655,7 @@ export async function renderPdf(data: ReportData, links: ReportLinks, branding: 
   cover(doc, root, data, look);
   market(doc, root, data);
   visibilityPage(doc, root, data);
+  listingPage(doc, root, data);
   for (const key of SCORE_KEYS) scoreSection(doc, root, data, key, look);
   closing(doc, root, data, look);
   root.end();
