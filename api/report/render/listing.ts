@@ -54,19 +54,18 @@ function rows(data: ReportData, fields: Field[], anyGap = false): ComparisonRow[
     // A field the source gives for nobody here is no comparison.
     if (own?.status !== 'measured' && theirs.length === 0) continue;
     const yours = own?.status !== 'measured' ? 'Unknown' : f.kind === 'count' ? String(own.value ?? 0) : f.kind === 'text' ? (has(own, f.kind) ? String(own.value) : 'No') : has(own, f.kind) ? 'Yes' : 'No';
+    const lacks = own?.status === 'measured' && !has(own, f.kind);
     let market = 'Unknown';
-    let gap = false;
-    if (theirs.length > 0) {
-      if (f.kind === 'count') {
-        const m = median(theirs.map((d) => (typeof d.value === 'number' ? d.value : 0)));
-        market = `median ${Number.isInteger(m) ? m : m.toFixed(1)}`;
-        gap = own?.status === 'measured' && typeof own.value === 'number' && own.value < m;
-      } else {
-        const n = theirs.filter((d) => has(d, f.kind)).length;
-        market = `${n} of ${theirs.length}`;
-        gap = own?.status === 'measured' && !has(own, f.kind) && (anyGap || n * 2 >= theirs.length);
-      }
-    } else gap = anyGap && own?.status === 'measured' && !has(own, f.kind);
+    let gap = anyGap && lacks;
+    if (theirs.length > 0 && f.kind === 'count') {
+      const m = median(theirs.map((d) => (typeof d.value === 'number' ? d.value : 0)));
+      market = `median ${Number.isInteger(m) ? m : m.toFixed(1)}`;
+      gap = own?.status === 'measured' && typeof own.value === 'number' && own.value < m;
+    } else if (theirs.length > 0) {
+      const n = theirs.filter((d) => has(d, f.kind)).length;
+      market = `${n} of ${theirs.length}`;
+      gap = lacks && (anyGap || n * 2 >= theirs.length);
+    }
     out.push({ label: f.label, yours, market, gap, fix: gap ? f.fix : null });
   }
   return out;
