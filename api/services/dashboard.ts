@@ -67,6 +67,8 @@ SELECT v.tier, v.status, (
           WHERE json_extract(j.value, '$.key') = 'site.reachable' AND json_extract(j.value, '$.status') = 'measured')))
       FROM business_metrics m WHERE m.run_id = (SELECT run_id FROM run) AND m.is_main_business = 1
     ),
+    -- The latest local visibility grid (VisibilitySummary), kept on the business's own row.
+    'visibility', json((SELECT m.visibility FROM business_metrics m WHERE m.run_id = (SELECT run_id FROM run) AND m.is_main_business = 1)),
     'metrics', (
       SELECT json_group_array(json_object('id', m.id, 'businessId', m.business_id, 'competitorId', m.competitor_id,
         'isMainBusiness', json(CASE WHEN m.is_main_business THEN 'true' ELSE 'false' END), ${SCORES},
@@ -81,9 +83,9 @@ SELECT v.tier, v.status, (
 ) AS body, (
   SELECT json_group_array(json_object('runId', h.run_id, 'reviewScore', h.review_score, 'digitalPresenceScore', h.digital_presence_score,
     'engagementScore', h.engagement_score, 'marketShareScore', h.market_share_score, 'marketSharePercent', h.market_share_percent,
-    'overallScore', h.overall_score, 'reportedAt', h.reported_at))
+    'overallScore', h.overall_score, 'localVoiceShare', h.local_voice_share, 'reportedAt', h.reported_at))
   FROM (
-    SELECT run_id, review_score, digital_presence_score, engagement_score, market_share_score, market_share_percent, overall_score, reported_at
+    SELECT run_id, review_score, digital_presence_score, engagement_score, market_share_score, market_share_percent, overall_score, local_voice_share, reported_at
     FROM business_metrics
     WHERE business_id = (SELECT id FROM b) AND is_main_business = 1 AND reported_at >= ?4
     ORDER BY reported_at

@@ -105,8 +105,54 @@ export function voiceTable(data: ReportData): Array<{ place: AnalysedPlace; solv
     .map(({ place, s, a, t }) => ({ place, solv: s === null ? 'N/A' : fmtSolv(s), arp: a === null ? '–' : a.toFixed(2), atrp: t === null ? 'N/A' : t.toFixed(2) }));
 }
 
+/** What the history keeps of a report's grid (business_metrics.visibility, the dashboard card, the
+ *  API): the geometry, the cost, and the business's own grid and metrics per keyword. */
+export interface VisibilitySummary {
+  status: VisibilityScan['status'];
+  reason: string | null;
+  provider: ProviderName;
+  sampleData: boolean;
+  size: number;
+  radiusMiles: number;
+  spacingMiles: number;
+  calls: number;
+  cached: number;
+  /** Over every keyword; null when not measured. */
+  solv: number | null;
+  arp: number | null;
+  atrp: number | null;
+  keywords: Array<{ keyword: string; ranks: Array<number | null>; solv: number; arp: number | null; atrp: number }>;
+}
+
+export function visibilitySummary(data: ReportData): VisibilitySummary | null {
+  const v = data.visibility;
+  const view = visibilityView(data);
+  if (!v || !view) return null;
+  return {
+    status: view.measured ? 'measured' : 'not_measured',
+    reason: v.reason,
+    provider: v.provider,
+    sampleData: v.sampleData,
+    size: v.size,
+    radiusMiles: v.radiusMiles,
+    spacingMiles: v.spacingMiles,
+    calls: v.calls,
+    cached: v.cached,
+    solv: view.overall?.solv ?? null,
+    arp: view.overall?.arp ?? null,
+    atrp: view.overall?.atrp ?? null,
+    keywords: view.keywords.map((k) => ({ keyword: k.keyword, ranks: k.cells.map((c) => c.rank), solv: k.metrics.solv, arp: k.metrics.arp, atrp: k.metrics.atrp })),
+  };
+}
+
+/** A place's SoLV (percent), null when not measured. */
+export function solvOf(place: AnalysedPlace): number | null {
+  const p = place.dataPoints.find((d) => d.key === 'visibility.solv');
+  return p?.status === 'measured' && typeof p.value === 'number' ? p.value : null;
+}
+
 /** A place's SoLV for the competitor tables: "33.33%", or "N/A" when not measured. */
 export function solvCell(place: AnalysedPlace): string {
-  const p = place.dataPoints.find((d) => d.key === 'visibility.solv');
-  return p?.status === 'measured' && typeof p.value === 'number' ? fmtSolv(p.value) : 'N/A';
+  const v = solvOf(place);
+  return v === null ? 'N/A' : fmtSolv(v);
 }

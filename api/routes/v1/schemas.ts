@@ -34,6 +34,38 @@ const scores = {
   overallScore: score,
 };
 
+export const visibilitySchema = z
+  .object({
+    status: z.enum(['measured', 'not_measured']).describe('not_measured: the provider refused or could not answer the searches (the reason says why).'),
+    reason: z.string().nullable(),
+    provider: z.enum(['sample', 'google', 'yelp']),
+    sampleData: z.boolean(),
+    size: z.number().int().describe('The grid is size × size points centred on the business.'),
+    radiusMiles: z.number(),
+    spacingMiles: z.number(),
+    calls: z.number().int().describe('Searches sent to the provider for this scan.'),
+    cached: z.number().int().describe('Searches answered from the same day\'s earlier searches.'),
+    solv: score.describe('Share of Local Voice over every keyword: percent of points in the top 3.'),
+    arp: score.describe('Average Rank Position over the points where the business appears.'),
+    atrp: score.describe('Average Total Rank Position, not in the top 20 counted as 21.'),
+    keywords: z.array(z.object({
+      keyword: z.string(),
+      ranks: z.array(z.number().int().nullable()).describe('The business\'s rank at each point, row by row from the north-west; null = not in the top 20.'),
+      solv: z.number(),
+      arp: z.number().nullable(),
+      atrp: z.number(),
+    })),
+  })
+  .openapi('Visibility');
+
+export const visibilityPageSchema = z
+  .object({
+    businessId: z.string(),
+    scans: z.array(visibilitySchema.extend({ runId: z.string(), reportedAt: z.number().describe('Milliseconds since the epoch.') })),
+    nextCursor: z.string().nullable().describe('Pass as `cursor` for the next (older) page; null on the last.'),
+  })
+  .openapi('VisibilityHistory');
+
 export const businessDetailSchema = z
   .object({
     business: z.object({
@@ -68,6 +100,7 @@ export const businessDetailSchema = z
         reportedAt: z.number().nullable().describe('Milliseconds since the epoch.'),
       }),
     ).describe('The latest analysis: one row for the business and one per competitor.'),
+    visibility: visibilitySchema.nullable().describe('The latest analysis\'s local visibility grid; null before the first analysis that scanned one.'),
   })
   .openapi('BusinessDetail');
 
@@ -75,7 +108,7 @@ export const historySchema = z
   .object({
     businessId: z.string(),
     days: z.number().int(),
-    history: z.array(z.object({ runId: z.string(), ...scores, reportedAt: z.number().describe('Milliseconds since the epoch.') })),
+    history: z.array(z.object({ runId: z.string(), ...scores, localVoiceShare: score.describe('Share of Local Voice, percent; null when not measured.'), reportedAt: z.number().describe('Milliseconds since the epoch.') })),
   })
   .openapi('BusinessHistory');
 

@@ -1,0 +1,57 @@
+// Local visibility over time: every analysis keeps its grid's summary on the business's own
+// metrics row (business_metrics.visibility, local_voice_share). Paid plans' scheduled re-analysis
+// (REANALYSIS_INTERVAL_DAYS, weekly by default) makes it a weekly scan. Read here for the public
+// API (paged, newest first) and compared scan to scan for the visibility.changed webhook.
+import { and, desc, eq, isNotNull, lt } from 'drizzle-orm';
+import { businessMetrics } from '../../db/schema/businesses.ts';
+import type { AppContext } from '../context.ts';
+import { candidates } from '../jobs/schedule.ts';
+import type { VisibilitySummary } from '../report/render/visibility.ts';
+import { businessJsonForUser } from './dashboard.ts';
+import { emitEvent } from './webhooks.ts';
+
+export const VISIBILITY_PAGE = { default: 20, max: 100 } as const;
+
+/** The business's scans, newest first; `cursor` is the previous page's last reportedAt (ms).
+ *  404 'Business not found' when the caller may not see it. */
+export async function visibilityHistory({ ctx, userId, businessId, cursor, limit }: { ctx: AppContext; userId: string; businessId: string; cursor?: string; limit: number }) {
+  await businessJsonForUser({ ctx, userId, businessId });
+  const rows = await ctx.db
+    .select({ runId: businessMetrics.runId, reportedAt: businessMetrics.reportedAt, visibility: businessMetrics.visibility })
+    .from(businessMetrics)
+    .where(and(eq(businessMetrics.businessId, businessId), eq(businessMetrics.isMainBusiness, true), isNotNull(businessMetrics.visibility), cursor ? lt(businessMetrics.reportedAt, new Date(Number(cursor))) : undefined))
+    .orderBy(desc(businessMetrics.reportedAt))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  return {
+    businessId,
+    scans: page.map((r) => ({ ...(r.visibility as VisibilitySummary), runId: r.runId, reportedAt: r.reportedAt.getTime() })),
+    nextCursor: rows.length > limit ? String(page[page.length - 1]!.reportedAt.getTime()) : null,
+  };
+}
+
+/** After a run is stored: when its Share of Local Voice differs from the previous measured scan's,
+ *  `visibility.changed` goes to the webhooks of every account that may see the business (those
+ *  whose plan has the API; emitEvent checks). Once per run (the event key). */
+export async function emitVisibilityChange(ctx: AppContext, businessId: string, runId: string, now = new Date()): Promise<number> {
+  const [latest, previous] = await ctx.db
+    .select({ runId: businessMetrics.runId, solv: businessMetrics.localVoiceShare, at: businessMetrics.reportedAt })
+    .from(businessMetrics)
+    .where(and(eq(businessMetrics.businessId, businessId), eq(businessMetrics.isMainBusiness, true), isNotNull(businessMetrics.localVoiceShare)))
+    .orderBy(desc(businessMetrics.reportedAt))
+    .limit(2);
+  if (!latest || latest.runId !== runId || !previous || latest.solv === previous.solv) return 0;
+  const data = {
+    businessId,
+    runId,
+    localVoiceShare: latest.solv,
+    previousLocalVoiceShare: previous.solv,
+    change: Math.round((latest.solv! - previous.solv!) * 100) / 100,
+    scannedAt: latest.at.toISOString(),
+    previousScannedAt: previous.at.toISOString(),
+  };
+  const userIds = [...new Set((await candidates(ctx, businessId)).map((c) => c.userId))];
+  let queued = 0;
+  for (const userId of userIds) queued += await emitEvent(ctx, { userId, type: 'visibility.changed', eventKey: `visibility.changed:${runId}`, data, now });
+  return queued;
+}

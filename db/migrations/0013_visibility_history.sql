@@ -1,0 +1,2 @@
+ALTER TABLE `business_metrics` ADD `local_voice_share` real;--> statement-breakpoint
+ALTER TABLE `business_metrics` ADD `visibility` text;

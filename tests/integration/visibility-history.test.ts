@@ -1,0 +1,92 @@
+// Local visibility over time: each stored analysis keeps its grid (business_metrics), read back by
+// the dashboard's business JSON, GET /api/v1/businesses/{id}/visibility (paged, newest first) and
+// the history; a change of Share of Local Voice from the previous scan queues visibility.changed.
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyseBusiness } from '../../api/report/analyse.ts';
+import { SearchLedger } from '../../api/report/analysis/visibility.ts';
+import { persistReport } from '../../api/report/persist.ts';
+import { reportInput, type ReportData } from '../../api/report/types.ts';
+import { webhookDeliveries } from '../../db/schema/api.ts';
+import { businessMetrics } from '../../db/schema/businesses.ts';
+import { call, createTestContext, type TestContext } from '../helpers/context.ts';
+import { createUser } from '../helpers/factories.ts';
+import { expectDocumented, type OpenApiDocument } from '../helpers/openapi.ts';
+import { createReportRequest } from '../helpers/report-requests.ts';
+
+let t: TestContext;
+let doc: OpenApiDocument;
+beforeAll(async () => {
+  t = await createTestContext();
+  doc = (await call(t.app, 'GET', '/api/v1/openapi.json')).body;
+});
+afterAll(() => t.close());
+
+async function v1(key: string, path: string) {
+  const res = await t.app.request(`/api/v1${path}`, { headers: { authorization: `Bearer ${key}` } });
+  const answer = { status: res.status, headers: res.headers, body: await res.json() };
+  expectDocumented(doc, 'GET', `/api/v1${path}`, answer);
+  return answer;
+}
+
+/** The same analysis with the business absent from every cell of the grid: SoLV 0. */
+function dropped(data: ReportData): ReportData {
+  const copy = structuredClone(data);
+  const id = copy.business.place.placeId;
+  for (const k of copy.visibility!.keywords) k.ranks[id] = k.ranks[id]!.map(() => null);
+  const solv = copy.business.dataPoints.find((p) => p.key === 'visibility.solv')!;
+  solv.value = 0;
+  return copy;
+}
+
+describe('local visibility history', () => {
+  it('keeps every scan, serves them paged, and queues visibility.changed when SoLV moves', async () => {
+    const owner = await createUser(t.ctx, { tier: 'enterprise' });
+    const { key } = (await call(t.app, 'POST', '/api/api-keys', { name: 'Grid', scopes: ['businesses:read', 'webhooks:write'] }, owner.cookie)).body;
+    expect((await call(t.app, 'POST', '/api/v1/webhooks', { url: 'https://hooks.example.com/grid', events: ['visibility.changed'] }, undefined)).status).toBe(401);
+    const hook = await t.app.request('/api/v1/webhooks', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: 'https://hooks.example.com/grid', events: ['visibility.changed'] }) });
+    expect(hook.status).toBe(201);
+    const { business } = await createReportRequest(t.ctx, { userId: owner.userId, company: 'Bright Smile Dental', enqueue: false });
+
+    const first = await analyseBusiness(t.ctx, reportInput(business), { ledger: new SearchLedger() });
+    const before = first.business.dataPoints.find((p) => p.key === 'visibility.solv')!.value as number;
+    expect(before).toBeGreaterThan(0);
+    const run1 = await persistReport(t.ctx, { businessId: business.id, requestId: null, reportType: 'reanalysis', data: first });
+    await new Promise((r) => setTimeout(r, 5));
+    const run2 = await persistReport(t.ctx, { businessId: business.id, requestId: null, reportType: 'reanalysis', data: dropped(first) });
+
+    // Stored on the business's own row; every competitor's SoLV on its row.
+    const rows = await t.ctx.db.select().from(businessMetrics).where(and(eq(businessMetrics.runId, run1.runId)));
+    expect(rows.find((r) => r.isMainBusiness)!.localVoiceShare).toBe(before);
+    expect(rows.filter((r) => !r.isMainBusiness).every((r) => typeof r.localVoiceShare === 'number')).toBe(true);
+
+    // visibility.changed: once, for the second run, with the change.
+    const queued = await t.ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.type, 'visibility.changed'));
+    expect(queued).toHaveLength(1);
+    expect(JSON.parse(queued[0]!.payload).data).toMatchObject({ businessId: business.id, runId: run2.runId, localVoiceShare: 0, previousLocalVoiceShare: before, change: -before });
+
+    // The API: the latest grid on the business, the history with SoLV, and the scans paged.
+    const detail = await v1(key, `/businesses/${business.id}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body.visibility).toMatchObject({ status: 'measured', provider: 'sample', sampleData: true, size: 7, solv: 0, atrp: 21 });
+    expect(detail.body.visibility.keywords[0]).toMatchObject({ keyword: 'dentist', ranks: Array(49).fill(null) });
+    // Enterprise: a 7×7 grid on up to 5 keywords.
+    expect(detail.body.visibility.keywords).toHaveLength(5);
+    const history = await v1(key, `/businesses/${business.id}/history`);
+    expect(history.body.history.map((h: { localVoiceShare: number }) => h.localVoiceShare)).toEqual([before, 0]);
+    const page1 = await v1(key, `/businesses/${business.id}/visibility?limit=1`);
+    expect(page1.status).toBe(200);
+    expect(page1.body.scans).toHaveLength(1);
+    expect(page1.body.scans[0]).toMatchObject({ runId: run2.runId, solv: 0 });
+    expect(page1.body.nextCursor).toMatch(/^\d+$/);
+    const page2 = await v1(key, `/businesses/${business.id}/visibility?limit=1&cursor=${page1.body.nextCursor}`);
+    expect(page2.body.scans[0]).toMatchObject({ runId: run1.runId, solv: before });
+    expect(page2.body.nextCursor).toBeNull();
+    expect((await v1(key, `/businesses/${business.id}/visibility?cursor=yesterday`)).status).toBe(400);
+
+    // Another account sees nothing of it.
+    const other = await createUser(t.ctx, { tier: 'enterprise' });
+    const otherKey = (await call(t.app, 'POST', '/api/api-keys', { name: 'Other', scopes: ['businesses:read'] }, other.cookie)).body.key;
+    expect((await v1(otherKey, `/businesses/${business.id}/visibility`)).status).toBe(404);
+  });
+});
