@@ -12,13 +12,12 @@
 // provider off for a while, and leaves the visibility "Not measured" without failing the report.
 import { round, type Tier } from '../../../common/constants.ts';
 import type { ProviderName } from '../types.ts';
+import { GRID_DEPTH, TOP_RANKS } from '../../../common/visibility-bands.ts';
 import { describeFailure, ProviderError, type PlacesProvider, type RankQuery } from './providers/types.ts';
 
-/** Searches return at most this many places; "not found" counts as one past it in ATRP. */
-export const GRID_DEPTH = 20;
+export { GRID_DEPTH, TOP_RANKS };
+/** "Not in the top 20" counts as one past it in ATRP. */
 export const NOT_FOUND_RANK = GRID_DEPTH + 1;
-/** Top-3 = the local pack. */
-export const TOP_RANKS = 3;
 export const GRID_MIN_MILES = 1;
 export const GRID_MAX_MILES = 10;
 /** The grid reaches this competitor (by distance), when there are that many. */

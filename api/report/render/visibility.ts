@@ -1,23 +1,11 @@
 // The local visibility grid as every rendering shows it (PDF page, online report, e-mail, the CLI,
 // the dashboard card): the business's rank in each cell, coloured by band, the business marked at
 // the centre, and its Share of Local Voice, ARP and ATRP. One view, drawn by each renderer.
-import { gridMetrics, GRID_DEPTH, TOP_RANKS, type GridMetrics, type VisibilityScan } from '../analysis/visibility.ts';
+import { cellText, rankBand, TOP_RANKS, type RankBand } from '../../../common/visibility-bands.ts';
+import { gridMetrics, type GridMetrics, type VisibilityScan } from '../analysis/visibility.ts';
+
+export { RANK_BAND_ORDER, RANK_BANDS } from '../../../common/visibility-bands.ts';
 import type { AnalysedPlace, ProviderName, ReportData } from '../types.ts';
-
-export type RankBand = 'top3' | 'top10' | 'top20' | 'none';
-
-/** Fills dark enough for white text (and a light one for "not in the top 20"). */
-export const RANK_BANDS: Record<RankBand, { fill: string; ink: string; label: string }> = {
-  top3: { fill: '#047857', ink: '#ffffff', label: `Top ${TOP_RANKS} (the local pack)` },
-  top10: { fill: '#b45309', ink: '#ffffff', label: `${TOP_RANKS + 1}-10` },
-  top20: { fill: '#b91c1c', ink: '#ffffff', label: `11-${GRID_DEPTH}` },
-  none: { fill: '#e2e8f0', ink: '#334155', label: `Not in the top ${GRID_DEPTH}` },
-};
-export const RANK_BAND_ORDER: RankBand[] = ['top3', 'top10', 'top20', 'none'];
-
-export const rankBand = (rank: number | null): RankBand => (rank === null ? 'none' : rank <= TOP_RANKS ? 'top3' : rank <= 10 ? 'top10' : 'top20');
-/** A cell's text: the rank, or "20+" when the place is not in the top 20 there. */
-export const cellText = (rank: number | null) => (rank === null ? `${GRID_DEPTH}+` : String(rank));
 
 export const VISIBILITY_TITLE = 'Local visibility';
 export const NOT_MEASURED = 'Not measured';

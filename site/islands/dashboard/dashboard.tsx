@@ -12,6 +12,7 @@ import { buildDashboard, errorStateOf, everyInterval, fmtDate, fmtDelta, fmtScor
 import { ErrorState, Loading, UpgradeOffer } from './dashboard-states.tsx';
 import RadarChart from './radar-chart.tsx';
 import TrendChart from './trend-chart.tsx';
+import VisibilityCard from './visibility-card.tsx';
 import './dashboard.css';
 
 type State = { status: 'loading' } | { status: 'ready'; view: DashboardView } | { status: 'error'; kind: DashboardError } | { status: 'upgrade' };
@@ -216,6 +217,8 @@ function DashboardView({ view }: { view: DashboardView }) {
           )}
         </div>
       </section>
+
+      <VisibilityCard visibility={view.visibility} trend={view.solvTrend} />
 
       <section className="card flush block" aria-labelledby="competitors-title">
         <h2 className="card-title padded" id="competitors-title">Competitors <span className="count">{view.competitors.length}</span></h2>
