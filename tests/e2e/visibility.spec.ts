@@ -1,11 +1,14 @@
-// Local visibility on the online report: the grid (rank per cell, coloured by band, the business
-// outlined), SoLV/ARP/ATRP, every business's SoLV; made by the real analysis with the sample
-// provider; axe finds nothing.
+// Local visibility on the online report (the grid: rank per cell, coloured by band, the business
+// outlined; SoLV/ARP/ATRP; every business's SoLV; the listing against the market) and the
+// dashboard's Local visibility card, from the real analysis with the sample provider; axe finds nothing.
 import AxeBuilder from '@axe-core/playwright';
 import { eq } from 'drizzle-orm';
 import { closeMailer } from '../../api/email/mailer.ts';
 import { analyseBusiness } from '../../api/report/analyse.ts';
+import { SearchLedger } from '../../api/report/analysis/visibility.ts';
 import { reportGenerateJob } from '../../api/report/generate-job.ts';
+import { persistReport } from '../../api/report/persist.ts';
+import { reportInput } from '../../api/report/types.ts';
 import { reports } from '../../db/schema/reports.ts';
 import { createReportRequest } from '../helpers/report-requests.ts';
 import { expect, test } from './fixtures.ts';
@@ -45,4 +48,30 @@ test('the online report shows the local visibility grid, the metrics and every b
   const axe = await new AxeBuilder({ page }).include('[data-testid="visibility"]').include('[data-testid="listing-vs-market"]').analyze();
   expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
   await section.screenshot({ path: 'test-results/screens/visibility-online.png' });
+});
+
+test('the dashboard\'s Local visibility card shows the latest grid, SoLV per keyword and the SoLV trend', async ({ page, appCtx, signIn }) => {
+  const owner = await signIn({ tier: 'pro' });
+  const { business } = await createReportRequest(appCtx, { userId: owner.userId, company: 'Barton Grid Dental', enqueue: false });
+  const first = await analyseBusiness(appCtx, reportInput(business), { ledger: new SearchLedger() });
+  await persistReport(appCtx, { businessId: business.id, requestId: null, reportType: 'reanalysis', data: first });
+  await new Promise((r) => setTimeout(r, 5));
+  // A week later the business is in the top 3 nowhere: SoLV falls to 0.
+  const later = structuredClone(first);
+  for (const k of later.visibility!.keywords) k.ranks[later.business.place.placeId] = k.ranks[later.business.place.placeId]!.map(() => null);
+  later.business.dataPoints.find((p) => p.key === 'visibility.solv')!.value = 0;
+  await persistReport(appCtx, { businessId: business.id, requestId: null, reportType: 'reanalysis', data: later });
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`/dashboard/${business.id}`);
+  const card = page.getByTestId('visibility-card');
+  await expect(card.getByRole('heading', { name: 'Local visibility' })).toBeVisible();
+  await expect(card).toContainText('Share of Local Voice 0.00%');
+  // Pro: a 5×5 grid on 3 keywords.
+  await expect(card.getByRole('img', { name: /^Your rank for "dentist" at each of 25 grid points/ })).toBeVisible();
+  await expect(card.locator('.vis-keywords tbody tr')).toHaveCount(3);
+  await expect(card.getByRole('img', { name: /^Share of Local Voice at each analysis: .* \d+\.\d{2}%, .* 0\.00%\.$/ })).toBeVisible();
+  const axe = await new AxeBuilder({ page }).include('[data-testid="visibility-card"]').analyze();
+  expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
+  await card.screenshot({ path: 'test-results/screens/visibility-dashboard-card.png' });
 });
