@@ -53,24 +53,25 @@ test('the online report shows the local visibility grid, the metrics and every b
 test('the dashboard\'s Local visibility card shows the latest grid, SoLV per keyword and the SoLV trend', async ({ page, appCtx, signIn }) => {
   const owner = await signIn({ tier: 'pro' });
   const { business } = await createReportRequest(appCtx, { userId: owner.userId, company: 'Barton Grid Dental', enqueue: false });
-  const first = await analyseBusiness(appCtx, reportInput(business), { ledger: new SearchLedger() });
-  await persistReport(appCtx, { businessId: business.id, requestId: null, reportType: 'reanalysis', data: first });
+  const scan = await analyseBusiness(appCtx, reportInput(business), { ledger: new SearchLedger() });
+  // A week ago the business was in the top 3 nowhere (SoLV 0); today's scan is the real one.
+  const weekAgo = structuredClone(scan);
+  for (const k of weekAgo.visibility!.keywords) k.ranks[weekAgo.business.place.placeId] = k.ranks[weekAgo.business.place.placeId]!.map(() => null);
+  weekAgo.business.dataPoints.find((p) => p.key === 'visibility.solv')!.value = 0;
+  await persistReport(appCtx, { businessId: business.id, requestId: null, reportType: 'reanalysis', data: weekAgo });
   await new Promise((r) => setTimeout(r, 5));
-  // A week later the business is in the top 3 nowhere: SoLV falls to 0.
-  const later = structuredClone(first);
-  for (const k of later.visibility!.keywords) k.ranks[later.business.place.placeId] = k.ranks[later.business.place.placeId]!.map(() => null);
-  later.business.dataPoints.find((p) => p.key === 'visibility.solv')!.value = 0;
-  await persistReport(appCtx, { businessId: business.id, requestId: null, reportType: 'reanalysis', data: later });
+  await persistReport(appCtx, { businessId: business.id, requestId: null, reportType: 'reanalysis', data: scan });
+  const solv = (scan.business.dataPoints.find((p) => p.key === 'visibility.solv')!.value as number).toFixed(2);
 
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`/dashboard/${business.id}`);
   const card = page.getByTestId('visibility-card');
   await expect(card.getByRole('heading', { name: 'Local visibility' })).toBeVisible();
-  await expect(card).toContainText('Share of Local Voice 0.00%');
+  await expect(card).toContainText(`Share of Local Voice ${solv}%`);
   // Pro: a 5×5 grid on 3 keywords.
   await expect(card.getByRole('img', { name: /^Your rank for "dentist" at each of 25 grid points/ })).toBeVisible();
   await expect(card.locator('.vis-keywords tbody tr')).toHaveCount(3);
-  await expect(card.getByRole('img', { name: /^Share of Local Voice at each analysis: .* \d+\.\d{2}%, .* 0\.00%\.$/ })).toBeVisible();
+  await expect(card.getByRole('img', { name: new RegExp(`^Share of Local Voice at each analysis: .* 0\\.00%, .* ${solv.replace('.', '\\.')}%\\.$`) })).toBeVisible();
   const axe = await new AxeBuilder({ page }).include('[data-testid="visibility-card"]').analyze();
   expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
   await card.screenshot({ path: 'test-results/screens/visibility-dashboard-card.png' });

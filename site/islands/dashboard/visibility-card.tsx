@@ -31,15 +31,18 @@ function Grid({ keyword, ranks, size }: { keyword: string; ranks: Array<number |
 
 function Trend({ points }: { points: Array<{ at: number; solv: number }> }) {
   if (points.length < 2) return <p className="chart-empty">The SoLV trend starts with the next analysis.</p>;
-  const w = 240;
-  const h = 60;
+  const w = 260;
+  const h = 70;
   const max = Math.max(10, ...points.map((p) => p.solv));
-  const xy = points.map((p, i) => [(i / (points.length - 1)) * (w - 8) + 4, h - 4 - (p.solv / max) * (h - 8)] as const);
+  const xy = points.map((p, i) => [(i / (points.length - 1)) * (w - 70) + 35, h - 16 - (p.solv / max) * (h - 28)] as const);
+  const last = points.length - 1;
   const alt = `Share of Local Voice at each analysis: ${points.map((p) => `${fmtDay(p.at)} ${p.solv.toFixed(2)}%`).join(', ')}.`;
   return (
     <svg viewBox={`0 0 ${w} ${h}`} width={w} height={h} role="img" aria-label={alt} className="vis-trend">
       <polyline points={xy.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ')} fill="none" stroke="#1d4ed8" strokeWidth={2} />
       {xy.map(([x, y], i) => <circle key={i} cx={x} cy={y} r={3} fill="#1d4ed8" />)}
+      {[0, last].map((i) => <text key={i} x={xy[i]![0]} y={xy[i]![1] - 7} textAnchor="middle" fontSize={11} fill="#334155">{points[i]!.solv.toFixed(1)}%</text>)}
+      {[0, last].map((i) => <text key={`d${i}`} x={xy[i]![0]} y={h - 2} textAnchor="middle" fontSize={10} fill="#475569">{fmtDay(points[i]!.at)}</text>)}
     </svg>
   );
 }
@@ -73,6 +76,7 @@ export default function VisibilityCard({ visibility, trend }: { visibility: Visi
           </div>
           <ul className="vis-legend" aria-label="Colours of the grid">
             {RANK_BAND_ORDER.map((b) => <li key={b}><span className="swatch" style={{ background: RANK_BANDS[b].fill }} />{RANK_BANDS[b].label}</li>)}
+            <li><span className="swatch you-swatch" />Your business</li>
           </ul>
           <p className="muted small">{visibility.size}×{visibility.size} grid, {visibility.radiusMiles.toFixed(2)} miles each way, "{visibility.keywords[0]!.keyword}" shown; {visibility.calls} searches made{visibility.cached ? `, ${visibility.cached} from the cache` : ''}.</p>
         </>
