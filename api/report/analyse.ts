@@ -158,16 +158,26 @@ async function earlierCounts(ctx: AppContext, businessId: string, ownPlaceId: st
 /** The grid's keywords, most important first: the category as people search it, then its
  *  services ("dentist", "teeth whitening"...). A business of no known category searches for the
  *  provider's own category name. */
-export function gridKeywords(category: Category, providerLabel: string | null): string[] {
+export function gridKeywords(category: Category, providerLabel: string | null, chosen: string[] = []): string[] {
   const head = category.id === FALLBACK_CATEGORY.id && providerLabel ? providerLabel : category.label;
-  return [head, ...category.services].map((k) => k.toLowerCase());
+  return [...chosen, head, ...category.services].map((k) => k.toLowerCase());
 }
 
-/** The plan the grid is sized by: the business's account's, free for a visitor's business. */
-async function gridTier(ctx: AppContext, businessId: string): Promise<Tier> {
-  const [row] = await ctx.db.all<{ tier: string; status: string }>(sql`
-    SELECT u.subscription_tier AS tier, u.subscription_status AS status FROM businesses b JOIN users u ON u.id = b.user_id WHERE b.id = ${businessId}`);
-  return row ? effectiveTier({ subscriptionTier: row.tier, subscriptionStatus: row.status }) : 'free';
+/** The plan the grid is sized by (the business's account's, free for a visitor's business) and the
+ *  keywords its owner chose on the dashboard. */
+async function gridChoice(ctx: AppContext, businessId: string): Promise<{ tier: Tier; keywords: string[] }> {
+  const [row] = await ctx.db.all<{ tier: string | null; status: string | null; keywords: string | null }>(sql`
+    SELECT u.subscription_tier AS tier, u.subscription_status AS status, b.visibility_keywords AS keywords
+    FROM businesses b LEFT JOIN users u ON u.id = b.user_id WHERE b.id = ${businessId}`);
+  let keywords: string[] = [];
+  try {
+    const parsed: unknown = row?.keywords ? JSON.parse(row.keywords) : [];
+    if (Array.isArray(parsed)) keywords = parsed.filter((k): k is string => typeof k === 'string');
+  } catch {
+    // An unreadable value is no choice: the defaults.
+  }
+  const tier = row?.tier ? effectiveTier({ subscriptionTier: row.tier, subscriptionStatus: row.status ?? '' }) : 'free';
+  return { tier, keywords };
 }
 
 /** The sentence the report's notes give the grid: its size, reach and cost, or why it is missing. */
@@ -268,14 +278,14 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
   // Local visibility: the grid scan runs while the reviews and websites are read.
   const visibilityScan = timed('visibility', async () => {
     const plans = parseGridPlans(env.VISIBILITY_GRID)!;
-    const tier = await gridTier(ctx, input.businessId);
+    const { tier, keywords: chosen } = await gridChoice(ctx, input.businessId);
     return scanGrid(
       {
         provider,
         providerLabel,
         center: home,
         competitorMiles: competitors.map((c) => c.distance),
-        keywords: gridKeywords(category, listing.categoryLabel),
+        keywords: gridKeywords(category, listing.categoryLabel, chosen),
         categoryId: category.id,
         places: all.map(({ listing: l }) => ({ placeId: l.placeId, latitude: l.latitude, longitude: l.longitude, rating: l.rating, reviewCount: l.reviewCount })),
         now,

@@ -30,7 +30,7 @@ function dashboardSql(byId: boolean, viewer: ViewerKind = 'session') {
   return `
 WITH v AS (${VIEWER_CTE[viewer]}),
 b AS (
-  SELECT bz.id, bz.company, bz.city, bz.state, bz.website, bz.category, bz.place_id, bz.updated_at FROM businesses bz, v WHERE ${which}
+  SELECT bz.id, bz.company, bz.city, bz.state, bz.website, bz.category, bz.place_id, bz.updated_at, bz.visibility_keywords FROM businesses bz, v WHERE ${which}
   ORDER BY (SELECT max(m.reported_at) FROM business_metrics m WHERE m.business_id = bz.id AND m.is_main_business = 1) DESC NULLS LAST,
     bz.created_at DESC
   LIMIT 1
@@ -42,7 +42,7 @@ run AS (
 SELECT v.tier, v.status, (
   SELECT json_object(
     'business', json_object('id', b.id, 'company', b.company, 'city', b.city, 'state', b.state, 'website', b.website,
-      'category', b.category, 'updatedAt', b.updated_at,
+      'category', b.category, 'updatedAt', b.updated_at, 'visibilityKeywords', json(coalesce(b.visibility_keywords, '[]')),
       -- The offline sample provider's place ids start with 'sample-': its data must say so.
       'sampleData', json(CASE WHEN b.place_id LIKE 'sample-%' THEN 'true' ELSE 'false' END)),
     'competitors', (

@@ -3,7 +3,7 @@
 // (REANALYSIS_INTERVAL_DAYS, weekly by default) makes it a weekly scan. Read here for the public
 // API (paged, newest first) and compared scan to scan for the visibility.changed webhook.
 import { and, desc, eq, isNotNull, lt } from 'drizzle-orm';
-import { businessMetrics } from '../../db/schema/businesses.ts';
+import { businesses, businessMetrics } from '../../db/schema/businesses.ts';
 import type { AppContext } from '../context.ts';
 import { candidates } from '../jobs/schedule.ts';
 import type { VisibilitySummary } from '../report/render/visibility.ts';
@@ -54,4 +54,11 @@ export async function emitVisibilityChange(ctx: AppContext, businessId: string, 
   let queued = 0;
   for (const userId of userIds) queued += await emitEvent(ctx, { userId, type: 'visibility.changed', eventKey: `visibility.changed:${runId}`, data, now });
   return queued;
+}
+
+/** Stores the owner's keywords (an empty list goes back to the category's defaults); the next
+ *  analysis searches them first, as many as the plan's grid takes. The caller checked access. */
+export async function setVisibilityKeywords(ctx: AppContext, businessId: string, keywords: string[]) {
+  await ctx.db.update(businesses).set({ visibilityKeywords: keywords.length ? keywords : null }).where(eq(businesses.id, businessId));
+  return { businessId, keywords };
 }

@@ -24,6 +24,9 @@ export const businesses = sqliteTable(
     category: text('category'),
     // The Early Warning Monitor's threshold; null means ALERT_THRESHOLD.default (decision 0076).
     alertThreshold: real('alert_threshold'),
+    // Keywords the owner chose for the local visibility grid (JSON array of strings), searched
+    // before the category's defaults; null = the defaults (issue 27).
+    visibilityKeywords: text('visibility_keywords', { mode: 'json' }).$type<string[]>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -89,4 +89,38 @@ describe('local visibility history', () => {
     const otherKey = (await call(t.app, 'POST', '/api/api-keys', { name: 'Other', scopes: ['businesses:read'] }, other.cookie)).body.key;
     expect((await v1(otherKey, `/businesses/${business.id}/visibility`)).status).toBe(404);
   });
+
+  it('lets the owner choose the grid\'s keywords on a paid plan: searched first from the next analysis', async () => {
+    const owner = await createUser(t.ctx, { tier: 'pro' });
+    const { business } = await createReportRequest(t.ctx, { userId: owner.userId, company: 'Bright Smile Dental', enqueue: false });
+    await persistReport(t.ctx, { businessId: business.id, requestId: null, reportType: 'reanalysis', data: await analyseBusiness(t.ctx, reportInput(business), { ledger: new SearchLedger() }) });
+    const path = `/api/business/${business.id}/visibility-keywords`;
+
+    const tooMany = await call(t.app, 'PUT', path, { keywords: ['ok1', 'ok2', 'ok3', 'ok4', 'ok5', 'ok6'] }, owner.cookie);
+    expect(tooMany.status).toBe(400);
+    expect(Object.values(tooMany.body.fields)).toEqual(['At most 5 keywords']);
+    const short = await call(t.app, 'PUT', path, { keywords: ['a'] }, owner.cookie);
+    expect(Object.values(short.body.fields)).toEqual(['Each keyword needs at least 2 characters']);
+    const long = await call(t.app, 'PUT', path, { keywords: ['x'.repeat(61)] }, owner.cookie);
+    expect(Object.values(long.body.fields)).toEqual(['Each keyword can be at most 60 characters']);
+    expect((await call(t.app, 'PUT', path, { keywords: 'dentist' }, owner.cookie)).status).toBe(400);
+
+    const ok = await call(t.app, 'PUT', path, { keywords: ['Emergency Dentist', ' kids dentist ', 'emergency dentist'] }, owner.cookie);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ businessId: business.id, keywords: ['Emergency Dentist', 'kids dentist'] });
+    expect((await call(t.app, 'GET', `/api/business/${business.id}`, undefined, owner.cookie)).body.business.visibilityKeywords).toEqual(['Emergency Dentist', 'kids dentist']);
+    // Pro: 3 keywords, the chosen ones first, then the category's.
+    const next = await analyseBusiness(t.ctx, reportInput(business), { ledger: new SearchLedger() });
+    expect(next.visibility!.keywords.map((k) => k.keyword)).toEqual(['emergency dentist', 'kids dentist', 'dentist']);
+    // Back to the defaults.
+    expect((await call(t.app, 'PUT', path, { keywords: [] }, owner.cookie)).status).toBe(200);
+    expect((await analyseBusiness(t.ctx, reportInput(business), { ledger: new SearchLedger() })).visibility!.keywords[0]!.keyword).toBe('dentist');
+
+    // Nobody else, and not on the free plan; checked before the body is read.
+    const stranger = await createUser(t.ctx, { tier: 'pro' });
+    expect((await call(t.app, 'PUT', path, { keywords: ['x'] }, stranger.cookie)).status).toBe(404);
+    const free = await createUser(t.ctx);
+    expect((await call(t.app, 'PUT', path, { keywords: ['dentist'] }, free.cookie)).status).toBe(403);
+    expect((await call(t.app, 'PUT', path, { keywords: ['dentist'] })).status).toBe(401);
+  });
 });

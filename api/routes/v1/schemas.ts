@@ -77,6 +77,7 @@ export const businessDetailSchema = z
       category: z.string().nullable(),
       updatedAt: z.number().describe('Milliseconds since the epoch.'),
       sampleData: z.boolean(),
+      visibilityKeywords: z.array(z.string()).describe('Keywords chosen for the local visibility grid, searched before the category\'s defaults; empty = the defaults.'),
     }),
     competitors: z.array(
       z.object({

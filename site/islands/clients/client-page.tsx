@@ -146,7 +146,7 @@ export default function ClientPage({ clientId }: { clientId: string }) {
           </section>
         </div>
       )}
-      {view && view.analysed && <VisibilityCard visibility={view.visibility} trend={view.solvTrend} />}
+      {view && view.analysed && <VisibilityCard visibility={view.visibility} trend={view.solvTrend} businessId={view.business.id} keywords={view.business.visibilityKeywords ?? []} />}
       {business && latest && <p className="client-links"><a href={`/dashboard/${business.id}`}>Open the full dashboard</a>{detail.access.earlyWarning && <> · <a href={`/early-warning/${business.id}`}>Early Warning Monitor</a></>}</p>}
 
       <section className="card flush block" aria-labelledby="reports-title">

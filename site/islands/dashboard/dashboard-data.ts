@@ -37,7 +37,7 @@ export interface DashboardResponse {
   access?: { trends?: boolean; earlyWarning?: boolean };
   /** Days between the scheduled re-analyses (the REANALYSIS_INTERVAL_DAYS setting). */
   reanalysisDays?: Num;
-  business: { id: string; company: string; city: string; state: string; website?: string | null; category?: string | null; sampleData?: boolean };
+  business: { id: string; company: string; city: string; state: string; website?: string | null; category?: string | null; sampleData?: boolean; visibilityKeywords?: string[] };
   competitors: CompetitorRow[];
   metrics: MetricRow[];
   history?: MetricRow[];

@@ -218,7 +218,7 @@ function DashboardView({ view }: { view: DashboardView }) {
         </div>
       </section>
 
-      <VisibilityCard visibility={view.visibility} trend={view.solvTrend} />
+      <VisibilityCard visibility={view.visibility} trend={view.solvTrend} businessId={view.business.id} keywords={view.business.visibilityKeywords ?? []} />
 
       <section className="card flush block" aria-labelledby="competitors-title">
         <h2 className="card-title padded" id="competitors-title">Competitors <span className="count">{view.competitors.length}</span></h2>

@@ -3,6 +3,9 @@
 // per keyword, and the SoLV trend over the analyses of the trend window.
 import { cellText, RANK_BAND_ORDER, RANK_BANDS, rankBand } from '../../../common/visibility-bands.ts';
 import type { VisibilitySummary } from '../../../api/report/render/visibility.ts';
+import { useState } from 'react';
+import { MAX_VISIBILITY_KEYWORDS } from '../../../common/schemas/visibility.ts';
+import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
 import { fmtDay } from './dashboard-data.ts';
 
 const CELL = 30;
@@ -47,7 +50,38 @@ function Trend({ points }: { points: Array<{ at: number; solv: number }> }) {
   );
 }
 
-export default function VisibilityCard({ visibility, trend }: { visibility: VisibilitySummary | null; trend: Array<{ at: number; solv: number }> }) {
+/** The owner's keywords: searched before the category's defaults from the next analysis on. */
+function KeywordsForm({ businessId, initial }: { businessId: string; initial: string[] }) {
+  const [text, setText] = useState(initial.join(', '));
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const save = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    const keywords = text.split(',').map((k) => k.trim()).filter(Boolean);
+    try {
+      const res = await apiRequest<{ keywords: string[] }>('PUT', `/api/business/${encodeURIComponent(businessId)}/visibility-keywords`, { keywords });
+      setMessage({ ok: true, text: res.keywords.length ? `Saved. The next analysis searches ${res.keywords.map((k) => `"${k}"`).join(', ')} first.` : 'Saved. The next analysis searches your category\'s usual keywords.' });
+    } catch (error) {
+      const field = error instanceof ApiError ? Object.values(error.details.fields ?? {})[0] : undefined;
+      setMessage({ ok: false, text: field ?? messageOf(error, 'The keywords could not be saved. Please try again.') });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="vis-keywords-form" onSubmit={save}>
+      <label htmlFor="visibility-keywords">Keywords to search (comma-separated, up to {MAX_VISIBILITY_KEYWORDS}; your plan's grid takes the first ones)</label>
+      <div className="vis-keywords-row">
+        <input id="visibility-keywords" type="text" value={text} onChange={(e) => setText(e.target.value)} placeholder="e.g. emergency dentist, teeth whitening" maxLength={400} />
+        <button type="submit" className="btn btn-secondary" disabled={busy}>Save keywords</button>
+      </div>
+      {message && <p className={message.ok ? 'muted small' : 'field-error'} role="status">{message.text}</p>}
+    </form>
+  );
+}
+
+export default function VisibilityCard({ visibility, trend, businessId, keywords }: { visibility: VisibilitySummary | null; trend: Array<{ at: number; solv: number }>; businessId: string; keywords: string[] }) {
   return (
     <section className="card visibility-card" aria-labelledby="visibility-title" data-testid="visibility-card">
       <h2 className="card-title" id="visibility-title">Local visibility</h2>
@@ -81,6 +115,7 @@ export default function VisibilityCard({ visibility, trend }: { visibility: Visi
           <p className="muted small">{visibility.size}×{visibility.size} grid, {visibility.radiusMiles.toFixed(2)} miles each way, "{visibility.keywords[0]!.keyword}" shown; {visibility.calls} searches made{visibility.cached ? `, ${visibility.cached} from the cache` : ''}.</p>
         </>
       )}
+      <KeywordsForm businessId={businessId} initial={keywords} />
     </section>
   );
 }
