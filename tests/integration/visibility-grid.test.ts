@@ -5,7 +5,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { reportEmail } from '../../api/email/report-email.ts';
 import { analyseBusiness } from '../../api/report/analyse.ts';
+import { renderPdf } from '../../api/report/render/pdf.ts';
 import { distanceMiles } from '../../api/report/analysis/geocode.ts';
 import { gridMetrics, SearchLedger } from '../../api/report/analysis/visibility.ts';
 import type { ReportData, ReportInput } from '../../api/report/types.ts';
@@ -249,6 +252,22 @@ describe('visibility grid with the sample provider', () => {
     t = await createTestContext();
   });
   afterAll(() => t.close());
+
+  it('the report e-mail carries the grid (text line, coloured HTML cells, the business outlined) and the PDF its page', async () => {
+    const data = await analyseBusiness(t.ctx, input, { now: NOW, ledger: new SearchLedger() });
+    const mail = reportEmail(t.ctx, { to: 'ada@example.com', fullName: 'Ada', data, token: 'tok', reportUrl: 'https://app.example.com/report/tok', expiresAt: new Date('2026-12-24T00:00:00Z'), messageId: '<m@x>', scoreCard: Buffer.alloc(0), pdf: Buffer.alloc(0) });
+    expect(String(mail.text)).toMatch(/^Share of Local Voice \d+\.\d{2}% \(top 3 at \d+ of 9 grid points for "dentist"\)/m);
+    const html = String(mail.html);
+    expect(html).toContain('<h2 style="font-size:17px;margin:12px 0 8px">Local visibility');
+    expect(html.match(/<td align="center" style="width:30px;height:30px/g)).toHaveLength(9);
+    expect(html.match(/border:3px solid #0f172a/g)).toHaveLength(1);
+    expect(html).toMatch(/role="img" aria-label="Your rank for &quot;dentist&quot; at each of 9 points/);
+    const text = (await extractText(await getDocumentProxy(new Uint8Array(await renderPdf(data, { methodologyUrl: 'https://app.example.com/methodology' }))), { mergePages: false })).text as string[];
+    const page = text.find((p) => p.includes('Local visibility'))!;
+    expect(page).toMatch(/Share of Local Voice \d+\.\d{2}% · ARP/);
+    expect(page).toContain('Share of Local Voice, business by business');
+    expect(text.some((p) => p.includes('Your listing against the market') && p.includes('Local signals on your homepage'))).toBe(true);
+  });
 
   it('is deterministic, falls off with distance and says it is sample data', async () => {
     const a = await analyseBusiness(t.ctx, input, { now: NOW, ledger: new SearchLedger() });
