@@ -72,6 +72,13 @@ test('the dashboard\'s Local visibility card shows the latest grid, SoLV per key
   await expect(card.getByRole('img', { name: /^Your rank for "dentist" at each of 25 grid points/ })).toBeVisible();
   await expect(card.locator('.vis-keywords tbody tr')).toHaveCount(3);
   await expect(card.getByRole('img', { name: new RegExp(`^Share of Local Voice at each analysis: .* 0\\.00%, .* ${solv.replace('.', '\\.')}%\\.$`) })).toBeVisible();
+  // Choosing the keywords: saved, said so, kept for the next analysis.
+  await card.getByLabel(/^Keywords to search/).fill('emergency dentist, kids dentist');
+  await card.getByRole('button', { name: 'Save keywords' }).click();
+  await expect(card.getByRole('status')).toHaveText('Saved. The next analysis searches "emergency dentist", "kids dentist" first.');
+  await card.getByLabel(/^Keywords to search/).fill('x');
+  await card.getByRole('button', { name: 'Save keywords' }).click();
+  await expect(card.getByRole('status')).toHaveText('Each keyword needs at least 2 characters');
   const axe = await new AxeBuilder({ page }).include('[data-testid="visibility-card"]').analyze();
   expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
   await card.screenshot({ path: 'test-results/screens/visibility-dashboard-card.png' });
