@@ -5,13 +5,24 @@ import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { MIN_PASSWORD_LENGTH, PRODUCT_NAME } from '../common/constants.ts';
 import type { Db } from '../db/client.ts';
-import { enqueueAccountEmail, RESET_PASSWORD_LINK_SECONDS, VERIFY_EMAIL_LINK_SECONDS } from './email/account-email.ts';
 import { accounts, sessions, users, verifications } from '../db/schema/auth.ts';
 import type { Env } from './env.ts';
 import { hashPassword, verifyPassword } from './lib/password-hash.ts';
 import type { Logger } from './log.ts';
 
 export const SESSION_COOKIE_PREFIX = 'localrank';
+
+/** How long the links stay valid (seconds); better-auth enforces them, the e-mails say them. */
+export const RESET_PASSWORD_LINK_SECONDS = 60 * 60;
+export const VERIFY_EMAIL_LINK_SECONDS = 24 * 60 * 60;
+
+/** An e-mail better-auth asks us to send; the composition root (api/create-context.ts) passes the
+ *  sender, so this module needs nothing from api/email/. */
+export interface AuthEmail {
+  kind: 'reset-password' | 'verify-email' | 'change-email';
+  to: string;
+  url: string;
+}
 
 /** An error's first line (and its cause's): a failed query's message goes on with the row's values. */
 function errorSummary(args: unknown[]): string | undefined {
@@ -31,7 +42,7 @@ function changesEmail(token: string): boolean {
   }
 }
 
-export function createAuth({ db, env, secret, log }: { db: Db; env: Env; secret: string; log: Logger }) {
+export function createAuth({ db, env, secret, log, sendEmail }: { db: Db; env: Env; secret: string; log: Logger; sendEmail: (email: AuthEmail) => Promise<void> }) {
   return betterAuth({
     appName: PRODUCT_NAME,
     baseURL: env.PUBLIC_BASE_URL,
@@ -67,7 +78,7 @@ export function createAuth({ db, env, secret, log }: { db: Db; env: Env; secret:
       resetPasswordTokenExpiresIn: RESET_PASSWORD_LINK_SECONDS,
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: async ({ user, token }) =>
-        enqueueAccountEmail(db, { kind: 'reset-password', to: user.email, url: `${env.PUBLIC_BASE_URL}/reset-password?token=${encodeURIComponent(token)}` }),
+        sendEmail({ kind: 'reset-password', to: user.email, url: `${env.PUBLIC_BASE_URL}/reset-password?token=${encodeURIComponent(token)}` }),
     },
     // The account works before its address is confirmed; e-mails the product sends on its own
     // (monthly reports, Early Warning alerts) wait for it.
@@ -75,7 +86,7 @@ export function createAuth({ db, env, secret, log }: { db: Db; env: Env; secret:
       sendOnSignUp: true,
       expiresIn: VERIFY_EMAIL_LINK_SECONDS,
       sendVerificationEmail: async ({ user, token }) =>
-        enqueueAccountEmail(db, { kind: changesEmail(token) ? 'change-email' : 'verify-email', to: user.email, url: `${env.PUBLIC_BASE_URL}/verify-email?token=${encodeURIComponent(token)}` }),
+        sendEmail({ kind: changesEmail(token) ? 'change-email' : 'verify-email', to: user.email, url: `${env.PUBLIC_BASE_URL}/verify-email?token=${encodeURIComponent(token)}` }),
     },
     // Login attempts are limited by our own database-backed limiter (api/services/accounts.ts).
     rateLimit: { enabled: false },
@@ -93,3 +104,15 @@ export function createAuth({ db, env, secret, log }: { db: Db; env: Env; secret:
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+const secrets = new WeakMap<object, Promise<string>>();
+
+/** The auth secret (better-auth's, from AUTH_SECRET or DATA_DIR/auth-secret): signs sessions and signed links. */
+export async function secretOf(ctx: { auth: Auth }): Promise<string> {
+  let secret = secrets.get(ctx.auth);
+  if (!secret) {
+    secret = ctx.auth.$context.then((c) => c.secret);
+    secrets.set(ctx.auth, secret);
+  }
+  return secret;
+}

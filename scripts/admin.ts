@@ -1,5 +1,5 @@
 // Operator tool: `npm run admin -- <command>`. Works on the database the settings point at.
-import { createContext } from '../api/context.ts';
+import { createContext } from '../api/create-context.ts';
 import { EnvError, loadEnv } from '../api/env.ts';
 import { AppError } from '../api/errors.ts';
 import { JOB_STATUSES, listJobs, retryJob } from '../api/jobs/admin.ts';

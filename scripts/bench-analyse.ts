@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createContext } from '../api/context.ts';
+import { createContext } from '../api/create-context.ts';
 import { loadEnv } from '../api/env.ts';
 import { analyseBusiness, type AnalyseStage } from '../api/report/analyse.ts';
 import { sampleSiteUrl } from '../api/report/analysis/sample-sites.ts';

@@ -9,7 +9,7 @@
 // The reads run at a fixed rate and at saturation (scripts/lib/http-load.ts).
 // Budget (ARCHITECTURE): p99 ≤ 15 ms at 500 requests/s on 2 cores.
 import { parseArgs } from 'node:util';
-import { createContext } from '../api/context.ts';
+import { createContext } from '../api/create-context.ts';
 import { loadEnv } from '../api/env.ts';
 import { createApiKey, meterApiCall, verifyApiKey } from '../api/services/api-keys.ts';
 import { seedBusiness } from '../tests/helpers/dashboard-seed.ts';

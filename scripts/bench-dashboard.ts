@@ -8,7 +8,7 @@
 // Then at a fixed rate and at saturation (scripts/lib/http-load.ts).
 // Budget (ARCHITECTURE): p99 ≤ 15 ms at 500 requests/s on 2 cores.
 import { parseArgs } from 'node:util';
-import { createContext } from '../api/context.ts';
+import { createContext } from '../api/create-context.ts';
 import { loadEnv } from '../api/env.ts';
 import { addClient, seedBusiness } from '../tests/helpers/dashboard-seed.ts';
 import { createUser } from '../tests/helpers/factories.ts';

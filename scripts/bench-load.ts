@@ -11,7 +11,7 @@ import { Agent, request } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { inArray } from 'drizzle-orm';
-import { createContext } from '../api/context.ts';
+import { createContext } from '../api/create-context.ts';
 import { loadEnv } from '../api/env.ts';
 import { jobs } from '../db/schema/operations.ts';
 import { seedBusiness } from '../tests/helpers/dashboard-seed.ts';

@@ -7,7 +7,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { eq, inArray } from 'drizzle-orm';
-import { createContext } from '../api/context.ts';
+import { createContext } from '../api/create-context.ts';
 import { closeMailer } from '../api/email/mailer.ts';
 import { loadEnv } from '../api/env.ts';
 import { enqueue } from '../api/jobs/queue.ts';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp } from '../api/app.ts';
-import { createContext } from '../api/context.ts';
+import { createContext } from '../api/create-context.ts';
 import { loadEnv } from '../api/env.ts';
 import { setupBilling } from '../api/services/billing/catalogue.ts';
 import { STRIPE_API_VERSION } from '../api/services/billing/stripe.ts';

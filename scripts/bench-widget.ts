@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
-import { createContext } from '../api/context.ts';
+import { createContext } from '../api/create-context.ts';
 import { loadEnv } from '../api/env.ts';
 import { widgetSnippet } from '../common/widget.ts';
 import { WIDGET_BUDGETS, widgetSizes } from '../widget-sdk/build.ts';

@@ -4,7 +4,8 @@
 // development gets its report e-mail. The worker's code is loaded once: restart after changing it.
 import { resolve } from 'node:path';
 import { dev } from 'astro';
-import { createContext, setSharedContext } from '../api/context.ts';
+import { setSharedContext } from '../api/context.ts';
+import { createContext } from '../api/create-context.ts';
 import { loadEnvOrExit } from '../api/env.ts';
 import { runWorker } from '../api/jobs/run-worker.ts';
 import { startScheduler } from '../api/jobs/schedule.ts';

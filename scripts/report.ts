@@ -2,11 +2,11 @@
 // Runs the report pipeline once, here, and prints the scores and where the files went.
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { createContext } from '../api/context.ts';
+import { createContext } from '../api/create-context.ts';
 import { closeMailer, outboxDir } from '../api/email/mailer.ts';
 import { loadEnvOrExit } from '../api/env.ts';
 import { productionDeps } from '../api/jobs/production.ts';
-import { PermanentJobError } from '../api/jobs/worker.ts';
+import { PermanentJobError } from '../api/jobs/errors.ts';
 import { fmtScore, ranked, rankNo, rankOf, SCORE_KEYS, SCORE_LABELS } from '../api/report/render/labels.ts';
 import { runReportOnce } from '../api/report/run-once.ts';
 import { solvCell, visibilityLine } from '../api/report/render/visibility.ts';

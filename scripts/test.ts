@@ -1,4 +1,4 @@
-// `npm test`: type checks, lint (code and the OpenAPI document), unit and integration tests, a fresh build, then the browser
+// `npm test`: type checks, lint (code, import rules and the OpenAPI document), unit and integration tests, a fresh build, then the browser
 // tests against the built server. Stops at the first failing step; ends with a summary line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -44,6 +44,8 @@ process.env.CI ??= '1';
 const steps: Array<() => boolean> = [
   () => run('types', 'astro', ['check', '--minimumSeverity', 'warning']) && run('types (scripts, tests)', 'tsc', ['--noEmit', '-p', 'tsconfig.json']),
   () => run('lint', 'eslint', ['.', '--max-warnings', '0']),
+  // No import cycle (type-only imports included) and the layers of api/README.md (.dependency-cruiser.mjs).
+  () => run('dependencies', 'depcruise', ['--config', '.dependency-cruiser.mjs', 'api', 'common', 'db', 'widget-sdk/src']),
   // The public API's generated OpenAPI document, linted with Redocly's recommended rules (offline).
   () => run('OpenAPI lint', 'node', ['scripts/openapi-lint.ts']),
   () => {

@@ -1,6 +1,6 @@
 // `npm run worker`: a job worker process on its own. Run as many as the volume needs, against
 // one database; start the web processes with WORKER=off then.
-import { createContext } from '../api/context.ts';
+import { createContext } from '../api/create-context.ts';
 import { loadEnvOrExit } from '../api/env.ts';
 import { runWorker } from '../api/jobs/run-worker.ts';
 import { startScheduler } from '../api/jobs/schedule.ts';

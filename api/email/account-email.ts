@@ -7,8 +7,8 @@ import { OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
 import type { Db } from '../../db/client.ts';
 import type { AppContext } from '../context.ts';
 import { enqueue } from '../jobs/queue.ts';
-import type { JobDefinition } from '../jobs/registry.ts';
-import { PermanentJobError } from '../jobs/worker.ts';
+import type { JobDefinition } from '../jobs/types.ts';
+import { PermanentJobError } from '../jobs/errors.ts';
 import { mailerFor, messageIdFor, type MailMessage } from './mailer.ts';
 import { escapeHtml } from './report-email.ts';
 
@@ -22,10 +22,6 @@ export interface AccountEmailPayload {
   to: string;
   url: string;
 }
-
-/** How long the links stay valid (seconds); better-auth enforces them, the e-mails say them. */
-export const RESET_PASSWORD_LINK_SECONDS = 60 * 60;
-export const VERIFY_EMAIL_LINK_SECONDS = 24 * 60 * 60;
 
 const COPY: Record<AccountEmailKind, { subject: string; heading: string; body: string; button: string; ignore: string }> = {
   'reset-password': {

@@ -5,8 +5,8 @@ import { OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
 import { CONTACT_SUBJECTS } from '../../common/schemas/contact-rules.ts';
 import { contactMessages } from '../../db/schema/operations.ts';
 import type { AppContext } from '../context.ts';
-import type { JobDefinition } from '../jobs/registry.ts';
-import { PermanentJobError } from '../jobs/worker.ts';
+import type { JobDefinition } from '../jobs/types.ts';
+import { PermanentJobError } from '../jobs/errors.ts';
 import { mailerFor, messageIdFor, type MailMessage } from './mailer.ts';
 import { escapeHtml } from './report-email.ts';
 

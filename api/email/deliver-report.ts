@@ -8,7 +8,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { businesses } from '../../db/schema/businesses.ts';
 import { reports } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
-import { RetryLaterError } from '../jobs/worker.ts';
+import { RetryLaterError } from '../jobs/errors.ts';
 import { reportSender } from '../services/branding-profiles.ts';
 import type { ReportData } from '../report/types.ts';
 import { mailerFor, messageIdFor } from './mailer.ts';

@@ -5,8 +5,8 @@ import { eq } from 'drizzle-orm';
 import { OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
 import { reportRequests } from '../../db/schema/businesses.ts';
 import type { AppContext } from '../context.ts';
-import type { JobDefinition } from '../jobs/registry.ts';
-import { PermanentJobError } from '../jobs/worker.ts';
+import type { JobDefinition } from '../jobs/types.ts';
+import { PermanentJobError } from '../jobs/errors.ts';
 import { mailerFor, messageIdFor, type MailMessage } from './mailer.ts';
 import { escapeHtml, firstName } from './report-email.ts';
 

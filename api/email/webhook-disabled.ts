@@ -4,8 +4,8 @@ import { eq } from 'drizzle-orm';
 import { OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
 import { webhookEndpoints } from '../../db/schema/api.ts';
 import { users } from '../../db/schema/auth.ts';
-import type { JobDefinition } from '../jobs/registry.ts';
-import { PermanentJobError } from '../jobs/worker.ts';
+import type { JobDefinition } from '../jobs/types.ts';
+import { PermanentJobError } from '../jobs/errors.ts';
 import { mailerFor, messageIdFor } from './mailer.ts';
 import { escapeHtml } from './report-email.ts';
 

@@ -18,17 +18,8 @@ import { WEBHOOK_DISABLED, webhookDisabledJob } from '../email/webhook-disabled.
 import { webhookDeliverJob, type WebhookFetchOptions } from '../services/webhook-delivery.ts';
 import { WEBHOOK_DELIVER } from '../services/webhooks.ts';
 import { REVIEWS_CHECK, reviewsCheckJob } from '../services/review-check.ts';
-import type { JobHandler, JobRun } from './types.ts';
+import type { JobRegistry } from './types.ts';
 import type { PlacesProvider } from '../report/analysis/providers/types.ts';
-
-export interface JobDefinition<P = Record<string, unknown>> {
-  run: JobHandler<P>;
-  /** Called once when the worker gives up on a job (attempts used up or a permanent error). */
-  onGiveUp?: (ctx: AppContext, job: JobRun<P>, reason: string) => Promise<void>;
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type JobRegistry = Record<string, JobDefinition<any>>;
 
 /** What the jobs need from outside: the analysis pipeline is injected (tests pass a fixture). */
 export type JobDeps = Omit<ReportJobDeps, 'analyse'> & { analyse?: ReportJobDeps['analyse']; webhookFetch?: WebhookFetchOptions; placesProvider?: (ctx: AppContext) => PlacesProvider };

@@ -11,9 +11,11 @@
 import type { AppContext } from '../context.ts';
 import { errorText } from '../log.ts';
 import { can } from '../services/entitlements.ts';
+import { candidates } from '../services/plan-candidates.ts';
 import { scheduleWidgetLeads } from '../email/lead-emails.ts';
 import { CLIENT_REPORT, clientReportKey, clientReportPeriod, type ClientReportPayload } from '../report/client-report-schedule.ts';
 import { enqueue } from './queue.ts';
+import type { MonthlyReportPayload, ReanalysePayload } from './types.ts';
 import { scheduleRetentionPurge } from '../services/data-rights/retention-job.ts';
 import { scheduleReviewChecks } from '../services/review-check.ts';
 
@@ -23,17 +25,6 @@ export const SCHEDULER_TICK_MS = 15 * 60 * 1000;
 /** How much younger than the interval the latest snapshot may be and still count as due: the
  * delay of a tick and a queued run, so a weekly cadence does not slip by that much every week. */
 export const REANALYSIS_SLACK_MS = 60 * 60 * 1000;
-
-export interface ReanalysePayload {
-  businessId: string;
-  period: string;
-}
-export interface MonthlyReportPayload {
-  businessId: string;
-  period: string;
-  /** The account the report goes to: the owner, or the consultant whose client it is. */
-  userId: string;
-}
 
 /** The re-analysis period `now` falls in: periods of `days` days counted from the Unix epoch. */
 export function reanalysisPeriod(now: Date, days: number) {
@@ -46,44 +37,6 @@ export function reanalysisPeriod(now: Date, days: number) {
 export function monthlyPeriod(now: Date): string | null {
   if (now.getUTCDate() > MONTHLY_CATCH_UP_DAYS) return null;
   return now.toISOString().slice(0, 7);
-}
-
-interface Candidate {
-  businessId: string;
-  userId: string;
-  /** owner: the business is the user's own; client: one of the consultant's clients. */
-  via: 'owner' | 'client';
-  plan: { subscriptionTier: string; subscriptionStatus: string };
-  /** The latest snapshot of the business itself (ms), or null before its first analysis. */
-  lastAt: number | null;
-}
-
-// Businesses with a first analysis behind them, each with the paid accounts it belongs to (a closed
-// account, in its grace period, gets nothing: decision 0132).
-const CANDIDATES_SQL = `
-SELECT x.business_id, x.user_id, x.tier, x.status, x.via,
-  (SELECT max(m.reported_at) FROM business_metrics m WHERE m.business_id = x.business_id AND m.is_main_business = 1) AS last_at
-FROM (
-  SELECT b.id AS business_id, u.id AS user_id, u.subscription_tier AS tier, u.subscription_status AS status, 'owner' AS via
-  FROM businesses b JOIN users u ON u.id = b.user_id WHERE u.subscription_tier <> 'free' AND u.closed_at IS NULL
-  UNION
-  SELECT cl.business_id, u.id, u.subscription_tier, u.subscription_status, 'client'
-  FROM clients cl JOIN consultants c ON c.id = cl.consultant_id JOIN users u ON u.id = c.user_id
-  WHERE cl.business_id IS NOT NULL AND cl.archived_at IS NULL AND u.subscription_tier <> 'free' AND u.closed_at IS NULL
-) x`;
-
-/** Every candidate, or those of one business (the re-analysis job checks its plan again at run time). */
-export async function candidates(ctx: AppContext, businessId?: string): Promise<Candidate[]> {
-  const { rows } = businessId
-    ? await ctx.db.$client.execute({ sql: `SELECT * FROM (${CANDIDATES_SQL}) WHERE business_id = ?`, args: [businessId] })
-    : await ctx.db.$client.execute(CANDIDATES_SQL);
-  return rows.map((r) => ({
-    businessId: String(r.business_id),
-    userId: String(r.user_id),
-    via: r.via === 'client' ? 'client' : 'owner',
-    plan: { subscriptionTier: String(r.tier), subscriptionStatus: String(r.status) },
-    lastAt: r.last_at === null ? null : Number(r.last_at),
-  }));
 }
 
 export const reanalyseKey = (period: string, businessId: string) => `reanalyse:${period}:business-${businessId}`;

@@ -1,6 +1,8 @@
 // What a job handler receives. The worker (api/jobs/worker.ts) claims a job, then calls the
 // handler registered for its type. Handlers must be idempotent per stage: they record progress
-// with saveProgress, and on a retry they receive the progress saved so far.
+// with saveProgress, and on a retry they receive the progress saved so far. A leaf module: job
+// definitions import their types here (and their errors from ./errors.ts), never the registry
+// or the worker.
 import type { AppContext } from '../context.ts';
 
 export interface JobRun<P = Record<string, unknown>> {
@@ -20,6 +22,15 @@ export interface JobTools {
 
 export type JobHandler<P = Record<string, unknown>> = (ctx: AppContext, job: JobRun<P>, tools: JobTools) => Promise<void>;
 
+export interface JobDefinition<P = Record<string, unknown>> {
+  run: JobHandler<P>;
+  /** Called once when the worker gives up on a job (attempts used up or a permanent error). */
+  onGiveUp?: (ctx: AppContext, job: JobRun<P>, reason: string) => Promise<void>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type JobRegistry = Record<string, JobDefinition<any>>;
+
 /** Payload of the job the free-report intake enqueues. */
 export interface ReportGeneratePayload {
   requestId: string;
@@ -30,4 +41,16 @@ export interface ReportGeneratePayload {
   brandingProfileId?: string | null;
   /** The consultant's client the report is for (public API, `clientId`). */
   clientId?: string;
+}
+
+/** Payloads of the jobs the scheduler (api/jobs/schedule.ts) enqueues. */
+export interface ReanalysePayload {
+  businessId: string;
+  period: string;
+}
+export interface MonthlyReportPayload {
+  businessId: string;
+  period: string;
+  /** The account the report goes to: the owner, or the consultant whose client it is. */
+  userId: string;
 }

@@ -8,8 +8,8 @@ import { and, eq, gte, inArray, lt, lte, notInArray, or, sql } from 'drizzle-orm
 import { jobs } from '../../db/schema/operations.ts';
 import type { AppContext } from '../context.ts';
 import { errorMessage } from '../log.ts';
-import type { JobRegistry } from './registry.ts';
-import type { JobRun } from './types.ts';
+import { PermanentJobError, RetryLaterError } from './errors.ts';
+import type { JobRegistry, JobRun } from './types.ts';
 
 export interface WorkerOptions {
   registry: JobRegistry;
@@ -37,25 +37,6 @@ export interface Worker {
   /** Runs jobs until none is claimable now. */
   drain: () => Promise<number>;
   activeCount: () => number;
-}
-
-/** A failure that retrying cannot fix (the business was deleted, the payload is malformed). */
-export class PermanentJobError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'PermanentJobError';
-  }
-}
-
-/** Not a failure: the job must wait (another attempt may still be at work, say) and runs again
- *  after delayMs without counting this attempt. */
-export class RetryLaterError extends Error {
-  readonly delayMs: number;
-  constructor(message: string, delayMs: number) {
-    super(message);
-    this.name = 'RetryLaterError';
-    this.delayMs = delayMs;
-  }
 }
 
 type JobRow = typeof jobs.$inferSelect;

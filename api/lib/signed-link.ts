@@ -4,7 +4,7 @@
 // known-browser cookie of a sign-in (decision 0134) is signed the same way.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../context.ts';
-import { secretOf } from '../services/session-token.ts';
+import { secretOf } from '../auth.ts';
 
 export type LinkPurpose = 'forget-request' | 'export-download' | 'restore-account' | 'known-browser';
 

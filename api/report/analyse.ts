@@ -7,7 +7,7 @@ import { COMPETITOR_COUNT, PRECISION, round, SEARCH_RADIUS_MILES } from '../../c
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import type { Env } from '../env.ts';
-import { PermanentJobError } from '../jobs/worker.ts';
+import { PermanentJobError } from '../jobs/errors.ts';
 import { safeFetch, type SafeFetchOptions } from '../lib/safe-fetch.ts';
 import { categoryFromProvider, FALLBACK_CATEGORY, inferCategory, type Category } from './analysis/categories.ts';
 import { collectMarket, type EarlierCount, type MarketView, type SiteState, type Subject } from './analysis/data-points.ts';

@@ -3,10 +3,11 @@
 // dashboard's trends are drawn from. No e-mail: the monthly report is its own job.
 import { and, desc, eq } from 'drizzle-orm';
 import { businesses, businessMetrics } from '../../db/schema/businesses.ts';
-import type { JobDefinition } from '../jobs/registry.ts';
-import { candidates, type ReanalysePayload } from '../jobs/schedule.ts';
+import type { JobDefinition } from '../jobs/types.ts';
+import type { ReanalysePayload } from '../jobs/types.ts';
+import { candidates } from '../services/plan-candidates.ts';
 import { can } from '../services/entitlements.ts';
-import { PermanentJobError } from '../jobs/worker.ts';
+import { PermanentJobError } from '../jobs/errors.ts';
 import type { AnalyseFn } from './generate-job.ts';
 import { persistReport } from './persist.ts';
 import { reportInput } from './types.ts';

@@ -6,7 +6,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { reviewAlerts } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
-import { candidates } from '../jobs/schedule.ts';
+import { candidates } from './plan-candidates.ts';
 import { can } from './entitlements.ts';
 import { emitEvent } from './webhooks.ts';
 

@@ -4,21 +4,9 @@
 // Sliding expiry is left to better-auth (every /api/auth/me call refreshes it). Decision 0061.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../context.ts';
-import { SESSION_COOKIE_PREFIX } from '../auth.ts';
+import { secretOf, SESSION_COOKIE_PREFIX } from '../auth.ts';
 
 const COOKIE_NAMES = [`${SESSION_COOKIE_PREFIX}.session_token`, `__Secure-${SESSION_COOKIE_PREFIX}.session_token`];
-
-const secrets = new WeakMap<object, Promise<string>>();
-
-/** The auth secret (better-auth's, from AUTH_SECRET or DATA_DIR/auth-secret): signs sessions and signed links. */
-export async function secretOf(ctx: Pick<AppContext, 'auth'>): Promise<string> {
-  let secret = secrets.get(ctx.auth);
-  if (!secret) {
-    secret = ctx.auth.$context.then((c) => c.secret);
-    secrets.set(ctx.auth, secret);
-  }
-  return secret;
-}
 
 function cookieValue(header: string | null | undefined): string | null {
   if (!header) return null;

@@ -10,8 +10,8 @@ import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/s
 import type { AppContext } from '../context.ts';
 import { WEBHOOK_DISABLED, type WebhookDisabledPayload } from '../email/webhook-disabled.ts';
 import { enqueue } from '../jobs/queue.ts';
-import type { JobDefinition } from '../jobs/registry.ts';
-import { PermanentJobError } from '../jobs/worker.ts';
+import type { JobDefinition } from '../jobs/types.ts';
+import { PermanentJobError } from '../jobs/errors.ts';
 import { safeFetch, type SafeFetchOptions } from '../lib/safe-fetch.ts';
 import { signingSecrets, WEBHOOK_DELIVER, type WebhookDeliverPayload } from './webhooks.ts';
 

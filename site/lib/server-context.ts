@@ -1,5 +1,6 @@
 // For server-rendered pages and the dev server's /api route: the process's one AppContext.
-import { createContext, sharedContext } from '../../api/context.ts';
+import { sharedContext } from '../../api/context.ts';
+import { createContext } from '../../api/create-context.ts';
 import { loadEnv } from '../../api/env.ts';
 
 export const getContext = () => sharedContext(() => createContext(loadEnv(), { migrate: true }));

@@ -1,7 +1,8 @@
 // Playwright fixtures: a context over the server's own database, and signing a user in by
 // creating the session directly (the login screen's own tests go through the form).
 import { test as base, expect, type Page } from '@playwright/test';
-import { createContext, type AppContext } from '../../api/context.ts';
+import type { AppContext } from '../../api/context.ts';
+import { createContext } from '../../api/create-context.ts';
 import { SESSION_HINT_COOKIE, SESSION_HINT_VALUE } from '../../common/session-hint.ts';
 import { loadEnv } from '../../api/env.ts';
 import { createUser, type CreateUserOptions } from '../helpers/factories.ts';

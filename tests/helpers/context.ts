@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../api/app.ts';
-import { createContext, type AppContext } from '../../api/context.ts';
+import type { AppContext } from '../../api/context.ts';
+import { createContext } from '../../api/create-context.ts';
 import { loadEnv } from '../../api/env.ts';
 
 export interface TestContext {

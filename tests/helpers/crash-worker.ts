@@ -6,7 +6,7 @@
 //               report jobs)
 // (The two points inside the SMTP conversation are made by the test's mail server, which holds
 // the message before or after keeping it.) Without STOP_AT it runs jobs normally. Fixture analysis.
-import { createContext } from '../../api/context.ts';
+import { createContext } from '../../api/create-context.ts';
 import { loadEnv } from '../../api/env.ts';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';

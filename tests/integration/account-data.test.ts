@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import { unzipSync, strFromU8 } from 'fflate';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { candidates } from '../../api/jobs/schedule.ts';
+import { candidates } from '../../api/services/plan-candidates.ts';
 import { closeMailer, outboxDir } from '../../api/email/mailer.ts';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';

@@ -3,7 +3,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApp } from '../../api/app.ts';
-import { createContext, type AppContext } from '../../api/context.ts';
+import type { AppContext } from '../../api/context.ts';
+import { createContext } from '../../api/create-context.ts';
 import { loadEnv } from '../../api/env.ts';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';

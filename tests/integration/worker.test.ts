@@ -4,8 +4,9 @@ import { eq } from 'drizzle-orm';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueue } from '../../api/jobs/queue.ts';
-import type { JobRegistry } from '../../api/jobs/registry.ts';
-import { createWorker, PermanentJobError, RetryLaterError } from '../../api/jobs/worker.ts';
+import type { JobRegistry } from '../../api/jobs/types.ts';
+import { PermanentJobError, RetryLaterError } from '../../api/jobs/errors.ts';
+import { createWorker } from '../../api/jobs/worker.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createContext } from '../../context.ts';
+import { createContext } from '../../create-context.ts';
 import { loadEnv } from '../../env.ts';
 import { OPENAPI_PATH, v1Routes } from './app.ts';
 

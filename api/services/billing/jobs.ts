@@ -6,8 +6,8 @@ import { users } from '../../../db/schema/auth.ts';
 import type { AppContext } from '../../context.ts';
 import { mailerFor, messageIdFor, type MailMessage } from '../../email/mailer.ts';
 import { escapeHtml } from '../../email/report-email.ts';
-import type { JobDefinition } from '../../jobs/registry.ts';
-import { PermanentJobError } from '../../jobs/worker.ts';
+import type { JobDefinition } from '../../jobs/types.ts';
+import { PermanentJobError } from '../../jobs/errors.ts';
 import { GRACE_END_JOB, PAYMENT_FAILED_JOB, syncSubscription } from './subscriptions.ts';
 
 const TIER_NAMES: Record<string, string> = { pro: 'Pro', enterprise: 'Enterprise', agency: 'Agency' };

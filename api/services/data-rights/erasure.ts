@@ -9,7 +9,7 @@ import type { InStatement } from '@libsql/client';
 import type { AppContext } from '../../context.ts';
 import { outboxDir } from '../../email/mailer.ts';
 import { reportFiles } from '../../report/files.ts';
-import { secretOf } from '../session-token.ts';
+import { secretOf } from '../../auth.ts';
 
 export interface ErasureSummary {
   requests: number;

@@ -3,7 +3,7 @@
 // request is FREE_REPORT_RETENTION_MONTHS old, closed accounts whose grace period has ended, and
 // export archives whose link has expired.
 import type { AppContext } from '../../context.ts';
-import type { JobDefinition } from '../../jobs/registry.ts';
+import type { JobDefinition } from '../../jobs/types.ts';
 import { enqueue } from '../../jobs/queue.ts';
 import { purgeClosedAccounts } from './account-closure.ts';
 import { purgeExpiredFreeReports } from './erasure.ts';

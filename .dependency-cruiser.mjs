@@ -1,0 +1,62 @@
+// The import rules of api/, common/, db/ and widget-sdk/ (`npm test` runs them; layers in api/README.md,
+// decision 0140). Type-only imports count: a cycle through `import type` ties modules as much as any.
+/** The composition root: the files that start a process and assemble everything below them. */
+const ROOT = '^api/(app|create-context)\\.ts$|^api/jobs/(registry|production|run-worker|schedule)\\.ts$|^api/routes/v1/document\\.ts$';
+/** The queue and the infrastructure every feature may use: below services, report and email. */
+const INFRA = '^api/(context|auth|env|log|errors)\\.ts$|^api/jobs/(queue|worker|types|errors|admin)\\.ts$|^api/lib/';
+/** The bottom: knows nothing of the rest of api/. */
+const BASE = '^api/(env|log|errors)\\.ts$|^(db|common)/';
+
+export default {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'A cycle (type-only imports included) ties every module on it to every other: move the shared type or function into a leaf module.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'root-on-top',
+      severity: 'error',
+      comment: 'Only the composition root assembles the registry, the worker, the scheduler, the context and the app: below it, take what you need as a parameter.',
+      from: { path: '^(api|common|db|widget-sdk)/', pathNot: ROOT },
+      to: { path: ROOT },
+    },
+    {
+      name: 'routes-on-top',
+      severity: 'error',
+      comment: 'Routes are thin callers of services: nothing but the composition root and other routes imports them.',
+      from: { path: '^(api|common|db|widget-sdk)/', pathNot: `${ROOT}|^api/routes/` },
+      to: { path: '^api/routes/' },
+    },
+    {
+      name: 'infrastructure-below-features',
+      severity: 'error',
+      comment: 'The queue, the worker, lib/, the context and auth serve services, report and email; they import none of them (pass a callback instead).',
+      from: { path: INFRA },
+      to: { path: '^api/(services|report|email)/' },
+    },
+    {
+      name: 'base-knows-no-api',
+      severity: 'error',
+      comment: 'db/, common/, env, log and errors are the bottom layer: they import nothing else of api/.',
+      from: { path: BASE },
+      to: { path: '^api/', pathNot: '^api/(env|log|errors)\\.ts$' },
+    },
+    {
+      name: 'widget-sdk-dependency-free',
+      severity: 'error',
+      comment: 'The embeddable SDK imports only its own files, Preact/React and dependency-free common/ modules: anything else lands in every host page.',
+      from: { path: '^widget-sdk/src/' },
+      to: { path: '^(node_modules/(?!(react|react-dom|preact)/)|api/|db/|site/)', reachable: true },
+    },
+  ],
+  options: {
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|widget-sdk/dist)/' },
+    moduleSystems: ['es6'],
+  },
+};
