@@ -4,7 +4,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FREE_REPORT_RETENTION_DEFAULT_MONTHS, OPERATOR } from '../common/constants.ts';
 import { z } from '../common/zod.ts';
-import { DEFAULT_GRID_PLANS, parseGridPlans } from './report/analysis/visibility.ts';
+import { DEFAULT_GRID_PLANS, parseGridPlans } from '../common/visibility-bands.ts';
 
 const optional = z
   .string()

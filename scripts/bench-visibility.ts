@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { TIERS, type Tier } from '../common/constants.ts';
-import { createContext } from '../api/context.ts';
+import { createContext } from '../api/create-context.ts';
 import { loadEnv } from '../api/env.ts';
 import { analyseBusiness, type AnalyseStage } from '../api/report/analyse.ts';
 import { distanceMiles } from '../api/report/analysis/geocode.ts';

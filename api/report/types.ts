@@ -3,8 +3,7 @@
 // (persist, render, deliver, the online report, the dashboard).
 
 export type { ScoreKey } from '../../common/constants.ts';
-import type { ScoreKey } from '../../common/constants.ts';
-import type { VisibilityScan } from './analysis/visibility.ts';
+import type { ScoreKey, Tier } from '../../common/constants.ts';
 export type ProviderName = 'sample' | 'google' | 'yelp';
 
 export interface ReportInput {
@@ -165,3 +164,38 @@ export interface ReportData {
    *  Early Warning alerts (api/services/review-alerts.ts); they are not kept in the report snapshot. */
   ownReviews?: Review[];
 }
+
+// ---- local visibility (the geo-grid scan, analysis/visibility.ts) -------------------------
+
+export interface Point {
+  latitude: number;
+  longitude: number;
+}
+
+export interface KeywordGrid {
+  keyword: string;
+  /** By place id: the rank at each grid point (same order as the points), null = not in the top 20. */
+  ranks: Record<string, Array<number | null>>;
+}
+
+/** What the report keeps of the scan (ReportData.visibility). */
+export interface VisibilityScan {
+  status: 'measured' | 'not_measured';
+  /** Why it was not measured, or what was cut (keywords beyond the call budget). */
+  reason: string | null;
+  provider: ProviderName;
+  sampleData: boolean;
+  tier: Tier;
+  size: number;
+  radiusMiles: number;
+  spacingMiles: number;
+  basis: string;
+  center: Point;
+  points: Point[];
+  /** Only the keywords whose every point was searched. */
+  keywords: KeywordGrid[];
+  /** Searches sent to the provider for this report, and those answered from the cache. */
+  calls: number;
+  cached: number;
+}
+

@@ -5,7 +5,7 @@
 import { and, desc, eq, isNotNull, lt } from 'drizzle-orm';
 import { businesses, businessMetrics } from '../../db/schema/businesses.ts';
 import type { AppContext } from '../context.ts';
-import { candidates } from '../jobs/schedule.ts';
+import { candidates } from './plan-candidates.ts';
 import type { VisibilitySummary } from '../report/render/visibility.ts';
 import { businessJsonForUser } from './dashboard.ts';
 import { emitEvent } from './webhooks.ts';

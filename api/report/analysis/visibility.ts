@@ -11,11 +11,13 @@
 // cache shared by the reports of the process; a quota refusal (429) stops the scan, backs the
 // provider off for a while, and leaves the visibility "Not measured" without failing the report.
 import { round, type Tier } from '../../../common/constants.ts';
-import type { ProviderName } from '../types.ts';
-import { GRID_DEPTH, TOP_RANKS } from '../../../common/visibility-bands.ts';
+import type { KeywordGrid, Point, VisibilityScan } from '../types.ts';
+import { GRID_DEPTH, TOP_RANKS, type GridPlan } from '../../../common/visibility-bands.ts';
 import { describeFailure, ProviderError, type PlacesProvider, type RankQuery } from './providers/types.ts';
 
 export { GRID_DEPTH, TOP_RANKS };
+export type { KeywordGrid, Point, VisibilityScan };
+export { DEFAULT_GRID_PLANS, parseGridPlans } from '../../../common/visibility-bands.ts';
 /** "Not in the top 20" counts as one past it in ATRP. */
 export const NOT_FOUND_RANK = GRID_DEPTH + 1;
 export const GRID_MIN_MILES = 1;
@@ -28,31 +30,6 @@ export const GRID_DEFAULT_MILES = 3;
 export const QUOTA_BACKOFF_MS = 15 * 60_000;
 const CACHE_ENTRIES = 50_000;
 
-export interface GridPlan {
-  size: number;
-  keywords: number;
-}
-
-export const DEFAULT_GRID_PLANS = 'free:3x1,pro:5x3,enterprise:7x5,agency:7x5';
-
-/** "free:3x1,pro:5x3,…" → per tier: grid size (odd, 3-9) × keywords (1-5). null when malformed. */
-export function parseGridPlans(text: string): Record<Tier, GridPlan> | null {
-  const out: Partial<Record<Tier, GridPlan>> = {};
-  for (const part of text.split(',')) {
-    const m = /^\s*(free|pro|enterprise|agency)\s*:\s*(\d+)\s*x\s*(\d+)\s*$/i.exec(part);
-    if (!m) return null;
-    const size = Number(m[2]);
-    const keywords = Number(m[3]);
-    if (size < 3 || size > 9 || size % 2 === 0 || keywords < 1 || keywords > 5) return null;
-    out[m[1]!.toLowerCase() as Tier] = { size, keywords };
-  }
-  return out.free && out.pro && out.enterprise && out.agency ? (out as Record<Tier, GridPlan>) : null;
-}
-
-export interface Point {
-  latitude: number;
-  longitude: number;
-}
 
 export interface GridGeometry {
   size: number;
@@ -127,33 +104,6 @@ export function gridMetrics(rankLists: Array<Array<number | null>>): GridMetrics
 }
 
 // ---- the scan ------------------------------------------------------------------------------
-
-export interface KeywordGrid {
-  keyword: string;
-  /** By place id: the rank at each grid point (same order as the points), null = not in the top 20. */
-  ranks: Record<string, Array<number | null>>;
-}
-
-/** What the report keeps of the scan (ReportData.visibility). */
-export interface VisibilityScan {
-  status: 'measured' | 'not_measured';
-  /** Why it was not measured, or what was cut (keywords beyond the call budget). */
-  reason: string | null;
-  provider: ProviderName;
-  sampleData: boolean;
-  tier: Tier;
-  size: number;
-  radiusMiles: number;
-  spacingMiles: number;
-  basis: string;
-  center: Point;
-  points: Point[];
-  /** Only the keywords whose every point was searched. */
-  keywords: KeywordGrid[];
-  /** Searches sent to the provider for this report, and those answered from the cache. */
-  calls: number;
-  cached: number;
-}
 
 /** Process-wide: the searches cache, calls per provider per UTC day, quota back-off. */
 export class SearchLedger {

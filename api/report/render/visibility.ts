@@ -2,10 +2,10 @@
 // the dashboard card): the business's rank in each cell, coloured by band, the business marked at
 // the centre, and its Share of Local Voice, ARP and ATRP. One view, drawn by each renderer.
 import { cellText, rankBand, TOP_RANKS, type RankBand } from '../../../common/visibility-bands.ts';
-import { gridMetrics, type GridMetrics, type VisibilityScan } from '../analysis/visibility.ts';
+import { gridMetrics, type GridMetrics } from '../analysis/visibility.ts';
 
 export { RANK_BAND_ORDER, RANK_BANDS } from '../../../common/visibility-bands.ts';
-import type { AnalysedPlace, ProviderName, ReportData } from '../types.ts';
+import type { AnalysedPlace, ProviderName, ReportData, VisibilityScan } from '../types.ts';
 
 export const VISIBILITY_TITLE = 'Local visibility';
 export const NOT_MEASURED = 'Not measured';
