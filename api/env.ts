@@ -77,6 +77,9 @@ const schema = z.object({
   VISIBILITY_CALL_BUDGET: whole('must be a whole number of searches from 1 to 1000', 1, 1000, 250),
   VISIBILITY_DAILY_CAP: whole('must be a whole number of searches a day', 1, Number.MAX_SAFE_INTEGER, 10_000),
   VISIBILITY_CONCURRENCY: whole('must be a whole number from 1 to 32', 1, 32, 8),
+  // Early Warning (Enterprise, Agency): e-mail when Share of Local Voice falls by at least this many
+  // points from the scan a week or more before.
+  VISIBILITY_ALERT_DROP: whole('must be a whole number of points from 1 to 100', 1, 100, 10),
   SITE_FETCH_TIMEOUT_MS: whole('must be a number of milliseconds', 100, 120_000, 8000),
   SITE_FETCH_MAX_BYTES: whole('must be a number of bytes', 1024, 50_000_000, 2_000_000),
   SITE_FETCH_CONCURRENCY: whole('must be a whole number from 1 to 16', 1, 16, 4),

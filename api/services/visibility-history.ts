@@ -1,16 +1,22 @@
 // Local visibility over time: every analysis keeps its grid's summary on the business's own
 // metrics row (business_metrics.visibility, local_voice_share). Paid plans' scheduled re-analysis
 // (REANALYSIS_INTERVAL_DAYS, weekly by default) makes it a weekly scan. Read here for the public
-// API (paged, newest first) and compared scan to scan for the visibility.changed webhook.
+// API (paged, newest first) and compared scan to scan for the visibility.changed webhook and the
+// Early Warning e-mail on a fall of Share of Local Voice.
 import { and, desc, eq, isNotNull, lt } from 'drizzle-orm';
 import { businesses, businessMetrics } from '../../db/schema/businesses.ts';
 import type { AppContext } from '../context.ts';
 import { candidates } from './plan-candidates.ts';
 import type { VisibilitySummary } from '../report/render/visibility.ts';
 import { businessJsonForUser } from './dashboard.ts';
+import { VISIBILITY_ALERT, type VisibilityAlertPayload } from '../email/visibility-alert-job.ts';
+import { enqueue } from '../jobs/queue.ts';
 import { emitEvent } from './webhooks.ts';
 
 export const VISIBILITY_PAGE = { default: 20, max: 100 } as const;
+/** "Week over week": the scan compared with is at least this many days older (the weekly
+ *  re-analysis), so two reports on one day never raise an alert. */
+export const ALERT_MIN_DAYS = 6;
 
 /** The business's scans, newest first; `cursor` is the previous page's last reportedAt (ms).
  *  404 'Business not found' when the caller may not see it. */
@@ -53,6 +59,12 @@ export async function emitVisibilityChange(ctx: AppContext, businessId: string, 
   const userIds = [...new Set((await candidates(ctx, businessId)).map((c) => c.userId))];
   let queued = 0;
   for (const userId of userIds) queued += await emitEvent(ctx, { userId, type: 'visibility.changed', eventKey: `visibility.changed:${runId}`, data, now });
+  // Early Warning: a fall of VISIBILITY_ALERT_DROP points or more, week over week.
+  const weekApart = latest.at.getTime() - previous.at.getTime() >= ALERT_MIN_DAYS * 86_400_000;
+  if (weekApart && previous.solv! - latest.solv! >= ctx.env.VISIBILITY_ALERT_DROP) {
+    const payload: VisibilityAlertPayload = { businessId, runId, solv: latest.solv!, previousSolv: previous.solv!, at: latest.at.toISOString(), previousAt: previous.at.toISOString() };
+    await enqueue(ctx.db, { type: VISIBILITY_ALERT, payload: { ...payload }, key: `visibility-alert:${runId}` });
+  }
   return queued;
 }
 

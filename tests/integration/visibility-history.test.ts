@@ -7,7 +7,14 @@ import { analyseBusiness } from '../../api/report/analyse.ts';
 import { SearchLedger } from '../../api/report/analysis/visibility.ts';
 import { persistReport } from '../../api/report/persist.ts';
 import { reportInput, type ReportData } from '../../api/report/types.ts';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { readOutboxMessage } from '../../api/email/outbox.ts';
+import { VISIBILITY_ALERT } from '../../api/email/visibility-alert-job.ts';
+import { createRegistry } from '../../api/jobs/registry.ts';
+import { createWorker } from '../../api/jobs/worker.ts';
 import { webhookDeliveries } from '../../db/schema/api.ts';
+import { jobs } from '../../db/schema/operations.ts';
 import { businessMetrics } from '../../db/schema/businesses.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
 import { createUser } from '../helpers/factories.ts';
@@ -64,6 +71,9 @@ describe('local visibility history', () => {
     const queued = await t.ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.type, 'visibility.changed'));
     expect(queued).toHaveLength(1);
     expect(JSON.parse(queued[0]!.payload).data).toMatchObject({ businessId: business.id, runId: run2.runId, localVoiceShare: 0, previousLocalVoiceShare: before, change: -before });
+
+    // Two scans the same day: no Early Warning e-mail (week over week only).
+    expect(await t.ctx.db.select().from(jobs).where(eq(jobs.type, VISIBILITY_ALERT))).toHaveLength(0);
 
     // The API: the latest grid on the business, the history with SoLV, and the scans paged.
     const detail = await v1(key, `/businesses/${business.id}`);
@@ -122,5 +132,33 @@ describe('local visibility history', () => {
     const free = await createUser(t.ctx);
     expect((await call(t.app, 'PUT', path, { keywords: ['dentist'] }, free.cookie)).status).toBe(403);
     expect((await call(t.app, 'PUT', path, { keywords: ['dentist'] })).status).toBe(401);
+  });
+
+  it('e-mails the Early Warning alert when SoLV falls by the set number of points week over week', async () => {
+    // The sample market's 7×7 grid gives the business a few percent: an alert from a 2-point fall.
+    const t = await createTestContext({ VISIBILITY_ALERT_DROP: '2' });
+    try {
+    const owner = await createUser(t.ctx, { tier: 'enterprise' });
+    const { business } = await createReportRequest(t.ctx, { userId: owner.userId, company: 'Bright Smile Dental', enqueue: false });
+    const scan = await analyseBusiness(t.ctx, reportInput(business), { ledger: new SearchLedger() });
+    const before = scan.business.dataPoints.find((p) => p.key === 'visibility.solv')!.value as number;
+    expect(before).toBeGreaterThanOrEqual(t.ctx.env.VISIBILITY_ALERT_DROP);
+    const run1 = await persistReport(t.ctx, { businessId: business.id, requestId: null, reportType: 'reanalysis', data: scan });
+    await t.ctx.db.update(businessMetrics).set({ reportedAt: new Date(Date.now() - 7 * 86_400_000) }).where(eq(businessMetrics.runId, run1.runId));
+    const run2 = await persistReport(t.ctx, { businessId: business.id, requestId: null, reportType: 'reanalysis', data: dropped(scan) });
+
+    const [job] = await t.ctx.db.select().from(jobs).where(and(eq(jobs.type, VISIBILITY_ALERT), eq(jobs.key, `visibility-alert:${run2.runId}`)));
+    expect(job).toBeDefined();
+    await createWorker(t.ctx, { registry: createRegistry({}) }).drain();
+    const files = readdirSync(join(t.dataDir, 'outbox'));
+    const mails = await Promise.all(files.map(async (f) => (await readOutboxMessage(t.ctx, f))!.email));
+    const mail = mails.find((m) => m.subject?.startsWith('Local visibility fell for Bright Smile Dental'))!;
+    expect(mail.to?.[0]?.address).toBe(owner.email.toLowerCase());
+    expect(mail.subject).toBe(`Local visibility fell for Bright Smile Dental: Share of Local Voice ${before.toFixed(2)}% → 0.00% (example figures, not your real listings)`);
+    expect(mail.text).toContain(`fell from ${before.toFixed(2)}%`);
+    expect(mail.text).toContain(`/dashboard/${business.id}`);
+    } finally {
+      await t.close();
+    }
   });
 });
