@@ -43,6 +43,16 @@ const precompressStatic = {
   },
 };
 
+// client:interaction (site/lib/interaction-directive.ts): an island hydrated on the visitor's
+// first pointer, focus or touch inside it, for forms above the fold of marketing pages.
+const interactionDirective = {
+  name: 'client-interaction',
+  hooks: {
+    /** @param {{ addClientDirective: (d: { name: string, entrypoint: string }) => void }} options */
+    'astro:config:setup': ({ addClientDirective }) => addClientDirective({ name: 'interaction', entrypoint: fileURLToPath(new URL('./site/lib/interaction-directive.ts', import.meta.url)) }),
+  },
+};
+
 export default defineConfig({
   srcDir: './site',
   // Static files (favicon, robots.txt) live beside the sources; Astro's default is ./public.
@@ -51,7 +61,7 @@ export default defineConfig({
   // staticHeaders: the pre-rendered pages' policies go to dist/_headers.json, which
   // scripts/start.ts serves with them (decision 0133).
   adapter: node({ mode: 'standalone', staticHeaders: true }),
-  integrations: [react(), recordSite, widgetSdk, precompressStatic],
+  integrations: [react(), interactionDirective, recordSite, widgetSdk, precompressStatic],
   site,
   server: { host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT || 4321) },
   build: { inlineStylesheets: 'always' },

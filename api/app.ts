@@ -7,6 +7,8 @@ import { requestId } from 'hono/request-id';
 import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { errorText } from './log.ts';
+import { noteStorageFault, storageError, storageFault } from './jobs/faults.ts';
+import { health } from './services/health.ts';
 import { errorAnswer } from './lib/problem.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { accountSecurityRoutes } from './routes/account-security.ts';
@@ -50,7 +52,7 @@ export function createApp(ctx: AppContext) {
     (method === 'PUT' && LOGO_UPLOAD_ROUTE.test(path)) || (method === 'POST' && (path === STRIPE_WEBHOOK_ROUTE || path === BRANDING_PREVIEW_ROUTE));
   app.use((c, next) => (ownLimit(c.req.method, c.req.path) ? next() : jsonLimit(c, next)));
 
-  app.get('/health', (c) => c.json({ ok: true }));
+  app.get('/health', async (c) => c.json(await health(ctx)));
   app.route('/', authRoutes(ctx));
   app.route('/', accountSecurityRoutes(ctx));
   app.route('/', reportRequestRoutes(ctx));
@@ -78,12 +80,24 @@ export function createApp(ctx: AppContext) {
     const route = `${c.req.method} ${c.req.routePath}`;
     if (error instanceof AppError) {
       if (error.retryAfterSeconds) c.header('Retry-After', String(error.retryAfterSeconds));
+      // The rest of a refused body is not read: the connection cannot carry another request, and
+      // the client is told so rather than finding it closed under its next one.
+      if (error.code === 'payload_too_large') c.header('Connection', 'close');
       if (error.status >= 500) ctx.log.error('request failed', { requestId: c.get('requestId'), route, error: error.message });
       return answer(c, error);
     }
     if (error instanceof HTTPException && error.status < 500) {
       // Hono's own 4xx (malformed JSON, wrong content type) in our shape.
       return answer(c, new AppError('invalid_input', error.message || 'Invalid request'), error.status);
+    }
+    // The disk full or the database locked: not the request's fault, nor a bug. The client is told
+    // to come back (503, Retry-After); the log says so once a minute.
+    const fault = storageFault(error);
+    if (fault) {
+      noteStorageFault(ctx, fault, route, error);
+      const refused = storageError(fault);
+      c.header('Retry-After', String(refused.retryAfterSeconds));
+      return answer(c, refused);
     }
     ctx.log.error('unhandled error', { requestId: c.get('requestId'), route, error: errorText(error) });
     return answer(c, new AppError('internal', 'Something went wrong on our side. Please try again.'));

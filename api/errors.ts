@@ -20,6 +20,8 @@ export const ERROR_STATUS = {
   not_configured: 404,
   // Refused at once because the server is saturated (password hashing); Retry-After says when.
   busy: 503,
+  // The disk (or the database) is full: nothing was stored, Retry-After says when to try again.
+  storage_full: 503,
   internal: 500,
 } as const;
 

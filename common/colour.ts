@@ -31,3 +31,26 @@ export function inkOn(colour: string, background = '#FFFFFF'): string {
   for (let i = 0; i < 40 && contrastRatio(hex(), background) < MIN_CONTRAST; i++) [r, g, b] = [r * 0.9, g * 0.9, b * 0.9];
   return hex();
 }
+
+/** WCAG 2 non-text contrast: a focus indicator against what it sits on. */
+export const MIN_NON_TEXT_CONTRAST = 3;
+
+/**
+ * A focus ring colour that reads (MIN_NON_TEXT_CONTRAST) on every one of `backgrounds` (white,
+ * the brand colour…): the colour itself if it does, else the nearest mix of it towards black or
+ * white that does, in 5% steps; when no mix reads on all of them (a brand colour of middling
+ * darkness leaves no room between it and white), the mix whose worst contrast is best.
+ */
+export function ringOn(colour: string, backgrounds: readonly string[]): string {
+  const rgb = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
+  const mix = (towards: number, t: number) => `#${rgb.map((c) => Math.round(c + (towards - c) * t).toString(16).padStart(2, '0')).join('')}`.toUpperCase();
+  const worst = (hex: string) => Math.min(...backgrounds.map((b) => contrastRatio(hex, b)));
+  let best = mix(0, 0);
+  for (let step = 0; step <= 20; step++) {
+    for (const candidate of [mix(0, step / 20), mix(255, step / 20)]) {
+      if (worst(candidate) >= MIN_NON_TEXT_CONTRAST) return candidate;
+      if (worst(candidate) > worst(best)) best = candidate;
+    }
+  }
+  return best;
+}

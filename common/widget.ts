@@ -1,7 +1,7 @@
 // The widget SDK's shared facts (issue 15): where it is served, what a key looks like, which
 // hostnames a key admits, and the snippet an agency pastes. The product (routes, the /widget page)
 // and the SDK itself read them from here, so the snippet shown is the one the SDK documents.
-import { inkOn, textOn } from './colour.ts';
+import { inkOn, ringOn, textOn } from './colour.ts';
 
 /** The versioned path the widget is served under. A breaking change gets /widget/v2/. */
 export const WIDGET_BASE_PATH = '/widget/v1/';
@@ -25,18 +25,20 @@ export const WIDGET_NOT_ENABLED = 'This form is not enabled for this site.';
 /**
  * A hostname pattern as the agency types it, normalised: lower case, IDN as punycode (through
  * URL, as browsers send it in Origin), an optional port kept, a pasted address cut to its host.
- * `*.` is allowed only as the first label. Null when it is not a hostname.
+ * `*.` is allowed only as the first label. The scheme is https unless `http://` is typed, which is
+ * kept (a test site). Null when it is not a hostname.
  */
 export function normaliseHostPattern(input: string): string | null {
   let text = input.trim().toLowerCase();
   if (!text) return null;
+  const http = text.startsWith('http://');
   text = text.replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/[/?#].*$/, '');
   const wildcard = text.startsWith('*.');
   if (wildcard) text = text.slice(2);
   if (!text || text.includes('*') || text.includes('@')) return null;
   let host: string;
   try {
-    const url = new URL(`http://${text}`);
+    const url = new URL(`${http ? 'http' : 'https'}://${text}`);
     if (url.username || url.password || url.pathname !== '/') return null;
     host = url.host;
   } catch {
@@ -46,13 +48,18 @@ export function normaliseHostPattern(input: string): string | null {
   // A dotted name or localhost; IP literals are allowed (a test host), bare words are not.
   if (name !== 'localhost' && !name.includes('.') && !name.startsWith('[')) return null;
   if (wildcard && (name.startsWith('[') || /^\d+\.\d+\.\d+\.\d+$/.test(name) || !name.includes('.'))) return null;
-  return wildcard ? `*.${host}` : host;
+  return `${http ? 'http://' : ''}${wildcard ? '*.' : ''}${host}`;
 }
 
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+const defaultPort = (scheme: string) => (scheme === 'http' ? '80' : '443');
+
 /**
- * Whether an Origin header value is one of the patterns. `example.com` matches exactly that host
- * on any port (and scheme, http or https); `example.com:8443` only that port; `*.example.com` any
- * subdomain at any depth, not the apex itself, and never `evil-example.com` (labels, not text).
+ * Whether an Origin header value is one of the patterns, by scheme, host and port. `example.com`
+ * matches exactly https://example.com (port 443); `example.com:8443` https on that port;
+ * `http://example.com:8080` only that scheme and port; `*.example.com` any subdomain at any depth,
+ * not the apex itself, and never `evil-example.com` (labels, not text). A loopback host
+ * (localhost, 127.0.0.1, [::1]) without a scheme admits http too: a developer's machine.
  */
 export function originAllowed(origin: string | null | undefined, patterns: readonly string[]): boolean {
   if (!origin || origin === 'null') return false;
@@ -63,16 +70,21 @@ export function originAllowed(origin: string | null | undefined, patterns: reado
     return false;
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+  const scheme = url.protocol.slice(0, -1);
   const hostname = url.hostname;
-  const port = url.port;
+  const port = url.port || defaultPort(scheme);
   return patterns.some((raw) => {
-    const pattern = normaliseHostPattern(raw);
-    if (!pattern) return false;
+    const normalised = normaliseHostPattern(raw);
+    if (!normalised) return false;
+    const http = normalised.startsWith('http://');
+    const pattern = http ? normalised.slice('http://'.length) : normalised;
     const wildcard = pattern.startsWith('*.');
     const body = wildcard ? pattern.slice(2) : pattern;
     const portMatch = /^(.*):(\d+)$/.exec(body);
     const name = portMatch ? portMatch[1]! : body;
-    if (portMatch && portMatch[2] !== port) return false;
+    const schemes = http ? ['http'] : LOOPBACK.has(name) ? ['https', 'http'] : ['https'];
+    if (!schemes.includes(scheme)) return false;
+    if ((portMatch ? portMatch[2] : defaultPort(scheme)) !== port) return false;
     return wildcard ? hostname.endsWith(`.${name}`) : hostname === name;
   });
 }
@@ -133,12 +145,18 @@ export interface WidgetTheme {
   /** Headings (darkened like primaryInk when needed). */
   secondary: string;
   accent: string;
+  /** The keyboard focus ring: the accent, moved towards black or white until it reads (3:1) on
+   *  white, on the score card's grey and on the primary colour (ringOn). */
+  focus: string;
 }
+
+/** The score card's background in the widget's stylesheet (widget-sdk/src/styles.ts). */
+export const WIDGET_CARD_BACKGROUND = '#F1F5F9';
 
 /** The agency's colours, with the text colours that keep the widget readable whatever they are
  *  (the contrast Branding Settings warns about). */
 export function widgetTheme(primary: string, secondary: string, accent: string): WidgetTheme {
-  return { primary, onPrimary: textOn(primary), primaryInk: inkOn(primary), secondary: inkOn(secondary), accent };
+  return { primary, onPrimary: textOn(primary), primaryInk: inkOn(primary), secondary: inkOn(secondary), accent, focus: ringOn(accent, ['#FFFFFF', WIDGET_CARD_BACKGROUND, primary]) };
 }
 export const DEFAULT_WIDGET_THEME = /* @__PURE__ */ widgetTheme('#2563EB', '#1F2937', '#059669');
 

@@ -4,7 +4,10 @@ import { EnvError, loadEnv } from '../api/env.ts';
 import { AppError } from '../api/errors.ts';
 import { JOB_STATUSES, listJobs, retryJob } from '../api/jobs/admin.ts';
 import { backupDatabase } from '../api/services/backup.ts';
-import { describeErasure, forgetEmail, purgeExpiredFreeReports } from '../api/services/data-rights/erasure.ts';
+import { mailBacklog } from '../api/services/health.ts';
+import { ACCOUNT_GRACE_DAYS } from '../api/services/data-rights/account-closure.ts';
+import { describeErasure, forgetEmail } from '../api/services/data-rights/erasure.ts';
+import { runRetentionPurge } from '../api/services/data-rights/retention-job.ts';
 import { requestAccountExport } from '../api/services/data-rights/export.ts';
 import { setupBilling } from '../api/services/billing/catalogue.ts';
 import { refundSubscription } from '../api/services/billing/refund.ts';
@@ -30,7 +33,8 @@ Commands:
   forget <email>                     erase what visitors left under an address (free-report requests,
                                      businesses no account holds, reports and their files, contact
                                      messages, outbox copies) and print what was removed and kept
-  purge-expired                      run the retention purge of free reports now (it runs daily)
+  purge-expired                      run the daily purge now: free reports past their retention, closed
+                                     accounts past their ${ACCOUNT_GRACE_DAYS} days, expired export archives
   export <email>                     queue an export of an account (open or closed) for a request that
                                      arrives by e-mail; its link is e-mailed to the account's address
   --help                             show this help
@@ -70,6 +74,8 @@ async function main(args: string[]): Promise<number> {
       }
     } else if (command === 'jobs') {
       const rows = await listJobs({ ctx, status: rest[0] });
+      const backlog = await mailBacklog(ctx);
+      if (backlog.waiting) console.log(`Waiting for the mail server: ${backlog.waiting} job(s), the oldest queued ${backlog.oldestSince}; they retry on their own.`);
       if (!rows.length) console.log('No jobs.');
       for (const j of rows) {
         console.log([j.id, j.type, j.status, `${j.attempts}/${j.maxAttempts}`, j.updatedAt.toISOString(), j.lastError ?? ''].join('\t'));
@@ -88,8 +94,10 @@ async function main(args: string[]): Promise<number> {
       const { email } = await requestAccountExport(ctx, rest[0]!);
       console.log(`Export queued for ${email}: the worker builds it and e-mails the download link (valid 7 days) to that address.`);
     } else if (command === 'purge-expired') {
-      const r = await purgeExpiredFreeReports(ctx);
+      const { freeReports: r, closedAccounts, expiredExports } = await runRetentionPurge(ctx);
       console.log(`Free reports with no request since ${r.cutoff.toISOString().slice(0, 10)} erased: ${r.businesses} business(es), ${r.reports} report(s), ${r.reportFiles} file folder(s).`);
+      console.log(`Closed accounts past their ${ACCOUNT_GRACE_DAYS} days erased: ${closedAccounts}.`);
+      console.log(`Expired export archives removed: ${expiredExports}.`);
     } else if (command === 'retry-job') {
       const job = await retryJob({ ctx, id: rest[0]! });
       console.log(`${job.type} ${job.id} is queued again.`);

@@ -30,75 +30,79 @@ const USERS = Number(args.users);
 // The per-key limit is lifted: the benchmark measures the read, not the refusal.
 const server = await startBenchServer({ WORKER: 'off', AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-0123', API_RATE_LIMIT_ENTERPRISE: '1000000000' });
 const { port, env } = server;
-
-// Seed through the server's own database (it has migrated it by now).
-const ctx = await createContext(loadEnv({ ...env, NODE_ENV: 'test', LOG_LEVEL: 'silent' }));
-const targets: Array<{ api: string; session: string; cookie: string; key: string }> = [];
-const seedStart = performance.now();
-for (let i = 0; i < USERS; i++) {
-  const owner = await createUser(ctx, { tier: 'enterprise' });
-  const { business } = await seedBusiness(ctx, {
-    userId: owner.userId,
-    company: `Bench Dental ${i}`,
-    snapshots: Array.from({ length: 13 }, (_, w) => ({ daysAgo: (12 - w) * 7, seed: i * 100 + w })),
-  });
-  const { key } = await createApiKey({ ctx, userId: owner.userId, plan: { subscriptionTier: 'enterprise', subscriptionStatus: 'active' }, input: { name: 'Bench', scopes: ['businesses:read'] } });
-  targets.push({ api: `/api/v1/businesses/${business.id}`, session: `/api/business/${business.id}`, cookie: owner.cookie, key });
-}
-ctx.db.$client.close();
-console.log(`seeded ${USERS} enterprise owners with a key each × 13 weekly runs × 10 places in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
-
-const load = httpLoad({ port, pid: server.pid, rate: RATE, seconds: SECONDS });
-let seq = 0;
-type Kind = 'api' | 'session';
-const LABEL: Record<Kind, string> = { api: 'GET /api/v1/businesses/{id} (key)', session: 'GET /api/business/{id} (session)' };
-const read = (kind: Kind) => () => {
-  const t = targets[seq++ % targets.length]!;
-  return kind === 'api' ? load.get(kind, t.api, { authorization: `Bearer ${t.key}` }) : load.get(kind, t.session, { cookie: t.cookie });
-};
-
-/** Mean time of the key check (hash + one indexed read) and of the per-key count (one upsert), in-process. */
-async function keyVerificationMs(runs = 2000) {
-  const local = await createContext(loadEnv({ ...env, NODE_ENV: 'test', LOG_LEVEL: 'silent' }));
-  try {
-    let verify = 0;
-    let meter = 0;
-    for (let i = 0; i < runs; i++) {
-      const t = targets[i % targets.length]!;
-      const a = performance.now();
-      const caller = await verifyApiKey(local, `Bearer ${t.key}`);
-      const b = performance.now();
-      meterApiCall(local, caller);
-      meter += performance.now() - b;
-      verify += b - a;
-    }
-    return { verify: verify / runs, meter: meter / runs };
-  } finally {
-    local.db.$client.close();
-  }
-}
-
+// Everything after the server's start is inside try … finally: a failed seed or run stops it too.
 try {
-  console.log(load.loadAverage());
-  const bytes = await read('api')();
-  console.log(`API answer: ${(bytes / 1024).toFixed(1)} KB (10 places)`);
-  // Warm-up: JIT, connection pool, SQLite page cache.
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    for (let i = 0; i < 100; i++) await read(i % 2 ? 'api' : 'session')();
-  }));
-  load.statuses.clear();
-  const api = await load.fixedRate(LABEL.api, read('api'));
-  await load.fixedRate(LABEL.session, read('session'));
-  await load.saturation(LABEL.api, read('api'));
-  await load.saturation(LABEL.session, read('session'));
-  load.printStatuses();
-  const key = await keyVerificationMs();
-  const perKey = key.verify + key.meter;
-  console.log(`key verification ${ms(key.verify)} + per-key rate-limit count ${ms(key.meter)} per request, in-process (wall time)` +
-    (api.cpuPerRequest ? ` = ${((perKey / api.cpuPerRequest) * 100).toFixed(0)}% of the server's CPU per API request (${ms(api.cpuPerRequest)})` : ''));
-  const p99 = pct(api.sorted, 99);
-  console.log(`budget p99 ≤ 15 ms at 500 req/s: ${p99 <= 15 && RATE >= 500 ? 'met' : 'NOT met'} (p99 ${ms(p99)} at ${RATE}/s)`);
+
+  // Seed through the server's own database (it has migrated it by now).
+  const ctx = await createContext(loadEnv({ ...env, NODE_ENV: 'test', LOG_LEVEL: 'silent' }));
+  const targets: Array<{ api: string; session: string; cookie: string; key: string }> = [];
+  const seedStart = performance.now();
+  for (let i = 0; i < USERS; i++) {
+    const owner = await createUser(ctx, { tier: 'enterprise' });
+    const { business } = await seedBusiness(ctx, {
+      userId: owner.userId,
+      company: `Bench Dental ${i}`,
+      snapshots: Array.from({ length: 13 }, (_, w) => ({ daysAgo: (12 - w) * 7, seed: i * 100 + w })),
+    });
+    const { key } = await createApiKey({ ctx, userId: owner.userId, plan: { subscriptionTier: 'enterprise', subscriptionStatus: 'active' }, input: { name: 'Bench', scopes: ['businesses:read'] } });
+    targets.push({ api: `/api/v1/businesses/${business.id}`, session: `/api/business/${business.id}`, cookie: owner.cookie, key });
+  }
+  ctx.db.$client.close();
+  console.log(`seeded ${USERS} enterprise owners with a key each × 13 weekly runs × 10 places in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+
+  const load = httpLoad({ port, pid: server.pid, rate: RATE, seconds: SECONDS });
+  let seq = 0;
+  type Kind = 'api' | 'session';
+  const LABEL: Record<Kind, string> = { api: 'GET /api/v1/businesses/{id} (key)', session: 'GET /api/business/{id} (session)' };
+  const read = (kind: Kind) => () => {
+    const t = targets[seq++ % targets.length]!;
+    return kind === 'api' ? load.get(kind, t.api, { authorization: `Bearer ${t.key}` }) : load.get(kind, t.session, { cookie: t.cookie });
+  };
+
+  /** Mean time of the key check (hash + one indexed read) and of the per-key count (one upsert), in-process. */
+  async function keyVerificationMs(runs = 2000) {
+    const local = await createContext(loadEnv({ ...env, NODE_ENV: 'test', LOG_LEVEL: 'silent' }));
+    try {
+      let verify = 0;
+      let meter = 0;
+      for (let i = 0; i < runs; i++) {
+        const t = targets[i % targets.length]!;
+        const a = performance.now();
+        const caller = await verifyApiKey(local, `Bearer ${t.key}`);
+        const b = performance.now();
+        meterApiCall(local, caller);
+        meter += performance.now() - b;
+        verify += b - a;
+      }
+      return { verify: verify / runs, meter: meter / runs };
+    } finally {
+      local.db.$client.close();
+    }
+  }
+
+  try {
+    console.log(load.loadAverage());
+    const bytes = await read('api')();
+    console.log(`API answer: ${(bytes / 1024).toFixed(1)} KB (10 places)`);
+    // Warm-up: JIT, connection pool, SQLite page cache.
+    await Promise.all(Array.from({ length: 8 }, async () => {
+      for (let i = 0; i < 100; i++) await read(i % 2 ? 'api' : 'session')();
+    }));
+    load.statuses.clear();
+    const api = await load.fixedRate(LABEL.api, read('api'));
+    await load.fixedRate(LABEL.session, read('session'));
+    await load.saturation(LABEL.api, read('api'));
+    await load.saturation(LABEL.session, read('session'));
+    load.printStatuses();
+    const key = await keyVerificationMs();
+    const perKey = key.verify + key.meter;
+    console.log(`key verification ${ms(key.verify)} + per-key rate-limit count ${ms(key.meter)} per request, in-process (wall time)` +
+      (api.cpuPerRequest ? ` = ${((perKey / api.cpuPerRequest) * 100).toFixed(0)}% of the server's CPU per API request (${ms(api.cpuPerRequest)})` : ''));
+    const p99 = pct(api.sorted, 99);
+    console.log(`budget p99 ≤ 15 ms at 500 req/s: ${p99 <= 15 && RATE >= 500 ? 'met' : 'NOT met'} (p99 ${ms(p99)} at ${RATE}/s)`);
+  } finally {
+    load.close();
+  }
 } finally {
-  load.close();
   await server.stop();
 }

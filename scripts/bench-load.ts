@@ -38,9 +38,10 @@ const server = await startBenchServer({
   INTAKE_RATE_LIMIT_PER_EMAIL: '1000',
 });
 const { port, env } = server;
-const ctx = await createContext(loadEnv({ ...env, NODE_ENV: 'test', LOG_LEVEL: 'silent' }));
+let ctx: Awaited<ReturnType<typeof createContext>> | undefined;
 
 try {
+  ctx = await createContext(loadEnv({ ...env, NODE_ENV: 'test', LOG_LEVEL: 'silent' }));
   const owners: Array<{ cookie: string; businessId: string }> = [];
   for (let i = 0; i < Number(args.owners); i++) {
     const owner = await createUser(ctx, { tier: 'pro' });
@@ -147,6 +148,6 @@ try {
   console.log(`machine: ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (1 / 5 / 15 min)`);
   process.exitCode = errors || failures || done !== accepted.length ? 1 : 0;
 } finally {
-  ctx.db.$client.close();
+  ctx?.db.$client.close();
   await server.stop();
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import type { AppContext } from '../context.ts';
+import { MailUnavailableError, mailServerUnavailable } from '../jobs/faults.ts';
 
 export type MailMessage = Mail.Options & { messageId: string };
 
@@ -50,7 +51,11 @@ function smtpMailer(url: string): Mailer {
   return {
     kind: 'smtp',
     async send(message) {
-      const info = await transport.sendMail(message);
+      const info = await transport.sendMail(message).catch((error: unknown) => {
+        // Refused, timed out, "try again later" (4xx): the job waits for the server (api/jobs/faults.ts).
+        if (mailServerUnavailable(error)) throw new MailUnavailableError(`the mail server is unavailable: ${(error as Error).message}`, { cause: error });
+        throw error;
+      });
       if (info.rejected.length > 0) throw new Error(`the mail server rejected ${info.rejected.join(', ')}`);
       return { messageId: message.messageId };
     },

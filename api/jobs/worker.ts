@@ -9,6 +9,7 @@ import { jobs } from '../../db/schema/operations.ts';
 import type { AppContext } from '../context.ts';
 import { errorMessage } from '../log.ts';
 import { PermanentJobError, RetryLaterError } from './errors.ts';
+import { MAIL_RETRY_DELAYS_MS, MAIL_WAIT_PREFIX, MailUnavailableError, noteStorageFault, noteStorageOk, STORAGE_PAUSE_MAX_MS, STORAGE_PAUSE_MS, storageFault, warnOncePerMinute, type StorageFault } from './faults.ts';
 import type { JobRegistry, JobRun } from './types.ts';
 
 export interface WorkerOptions {
@@ -25,6 +26,8 @@ export interface WorkerOptions {
   /** Asked before each claim: false leaves the job to another worker or a later poll (the
    *  inline worker declines while the web process's event loop lags). */
   canClaim?: () => boolean;
+  /** How long a job waits for the mail server each time it is unavailable (tests shorten it). */
+  mailRetryDelaysMs?: readonly number[];
 }
 
 export interface Worker {
@@ -47,16 +50,18 @@ interface Active {
   done: Promise<void>;
 }
 
-/** A job's final bookkeeping write, retried through a busy database (SQLITE_BUSY after the
- *  busy timeout on a loaded machine) so the job is not left running until its lease lapses. */
-async function persistently<T>(write: () => Promise<T>, tries = 5): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await write();
-    } catch (error) {
-      if (i >= tries || !/SQLITE_BUSY|database is locked/i.test(String((error as Error)?.message ?? error) + String((error as { cause?: unknown })?.cause ?? ''))) throw error;
-      await new Promise((r) => setTimeout(r, 100 * i));
-    }
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** What became of a call: its value, or its failure told apart. A storage fault is kept as words
+ *  only: its error holds the database statement that failed, which keeps the connection from
+ *  committing until the error is collected (db/client.ts), so it must not be held while waiting. */
+type Settled<T> = { ok: true; value: T } | { ok: false; fault: StorageFault | null; reason: string; error?: unknown };
+async function settled<T>(call: () => Promise<T>): Promise<Settled<T>> {
+  try {
+    return { ok: true, value: await call() };
+  } catch (error) {
+    const fault = storageFault(error);
+    return { ok: false, fault, reason: errorMessage(error), ...(fault ? {} : { error }) };
   }
 }
 
@@ -73,11 +78,41 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
   const graceMs = options.graceMs ?? ctx.env.WORKER_GRACE_MS;
   const backoffBaseMs = options.backoffBaseMs ?? 2_000;
   const backoffMaxMs = options.backoffMaxMs ?? 5 * 60_000;
+  const mailRetryDelaysMs = options.mailRetryDelaysMs ?? MAIL_RETRY_DELAYS_MS;
   const types = Object.keys(options.registry);
   const active = new Map<string, Active>();
   let running = false;
   let loopDone: Promise<void> = Promise.resolve();
   let wake: (() => void) | null = null;
+  // After a storage fault (disk full, database locked) the worker claims nothing until pausedUntil,
+  // the pause doubling while the fault lasts: the jobs are not at fault, so none spends attempts.
+  let pauseMs = 0;
+  let pausedUntil = 0;
+  const pause = () => {
+    pauseMs = Math.min(STORAGE_PAUSE_MAX_MS, pauseMs ? pauseMs * 2 : STORAGE_PAUSE_MS);
+    pausedUntil = Date.now() + pauseMs;
+  };
+  const resume = () => {
+    if (pauseMs === 0) return;
+    pauseMs = 0;
+    pausedUntil = 0;
+    noteStorageOk(ctx);
+  };
+
+  /** A bookkeeping write, retried through storage faults (a busy or full database) until it goes
+   *  through or the job is let go of, so the job is not left running until its lease lapses and
+   *  then claimed again at the cost of an attempt. */
+  async function persistently<T>(write: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    for (let i = 1, wait = 100; ; i++, wait = Math.min(STORAGE_PAUSE_MAX_MS, wait * 2)) {
+      const result = await settled(write);
+      if (result.ok) return result.value;
+      // Once the job is let go of (stopping), a few tries only.
+      if (!result.fault || (signal?.aborted && i >= 5)) throw result.error ?? new Error(result.reason);
+      noteStorageFault(ctx, result.fault, 'job bookkeeping', result.reason);
+      pause();
+      await sleep(wait);
+    }
+  }
 
   const claimable = (now: Date) =>
     and(
@@ -140,7 +175,11 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
         .then((rows) => {
           if (rows.length === 0 && !controller.signal.aborted) controller.abort(new Error('lease lost'));
         })
-        .catch((error) => ctx.log.warn('lease renewal failed', { jobId: job.id, error: errorMessage(error) }));
+        .catch((error) => {
+          const fault = storageFault(error);
+          if (fault) noteStorageFault(ctx, fault, 'lease renewal', error);
+          else warnOncePerMinute(ctx, `lease:${job.id}`, 'lease renewal failed', { jobId: job.id, error: errorMessage(error) });
+        });
     }, Math.max(50, Math.floor(leaseMs / 3)));
     const run: JobRun = { id: job.id, type: job.type, payload: job.payload as Record<string, unknown>, attempts: job.attempts, progress };
     const tools = {
@@ -154,29 +193,59 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
     };
     const started = Date.now();
     try {
-      await definition.run(ctx, run, tools);
+      const outcome = await settled(() => definition.run(ctx, run, tools));
       if (controller.signal.aborted) return; // released on shutdown or lease lost: not ours to finish
-      await persistently(() => ctx.db.update(jobs).set({ status: 'done', finishedAt: new Date(), leaseUntil: null, lastError: null }).where(mine(job.id)));
-      ctx.log.info('job done', { jobId: job.id, type: job.type, attempt: job.attempts, ms: Date.now() - started });
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      const reason = errorMessage(error);
-      if (error instanceof RetryLaterError) {
+      if (outcome.ok) {
+        await persistently(() => ctx.db.update(jobs).set({ status: 'done', finishedAt: new Date(), leaseUntil: null, lastError: null }).where(mine(job.id)), controller.signal);
+        ctx.log.info('job done', { jobId: job.id, type: job.type, attempt: job.attempts, ms: Date.now() - started });
+        return;
+      }
+      const { reason, fault, error } = outcome;
+      const mailWaits = Number(progress.mailWaits ?? 0);
+      if (fault) {
+        // Not the job's fault: back in line without spending the attempt, and the whole worker pauses.
+        noteStorageFault(ctx, fault, `job ${job.type}`, reason);
+        pause();
+        const runAt = new Date(pausedUntil);
+        await persistently(
+          () =>
+            ctx.db
+              .update(jobs)
+              .set({ status: 'queued', runAt, leaseUntil: null, lockedBy: null, lastError: reason, attempts: sql`max(${jobs.attempts} - 1, 0)` })
+              .where(mine(job.id)),
+          controller.signal,
+        );
+      } else if (error instanceof MailUnavailableError && mailWaits < mailRetryDelaysMs.length) {
+        // The mail server refused or timed out: the job waits for it on its own schedule (about two
+        // days), its attempts intact; past the schedule it fails like any other error.
+        const runAt = new Date(Date.now() + mailRetryDelaysMs[mailWaits]!);
+        progress = { ...progress, mailWaits: mailWaits + 1 };
+        await persistently(
+          () =>
+            ctx.db
+              .update(jobs)
+              .set({ status: 'queued', runAt, leaseUntil: null, lockedBy: null, progress, lastError: `${MAIL_WAIT_PREFIX} (${mailWaits + 1}/${mailRetryDelaysMs.length}): ${reason}`, attempts: sql`max(${jobs.attempts} - 1, 0)` })
+              .where(mine(job.id)),
+          controller.signal,
+        );
+        warnOncePerMinute(ctx, 'mail', 'mail server unavailable: e-mail waits', { jobId: job.id, type: job.type, runAt: runAt.toISOString(), error: reason });
+      } else if (error instanceof RetryLaterError) {
         const runAt = new Date(Date.now() + error.delayMs);
         await persistently(() =>
           ctx.db
             .update(jobs)
             .set({ status: 'queued', runAt, leaseUntil: null, lockedBy: null, lastError: reason, attempts: sql`max(${jobs.attempts} - 1, 0)` })
             .where(mine(job.id)),
+          controller.signal,
         );
         ctx.log.info('job waits', { jobId: job.id, type: job.type, runAt: runAt.toISOString(), reason });
       } else if (error instanceof PermanentJobError || job.attempts >= job.maxAttempts) {
-        await persistently(() => ctx.db.update(jobs).set({ status: 'failed', finishedAt: new Date(), leaseUntil: null, lastError: reason }).where(mine(job.id)));
+        await persistently(() => ctx.db.update(jobs).set({ status: 'failed', finishedAt: new Date(), leaseUntil: null, lastError: reason }).where(mine(job.id)), controller.signal);
         ctx.log.error('job failed for good', { jobId: job.id, type: job.type, attempts: job.attempts, error: reason });
         await giveUp({ ...job, progress }, reason);
       } else {
         const runAt = new Date(Date.now() + backoffMs(job.attempts, backoffBaseMs, backoffMaxMs));
-        await persistently(() => ctx.db.update(jobs).set({ status: 'queued', runAt, leaseUntil: null, lockedBy: null, lastError: reason }).where(mine(job.id)));
+        await persistently(() => ctx.db.update(jobs).set({ status: 'queued', runAt, leaseUntil: null, lockedBy: null, lastError: reason }).where(mine(job.id)), controller.signal);
         ctx.log.warn('job will retry', { jobId: job.id, type: job.type, attempt: job.attempts, runAt: runAt.toISOString(), error: reason });
       }
     } finally {
@@ -197,17 +266,26 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
     return entry;
   }
 
+  async function claimWhatFits() {
+    while (running && active.size < concurrency && Date.now() >= pausedUntil && (options.canClaim?.() ?? true)) {
+      const claimed = await settled(claim);
+      if (!claimed.ok) {
+        // Retried after a pause that doubles while it lasts, not every poll: a full disk or a
+        // locked database is logged once a minute.
+        pause();
+        if (claimed.fault) noteStorageFault(ctx, claimed.fault, 'claim', claimed.reason);
+        else warnOncePerMinute(ctx, 'claim', 'claim failed', { error: claimed.reason });
+        return;
+      }
+      if (!claimed.value) return;
+      resume(); // a claim is a write: the storage takes writes again
+      launch(claimed.value);
+    }
+  }
+
   async function loop() {
     while (running) {
-      try {
-        while (running && active.size < concurrency && (options.canClaim?.() ?? true)) {
-          const job = await claim();
-          if (!job) break;
-          launch(job);
-        }
-      } catch (error) {
-        ctx.log.warn('claim failed', { error: errorMessage(error) });
-      }
+      await claimWhatFits();
       if (!running) break;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, pollMs);
@@ -230,14 +308,20 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
 
   async function release(entry: Active) {
     entry.controller.abort(new Error('worker stopping'));
-    // The interrupted attempt does not count against the job: it did not fail.
-    await persistently(() =>
-      ctx.db
-        .update(jobs)
-        .set({ status: 'queued', runAt: new Date(), leaseUntil: null, lockedBy: null, attempts: sql`max(${jobs.attempts} - 1, 0)` })
-        .where(mine(entry.job.id)),
+    // The interrupted attempt does not count against the job: it did not fail. With the storage
+    // refusing writes it cannot be put back: its lease runs out and another worker takes it over.
+    const released = await persistently(
+      () =>
+        ctx.db
+          .update(jobs)
+          .set({ status: 'queued', runAt: new Date(), leaseUntil: null, lockedBy: null, attempts: sql`max(${jobs.attempts} - 1, 0)` })
+          .where(mine(entry.job.id)),
+      entry.controller.signal,
+    ).then(
+      () => true,
+      (error) => (ctx.log.error('job release failed', { jobId: entry.job.id, error: errorMessage(error) }), false),
     );
-    ctx.log.info('job released', { jobId: entry.job.id, type: entry.job.type });
+    if (released) ctx.log.info('job released', { jobId: entry.job.id, type: entry.job.type });
   }
 
   return {

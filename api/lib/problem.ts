@@ -10,9 +10,9 @@ export const V1_PREFIX = '/api/v1/';
 export const problemSchema = z
   .object({
     type: z.string().describe('A link to this code in the API documentation.'),
-    title: z.string(),
-    status: z.number().int(),
-    detail: z.string(),
+    title: z.string().describe("The code's title, the same for every error of that code."),
+    status: z.number().int().describe('The HTTP status, repeated.'),
+    detail: z.string().describe('What went wrong, in a sentence for people.'),
     code: z.string().describe('Our error code: invalid_input, unauthenticated, forbidden, plan_required, not_found, conflict, idempotency_mismatch, rate_limited, …'),
     fields: z.record(z.string(), z.string()).optional().describe('Per-field messages of a 400 invalid_input.'),
     instance: z.string().optional().describe('The request id, also sent as X-Request-Id.'),
@@ -35,6 +35,7 @@ const TITLES: Record<string, string> = {
   rate_limited: 'Too many requests',
   not_configured: 'Not configured',
   busy: 'Busy',
+  storage_full: 'Storage full',
   internal: 'Internal error',
 };
 

@@ -29,7 +29,7 @@ import type { ReportData } from '../report/types.ts';
 import { createClient } from './clients.ts';
 import type { ConsultantAccess } from './consultant-access.ts';
 import { can } from './entitlements.ts';
-import { consumeRateLimit, consumeRateLimits } from './rate-limit.ts';
+import { consumeRateLimits } from './rate-limit.ts';
 import { submitReportRequest, type Requester } from './report-requests.ts';
 import { emitEvent } from './webhooks.ts';
 
@@ -172,10 +172,20 @@ export interface CapturedLead {
 export async function captureLead({ ctx, key, origin, input, requester }: { ctx: AppContext; key: WidgetKeyRow; origin: string; input: WidgetLeadInput; requester: Requester }): Promise<CapturedLead> {
   // A bot that filled the hidden field is thanked and nothing is kept.
   if (input[WIDGET_HONEYPOT]) return { leadId: randomUUID(), status: 'received' };
-  // Abuse from one network is refused outright (a person sees the message); every other limit queues.
-  await consumeRateLimit({
+  // Abuse from one network, or for one address from many, is refused outright (a person sees the
+  // message); every other limit queues. The address is counted here, when the lead is taken, not
+  // when its report is requested: a queued lead would otherwise dodge it and be sent an hour later.
+  await consumeRateLimits({
     ctx,
-    input: { key: `widget:ip:${requester.ip}`, limit: ctx.env.WIDGET_RATE_LIMIT_PER_IP, windowMs: HOUR_MS, message: 'Too many requests from your network. Please try again in an hour.' },
+    input: [
+      { key: `widget:ip:${requester.ip}`, limit: ctx.env.WIDGET_RATE_LIMIT_PER_IP, windowMs: HOUR_MS, message: 'Too many requests from your network. Please try again in an hour.' },
+      {
+        key: `widget:email:${input.email.trim().toLowerCase()}`,
+        limit: ctx.env.INTAKE_RATE_LIMIT_PER_EMAIL,
+        windowMs: HOUR_MS,
+        message: 'Too many report requests for this email address. Please try again in an hour.',
+      },
+    ],
   });
   const { [WIDGET_HONEYPOT]: _, ...form } = input;
   const lead = {

@@ -25,6 +25,13 @@ const hostname = z
     return normalised;
   });
 
+export const SCORE_CARD_OFF_MESSAGE = 'Turn on the score card to show a client\'s scores, or choose No client.';
+
+/** A score card's client only with the score card on (the /widget form checks it too, before sending). */
+export function scoreCardChoiceError(components: readonly string[], scoreCardClientId: string | null): string | undefined {
+  return scoreCardClientId && !components.includes('score-card') ? SCORE_CARD_OFF_MESSAGE : undefined;
+}
+
 export const widgetKeySchema = z.strictObject({
   name: z.string().trim().min(1, 'Required').max(80),
   allowedHostnames: z
@@ -39,6 +46,9 @@ export const widgetKeySchema = z.strictObject({
     .transform((list) => WIDGET_COMPONENTS.filter((c) => list.includes(c))),
   scoreCardClientId: z.string().uuid().nullable(),
   leadEmails: z.enum(LEAD_EMAIL_MODES),
+}).superRefine((key, ctx) => {
+  const message = scoreCardChoiceError(key.components, key.scoreCardClientId);
+  if (message) ctx.addIssue({ code: 'custom', path: ['scoreCardClientId'], message });
 });
 export type WidgetKeyInput = z.output<typeof widgetKeySchema>;
 

@@ -41,15 +41,18 @@ function walk(dir: string): string[] {
   return out;
 }
 
-/** Writes file.br and file.gz beside every compressible file of 1 KB or more. Run after the build. */
+/** Writes file.br and file.gz beside every compressible file of 1 KB or more, and beside the
+ *  widget's files whatever their size (the loader is under 1 KB, and every embedding page's first
+ *  request for it crosses a slow network: issue 26). Run after the build. */
 export function precompress(clientDir: string): { files: number; bytes: number; brotliBytes: number } {
   let files = 0;
   let bytes = 0;
   let brotliBytes = 0;
+  const widgetDir = join(clientDir, WIDGET_BASE_PATH);
   for (const file of walk(clientDir)) {
     if (!COMPRESSIBLE.has(extname(file))) continue;
     const body = readFileSync(file);
-    if (body.length < MIN_BYTES) continue;
+    if (body.length < MIN_BYTES && !file.startsWith(widgetDir)) continue;
     const br = brotliCompressSync(body, {
       params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
     });
@@ -159,14 +162,14 @@ export function staticFiles(clientDir: string, pageHeaders: (url: string) => Arr
     if (!file) return false;
     const encoding = pickEncoding(req.headers['accept-encoding']);
     const variant = encoding === 'br' ? file.br : encoding === 'gzip' ? file.gz : undefined;
-    if (file.type.startsWith('text/html')) for (const [name, value] of pageHeaders(req.url ?? '/')) res.setHeader(name, value);
+    // Every file gets the security headers, not only pages: an image or a script read as another
+    // type (no nosniff), or framed, is as much a risk as a page.
+    for (const [name, value] of pageHeaders(req.url ?? '/')) res.setHeader(name, value);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Content-Type', file.type);
     res.setHeader('Cache-Control', file.cacheControl);
     // The widget's scripts are loaded by other sites' pages (issue 15).
-    if (path.startsWith(WIDGET_BASE_PATH)) {
-      res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-      res.setHeader('X-Content-Type-Options', 'nosniff');
-    }
+    if (path.startsWith(WIDGET_BASE_PATH)) res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     res.setHeader('Last-Modified', file.lastModified);
     if (file.br || file.gz) res.setHeader('Vary', 'Accept-Encoding');
     // One ETag per representation, so a cache never serves a brotli body to a gzip-only client.

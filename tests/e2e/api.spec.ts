@@ -1,6 +1,7 @@
 // The public API in the browser: an enterprise user creates a key on /account (shown once), uses
 // it against /api/v1, rolls and revokes it; the /docs/api page is served by us, rendered from the
 // OpenAPI document, with curl and TypeScript examples and no third-party request.
+import AxeBuilder from '@axe-core/playwright';
 import { createWebhookEndpoint, emitEvent } from '../../api/services/webhooks.ts';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
 import { expect, test } from './fixtures.ts';
@@ -79,3 +80,22 @@ test('the API docs are ours: rendered from the document, with examples, and noth
   await page.screenshot({ path: 'test-results/docs-api-operation.png' });
   expect(foreign).toEqual([]);
 });
+
+for (const width of [1280, 390]) {
+  test(`the API docs fit ${width} px: no sideways scroll, code and tables scroll in their own focusable box, axe clean`, async ({ page }, info) => {
+    await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
+    await page.goto('/docs/api');
+    await expect(page.getByRole('heading', { level: 1, name: 'LocalRank API' })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    // Every code sample is a region the keyboard reaches; wide ones scroll inside it.
+    const samples = page.locator('.apidocs-main pre');
+    expect(await samples.count()).toBeGreaterThan(10);
+    expect(await samples.evaluateAll((els) => els.filter((el) => el.getAttribute('tabindex') !== '0' || !el.getAttribute('aria-label')).length)).toBe(0);
+    // Every body field and parameter row has a description.
+    expect(await page.locator('.op tbody tr td:last-child').evaluateAll((cells) => cells.filter((c) => !c.textContent?.trim()).length)).toBe(0);
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+    await page.locator('#createReport').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: info.outputPath(`docs-api-${width}.png`) });
+  });
+}

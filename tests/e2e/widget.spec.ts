@@ -2,15 +2,19 @@
 // into a plain page on another origin (another port) with a strict CSP and hostile CSS; a
 // visitor's request there becomes a lead, a score card and a report e-mail. Two instances, remove
 // and re-add, the queue API before and after the script loads, a hostname not in the key's list
-// and a revoked key.
+// and a revoked key; a Trusted Types page under strict-dynamic (two round trips, throttled), and
+// a React site whose CSS hides every div (issue 26).
 import AxeBuilder from '@axe-core/playwright';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
+import { contrastRatio, MIN_NON_TEXT_CONTRAST } from '../../common/colour.ts';
+import { widgetTheme } from '../../common/widget.ts';
 import { brandingProfiles } from '../../db/schema/consultants.ts';
 import { reports } from '../../db/schema/reports.ts';
 import { widgetKeys, widgetLeads } from '../../db/schema/widget.ts';
-import { startHostPage, type HostPage } from '../../scripts/lib/widget-host-page.ts';
+import { build } from 'tsup';
+import { HOST_NONCE, roundTrips, startHostPage, trustedTypesPolicy, type HostPage } from '../../scripts/lib/widget-host-page.ts';
 import { expect, test } from './fixtures.ts';
 
 // The product under test, and the agency's site: another port of this machine, so another origin.
@@ -18,6 +22,8 @@ const baseURL = `http://127.0.0.1:${process.env.E2E_PORT ?? 43210}`;
 const HOST_PORT = Number(process.env.E2E_PORT ?? 43210) + 1;
 const pages: Record<string, string> = {};
 const scripts: Record<string, string> = {};
+const styles: Record<string, string> = {};
+const policies: Record<string, string> = {};
 let host: HostPage;
 
 const outbox = () => join(process.env.E2E_DATA_DIR!, 'outbox');
@@ -32,7 +38,7 @@ const mailsTo = (address: string) =>
 
 test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
-  host = await startHostPage({ port: HOST_PORT, product: baseURL, pages, scripts });
+  host = await startHostPage({ port: HOST_PORT, product: baseURL, pages, scripts, styles, policies });
 });
 test.afterAll(async () => host?.close());
 
@@ -208,5 +214,103 @@ test('a hostname not in the key\'s list is refused, and so is a revoked key', as
   await appCtx.db.update(widgetKeys).set({ revokedAt: new Date() }).where(eq(widgetKeys.id, key!.id));
   await visitor.reload();
   await expect(visitor.locator('localrank-report-form').getByText('This form is not enabled for this site.')).toBeVisible();
+  await context.close();
+});
+
+/** A key of the agency's for the host page, with both components. */
+async function hostKey(appCtx: import('../../api/context.ts').AppContext, consultantId: string, name: string) {
+  const [key] = await appCtx.db
+    .insert(widgetKeys)
+    .values({ consultantId, name, publishableKey: `lr_pk_${name[0]!.toLowerCase().repeat(20)}${Date.now().toString(36).slice(-4)}`, allowedHostnames: [`127.0.0.1:${HOST_PORT}`], components: ['report-form', 'score-card'] })
+    .returning();
+  return key!.publishableKey;
+}
+
+test('a Trusted Types page with a nonce and strict-dynamic, and no policy of its own, runs the snippet; two round trips under throttling', async ({ browser, signIn, appCtx }, info) => {
+  const agency = await signIn({ role: 'consultant', tier: 'agency', companyName: 'Northstar Marketing' });
+  // A pale brand: its own colour would not show a focus ring on white.
+  await appCtx.db.insert(brandingProfiles).values({ consultantId: agency.viewer.consultant!.id, companyName: 'Northstar Marketing', primaryColor: '#FFF59D', secondaryColor: '#1E1B4B', accentColor: '#FFF59D', isDefault: true });
+  const key = await hostKey(appCtx, agency.viewer.consultant!.id, 'Trusted');
+  // The snippet as shown, with the nonce the site's own templates add to its script tags.
+  pages['/trusted'] = `<script async nonce="${HOST_NONCE}" src="${baseURL}/widget/v1/loader.js" data-key="${key}"></script><localrank-report-form></localrank-report-form>`;
+  policies['/trusted'] = trustedTypesPolicy(baseURL);
+
+  const context = await browser.newContext();
+  const visitor = await context.newPage();
+  const errors: string[] = [];
+  visitor.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  // A slow network, so requests made one after another cannot look parallel.
+  const cdp = await context.newCDPSession(visitor);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: (1600 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 });
+  const loader = visitor.waitForResponse((r) => r.url().endsWith('/widget/v1/loader.js'));
+  await visitor.goto(`${host.origin}/trusted`);
+  // Served precompressed.
+  expect((await (await loader).allHeaders())['content-encoding']).toBe('br');
+  const form = visitor.locator('localrank-report-form');
+  await expect(form.getByRole('button', { name: 'Get My Free Report' })).toBeEnabled();
+  // The loader, then the widget and its config together: two requests in a row to the product.
+  const timings = await visitor.evaluate((origin) => performance.getEntriesByType('resource').filter((e) => e.name.startsWith(origin)).map((e) => ({ name: e.name, startTime: e.startTime, responseEnd: (e as PerformanceResourceTiming).responseEnd })), baseURL);
+  expect(timings.map((t) => new URL(t.name).pathname).sort()).toEqual([`/api/widget/v1/${key}/config`, '/widget/v1/loader.js', expect.stringMatching(/^\/widget\/v1\/widget\.[0-9a-f]{10}\.js$/)].sort());
+  expect(roundTrips(timings)).toBe(2);
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+
+  // The page does enforce Trusted Types: a script address from a plain string is refused.
+  expect(await visitor.evaluate(() => { try { document.createElement('script').src = '/x.js'; return 'allowed'; } catch { return 'refused'; } })).toBe('refused');
+  errors.length = 0;
+  // The form works: errors, then a lead.
+  await form.getByRole('button', { name: 'Get My Free Report' }).click();
+  await expect(form.getByText('Please correct 10 fields.')).toBeAttached();
+  // From the keyboard, the focus ring on the pale brand's button reads on white and on the button.
+  await form.getByLabel(/I agree to receive/).focus();
+  await visitor.keyboard.press('Tab');
+  const button = form.getByRole('button', { name: 'Get My Free Report' });
+  await expect(button).toBeFocused();
+  const ring = widgetTheme('#FFF59D', '#1E1B4B', '#FFF59D').focus;
+  for (const background of ['#FFFFFF', '#FFF59D']) expect(contrastRatio(ring, background)).toBeGreaterThanOrEqual(MIN_NON_TEXT_CONTRAST);
+  expect(await button.evaluate((el) => getComputedStyle(el).outlineColor)).toBe(`rgb(${[1, 3, 5].map((i) => parseInt(ring.slice(i, i + 2), 16)).join(', ')})`);
+  const box = (await button.boundingBox())!;
+  await visitor.screenshot({ path: info.outputPath('focus-ring-pale-brand.png'), clip: { x: box.x - 16, y: box.y - 16, width: box.width + 32, height: box.height + 32 } });
+  await form.screenshot({ path: info.outputPath('trusted-types-form.png') });
+  await fillForm(form, { name: 'Tess Types', email: `tess-${Date.now().toString(36)}@bakery.example`, company: 'Trusted Bakery' });
+  await form.getByRole('button', { name: 'Get My Free Report' }).click();
+  await expect(form.getByRole('heading', { name: 'Thank you! Your report is on its way.' })).toBeFocused();
+  expect(errors.filter((e) => /Trusted|Content Security Policy|Refused/i.test(e))).toEqual([]);
+  await context.close();
+});
+
+test('in a React site whose CSS hides every div, the React build still shows and works', async ({ browser, signIn, appCtx }, info) => {
+  test.setTimeout(60_000);
+  const agency = await signIn({ role: 'consultant', tier: 'agency', companyName: 'Northstar Marketing' });
+  const key = await hostKey(appCtx, agency.viewer.consultant!.id, 'React');
+  // The agency's app, bundled with React as its own build would be.
+  const outDir = info.outputPath('react-host');
+  await build({
+    entry: { app: join(import.meta.dirname, 'widget-react-host.tsx') },
+    outDir,
+    format: ['iife'],
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    silent: true,
+    noExternal: [/./],
+    define: { 'process.env.NODE_ENV': '"production"' },
+    esbuildOptions: (options) => void (options.jsx = 'automatic'),
+  });
+  scripts['/react-app.js'] = readFileSync(join(outDir, 'app.global.js'), 'utf8');
+  styles['/react-host.css'] = 'div { display: none !important; } section > * { visibility: visible; }';
+  pages['/react'] = `<link rel="stylesheet" href="/react-host.css"><section id="app" data-key="${key}" data-origin="${baseURL}"></section><script src="/react-app.js"></script>`;
+
+  const context = await browser.newContext();
+  const visitor = await context.newPage();
+  await visitor.goto(`${host.origin}/react`);
+  const widget = visitor.locator('#app > localrank-widget');
+  await expect(widget.getByRole('heading', { name: 'Get your free local market report' })).toBeVisible();
+  await expect(widget.getByLabel('Full Name')).toBeVisible();
+  await expect(widget.getByRole('button', { name: 'Get My Free Report' })).toBeVisible();
+  await widget.getByRole('button', { name: 'Get My Free Report' }).click();
+  await expect(widget.getByLabel('Full Name')).toBeFocused();
+  const axe = await new AxeBuilder({ page: visitor }).analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   await context.close();
 });

@@ -11,6 +11,9 @@ export interface RouteRule {
   access: Access;
   /** Validates a JSON body: every bad body is a 400 (413 when too large). */
   json?: boolean;
+  /** Also takes a plain HTML form post (the contact form before its script loads): a bad one is
+   *  a 400 page, not the API's JSON shape. */
+  form?: boolean;
   /** Answers like a website (the sample sites), not in the API's JSON shape. */
   website?: boolean;
   /** Ends the session it is called with. */
@@ -49,7 +52,7 @@ export const ROUTES: Record<string, RouteRule> = {
   // tests/integration/early-warning.test.ts covers its 400s.
   'PUT /api/business/:businessId/alert-threshold': { access: 'signed-in' },
   'PUT /api/business/:businessId/visibility-keywords': { access: 'signed-in' },
-  'POST /api/contact': { access: 'public', json: true },
+  'POST /api/contact': { access: 'public', json: true, form: true },
   'GET /api/clients': { access: 'signed-in' },
   'POST /api/clients': { access: 'signed-in', json: true },
   'GET /api/clients/:clientId': { access: 'signed-in' },

@@ -233,7 +233,10 @@ export function verdict(request: FuzzRequest, answer: FuzzAnswer, boundMs: numbe
   // 503 busy is a designed refusal under load (password hashing saturated), with Retry-After.
   if (answer.status >= 500 && !(answer.status === 503 && /"code":"busy"/.test(answer.text))) return `answered ${answer.status}: ${answer.text.slice(0, 200)}`;
   if (answer.status < 200 || answer.status >= 600) return `answered ${answer.status}`;
-  if (request.kind === 'api' && answer.status >= 400 && request.method !== 'HEAD') {
+  // A route that also takes a plain HTML form post answers one with a page (RouteRule.form).
+  const formPost = ROUTES[request.route]?.form && /^application\/x-www-form-urlencoded/i.test(request.headers['content-type'] ?? '');
+  if (formPost && answer.status >= 400 && !answer.contentType.startsWith('text/html')) return `error ${answer.status} to a form post is ${answer.contentType || 'untyped'}, not a page`;
+  if (request.kind === 'api' && answer.status >= 400 && request.method !== 'HEAD' && !formPost) {
     if (!/^application\/(problem\+)?json/.test(answer.contentType)) return `error ${answer.status} is ${answer.contentType || 'untyped'}, not JSON`;
     let parsed: unknown;
     try {

@@ -34,3 +34,25 @@ export async function createReportRequest(ctx: AppContext, options: RequestOptio
   const jobId = await enqueue(ctx.db, { type: 'report.generate', payload: { requestId: request!.id, businessId: business!.id }, key: `report:${request!.id}` });
   return { business: business!, request: request!, jobId: jobId! };
 }
+
+let formSeq = 0;
+
+/** POST /api/submit-request with a valid form for a fresh address and company, from its own IP
+ *  (the app must trust X-Forwarded-For); the status, Retry-After and body. */
+export async function submitForm(app: { request: (path: string, init: RequestInit) => Response | Promise<Response> }) {
+  formSeq++;
+  const body = {
+    fullName: 'Maria Lopez',
+    email: uniqueEmail('form'),
+    company: `Lopez Plumbing ${formSeq}`,
+    role: 'owner',
+    website: 'https://lopezplumbing.example.com',
+    address: '1200 Barton Springs Rd',
+    city: 'Austin',
+    state: 'TX',
+    zip: '78704',
+  };
+  const headers = { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${formSeq % 250}` };
+  const res = await app.request('/api/submit-request', { method: 'POST', headers, body: JSON.stringify(body) });
+  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as { code?: string; requestId?: string } };
+}

@@ -14,6 +14,8 @@ export interface ReceivedMail {
 export interface SmtpOptions {
   hold?: 'before-keeping' | 'after-keeping';
   onMessageData?: () => void;
+  /** A port of its own (a server started again where a stopped one listened); any free one by default. */
+  port?: number;
 }
 
 export async function startSmtpServer(options: SmtpOptions = {}) {
@@ -43,7 +45,7 @@ export async function startSmtpServer(options: SmtpOptions = {}) {
   server.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'ECONNRESET') throw error;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return {

@@ -1,9 +1,9 @@
 // The operator command as an operator runs it (`npm run admin -- …`): a process on the database
 // the settings point at, with help, clear errors and exit codes.
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createClient } from '@libsql/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdmin } from '../helpers/admin.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { createUser } from '../helpers/factories.ts';
 
@@ -13,16 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-function admin(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: t.dataDir, LOG_LEVEL: 'silent' };
-  delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['scripts/admin.ts', ...args], { env });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  return new Promise((done) => child.on('close', (code) => done({ code: code ?? -1, out, err })));
-}
+const admin = (...args: string[]) => runAdmin(t.dataDir, ...args);
 
 describe('npm run admin', () => {
   it('--help lists the commands; an unknown command or missing argument says so and fails', async () => {

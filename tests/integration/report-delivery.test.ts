@@ -102,7 +102,7 @@ describe('report e-mail over SMTP', () => {
     // The same database, with a mail server address where nothing listens (port 9, discard).
     const brokenCtx = { ...t.ctx, env: { ...t.ctx.env, SMTP_URL: 'smtp://127.0.0.1:9' } };
     const registry = createRegistry({ analyse: async () => reportDataFixture() });
-    await createWorker(brokenCtx, { registry, backoffBaseMs: 0 }).runNext();
+    await createWorker(brokenCtx, { registry, backoffBaseMs: 0, mailRetryDelaysMs: [0] }).runNext();
     let report = (await t.ctx.db.select().from(reports).where(eq(reports.requestId, req.request.id)))[0]!;
     expect(report.emailSent).toBe(false);
     expect(report.emailClaimedAt).toBeNull();

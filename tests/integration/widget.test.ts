@@ -8,7 +8,9 @@ import { scheduleWidgetLeads } from '../../api/email/lead-emails.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
-import { contrastRatio, MIN_CONTRAST } from '../../common/colour.ts';
+import { contrastRatio, MIN_CONTRAST, MIN_NON_TEXT_CONTRAST } from '../../common/colour.ts';
+import { DEFAULT_WIDGET_THEME, WIDGET_CARD_BACKGROUND } from '../../common/widget.ts';
+import { SCORE_CARD_OFF_MESSAGE } from '../../common/schemas/widget.ts';
 import { users } from '../../db/schema/auth.ts';
 import { themeStyle } from '../../widget-sdk/src/styles.ts';
 import { reports } from '../../db/schema/reports.ts';
@@ -90,6 +92,11 @@ describe('widget keys', () => {
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.fields).sort()).toEqual(['allowedHostnames.0', 'components', 'name']);
 
+    // A score card's client only with the score card on: refused, not saved silently.
+    const scoreCardOff = await call(t.app, 'PUT', `/api/widget/keys/${key.id}`, { name: 'Main site', allowedHostnames: ['northstar.example'], brandingProfileId: null, components: ['report-form'], scoreCardClientId: '00000000-0000-4000-8000-000000000000', leadEmails: 'each' }, agency.cookie);
+    expect(scoreCardOff.status).toBe(400);
+    expect(scoreCardOff.body.fields).toEqual({ scoreCardClientId: SCORE_CARD_OFF_MESSAGE });
+
     const rotated = await call(t.app, 'POST', `/api/widget/keys/${key.id}/rotate`, undefined, agency.cookie);
     expect(rotated.body.publishableKey).not.toBe(key.publishableKey);
     expect((await visitor('GET', `/api/widget/v1/${key.publishableKey}/config`, 'https://northstar.example')).status).toBe(403);
@@ -106,8 +113,12 @@ describe('the widget API from other sites', () => {
     expect(theme).toMatchObject({ primary: '#FDE047', onPrimary: '#111827', accent: '#F59E0B' });
     expect(contrastRatio(theme.primary, theme.onPrimary)).toBeGreaterThanOrEqual(MIN_CONTRAST);
     for (const ink of [theme.primaryInk, theme.secondary]) expect(contrastRatio(ink, '#FFFFFF'), ink).toBeGreaterThanOrEqual(MIN_CONTRAST);
+    // The focus ring reads (3:1) on white, on the score card's grey and on the primary colour.
+    for (const background of ['#FFFFFF', WIDGET_CARD_BACKGROUND, theme.primary]) expect(contrastRatio(theme.focus, background), background).toBeGreaterThanOrEqual(MIN_NON_TEXT_CONTRAST);
     // The SDK passes them on as the properties its stylesheet reads.
-    expect(themeStyle(theme)).toEqual({ '--lr-primary': '#FDE047', '--lr-on-primary': '#111827', '--lr-primary-ink': theme.primaryInk, '--lr-secondary': theme.secondary, '--lr-accent': '#F59E0B' });
+    expect(themeStyle(theme)).toEqual({ '--lr-primary': '#FDE047', '--lr-on-primary': '#111827', '--lr-primary-ink': theme.primaryInk, '--lr-secondary': theme.secondary, '--lr-accent': '#F59E0B', '--lr-focus': theme.focus });
+    // Without a profile, the SDK's written-out defaults are the default theme's.
+    expect(themeStyle(null)).toEqual({ '--lr-primary': DEFAULT_WIDGET_THEME.primary, '--lr-secondary': DEFAULT_WIDGET_THEME.secondary, '--lr-accent': DEFAULT_WIDGET_THEME.accent, '--lr-focus': DEFAULT_WIDGET_THEME.focus });
   });
 
   it('answers CORS only to the key\'s hostnames, without credentials', async () => {
@@ -210,6 +221,18 @@ describe('the widget API from other sites', () => {
     const sent = mails().filter((m) => toAgency(m, agency.email));
     expect(sent.length - before).toBe(1);
     expect(sent.at(-1)).toContain('Subject: 2 new leads from your widget');
+  });
+
+  it('counts leads per address when they are taken, queued ones too: a sixth in the hour is refused', async () => {
+    const { agency, key } = await agencyWithKey();
+    // Queued (the plan lapsed), so no report request counts them: the lead itself must.
+    await t.ctx.db.update(users).set({ subscriptionStatus: 'suspended' }).where(eq(users.id, agency.viewer.user.id));
+    const statuses: number[] = [];
+    for (let n = 1; n <= 8; n++) {
+      statuses.push((await visitor('POST', `/api/widget/v1/${key.publishableKey}/leads`, 'https://northstar.example', lead({ email: 'Many@Bakery.example', company: `Bakery ${n}` }))).status);
+    }
+    expect(statuses).toEqual([202, 202, 202, 202, 202, 429, 429, 429]);
+    expect(await t.ctx.db.select().from(widgetLeads).where(eq(widgetLeads.email, 'many@bakery.example'))).toHaveLength(5);
   });
 
   it('refuses a revoked key', async () => {

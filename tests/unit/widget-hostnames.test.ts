@@ -18,10 +18,13 @@ describe('widget hostname patterns', () => {
     }
   });
 
-  it('matches an exact hostname on any port and scheme, and nothing that only ends like it', () => {
+  it('matches an exact hostname over https on its default port, and nothing that only ends like it', () => {
     const list = ['example.com'];
     expect(originAllowed('https://example.com', list)).toBe(true);
-    expect(originAllowed('http://example.com:8080', list)).toBe(true);
+    expect(originAllowed('https://example.com:443', list)).toBe(true);
+    expect(originAllowed('http://example.com:8080', list)).toBe(false);
+    expect(originAllowed('http://example.com', list)).toBe(false);
+    expect(originAllowed('https://example.com:8443', list)).toBe(false);
     expect(originAllowed('https://evil-example.com', list)).toBe(false);
     expect(originAllowed('https://example.com.evil.net', list)).toBe(false);
     expect(originAllowed('https://www.example.com', list)).toBe(false);
@@ -31,8 +34,21 @@ describe('widget hostname patterns', () => {
   it('holds a pattern with a port to that port', () => {
     expect(originAllowed('http://127.0.0.1:43332', ['127.0.0.1:43332'])).toBe(true);
     expect(originAllowed('http://127.0.0.1:43331', ['127.0.0.1:43332'])).toBe(false);
-    expect(originAllowed('https://example.com', ['example.com:443'])).toBe(false);
+    expect(originAllowed('https://example.com', ['example.com:443'])).toBe(true);
     expect(originAllowed('https://example.com:8443', ['example.com:8443'])).toBe(true);
+    expect(originAllowed('http://example.com:8443', ['example.com:8443'])).toBe(false);
+  });
+
+  it('admits http only when the pattern says so, or on a loopback host', () => {
+    expect(normaliseHostPattern('HTTP://Shop.Example.com:8080/path')).toBe('http://shop.example.com:8080');
+    expect(normaliseHostPattern('http://example.com:80')).toBe('http://example.com');
+    expect(originAllowed('http://shop.example.com:8080', ['http://shop.example.com:8080'])).toBe(true);
+    expect(originAllowed('https://shop.example.com:8080', ['http://shop.example.com:8080'])).toBe(false);
+    expect(originAllowed('http://shop.example.com', ['http://shop.example.com:8080'])).toBe(false);
+    expect(originAllowed('http://example.com', ['http://example.com'])).toBe(true);
+    expect(originAllowed('http://a.b.example.com', ['http://*.example.com'])).toBe(true);
+    expect(originAllowed('http://localhost:4321', ['localhost:4321'])).toBe(true);
+    expect(originAllowed('http://localhost:4322', ['localhost:4321'])).toBe(false);
   });
 
   it('matches a wildcard on subdomains at any depth, not the apex, not a look-alike', () => {

@@ -57,7 +57,10 @@ describe('the queue API', () => {
       createElement: () => ({ async: false, src: '' }),
       head: { appendChild: (el: { src: string; async: boolean }) => appended.push(el) },
     };
-    Object.assign(win, { document, URL });
+    // The config request starts beside the widget's (two round trips in a row, not three).
+    const fetched: Array<[string, unknown]> = [];
+    const fetch = (url: string, init: unknown) => (fetched.push([url, init]), Promise.resolve({ ok: true }));
+    Object.assign(win, { document, URL, fetch });
     const code = readFileSync(loader, 'utf8');
     runInNewContext(code, win);
     runInNewContext(code, win);
@@ -65,5 +68,7 @@ describe('the queue API', () => {
     expect(win.LocalRank!.o).toBe('https://app.example.com');
     expect(win.LocalRank!.k).toBe('lr_pk_from_tag');
     expect(win.LocalRank!.q).toHaveLength(1);
+    expect(fetched).toEqual([['https://app.example.com/api/widget/v1/lr_pk_from_tag/config', { credentials: 'omit' }]]);
+    expect(Object.keys(win.LocalRank!.c!)).toEqual(['lr_pk_from_tag']);
   });
 });

@@ -42,3 +42,31 @@ it('serves the hashed widget immutable for a year and the loader for five minute
   expect(robots.headers.get('cache-control')).toBe('public, max-age=0');
   expect(robots.headers.get('cross-origin-resource-policy')).toBeNull();
 });
+
+it('precompresses the widget loader although it is under 1 KB, and serves it brotli-encoded', async () => {
+  const { precompress } = await import('../../scripts/lib/static-files.ts');
+  const { request } = await import('node:http');
+  const small = mkdtempSync(join(tmpdir(), 'widget-precompress-'));
+  try {
+    mkdirSync(join(small, 'widget/v1'), { recursive: true });
+    writeFileSync(join(small, 'widget/v1/loader.js'), '(function(){var a=1;})();'.repeat(10));
+    writeFileSync(join(small, 'other.js'), 'void 0;'.repeat(10));
+    precompress(small);
+    const serve = staticFiles(small, () => []);
+    const local = createServer((req, res) => (serve(req, res) ? undefined : res.writeHead(404).end()));
+    await new Promise<void>((done) => local.listen(0, '127.0.0.1', done));
+    const port = (local.address() as { port: number }).port;
+    const encodingOf = (path: string) =>
+      new Promise<string | undefined>((done, fail) => {
+        request({ host: '127.0.0.1', port, path, headers: { 'accept-encoding': 'br, gzip' } }, (res) => (res.resume(), done(res.headers['content-encoding'])))
+          .on('error', fail)
+          .end();
+      });
+    expect(await encodingOf('/widget/v1/loader.js')).toBe('br');
+    // Other small files stay as they are (not worth compressing).
+    expect(await encodingOf('/other.js')).toBeUndefined();
+    local.close();
+  } finally {
+    rmSync(small, { recursive: true, force: true });
+  }
+});

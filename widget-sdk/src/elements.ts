@@ -23,8 +23,11 @@ function defineElement(name: Name) {
         adoptStyles(root);
         const key = this.getAttribute('key') || global?.k || '';
         const origin = this.getAttribute('origin') || global?.o || '';
+        // The config request the loader started for this key, taken once.
+        const started = global?.c?.[key];
+        if (started) delete global!.c![key];
         // The views are written against React's types; in this build `react` is Preact.
-        render(createElement(VIEWS[name] as never, { api: widgetApi(origin, key) }), root);
+        render(createElement(VIEWS[name] as never, { api: widgetApi(origin, key, started) }), root);
       }
       disconnectedCallback() {
         if (this.shadowRoot) render(null, this.shadowRoot);

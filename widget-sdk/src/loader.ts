@@ -1,11 +1,17 @@
 // The stable entry (/widget/v1/loader.js, short-cached): defines the queue stub if the page has
-// not, notes where it came from and the key on its own tag, and loads the content-hashed widget
-// once, asynchronously. Kept under 1 KB gzip (npm test checks).
+// not, notes where it came from and the key on its own tag, and starts, in parallel, the
+// content-hashed widget (async, once per page) and the key's config, so the form is usable after
+// two round trips in a row (loader, then both). Kept under 1 KB gzip (npm test checks).
+// Trusted Types: on a page that requires them for scripts, the widget's address goes through a
+// policy of our own ('localrank-widget'), created only where the API exists; a page whose
+// `trusted-types` directive lists names must list it (decision 0180).
+import { widgetBase } from './api.ts';
 import type { QueueGlobal } from './queue.ts';
 
 declare const __WIDGET_FILE__: string;
 
-const win = window as { LocalRank?: QueueGlobal };
+type TrustedTypes = { createPolicy(name: string, rules: { createScriptURL(url: string): string }): { createScriptURL(url: string): string } };
+const win = window as { LocalRank?: QueueGlobal; trustedTypes?: TrustedTypes };
 const script = document.currentScript as HTMLScriptElement | null;
 const L: QueueGlobal =
   win.LocalRank ||
@@ -19,8 +25,18 @@ if (script) {
   if (!L.l) {
     L.l = 1;
     const widget = document.createElement('script');
+    const url = `${src.origin}${src.pathname.replace(/[^/]*$/, '')}${__WIDGET_FILE__}`;
+    let trusted = url;
+    try {
+      // Only the widget's own address passes: the policy cannot be used for anything else.
+      trusted = win.trustedTypes?.createPolicy('localrank-widget', { createScriptURL: (u) => (u === url ? u : '') }).createScriptURL(url) ?? url;
+    } catch {
+      // A page that names its policies and not ours: the browser will say why the script is refused.
+    }
     widget.async = true;
-    widget.src = `${src.origin}${src.pathname.replace(/[^/]*$/, '')}${__WIDGET_FILE__}`;
+    widget.src = trusted;
+    // The key's config, fetched while the widget downloads; the widget picks the answer up.
+    if (L.k) L.c = { [L.k]: fetch(`${widgetBase(L.o, L.k)}/config`, { credentials: 'omit' }).catch(() => null) };
     document.head.appendChild(widget);
   }
 }

@@ -18,6 +18,8 @@ export interface QueueGlobal {
   k?: string;
   /** Set once the loader has asked for the widget script. */
   l?: number;
+  /** The config requests the loader started, by key (the widget reads the answer). */
+  c?: Record<string, Promise<Response | null>>;
 }
 
 /** Replaces the stub with a live function and replays what was queued, in order. */
@@ -28,6 +30,7 @@ export function takeOver(win: { LocalRank?: QueueGlobal }, run: (command: Comman
   live.o = stub?.o;
   live.k = stub?.k;
   live.l = stub?.l;
+  live.c = stub?.c;
   win.LocalRank = live;
   for (const args of Array.from(queued)) run(args[0] as Command, args[1], live);
   return live;

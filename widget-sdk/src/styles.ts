@@ -16,7 +16,7 @@ p{margin:0 0 12px}
 label{font-size:13px;font-weight:600;color:#334155}
 input,select{font:inherit;color:inherit;background:#fff;border:1px solid #94a3b8;border-radius:8px;padding:9px 11px;width:100%}
 [aria-invalid=true]{border-color:#b91c1c}
-:focus-visible{outline:3px solid var(--lr-accent);outline-offset:2px}
+:focus-visible{outline:3px solid var(--lr-focus);outline-offset:2px}
 .c{display:flex;gap:10px;font-weight:400;margin-top:12px}
 .c input{width:18px;height:18px;flex:none}
 .e{color:#b91c1c;font-size:13px;margin:0}
@@ -45,10 +45,12 @@ export function adoptStyles(root: ShadowRoot): void {
 const COLOUR = /^#[0-9a-fA-F]{6}$/;
 
 /** The theme as the custom properties the stylesheet reads (only well-formed colours pass). */
-export function themeStyle(theme: Partial<Record<'primary' | 'onPrimary' | 'primaryInk' | 'secondary' | 'accent', string>> | null): Record<string, string> {
-  const out: Record<string, string> = { '--lr-primary': '#2563EB', '--lr-secondary': '#1F2937', '--lr-accent': '#059669' };
+export function themeStyle(theme: Partial<Record<'primary' | 'onPrimary' | 'primaryInk' | 'secondary' | 'accent' | 'focus', string>> | null): Record<string, string> {
+  // DEFAULT_WIDGET_THEME's colours (common/widget.ts; a unit test keeps them equal), written out:
+  // the colour maths stays on the server.
+  const out: Record<string, string> = { '--lr-primary': '#2563EB', '--lr-secondary': '#1F2937', '--lr-accent': '#059669', '--lr-focus': '#01261A' };
   if (!theme) return out;
-  const names = { primary: '--lr-primary', onPrimary: '--lr-on-primary', primaryInk: '--lr-primary-ink', secondary: '--lr-secondary', accent: '--lr-accent' } as const;
+  const names = { primary: '--lr-primary', onPrimary: '--lr-on-primary', primaryInk: '--lr-primary-ink', secondary: '--lr-secondary', accent: '--lr-accent', focus: '--lr-focus' } as const;
   for (const [key, property] of Object.entries(names)) {
     const value = theme[key as keyof typeof names];
     if (value && COLOUR.test(value)) out[property] = value;

@@ -31,7 +31,7 @@ export function alertRoutes(ctx: AppContext) {
       params,
       query: z.object({
         since: z.iso.datetime({ offset: true }).optional().openapi({ description: 'Only alerts recorded after this time (ISO 8601).', example: '2026-11-01T00:00:00Z' }),
-        limit: z.coerce.number().int().min(1).max(ALERT_PAGE.max).default(ALERT_PAGE.default),
+        limit: z.coerce.number().int().min(1).max(ALERT_PAGE.max).default(ALERT_PAGE.default).openapi({ description: `How many alerts at most (1 to ${ALERT_PAGE.max}; ${ALERT_PAGE.default} when not given).` }),
       }),
     },
     responses: { 200: jsonContent(alertListSchema, 'The alerts.'), ...problems(400, 404) },
@@ -60,7 +60,7 @@ export function alertRoutes(ctx: AppContext) {
       params,
       body: {
         required: true,
-        content: { 'application/json': { schema: z.strictObject({ threshold: z.number().min(1).max(5).refine(isThreshold, THRESHOLD_MESSAGE).openapi({ example: 3.5 }) }) } },
+        content: { 'application/json': { schema: z.strictObject({ threshold: z.number().min(1).max(5).refine(isThreshold, THRESHOLD_MESSAGE).openapi({ example: 3.5, description: 'Reviews at or below this star rating raise an alert: 1.0 to 5.0 in steps of 0.1.' }) }) } },
       },
     },
     responses: { 200: jsonContent(thresholdSchema, 'The threshold now in force.'), ...problems(400, 404) },

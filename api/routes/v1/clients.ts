@@ -6,8 +6,25 @@ import { createClientSchema, updateClientSchema } from '../../../common/schemas/
 import type { AppContext } from '../../context.ts';
 import { createClient, getClient, listClients, ownedClient, updateClient } from '../../services/clients.ts';
 import { consultantAccessFor, type ConsultantAccess } from '../../services/consultant-access.ts';
-import { jsonContent, NO_STORE, pathId, problems, scope, type V1Env } from './common.ts';
+import { describeFields, jsonContent, NO_STORE, pathId, problems, scope, type V1Env } from './common.ts';
 import { clientListSchema, clientSchema } from './schemas.ts';
+
+const CLIENT_FIELDS = {
+  clientName: "The client contact's name: the reports' addressee.",
+  clientEmail: "Where the client's reports are e-mailed.",
+  notes: 'Your own notes on the client (up to 2,000 characters).',
+  reportFrequency: 'How often a report is sent to the client: monthly (the default) or weekly.',
+  brandingProfileId: 'One of your branding profiles for its reports; null or absent for your default one.',
+};
+/** The client's business: the report form's fields. */
+const BUSINESS_FIELDS = {
+  company: 'The business name.',
+  website: "The business's website address (http:// or https://).",
+  address: 'Street address.',
+  city: 'City.',
+  state: 'Two-letter US state code.',
+  zip: 'ZIP code (5 digits, or ZIP+4).',
+};
 
 type ClientsEnv = V1Env & { Variables: { access: ConsultantAccess } };
 const clientId = pathId('clientId', 'A client id from the list.');
@@ -42,7 +59,7 @@ export function clientRoutes(ctx: AppContext) {
     summary: 'Add a client',
     description: 'Adds the client and its business; the business is reported on at once, to the client with you in copy.',
     middleware: [scope('clients:write'), access] as const,
-    request: { body: { required: true, content: { 'application/json': { schema: createClientSchema.clone().openapi('ClientCreate', { example: { clientName: 'Dana Whitfield', clientEmail: 'dana@whitfield-dental.com', company: 'Whitfield Dental', website: 'https://whitfield-dental.com', address: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701', reportFrequency: 'monthly' } }) } } } },
+    request: { body: { required: true, content: { 'application/json': { schema: describeFields(createClientSchema, { ...CLIENT_FIELDS, ...BUSINESS_FIELDS }).openapi('ClientCreate', { example: { clientName: 'Dana Whitfield', clientEmail: 'dana@whitfield-dental.com', company: 'Whitfield Dental', website: 'https://whitfield-dental.com', address: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701', reportFrequency: 'monthly' } }) } } } },
     responses: { 201: jsonContent(clientSchema, 'The client.'), ...problems(400) },
   });
   const one = createRoute({
@@ -63,7 +80,7 @@ export function clientRoutes(ctx: AppContext) {
     summary: 'Update a client',
     description: 'Any of the fields; the business\'s details change together or not at all. `archived: true` stops its scheduled reports.',
     middleware: [scope('clients:write'), access, owned] as const,
-    request: { params: clientId, body: { required: true, content: { 'application/json': { schema: updateClientSchema.clone().openapi('ClientUpdate', { example: { reportFrequency: 'weekly' } }) } } } },
+    request: { params: clientId, body: { required: true, content: { 'application/json': { schema: describeFields(updateClientSchema, { ...CLIENT_FIELDS, archived: 'True stops its scheduled reports; false starts them again.' }).openapi('ClientUpdate', { example: { reportFrequency: 'weekly' } }) } } } },
     responses: { 200: jsonContent(clientSchema, 'The client.'), ...problems(400, 404) },
   });
 

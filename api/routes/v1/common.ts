@@ -39,6 +39,16 @@ export function problems<const C extends keyof typeof PROBLEMS>(...codes: C[]) {
   ) as Record<C | 401 | 403 | 429, { description: string; content: { 'application/problem+json': { schema: typeof problemSchema } } }>;
 }
 
+/**
+ * A request schema shared with the product's own forms (common/schemas), with the public API's
+ * description of each field: the descriptions belong to the API's document, so the shared schema
+ * (and the forms' bundles) stay as they are. Made with .extend, so the result has .openapi.
+ */
+export function describeFields<T extends z.ZodObject>(schema: T, descriptions: { [K in keyof T['shape']]: string }): T {
+  const described = Object.fromEntries(Object.entries(descriptions).map(([name, text]) => [name, (schema.shape[name] as z.ZodType).describe(text as string)]));
+  return schema.extend(described) as unknown as T;
+}
+
 export const pathId = (name: string, description: string) =>
   z.object({ [name]: z.string().min(1).max(100).openapi({ param: { name, in: 'path' }, description }) });
 

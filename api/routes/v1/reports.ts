@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { clientIp, userAgent } from '../../lib/client-info.ts';
 import { getReportViaApi, requestReportViaApi } from '../../services/api-reports.ts';
 import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_MESSAGES, withIdempotency } from '../../services/idempotency.ts';
-import { jsonContent, NO_STORE, pathId, problems, scope, type V1Env } from './common.ts';
+import { describeFields, jsonContent, NO_STORE, pathId, problems, scope, type V1Env } from './common.ts';
 import { reportAcceptedSchema, reportSchema } from './schemas.ts';
 
 const REPORT_EXAMPLE = {
@@ -24,7 +24,18 @@ const REPORT_EXAMPLE = {
 // The report form's fields and, for consultants, the client the report is for. (A schema made with
 // .extend is new, so it has .openapi: zod 4 gives a schema its methods when it is made, and the
 // shared one may predate @hono/zod-openapi; the other routes clone theirs for the same reason.)
-const apiReportRequestSchema = reportRequestSchema.extend({
+const apiReportRequestSchema = describeFields(reportRequestSchema, {
+  fullName: 'Who the report is for (2 to 100 characters).',
+  email: 'Where the report is e-mailed.',
+  company: 'The business name.',
+  role: "The requester's role at the business.",
+  website: "The business's website address (http:// or https://).",
+  address: 'Street address of the business.',
+  city: 'City.',
+  state: 'Two-letter US state code.',
+  zip: 'ZIP code (5 digits, or ZIP+4).',
+  consent: 'Whether the requester agrees to occasional marketing e-mail; the report is sent either way.',
+}).extend({
   clientId: z
     .string()
     .uuid('Must be the id of one of your clients')

@@ -3,35 +3,38 @@ import { z } from '@hono/zod-openapi';
 import { API_SCOPES } from '../../../common/schemas/api-keys.ts';
 import { WEBHOOK_EVENTS } from '../../../common/schemas/webhooks.ts';
 
-const score = z.number().nullable();
+const score = (what: string) => z.number().nullable().describe(`${what}, 1 to 10 (two decimals); null when there is not enough data.`);
 
 export const businessSummarySchema = z
   .object({
-    id: z.string(),
-    company: z.string(),
-    address: z.string(),
-    city: z.string(),
-    state: z.string(),
-    zip: z.string(),
-    website: z.string(),
-    category: z.string().nullable(),
-    createdAt: z.iso.datetime(),
+    id: z.string().describe("The business's id: GET /businesses/{businessId}."),
+    company: z.string().describe('The business name.'),
+    address: z.string().describe('Street address.'),
+    city: z.string().describe('City.'),
+    state: z.string().describe('Two-letter US state code.'),
+    zip: z.string().describe('ZIP code.'),
+    website: z.string().describe("The business's website address."),
+    category: z.string().nullable().describe('The business category found by the analysis (e.g. "dentist"); null before the first report.'),
+    createdAt: z.iso.datetime().describe('When the business was added.'),
     sampleData: z.boolean().describe('Made from offline sample data: example figures, not real listings.'),
-    latest: z.object({ overallScore: z.number(), reportedAt: z.iso.datetime() }).nullable(),
+    latest: z
+      .object({ overallScore: z.number().describe('Overall score of the latest analysis, 1 to 10.'), reportedAt: z.iso.datetime().describe('When that analysis ran.') })
+      .nullable()
+      .describe('The latest analysis; null before the first.'),
   })
   .openapi('BusinessSummary');
 
 export const businessPageSchema = z
-  .object({ businesses: z.array(businessSummarySchema), nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last.') })
+  .object({ businesses: z.array(businessSummarySchema).describe('One page of businesses, newest first.'), nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last.') })
   .openapi('BusinessPage');
 
 const scores = {
-  reviewScore: score,
-  digitalPresenceScore: score,
-  engagementScore: score,
-  marketShareScore: score,
-  marketSharePercent: score,
-  overallScore: score,
+  reviewScore: score('Online reviews score'),
+  digitalPresenceScore: score('Digital presence score'),
+  engagementScore: score('Customer engagement score'),
+  marketShareScore: score('Market share score'),
+  marketSharePercent: z.number().nullable().describe("This place's reviews as a percent of all reviews of the business and its competitors (two decimals)."),
+  overallScore: score('Overall score (the weighted mean of the four)'),
 };
 
 export const visibilitySchema = z
@@ -68,6 +71,7 @@ export const visibilityPageSchema = z
 
 export const businessDetailSchema = z
   .object({
+<<<<<<< HEAD
     business: z.object({
       id: z.string(),
       company: z.string(),
@@ -79,24 +83,38 @@ export const businessDetailSchema = z
       sampleData: z.boolean(),
       visibilityKeywords: z.array(z.string()).describe('Keywords chosen for the local visibility grid, searched before the category\'s defaults; empty = the defaults.'),
     }),
+=======
+    business: z
+      .object({
+        id: z.string().describe("The business's id."),
+        company: z.string().describe('The business name.'),
+        city: z.string().describe('City.'),
+        state: z.string().describe('Two-letter US state code.'),
+        website: z.string().describe("The business's website address."),
+        category: z.string().nullable().describe('The business category found by the analysis; null before the first report.'),
+        updatedAt: z.number().describe('Milliseconds since the epoch.'),
+        sampleData: z.boolean().describe('Made from offline sample data: example figures, not real listings.'),
+      })
+      .describe('The business.'),
+>>>>>>> main
     competitors: z.array(
       z.object({
-        id: z.string(),
-        name: z.string(),
-        address: z.string().nullable(),
-        phone: z.string().nullable(),
-        website: z.string().nullable(),
-        rating: z.number().nullable(),
-        reviewCount: z.number().nullable(),
-        distanceFromBusiness: z.number().nullable(),
+        id: z.string().describe("The competitor's id (metrics rows name it as competitorId)."),
+        name: z.string().describe('The competitor\'s name as listed.'),
+        address: z.string().nullable().describe('Its listed address, if any.'),
+        phone: z.string().nullable().describe('Its listed phone number, if any.'),
+        website: z.string().nullable().describe('Its website, if listed.'),
+        rating: z.number().nullable().describe('Its average review rating, 1 to 5, if it has reviews.'),
+        reviewCount: z.number().nullable().describe('How many reviews it has, if known.'),
+        distanceFromBusiness: z.number().nullable().describe('Miles from the business, if located.'),
       }),
-    ),
+    ).describe('The nearby competitors the latest analysis compared.'),
     metrics: z.array(
       z.object({
-        id: z.string(),
-        businessId: z.string(),
-        competitorId: z.string().nullable(),
-        isMainBusiness: z.boolean(),
+        id: z.string().describe("The row's id."),
+        businessId: z.string().describe('The business analysed.'),
+        competitorId: z.string().nullable().describe("The competitor this row scores; null for the business's own row."),
+        isMainBusiness: z.boolean().describe("True for the business's own row."),
         ...scores,
         reportedAt: z.number().nullable().describe('Milliseconds since the epoch.'),
       }),
@@ -107,73 +125,98 @@ export const businessDetailSchema = z
 
 export const historySchema = z
   .object({
+<<<<<<< HEAD
     businessId: z.string(),
     days: z.number().int(),
     history: z.array(z.object({ runId: z.string(), ...scores, localVoiceShare: score.describe('Share of Local Voice, percent; null when not measured.'), reportedAt: z.number().describe('Milliseconds since the epoch.') })),
+=======
+    businessId: z.string().describe('The business.'),
+    days: z.number().int().describe('How many days back the history goes (the `days` asked for).'),
+    history: z
+      .array(z.object({ runId: z.string().describe("The analysis run's id."), ...scores, reportedAt: z.number().describe('Milliseconds since the epoch.') }))
+      .describe("The business's own scores per analysis run, oldest first."),
+>>>>>>> main
   })
   .openapi('BusinessHistory');
 
 export const alertSchema = z
   .object({
-    id: z.string(),
-    platform: z.enum(['google', 'yelp', 'facebook', 'other']),
-    reviewRating: z.number(),
-    reviewAuthor: z.string().nullable(),
-    reviewText: z.string().nullable(),
-    reviewUrl: z.string().nullable(),
-    reviewDate: z.iso.datetime().nullable(),
-    createdAt: z.iso.datetime(),
+    id: z.string().describe("The alert's id."),
+    platform: z.enum(['google', 'yelp', 'facebook', 'other']).describe('Where the review was posted.'),
+    reviewRating: z.number().describe("The review's star rating, 1 to 5."),
+    reviewAuthor: z.string().nullable().describe("The reviewer's name, if given."),
+    reviewText: z.string().nullable().describe("The review's text, if any."),
+    reviewUrl: z.string().nullable().describe('A link to the review, if the platform gives one.'),
+    reviewDate: z.iso.datetime().nullable().describe('When the review was posted, if known.'),
+    createdAt: z.iso.datetime().describe('When the alert was recorded.'),
   })
   .openapi('Alert');
 
-export const alertListSchema = z.object({ businessId: z.string(), threshold: z.number(), alerts: z.array(alertSchema) }).openapi('AlertList');
+const alertThreshold = z.number().describe('Reviews at or below this star rating raise an alert.');
 
-export const thresholdSchema = z.object({ businessId: z.string(), threshold: z.number() }).openapi('AlertThreshold');
+export const alertListSchema = z
+  .object({ businessId: z.string().describe('The business.'), threshold: alertThreshold, alerts: z.array(alertSchema).describe('The alerts, newest first.') })
+  .openapi('AlertList');
+
+export const thresholdSchema = z.object({ businessId: z.string().describe('The business.'), threshold: alertThreshold }).openapi('AlertThreshold');
 
 export const scopesSchema = z.array(z.enum(API_SCOPES));
 
-const reportScores = z.object({
-  reviews: z.number().nullable(),
-  digitalPresence: z.number().nullable(),
-  engagement: z.number().nullable(),
-  marketShare: z.number().nullable(),
-  overall: z.number().nullable(),
-  marketSharePercent: z.number(),
-});
+const reportScores = z
+  .object({
+    reviews: score('Online reviews score'),
+    digitalPresence: score('Digital presence score'),
+    engagement: score('Customer engagement score'),
+    marketShare: score('Market share score'),
+    overall: score('Overall score (the weighted mean of the four)'),
+    marketSharePercent: z.number().describe('Its reviews as a percent of all reviews in the report (two decimals).'),
+  })
+  .describe('The scores (see the methodology).');
+
+const reportStatus = z.enum(['queued', 'processing', 'completed', 'failed']).describe('queued, then processing, then completed (or failed).');
 
 export const reportAcceptedSchema = z
-  .object({ id: z.string().describe('The report\'s id: GET /reports/{reportId}.'), status: z.enum(['queued', 'processing', 'completed', 'failed']) })
+  .object({ id: z.string().describe('The report\'s id: GET /reports/{reportId}.'), status: reportStatus })
   .openapi('ReportAccepted');
 
 export const reportSchema = z
   .object({
-    id: z.string(),
-    status: z.enum(['queued', 'processing', 'completed', 'failed']),
-    createdAt: z.iso.datetime(),
-    business: z.object({ id: z.string(), company: z.string() }),
+    id: z.string().describe("The report's id."),
+    status: reportStatus,
+    createdAt: z.iso.datetime().describe('When the report was requested.'),
+    business: z.object({ id: z.string().describe("The business's id: GET /businesses/{businessId}."), company: z.string().describe('The business name.') }).describe('The business the report is on.'),
     result: z
       .object({
-        generatedAt: z.string(),
+        generatedAt: z.string().describe('When the analysis ran (ISO 8601).'),
         sampleData: z.boolean().describe('Made from offline sample data: example figures, not real listings.'),
-        category: z.string(),
+        category: z.string().describe('The business category the competitors were found in (e.g. "dentist").'),
         scores: reportScores,
-        rank: z.number().int(),
-        rankOf: z.number().int(),
+        rank: z.number().int().describe("The business's rank by overall score among the compared businesses (1 is best)."),
+        rankOf: z.number().int().describe('How many businesses were ranked (the business and its competitors).'),
         competitors: z.array(
           z.object({
-            name: z.string(),
-            address: z.string().nullable(),
-            website: z.string().nullable(),
-            rating: z.number().nullable(),
-            reviewCount: z.number().nullable(),
-            distanceMiles: z.number(),
+            name: z.string().describe("The competitor's name as listed."),
+            address: z.string().nullable().describe('Its listed address, if any.'),
+            website: z.string().nullable().describe('Its website, if listed.'),
+            rating: z.number().nullable().describe('Its average review rating, 1 to 5, if it has reviews.'),
+            reviewCount: z.number().nullable().describe('How many reviews it has, if known.'),
+            distanceMiles: z.number().describe('Miles from the business.'),
             scores: reportScores,
-            rank: z.number().int(),
+            rank: z.number().int().describe('Its rank by overall score (1 is best).'),
           }),
-        ),
-        recommendations: z.array(z.object({ title: z.string(), detail: z.string(), score: z.enum(['reviews', 'digitalPresence', 'engagement', 'marketShare']), gain: z.number() })),
-        notes: z.array(z.string()),
-        links: z.object({ pdf: z.string().nullable(), online: z.string().nullable().describe('The online report (its link lasts 30 days).') }),
+        ).describe('The nearby competitors compared, nearest first.'),
+        recommendations: z
+          .array(
+            z.object({
+              title: z.string().describe('What to do, in a line.'),
+              detail: z.string().describe('Why and how, in a few sentences.'),
+              score: z.enum(['reviews', 'digitalPresence', 'engagement', 'marketShare']).describe('The score it raises.'),
+              gain: z.number().describe('The estimated rise of that score, in points out of 10.'),
+            }),
+          )
+          .describe('What would raise the scores most, first.'),
+        notes: z.array(z.string()).describe('What the analysis could not measure or assumed, in sentences.'),
+        links: z.object({ pdf: z.string().nullable().describe('The PDF report; null until it is rendered.'), online: z.string().nullable().describe('The online report (its link lasts 30 days).') }).describe('Where to read the report.'),
       })
       .nullable()
       .describe('Null until the report is completed.'),
@@ -182,31 +225,51 @@ export const reportSchema = z
 
 export const clientSchema = z
   .object({
-    id: z.string(),
-    clientName: z.string(),
-    clientEmail: z.string(),
-    notes: z.string().nullable(),
-    reportFrequency: z.enum(['monthly', 'weekly']),
-    brandingProfileId: z.string().nullable(),
-    archived: z.boolean(),
-    createdAt: z.string(),
-    business: z.object({ id: z.string(), company: z.string(), website: z.string(), address: z.string(), city: z.string(), state: z.string(), zip: z.string() }).nullable(),
-    latest: z.object({ overall: z.number().nullable(), rank: z.number().nullable(), of: z.number(), reportedAt: z.string(), change: z.number().nullable() }).nullable(),
-    nextReport: z.string().nullable(),
+    id: z.string().describe("The client's id (clientId when requesting a report for it)."),
+    clientName: z.string().describe("The client contact's name: the reports' addressee."),
+    clientEmail: z.string().describe('Where the client\'s reports are e-mailed.'),
+    notes: z.string().nullable().describe('Your own notes on the client.'),
+    reportFrequency: z.enum(['monthly', 'weekly']).describe('How often a report is sent to the client.'),
+    brandingProfileId: z.string().nullable().describe("The client's branding profile; null for your default one."),
+    archived: z.boolean().describe('Archived clients get no scheduled reports.'),
+    createdAt: z.string().describe('When the client was added (ISO 8601).'),
+    business: z
+      .object({
+        id: z.string().describe("The business's id: GET /businesses/{businessId}."),
+        company: z.string().describe('The business name.'),
+        website: z.string().describe("The business's website address."),
+        address: z.string().describe('Street address.'),
+        city: z.string().describe('City.'),
+        state: z.string().describe('Two-letter US state code.'),
+        zip: z.string().describe('ZIP code.'),
+      })
+      .nullable()
+      .describe('The business the client\'s reports are on.'),
+    latest: z
+      .object({
+        overall: z.number().nullable().describe('Overall score of the latest analysis, 1 to 10; null when there is not enough data.'),
+        rank: z.number().nullable().describe('Rank among the compared businesses (1 is best).'),
+        of: z.number().describe('How many businesses were ranked.'),
+        reportedAt: z.string().describe('When that analysis ran (ISO 8601).'),
+        change: z.number().nullable().describe('Change of the overall score since the analysis before; null with only one.'),
+      })
+      .nullable()
+      .describe('The latest analysis; null before the first.'),
+    nextReport: z.string().nullable().describe('When the next scheduled report goes out (ISO 8601); null when archived or without a business.'),
   })
   .openapi('Client');
 
-export const clientListSchema = z.object({ clients: z.array(clientSchema) }).openapi('ClientList');
+export const clientListSchema = z.object({ clients: z.array(clientSchema).describe('Your clients.') }).openapi('ClientList');
 
 export const webhookEndpointSchema = z
   .object({
-    id: z.string(),
-    url: z.string(),
-    description: z.string().nullable(),
-    events: z.array(z.enum(WEBHOOK_EVENTS)),
-    createdAt: z.iso.datetime(),
+    id: z.string().describe("The endpoint's id."),
+    url: z.string().describe('Where events are POSTed.'),
+    description: z.string().nullable().describe('Your label for the endpoint.'),
+    events: z.array(z.enum(WEBHOOK_EVENTS)).describe('The event types sent to it.'),
+    createdAt: z.iso.datetime().describe('When the endpoint was added.'),
     disabledAt: z.iso.datetime().nullable().describe('Set when every delivery failed for three days; rotating the secret enables it again.'),
-    failingSince: z.iso.datetime().nullable(),
+    failingSince: z.iso.datetime().nullable().describe('Since when deliveries have been failing; null while they succeed.'),
   })
   .openapi('WebhookEndpoint');
 
@@ -226,14 +289,23 @@ export const webhookDeliveriesSchema = z
   .object({
     deliveries: z.array(
       z.object({
-        id: z.string(),
+        id: z.string().describe("The delivery's id (to resend it)."),
         messageId: z.string().describe('The webhook-id header: the same on every attempt.'),
-        type: z.string(),
-        status: z.enum(['pending', 'delivered', 'failed']),
-        createdAt: z.iso.datetime(),
-        nextAttemptAt: z.iso.datetime().nullable(),
-        attempts: z.array(z.object({ at: z.iso.datetime(), responseStatus: z.number().int().nullable(), excerpt: z.string().nullable(), durationMs: z.number().int() })),
+        type: z.string().describe('The event type.'),
+        status: z.enum(['pending', 'delivered', 'failed']).describe('pending while attempts remain, delivered on a 2xx, failed when they ran out.'),
+        createdAt: z.iso.datetime().describe('When the event happened.'),
+        nextAttemptAt: z.iso.datetime().nullable().describe('When it is tried next; null when it is not.'),
+        attempts: z
+          .array(
+            z.object({
+              at: z.iso.datetime().describe('When it was tried.'),
+              responseStatus: z.number().int().nullable().describe("Your endpoint's HTTP status; null when there was no answer."),
+              excerpt: z.string().nullable().describe('The start of the answer (or of the error).'),
+              durationMs: z.number().int().describe('How long the attempt took, in milliseconds.'),
+            }),
+          )
+          .describe('Every attempt, oldest first.'),
       }),
-    ),
+    ).describe('Deliveries, newest first.'),
   })
   .openapi('WebhookDeliveries');

@@ -12,7 +12,7 @@ import {
   rotateWebhookSecret,
   WEBHOOK_SECRET_OVERLAP_HOURS,
 } from '../../services/webhooks.ts';
-import { jsonContent, NO_STORE, pathId, problems, scope, type V1Env } from './common.ts';
+import { describeFields, jsonContent, NO_STORE, pathId, problems, scope, type V1Env } from './common.ts';
 import { webhookDeliveriesSchema, webhookEndpointRotatedSchema, webhookEndpointSchema, webhookEndpointWithSecretSchema } from './schemas.ts';
 
 const endpointId = pathId('endpointId', 'A webhook endpoint id.');
@@ -26,7 +26,7 @@ const create = createRoute({
   summary: 'Add a webhook endpoint',
   description: 'Events are POSTed to the URL as JSON, signed per Standard Webhooks with the secret in this answer.',
   middleware: [scope('webhooks:write')] as const,
-  request: { body: { required: true, content: { 'application/json': { schema: createWebhookSchema.clone().openapi('WebhookEndpointCreate', { example: { url: 'https://hooks.your-agency.com/localrank', events: ['report.completed', 'alert.created'], description: 'Production' } }) } } } },
+  request: { body: { required: true, content: { 'application/json': { schema: describeFields(createWebhookSchema, { url: 'Where events are POSTed: a public http:// or https:// address on port 80 or 443, without a user name or password.', events: 'The event types to send to it (at least one).', description: 'Your label for the endpoint (up to 200 characters).' }).openapi('WebhookEndpointCreate', { example: { url: 'https://hooks.your-agency.com/localrank', events: ['report.completed', 'alert.created'], description: 'Production' } }) } } } },
   responses: { 201: jsonContent(webhookEndpointWithSecretSchema, 'The endpoint and its secret.'), ...problems(400, 409) },
 });
 const list = createRoute({
@@ -36,7 +36,7 @@ const list = createRoute({
   tags,
   summary: 'List webhook endpoints',
   middleware: [scope('webhooks:write')] as const,
-  responses: { 200: jsonContent(z.object({ endpoints: z.array(webhookEndpointSchema) }).openapi('WebhookEndpointList'), 'The endpoints.') , ...problems() },
+  responses: { 200: jsonContent(z.object({ endpoints: z.array(webhookEndpointSchema).describe('Your endpoints, without their secrets.') }).openapi('WebhookEndpointList'), 'The endpoints.') , ...problems() },
 });
 const remove = createRoute({
   method: 'delete',
@@ -46,7 +46,7 @@ const remove = createRoute({
   summary: 'Delete a webhook endpoint',
   middleware: [scope('webhooks:write')] as const,
   request: { params: endpointId },
-  responses: { 200: jsonContent(z.object({ deleted: z.literal(true) }), 'Deleted, with its delivery log.'), ...problems(404) },
+  responses: { 200: jsonContent(z.object({ deleted: z.literal(true).describe('Always true.') }), 'Deleted, with its delivery log.'), ...problems(404) },
 });
 const rotate = createRoute({
   method: 'post',
@@ -79,7 +79,7 @@ const resend = createRoute({
   description: 'Sends it again now, once, with the same webhook-id and body.',
   middleware: [scope('webhooks:write')] as const,
   request: { params: endpointId.extend(pathId('deliveryId', 'A delivery id from the log.').shape) },
-  responses: { 202: jsonContent(z.object({ id: z.string(), status: z.literal('pending') }), 'Queued.'), ...problems(404) },
+  responses: { 202: jsonContent(z.object({ id: z.string().describe("The delivery's id."), status: z.literal('pending').describe('Queued to be sent now.') }), 'Queued.'), ...problems(404) },
 });
 
 export function webhookRoutes(ctx: AppContext) {

@@ -127,6 +127,19 @@ export async function exportClosedAccount(ctx: AppContext, token: string, now = 
   return { state: 'export-requested', email: found.user.email };
 }
 
+const CONSULTANT_OF = 'SELECT id FROM consultants WHERE user_id = :userId';
+// The ids of the rows that cascade from an account besides its businesses and requests.
+const OWNED_ROWS = `
+  SELECT id FROM consultants WHERE user_id = :userId
+  UNION SELECT id FROM clients WHERE consultant_id IN (${CONSULTANT_OF})
+  UNION SELECT id FROM branding_profiles WHERE consultant_id IN (${CONSULTANT_OF})
+  UNION SELECT id FROM widget_keys WHERE consultant_id IN (${CONSULTANT_OF})
+  UNION SELECT id FROM widget_leads WHERE consultant_id IN (${CONSULTANT_OF})
+  UNION SELECT id FROM api_keys WHERE user_id = :userId
+  UNION SELECT id FROM webhook_endpoints WHERE user_id = :userId
+  UNION SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.user_id = :userId
+  UNION SELECT id FROM data_exports WHERE user_id = :userId`;
+
 /**
  * Erases an account for good: its businesses that no one else holds (its own, and a consultant's
  * clients'), with everything that cascades from them; the account with its sessions, credentials,
@@ -151,7 +164,24 @@ export async function eraseAccount(ctx: AppContext, userId: string): Promise<Era
         .map((f) => join(logoDir(ctx), f))
     : [];
   const exports = (await ctx.db.select({ id: dataExports.id }).from(dataExports).where(eq(dataExports.userId, userId))).map((e) => exportFile(ctx, e.id));
-  const summary = await eraseRows(ctx, { businessIds, requestIds, emails: [user.email], userIds: [userId], files: [...logos, ...exports] });
+  // Every other row that goes with the account, so no job keeps its id (a lead's e-mail, a webhook's
+  // delivery, a client report), and the visitors' reports made under its brand (widget leads): they
+  // stay, unbranded, and their cached files, which show the brand, are removed.
+  const otherIds = await ids(OWNED_ROWS);
+  const staleReportIds = await ids(
+    `SELECT r.id FROM reports r WHERE r.consultant_id IN (${CONSULTANT_OF}) OR r.branding_profile_id IN (SELECT id FROM branding_profiles WHERE consultant_id IN (${CONSULTANT_OF}))`,
+  );
+  const names = await ids(`SELECT company_name FROM consultants WHERE user_id = :userId UNION SELECT company_name FROM branding_profiles WHERE consultant_id IN (${CONSULTANT_OF})`);
+  const summary = await eraseRows(ctx, {
+    businessIds,
+    requestIds,
+    emails: [user.email],
+    userIds: [userId],
+    files: [...logos, ...exports],
+    otherIds,
+    staleReportIds,
+    names: names.filter((n) => n && n !== 'null'),
+  });
   ctx.log.info('account erased', { businesses: summary.businesses, reports: summary.reports });
   return summary;
 }

@@ -51,6 +51,9 @@ const EMPTY: ErasureSummary = {
 // A business no account holds: not saved to one (user_id) and no consultant's client.
 const UNHELD = `b.user_id IS NULL AND NOT EXISTS (SELECT 1 FROM clients cl WHERE cl.business_id = b.id)`;
 
+// Everything a job row carries as text.
+const JOB_TEXT = `coalesce(key, '') || ' ' || payload || ' ' || coalesce(progress, '') || ' ' || coalesce(last_error, '')`;
+
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 const CHUNK = 200;
 function chunks<T>(items: T[]): T[][] {
@@ -75,7 +78,20 @@ export async function pseudonym(ctx: AppContext, email: string): Promise<string>
  */
 export async function eraseRows(
   ctx: AppContext,
-  input: { businessIds: string[]; requestIds: string[]; emails: string[]; userIds?: string[]; files?: string[] },
+  input: {
+    businessIds: string[];
+    requestIds: string[];
+    emails: string[];
+    userIds?: string[];
+    files?: string[];
+    /** Ids of other rows that go (an account's consultant profile, clients, keys, leads…): jobs naming them go too. */
+    otherIds?: string[];
+    /** Reports that stay (a visitor's) whose cached files show what goes (an agency's brand): the
+     *  files are removed, and rendered again from the database when asked for. */
+    staleReportIds?: string[];
+    /** Names that go (an agency's company and brands): outbox copies naming them are removed. */
+    names?: string[];
+  },
 ): Promise<ErasureSummary> {
   const summary = { ...EMPTY };
   const emails = [...new Set(input.emails.map((e) => e.trim().toLowerCase()))];
@@ -106,12 +122,13 @@ export async function eraseRows(
 
   // Jobs whose payload names what goes (a queued report for an erased request must not run).
   const userIds = input.userIds ?? [];
-  const named = [...businessIds, ...requests, ...reportIds, ...userIds];
+  // The key, the saved progress and the last error too: each can carry an id or an address.
+  const named = [...businessIds, ...requests, ...reportIds, ...userIds, ...(input.otherIds ?? [])];
   for (const part of chunks(named)) {
-    statements.push({ sql: `DELETE FROM jobs WHERE ${part.map(() => 'instr(payload, ?) > 0').join(' OR ')}`, args: part });
+    statements.push({ sql: `DELETE FROM jobs WHERE ${part.map(() => `instr(${JOB_TEXT}, ?) > 0`).join(' OR ')}`, args: part });
   }
   for (const email of emails) {
-    statements.push({ sql: 'DELETE FROM jobs WHERE instr(lower(payload), ?) > 0', args: [email] });
+    statements.push({ sql: `DELETE FROM jobs WHERE instr(lower(${JOB_TEXT}), ?) > 0`, args: [email] });
     statements.push({ sql: 'DELETE FROM email_opt_outs WHERE lower(email) = ?', args: [email] });
     statements.push({ sql: 'DELETE FROM contact_messages WHERE lower(email) = ?', args: [email] });
     // A lead an agency's widget took from this visitor names them too.
@@ -131,6 +148,12 @@ export async function eraseRows(
     statements.push({ sql: 'DELETE FROM verifications WHERE instr(identifier, ?) > 0 OR instr(value, ?) > 0', args: [id, id] });
   }
 
+  // A report that stays (another's) may have been copied to the address, or sent to it.
+  for (const email of emails) {
+    statements.push({ sql: 'UPDATE reports SET cc_email = NULL WHERE lower(cc_email) = ?', args: [email] });
+    statements.push({ sql: 'UPDATE reports SET recipient_email = NULL WHERE lower(recipient_email) = ?', args: [email] });
+  }
+
   const results = await ctx.db.$client.batch(statements, 'write');
   let i = consent.size;
   for (let n = 0; n < chunks(named).length; n++) summary.jobs += results[i++]!.rowsAffected;
@@ -138,6 +161,7 @@ export async function eraseRows(
     summary.jobs += results[i++]!.rowsAffected;
     summary.optOuts += results[i++]!.rowsAffected;
     summary.contactMessages += results[i++]!.rowsAffected;
+    i++; // widget leads
     summary.rateLimits += results[i++]!.rowsAffected;
     summary.verifications += results[i++]!.rowsAffected;
   }
@@ -146,7 +170,7 @@ export async function eraseRows(
   summary.businesses = businessIds.length;
   summary.reports = reportIds.length;
 
-  for (const id of reportIds) {
+  for (const id of [...reportIds, ...(input.staleReportIds ?? [])]) {
     const { dir } = reportFiles(ctx, id);
     if (existsSync(dir)) {
       rmSync(dir, { recursive: true, force: true });
@@ -155,8 +179,23 @@ export async function eraseRows(
   }
   // A report's e-mail carries its id in the Message-ID (report-{id}@…), and the address in To.
   for (const file of input.files ?? []) rmSync(file, { force: true });
-  summary.outboxCopies = removeOutboxCopies(ctx, [...emails, ...reportIds.map((id) => `report-${id}`)]);
+  summary.outboxCopies = removeOutboxCopies(ctx, [...emails, ...reportIds.map((id) => `report-${id}`), ...(input.names ?? []).map((n) => n.toLowerCase())]);
+  await flushErased(ctx);
   return summary;
+}
+
+/**
+ * With secure_delete on (db/client.ts) the erased rows are zeros in the database file, but their
+ * earlier page images are still in the write-ahead log until it is checkpointed and cut back:
+ * done here, at once, rather than whenever SQLite next gets round to it. A libSQL server keeps
+ * its own log; nothing to do there. Decision 0201.
+ */
+export async function flushErased(ctx: AppContext): Promise<void> {
+  if (!ctx.env.DATABASE_URL.startsWith('file:')) return;
+  const { rows } = await ctx.db.$client.execute('PRAGMA wal_checkpoint(TRUNCATE)');
+  // busy = 1: a reader or a writer of another process held the log; the next erasure (or SQLite's
+  // own checkpoint) finishes the job.
+  if (Number(rows[0]?.[0] ?? 0) !== 0) ctx.log.warn('erasure: the write-ahead log could not be cut back yet', {});
 }
 
 /** Deletes the outbox's copies of e-mail that name any of the strings (addresses, report message ids). */

@@ -234,7 +234,7 @@ export const TABLES: Record<string, TableRule> = {
     holder: 'operations',
     holds: 'queued work; a payload may name a request, a business or an address',
     exported: 'never (internal)',
-    erased: 'jobs whose payload names an erased row or address are deleted',
+    erased: 'jobs whose key, payload, progress or last error names an erased row (of an account too: its consultant profile, clients, keys, leads, webhook deliveries) or address are deleted',
     kept: null,
   },
   rate_limits: {
@@ -276,7 +276,7 @@ export const FILE_KINDS: Record<string, TableRule & { path: string }> = {
     holder: 'visitor',
     holds: "a report's PDF and score card",
     exported: 'reports/{id}.pdf in the export; attached to the report e-mail',
-    erased: 'the folder is removed with its report (delete link, `admin forget`, retention purge)',
+    erased: 'the folder is removed with its report (delete link, `admin forget`, retention purge), and when the agency whose brand a report of a visitor carries is erased (the report stays, and is rendered again unbranded when asked for)',
     kept: null,
   },
   'branding logos': {

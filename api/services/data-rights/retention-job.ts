@@ -18,10 +18,22 @@ export async function scheduleRetentionPurge(ctx: AppContext, now = new Date()):
   return (await enqueue(ctx.db, { type: RETENTION_PURGE, payload: {}, key: retentionPurgeKey(now) })) !== null;
 }
 
+export interface RetentionPurgeSummary {
+  freeReports: Awaited<ReturnType<typeof purgeExpiredFreeReports>>;
+  closedAccounts: number;
+  expiredExports: number;
+}
+
+/** The whole daily purge, as the job and `npm run admin -- purge-expired` run it. */
+export async function runRetentionPurge(ctx: AppContext, now = new Date()): Promise<RetentionPurgeSummary> {
+  const freeReports = await purgeExpiredFreeReports(ctx, now);
+  const closedAccounts = await purgeClosedAccounts(ctx, now);
+  const expiredExports = await purgeExpiredExports(ctx, now);
+  return { freeReports, closedAccounts, expiredExports };
+}
+
 export const retentionPurgeJob: JobDefinition = {
   async run(ctx) {
-    await purgeExpiredFreeReports(ctx);
-    await purgeClosedAccounts(ctx);
-    await purgeExpiredExports(ctx);
+    await runRetentionPurge(ctx);
   },
 };

@@ -154,7 +154,7 @@ export default function ClientPage({ clientId }: { clientId: string }) {
         {detail.reports.length === 0 ? (
           <p className="clients-empty">No report yet: the first one is being prepared.</p>
         ) : (
-          <div className="table-wrap" role="region" aria-labelledby="reports-title" tabIndex={0}>
+          <div className="table-wrap" role="region" aria-label="Reports (table)" tabIndex={0}>
             <table className="table clients-table">
               <thead>
                 <tr><th scope="col">Date</th><th scope="col">To</th><th scope="col">Status</th><th scope="col">Report</th></tr>

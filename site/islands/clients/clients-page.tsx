@@ -101,7 +101,7 @@ export default function ClientsPage() {
         ) : shown.length === 0 ? (
           <p className="clients-empty">No client matches “{query}”.</p>
         ) : (
-          <div className="table-wrap" role="region" aria-labelledby="clients-title" tabIndex={0}>
+          <div className="table-wrap" role="region" aria-label="Clients (table)" tabIndex={0}>
             <table className="table clients-table">
               <thead>
                 <tr>

@@ -19,19 +19,14 @@ export default function ContactForm() {
   const [sender, setSender] = useState({ name: '', email: '' });
   const form = useRef<HTMLFormElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
-  // Until hydrated the button stays disabled, so a click never submits the bare HTML form.
+  // The page hydrates this island on interaction (client:interaction): until then the bare HTML
+  // form works on its own, with the browser's own checks, posted to the same endpoint, which
+  // answers a plain form post with the 'sent' page. Once hydrated, the checks are ours.
   const ready = useSyncExternalStore(noSubscription, () => true, () => false);
 
   useEffect(() => {
     if (phase === 'sent') heading.current?.focus();
   }, [phase]);
-
-  // /contact?subject=agency (the subscribe page's Agency step) comes with that subject chosen.
-  useEffect(() => {
-    const wanted = new URLSearchParams(window.location.search).get('subject');
-    const select = form.current?.querySelector<HTMLSelectElement>('#contact-subject');
-    if (select && CONTACT_SUBJECTS.some((s) => s.value === wanted)) select.value = wanted!;
-  }, []);
 
   function showErrors(found: ContactErrors) {
     setErrors(found);
@@ -99,7 +94,7 @@ export default function ContactForm() {
     );
   const sending = phase === 'sending';
   return (
-    <form ref={form} className="contact-form" noValidate={ready} onSubmit={onSubmit} aria-busy={sending} onChange={(e) => clearError((e.target as Element).getAttribute('name'))}>
+    <form ref={form} className="contact-form" action="/api/contact" method="post" noValidate={ready} onSubmit={onSubmit} aria-busy={sending} onChange={(e) => clearError((e.target as Element).getAttribute('name'))}>
       <h2 id="contact-form-title" className="contact-title">
         Send us a message
       </h2>
@@ -139,7 +134,7 @@ export default function ContactForm() {
           {formError}
         </p>
       )}
-      <button type="submit" className="btn btn-primary btn-block contact-submit" disabled={!ready || sending}>
+      <button type="submit" className="btn btn-primary btn-block contact-submit" disabled={sending}>
         {sending ? (
           <>
             <span className="spinner" aria-hidden="true" /> Sending...

@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import type { ClientSummary } from '../../../api/services/clients.ts';
 import type { LeadSummary, WidgetKeySummary } from '../../../api/services/widget.ts';
 import type { BrandingProfile } from '../../../api/services/branding-profiles.ts';
-import { LEAD_EMAIL_MODES } from '../../../common/schemas/widget.ts';
+import { LEAD_EMAIL_MODES, scoreCardChoiceError } from '../../../common/schemas/widget.ts';
 import {
   DEFAULT_WIDGET_THEME,
   WIDGET_COMPONENT_LABELS,
@@ -241,6 +241,12 @@ function KeyForm({ widgetKey, profiles, clients, onCancel, onSaved }: { widgetKe
       scoreCardClientId: String(data.get('scoreCardClientId') ?? '') || null,
       leadEmails: String(data.get('leadEmails') ?? 'each'),
     };
+    const scoreCardError = scoreCardChoiceError(body.components, body.scoreCardClientId);
+    if (scoreCardError) {
+      setErrors({ scoreCardClientId: scoreCardError });
+      document.getElementById('wk-scoreCardClientId')?.focus();
+      return;
+    }
     setBusy(true);
     try {
       await apiRequest(widgetKey ? 'PUT' : 'POST', widgetKey ? `/api/widget/keys/${widgetKey.id}` : '/api/widget/keys', body);
@@ -277,7 +283,7 @@ function KeyForm({ widgetKey, profiles, clients, onCancel, onSaved }: { widgetKe
           {err('brandingProfileId')}
         </div>
         <div className="field cf-wide">
-          <label htmlFor="wk-allowedHostnames">Allowed hostnames (one per line; *.example.com for every subdomain)</label>
+          <label htmlFor="wk-allowedHostnames">Allowed hostnames (one per line, served over https; *.example.com for every subdomain, http://localhost:8080 for a test site)</label>
           <textarea {...a11y('allowedHostnames')} className="input" rows={3} required defaultValue={widgetKey?.allowedHostnames.join('\n') ?? ''} placeholder={'youragency.com\n*.youragency.com'} />
           {err('allowedHostnames')}
         </div>
@@ -340,7 +346,7 @@ function Leads({ leads, onChanged }: { leads: LeadSummary[]; onChanged: () => vo
       {leads.length === 0 ? (
         <p className="clients-empty">No leads yet. Each report requested through your widget appears here.</p>
       ) : (
-        <div className="table-wrap" role="region" aria-labelledby="leads-title" tabIndex={0}>
+        <div className="table-wrap" role="region" aria-label="Leads (table)" tabIndex={0}>
           <table className="table clients-table">
             <thead>
               <tr>
