@@ -8,6 +8,9 @@ export const GRID_DEPTH = 20;
 /** Top 3 = the local pack: Share of Local Voice counts the points where a place is in it. */
 export const TOP_RANKS = 3;
 
+/** Keywords an owner may choose for the grid (the plan's grid takes the first ones). */
+export const MAX_VISIBILITY_KEYWORDS = 5;
+
 export interface GridPlan {
   size: number;
   keywords: number;
@@ -15,7 +18,7 @@ export interface GridPlan {
 
 export const DEFAULT_GRID_PLANS = 'free:3x1,pro:5x3,enterprise:7x5,agency:7x5';
 
-/** "free:3x1,pro:5x3,…" → per tier: grid size (odd, 3-9) × keywords (1-5). null when malformed. */
+/** "free:3x1,pro:5x3,…" → per tier: grid size (odd, 3-9) × keywords (1-MAX_VISIBILITY_KEYWORDS). null when malformed. */
 export function parseGridPlans(text: string): Record<Tier, GridPlan> | null {
   const out: Partial<Record<Tier, GridPlan>> = {};
   for (const part of text.split(',')) {
@@ -23,7 +26,7 @@ export function parseGridPlans(text: string): Record<Tier, GridPlan> | null {
     if (!m) return null;
     const size = Number(m[2]);
     const keywords = Number(m[3]);
-    if (size < 3 || size > 9 || size % 2 === 0 || keywords < 1 || keywords > 5) return null;
+    if (size < 3 || size > 9 || size % 2 === 0 || keywords < 1 || keywords > MAX_VISIBILITY_KEYWORDS) return null;
     out[m[1]!.toLowerCase() as Tier] = { size, keywords };
   }
   return out.free && out.pro && out.enterprise && out.agency ? (out as Record<Tier, GridPlan>) : null;

@@ -1,9 +1,10 @@
 // The keywords an owner chooses for the local visibility grid, as PUT
 // /api/business/{id}/visibility-keywords validates them. An empty list goes back to the defaults
 // (the category as people search it, then its services).
+import { MAX_VISIBILITY_KEYWORDS } from '../visibility-bands.ts';
 import { z } from '../zod.ts';
 
-export const MAX_VISIBILITY_KEYWORDS = 5;
+export { MAX_VISIBILITY_KEYWORDS };
 
 export const visibilityKeywordsSchema = z.object({
   keywords: z

@@ -1,10 +1,9 @@
 // The dashboard's "Local visibility" card: the latest grid (the business's rank at each point of
 // the first keyword, coloured by band, its own cell outlined), Share of Local Voice, ARP and ATRP
 // per keyword, and the SoLV trend over the analyses of the trend window.
-import { cellText, RANK_BAND_ORDER, RANK_BANDS, rankBand } from '../../../common/visibility-bands.ts';
+import { cellText, MAX_VISIBILITY_KEYWORDS, RANK_BAND_ORDER, RANK_BANDS, rankBand } from '../../../common/visibility-bands.ts';
 import type { VisibilitySummary } from '../../../api/report/render/visibility.ts';
 import { useState } from 'react';
-import { MAX_VISIBILITY_KEYWORDS } from '../../../common/schemas/visibility.ts';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
 import { fmtDay } from './dashboard-data.ts';
 
