@@ -9,6 +9,7 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { reportEmail } from '../../api/email/report-email.ts';
 import { analyseBusiness } from '../../api/report/analyse.ts';
 import { renderPdf } from '../../api/report/render/pdf.ts';
+import { findings } from '../../api/report/render/summary.ts';
 import { distanceMiles } from '../../api/report/analysis/geocode.ts';
 import { gridMetrics, SearchLedger } from '../../api/report/analysis/visibility.ts';
 import type { ReportData, ReportInput } from '../../api/report/types.ts';
@@ -256,6 +257,8 @@ describe('visibility grid with the sample provider', () => {
   it('the report e-mail carries the grid (text line, coloured HTML cells, the business outlined) and the PDF its page', async () => {
     const data = await analyseBusiness(t.ctx, input, { now: NOW, ledger: new SearchLedger() });
     const mail = reportEmail(t.ctx, { to: 'ada@example.com', fullName: 'Ada', data, token: 'tok', reportUrl: 'https://app.example.com/report/tok', expiresAt: new Date('2026-12-24T00:00:00Z'), messageId: '<m@x>', scoreCard: Buffer.alloc(0), pdf: Buffer.alloc(0) });
+    // The executive summary (PDF and online report) says it in a sentence.
+    expect(findings(data).at(-1)).toMatch(/^Of 9 local searches around you \(a 3×3 grid\), \d+ list you in the top 3: a Share of Local Voice of \d+\.\d{2}%\.$/);
     expect(String(mail.text)).toMatch(/^Share of Local Voice \d+\.\d{2}% \(top 3 at \d+ of 9 grid points for "dentist"\)/m);
     const html = String(mail.html);
     expect(html).toContain('<h2 style="font-size:17px;margin:12px 0 8px">Local visibility');

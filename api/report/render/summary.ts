@@ -2,6 +2,7 @@
 import type { AnalysedPlace, ReportData, ScoreKey } from '../types.ts';
 import { breakdownOf, coverageText } from './breakdown.ts';
 import { bandLabel, marketOn, marketSize, SCORE_KEYS, SCORE_LABELS } from './labels.ts';
+import { fmtSolv, visibilityView } from './visibility.ts';
 
 export function findings(data: ReportData): string[] {
   const b = data.business;
@@ -27,6 +28,13 @@ export function findings(data: ReportData): string[] {
     return m.you !== null && m.median !== null && m.you < m.median;
   });
   if (behind.length) out.push(`Below the market median on ${behind.map((k) => SCORE_LABELS[k]).join(', ')}; at or above it on the rest.`);
+  const visibility = visibilityView(data);
+  if (visibility?.overall) {
+    const top = visibility.keywords.reduce((n, k) => n + k.cells.filter((c) => c.band === 'top3').length, 0);
+    const n = visibility.keywords.length;
+    const size = visibility.keywords[0]!.size;
+    out.push(`Of ${visibility.overall.points} local searches around you (a ${size}×${size} grid${n > 1 ? ` on ${n} keywords` : ''}), ${top} list you in the top 3: a Share of Local Voice of ${fmtSolv(visibility.overall.solv)}.`);
+  }
   return out;
 }
 
