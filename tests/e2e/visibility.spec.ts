@@ -47,7 +47,9 @@ test('the online report shows the local visibility grid, the metrics and every b
 
   const axe = await new AxeBuilder({ page }).include('[data-testid="visibility"]').include('[data-testid="listing-vs-market"]').analyze();
   expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
-  await section.screenshot({ path: 'test-results/screens/visibility-online.png' });
+  // The section as laid out in the page (a full-page capture, so the sticky top bar stays at the top).
+  const box = await section.evaluate((el) => { const r = el.getBoundingClientRect(); return { x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height }; });
+  await page.screenshot({ path: 'test-results/screens/visibility-online.png', fullPage: true, clip: box });
 });
 
 test('the dashboard\'s Local visibility card shows the latest grid, SoLV per keyword and the SoLV trend', async ({ page, appCtx, signIn }) => {

@@ -18,7 +18,7 @@ const LAST = 'ABCDEFGHJKLMNPRSTVW';
 /** The sample grid: how fast a place's standing falls off with distance, and how many other
  *  local listings compete at every point. */
 const SAMPLE_FALLOFF_MILES = 1.2;
-const SAMPLE_OTHER_LISTINGS = 10;
+const SAMPLE_OTHER_LISTINGS = 12;
 
 /** Sample listings carry what the sample reviews need, in the place id. */
 const REVIEW_HORIZON_DAYS = 365;
