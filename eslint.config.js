@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', '.astro/', 'node_modules/', 'data/', 'test-results/', 'playwright-report/', 'widget-sdk/dist/'] },
+  { ignores: ['dist/', '.astro/', 'node_modules/', 'data/', 'test-results/', 'playwright-report/', 'widget-sdk/dist/', 'packages/api-client/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

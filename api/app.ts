@@ -9,7 +9,8 @@ import { AppError } from './errors.ts';
 import { errorText } from './log.ts';
 import { noteStorageFault, storageError, storageFault } from './jobs/faults.ts';
 import { health } from './services/health.ts';
-import { errorAnswer } from './lib/problem.ts';
+import { errorAnswer, V1_PREFIX } from './lib/problem.ts';
+import type { WebhookFetchOptions } from './services/webhook-delivery.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { accountSecurityRoutes } from './routes/account-security.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
@@ -29,7 +30,12 @@ import { v1Routes } from './routes/v1/app.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-export function createApp(ctx: AppContext) {
+export interface AppOptions {
+  /** Tests only: the addresses a webhook endpoint may be added with (their local receivers). */
+  webhookUrls?: WebhookFetchOptions;
+}
+
+export function createApp(ctx: AppContext, options: AppOptions = {}) {
   const headers = securityHeaders(ctx.env, 'api');
   const app = new Hono().basePath('/api');
 
@@ -67,7 +73,7 @@ export function createApp(ctx: AppContext) {
   app.route('/', dataRightsRoutes(ctx));
   app.route('/', widgetRoutes(ctx));
   app.route('/', apiKeyRoutes(ctx));
-  app.route('/v1', v1Routes(ctx));
+  app.route('/v1', v1Routes(ctx, options.webhookUrls));
 
   // The public API (/api/v1) answers errors as RFC 9457 problem details; the rest as { code, message, fields? }.
   const answer = (c: Context, error: AppError, status: ContentfulStatusCode = error.status) => {
@@ -80,6 +86,8 @@ export function createApp(ctx: AppContext) {
     const route = `${c.req.method} ${c.req.routePath}`;
     if (error instanceof AppError) {
       if (error.retryAfterSeconds) c.header('Retry-After', String(error.retryAfterSeconds));
+      // RFC 9110/6750: a 401 names the scheme to use (the public API's keys are bearer tokens).
+      if (error.status === 401 && c.req.path.startsWith(V1_PREFIX)) c.header('WWW-Authenticate', 'Bearer realm="LocalRank API"');
       // The rest of a refused body is not read: the connection cannot carry another request, and
       // the client is told so rather than finding it closed under its next one.
       if (error.code === 'payload_too_large') c.header('Connection', 'close');

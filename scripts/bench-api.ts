@@ -6,7 +6,9 @@
 // different owner's business with that owner's key (or session). Then the key verification and the
 // rate-limit count are timed alone, in-process on the same database, and given as a share of the
 // server's CPU per API request.
-// The reads run at a fixed rate and at saturation (scripts/lib/http-load.ts).
+// The reads run at a fixed rate and at saturation (scripts/lib/http-load.ts), first with 200
+// owners and then, seeded further on the same server, with `--users` (so `--users 2000` prints the
+// CPU per request at 200 and at 2,000 accounts: the key route's cost should not grow with them).
 // Budget (ARCHITECTURE): p99 ≤ 15 ms at 500 requests/s on 2 cores.
 import { parseArgs } from 'node:util';
 import { createContext } from '../api/create-context.ts';
@@ -30,25 +32,28 @@ const USERS = Number(args.users);
 // The per-key limit is lifted: the benchmark measures the read, not the refusal.
 const server = await startBenchServer({ WORKER: 'off', AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-0123', API_RATE_LIMIT_ENTERPRISE: '1000000000' });
 const { port, env } = server;
+
 // Everything after the server's start is inside try … finally: a failed seed or run stops it too.
 try {
-
   // Seed through the server's own database (it has migrated it by now).
   const ctx = await createContext(loadEnv({ ...env, NODE_ENV: 'test', LOG_LEVEL: 'silent' }));
   const targets: Array<{ api: string; session: string; cookie: string; key: string }> = [];
-  const seedStart = performance.now();
-  for (let i = 0; i < USERS; i++) {
-    const owner = await createUser(ctx, { tier: 'enterprise' });
-    const { business } = await seedBusiness(ctx, {
-      userId: owner.userId,
-      company: `Bench Dental ${i}`,
-      snapshots: Array.from({ length: 13 }, (_, w) => ({ daysAgo: (12 - w) * 7, seed: i * 100 + w })),
-    });
-    const { key } = await createApiKey({ ctx, userId: owner.userId, plan: { subscriptionTier: 'enterprise', subscriptionStatus: 'active' }, input: { name: 'Bench', scopes: ['businesses:read'] } });
-    targets.push({ api: `/api/v1/businesses/${business.id}`, session: `/api/business/${business.id}`, cookie: owner.cookie, key });
+  const SIZES = USERS > 200 ? [200, USERS] : [USERS];
+  async function seedUpTo(count: number) {
+    const seedStart = performance.now();
+    const from = targets.length;
+    for (let i = from; i < count; i++) {
+      const owner = await createUser(ctx, { tier: 'enterprise' });
+      const { business } = await seedBusiness(ctx, {
+        userId: owner.userId,
+        company: `Bench Dental ${i}`,
+        snapshots: Array.from({ length: 13 }, (_, w) => ({ daysAgo: (12 - w) * 7, seed: i * 100 + w })),
+      });
+      const { key } = await createApiKey({ ctx, userId: owner.userId, plan: { subscriptionTier: 'enterprise', subscriptionStatus: 'active' }, input: { name: 'Bench', scopes: ['businesses:read'] } });
+      targets.push({ api: `/api/v1/businesses/${business.id}`, session: `/api/business/${business.id}`, cookie: owner.cookie, key });
+    }
+    console.log(`seeded ${count - from} more enterprise owners (${count} in all) with a key each × 13 weekly runs × 10 places in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
   }
-  ctx.db.$client.close();
-  console.log(`seeded ${USERS} enterprise owners with a key each × 13 weekly runs × 10 places in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
   const load = httpLoad({ port, pid: server.pid, rate: RATE, seconds: SECONDS });
   let seq = 0;
@@ -81,19 +86,29 @@ try {
   }
 
   try {
-    console.log(load.loadAverage());
-    const bytes = await read('api')();
-    console.log(`API answer: ${(bytes / 1024).toFixed(1)} KB (10 places)`);
-    // Warm-up: JIT, connection pool, SQLite page cache.
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      for (let i = 0; i < 100; i++) await read(i % 2 ? 'api' : 'session')();
-    }));
-    load.statuses.clear();
-    const api = await load.fixedRate(LABEL.api, read('api'));
-    await load.fixedRate(LABEL.session, read('session'));
-    await load.saturation(LABEL.api, read('api'));
-    await load.saturation(LABEL.session, read('session'));
-    load.printStatuses();
+    const cpu: string[] = [];
+    let api!: Awaited<ReturnType<typeof load.fixedRate>>;
+    for (const size of SIZES) {
+      await seedUpTo(size);
+      console.log(`--- ${size} accounts, ${size} keys in use ---`);
+      console.log(load.loadAverage());
+      const bytes = await read('api')();
+      console.log(`API answer: ${(bytes / 1024).toFixed(1)} KB (10 places)`);
+      // Warm-up: JIT, connection pool, SQLite page cache.
+      await Promise.all(Array.from({ length: 8 }, async () => {
+        for (let i = 0; i < 100; i++) await read(i % 2 ? 'api' : 'session')();
+      }));
+      load.statuses.clear();
+      api = await load.fixedRate(LABEL.api, read('api'));
+      const session = await load.fixedRate(LABEL.session, read('session'));
+      await load.saturation(LABEL.api, read('api'));
+      await load.saturation(LABEL.session, read('session'));
+      load.printStatuses();
+      const cpuText = (r: typeof api) => (r.cpuPerRequest ? ms(r.cpuPerRequest) : 'not measured');
+      cpu.push(`${size} accounts: key route ${cpuText(api)} CPU per request, session route ${cpuText(session)}; key route p99 ${ms(pct(api.sorted, 99))} at ${RATE}/s`);
+    }
+    ctx.db.$client.close();
+    console.log(['CPU per request by number of accounts:', ...cpu.map((line) => `  ${line}`)].join('\n'));
     const key = await keyVerificationMs();
     const perKey = key.verify + key.meter;
     console.log(`key verification ${ms(key.verify)} + per-key rate-limit count ${ms(key.meter)} per request, in-process (wall time)` +

@@ -7,9 +7,9 @@ import { closeMailer, outboxDir } from '../api/email/mailer.ts';
 import { loadEnvOrExit } from '../api/env.ts';
 import { productionDeps } from '../api/jobs/production.ts';
 import { PermanentJobError } from '../api/jobs/errors.ts';
-import { fmtScore, ranked, rankNo, rankOf, SCORE_KEYS, SCORE_LABELS } from '../api/report/render/labels.ts';
+import { reportLines } from '../api/report/render/summary.ts';
+import { ProviderStageError } from '../api/report/analysis/providers/types.ts';
 import { runReportOnce } from '../api/report/run-once.ts';
-import { solvCell, visibilityLine } from '../api/report/render/visibility.ts';
 import { checkReportRequest } from '../common/schemas/report-request-rules.ts';
 
 const usage = 'usage: npm run report -- --company NAME --address STREET --city CITY --state TX --zip 78701 --website https://… [--email you@example.com] [--name "Full Name"]';
@@ -87,29 +87,18 @@ const ctx = await createContext(env, { migrate: true });
 const timings: Record<string, number> = {};
 try {
   const result = await runReportOnce(ctx, input, { analyse, onStage: (stage, ms) => (timings[stage] = ms) });
-  const d = result.data;
-  const b = d.business;
-  const pad = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s.padEnd(n));
-  console.log(`\n${b.place.name} · ${d.category} · ${d.provider}${d.sampleData ? ' (SAMPLE DATA)' : ''}`);
-  console.log(`Overall ${fmtScore(b.scores.overall)} · rank ${rankOf(b, d)} · market share ${b.scores.marketSharePercent.toFixed(2)}%`);
-  const visibility = visibilityLine(d);
-  if (visibility) console.log(visibility);
-  for (const k of SCORE_KEYS) console.log(`  ${SCORE_LABELS[k].padEnd(22)} ${fmtScore(b.scores[k])}`);
-  console.log(`  Data points            ${b.dataPoints.length}`);
-  console.log('\nRank  Business                          Miles  SoLV     Overall');
-  for (const p of ranked(d)) console.log(`${(rankNo(p) ?? '–').padEnd(5)} ${pad(p.place.name + (p.isMainBusiness ? ' (you)' : ''), 33)} ${p.place.distanceMiles.toFixed(2).padStart(5)}  ${solvCell(p).padStart(7)}  ${fmtScore(p.scores.overall)}`);
-  console.log('\nRecommendations');
-  d.recommendations.forEach((r, i) => console.log(`  ${i + 1}. ${r.title} (+${r.gain.toFixed(2)} ${SCORE_LABELS[r.score]})`));
-  for (const note of d.notes) console.log(`Note: ${note}`);
+  console.log(`\n${reportLines(result.data).join('\n')}`);
   console.log(`\nPDF        ${resolve(result.pdf)}`);
   console.log(`Score card ${resolve(result.png)}`);
   console.log(`Online     ${result.url}`);
   console.log(`E-mail     ${result.emailSent ? (env.SMTP_URL ? 'sent via SMTP' : `written to ${resolve(outboxDir(ctx))}`) : 'not sent'}`);
   console.log(`Stages     ${Object.entries(timings).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(' · ')}`);
 } catch (error) {
-  // A request the pipeline cannot serve (an address that cannot be located): say why, no stack.
-  if (!(error instanceof PermanentJobError)) throw error;
-  console.error(`No report: ${error.message}`);
+  // A request the pipeline cannot serve (an address that cannot be located), or a provider call
+  // the report cannot stand without that failed (the queue would retry it): say what, one line.
+  if (error instanceof ProviderStageError) console.error(`No report: ${error.message}; the queue retries such a failure with back-off before the visitor is told.`);
+  else if (error instanceof PermanentJobError) console.error(`No report: ${error.message}`);
+  else throw error;
   process.exitCode = 1;
 } finally {
   closeMailer(ctx);

@@ -5,7 +5,7 @@
 import { COMPETITOR_COUNT, OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
 import type { AppContext } from '../context.ts';
 import { contactLine, POWERED_BY, sampleNote, themeOf, type Branding } from '../report/branding.ts';
-import { bandColour, fmtDate, fmtScore, marketSize, NOT_RANKED, rankNo, rankOf, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS } from '../report/render/labels.ts';
+import { bandColour, fmtDate, fmtScore, marketSize, notFoundText, NOT_RANKED, overallWeightsText, rankNo, rankOf, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS } from '../report/render/labels.ts';
 import type { ReportData } from '../report/types.ts';
 import { metricsText, NOT_MEASURED, RANK_BAND_ORDER, RANK_BANDS, VISIBILITY_TITLE, visibilityLine, visibilityView } from '../report/render/visibility.ts';
 import type { MailMessage } from './mailer.ts';
@@ -67,11 +67,19 @@ export function senderFor(ctx: AppContext, branding: Branding | null | undefined
   return `${displayName(branding.companyName)} <${address}>`;
 }
 
+/** How many data points this report measured on the business, stated per report: the promise
+ *  on the landing page and in the FAQ is this count, never more. */
+export function measuredText(data: ReportData): string {
+  const points = data.business.dataPoints;
+  const independent = points.filter((p) => p.status === 'measured' && !p.derived).length;
+  return `This report measured ${independent} independent data points on your business, of the ${points.length} it checks.`;
+}
+
 /** What the analysis could not collect, in one sentence, or null when nothing is missing: the
  *  e-mail must not present a partial report as a whole one. */
 export function dataGaps(data: ReportData): string | null {
-  // Scored points that could not be measured: what makes a score less complete than it could be.
-  const missing = data.business.dataPoints.filter((p) => p.status === 'unknown' && p.score).length;
+  // Every point that could not be measured, scored or not: the count the report's tables show.
+  const missing = data.business.dataPoints.filter((p) => p.status === 'unknown').length;
   const fewer = data.competitors.length < COMPETITOR_COUNT;
   if (missing === 0 && !fewer) return null;
   const parts = [
@@ -140,6 +148,8 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
   const note = sampleNote(branding);
   const replyTo = branding ? (branding.contactEmail ?? input.replyTo ?? null) : (input.replyTo ?? null);
   const gaps = dataGaps(data);
+  const notFound = notFoundText(data);
+  const weights = overallWeightsText(data);
   const overall = b.scores.overall as number | null;
   const overallText = overall === null ? fmtScore(overall) : `${fmtScore(overall)} / 10`;
 
@@ -150,11 +160,15 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
     intro,
     '',
     ...(data.sampleData ? [`${SAMPLE_DATA_LABEL.toUpperCase()}.`, note, ''] : []),
+    ...(notFound ? [notFound, ''] : []),
     ...(gaps ? [gaps, ''] : []),
+    measuredText(data),
+    '',
     `Overall score: ${overallText}`,
     `Market rank: ${rankOf(b, data)} (${data.category}, within ${data.radiusMiles} miles)`,
     ...SCORE_KEYS.map((k) => `- ${SCORE_LABELS[k]}: ${fmtScore(b.scores[k] as number | null)}`),
     ...(visibility ? ['', visibility] : []),
+    weights,
     '',
     'Where to start:',
     ...topRecs.map((r, i) => `${i + 1}. ${r.title}: ${r.detail}`),
@@ -194,6 +208,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
           <h1 style="font-size:22px;line-height:1.3;margin:8px 0 4px">Your report for ${escapeHtml(b.place.name)} is ready</h1>
           <p style="margin:0 0 16px;color:#475569;font-size:15px">Hi ${escapeHtml(firstName(input.fullName))}, here is how you compare with the top ${data.competitors.length} ${escapeHtml(data.category.toLowerCase())} businesses within ${data.radiusMiles} miles.</p>
           ${data.sampleData ? `<p style="margin:0 0 16px;padding:10px 12px;background:#fffbeb;border:1px solid #fcd34d;border-radius:8px;color:#92400e;font-size:14px"><strong>${escapeHtml(SAMPLE_DATA_LABEL)}.</strong> ${escapeHtml(note)}</p>` : ''}
+          ${notFound ? `<p style="margin:0 0 16px;padding:10px 12px;background:#fff7ed;border:1px solid #fdba74;border-radius:8px;color:#9a3412;font-size:14px"><strong>${escapeHtml(notFound)}</strong></p>` : ''}
           ${gaps ? `<p style="margin:0 0 16px;padding:10px 12px;background:#f8fafc;border:1px solid #e2e8f0;border-radius:8px;color:#334155;font-size:14px">${escapeHtml(gaps)}</p>` : ''}
           <img src="cid:${SCORE_CARD_CID}" width="544" alt="${escapeHtml(`Overall score ${overallText}, ${rankNo(b) ? `rank ${b.rank} of ${size}` : NOT_RANKED.toLowerCase()}${data.sampleData ? `, ${SAMPLE_DATA_LABEL.toLowerCase()}` : ''}`)}" style="display:block;width:100%;max-width:544px;height:auto;border-radius:8px;border:1px solid #e2e8f0">
         </td></tr>
@@ -203,6 +218,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
             <tr><td style="padding:6px 0;font-size:15px;font-weight:700">Market rank</td><td style="padding:6px 0;font-size:15px;font-weight:700;text-align:right">${rankOf(b, data)}</td></tr>
             ${SCORE_KEYS.map((k) => row(SCORE_LABELS[k], b.scores[k] as number | null)).join('')}
           </table>
+          <p style="margin:8px 0 0;color:#475569;font-size:13px">${escapeHtml(weights)} ${escapeHtml(measuredText(data))}</p>
         </td></tr>
         ${visibilityHtml(data)}
         <tr><td style="padding:8px 28px">

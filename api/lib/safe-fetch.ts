@@ -94,20 +94,27 @@ export function addressRefusal(address: string, allowLoopback = false): string |
   return `${parsed.toString()} is ${range}`;
 }
 
-function refuseAddress(address: string, allowLoopback: boolean): void {
-  const why = addressRefusal(address, allowLoopback);
-  if (why) throw new SafeFetchError('address', `refused address (${why})`);
+/**
+ * What the fetcher refuses about an address before any lookup (scheme, credentials, port, a
+ * private or loopback IP, localhost), or null. Checked again at every request and redirect; an
+ * outgoing webhook's address is checked with it when it is added, so the refusal comes at once.
+ */
+export function urlRefusal(url: URL, options: Pick<SafeFetchOptions, 'extraPorts' | 'allowLoopback'> = {}): SafeFetchError | null {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return new SafeFetchError('scheme', `refused scheme ${url.protocol}`);
+  if (url.username || url.password) return new SafeFetchError('credentials', 'refused URL with credentials');
+  const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  const allowed = [...SAFE_FETCH_DEFAULTS.ports, ...(options.extraPorts ?? [])];
+  if (!allowed.includes(port)) return new SafeFetchError('port', `refused port ${port}`);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const why = ipaddr.isValid(host) ? addressRefusal(host, options.allowLoopback ?? false) : null;
+  if (why) return new SafeFetchError('address', `refused address (${why})`);
+  if (/(^|\.)localhost\.?$/i.test(host) && !options.allowLoopback) return new SafeFetchError('address', 'refused host localhost');
+  return null;
 }
 
 function checkUrl(url: URL, options: SafeFetchOptions): void {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SafeFetchError('scheme', `refused scheme ${url.protocol}`);
-  if (url.username || url.password) throw new SafeFetchError('credentials', 'refused URL with credentials');
-  const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
-  const allowed = [...SAFE_FETCH_DEFAULTS.ports, ...(options.extraPorts ?? [])];
-  if (!allowed.includes(port)) throw new SafeFetchError('port', `refused port ${port}`);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (ipaddr.isValid(host)) refuseAddress(host, options.allowLoopback ?? false);
-  if (/(^|\.)localhost\.?$/i.test(host) && !options.allowLoopback) throw new SafeFetchError('address', 'refused host localhost');
+  const refusal = urlRefusal(url, options);
+  if (refusal) throw refusal;
 }
 
 /** A DNS lookup that refuses any non-public answer before a connection is attempted. */

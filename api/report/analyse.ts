@@ -1,8 +1,10 @@
 // The analysis pipeline: a report request in, ReportData out.
 // geocode → identify the business and its category → discover competitors (top 9 by prominence
 // within 20 miles) → reviews → websites (concurrently, through the safe fetcher) → data points →
-// scores → rank → recommendations. A provider failure or an unreadable website never stops it:
-// the data it would have given is marked missing and a note says why.
+// scores → rank → recommendations. An unreadable website or a failed reviews call never stops it:
+// the data it would have given is marked missing and a note says why. A failed competitor search,
+// or a transient failure (429, 5xx, timeout) of the business lookup, fails the stage
+// (ProviderStageError) so the job retries: a report is never made against fewer places than exist.
 import { COMPETITOR_COUNT, PRECISION, round, SEARCH_RADIUS_MILES } from '../../common/constants.ts';
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
@@ -10,12 +12,13 @@ import type { Env } from '../env.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
 import { safeFetch, type SafeFetchOptions } from '../lib/safe-fetch.ts';
 import { categoryFromProvider, FALLBACK_CATEGORY, inferCategory, type Category } from './analysis/categories.ts';
-import { collectMarket, type EarlierCount, type MarketView, type SiteState, type Subject } from './analysis/data-points.ts';
+import { collectMarket, reviewPositions, type EarlierCount, type MarketView, type SiteState, type Subject } from './analysis/data-points.ts';
 import { distanceMiles, geocode, GeocodeError, roundMiles } from './analysis/geocode.ts';
 import { googleProvider } from './analysis/providers/google.ts';
 import { sampleProvider } from './analysis/providers/sample.ts';
-import { describeFailure, type Listing, type ListingProfile, type PlacesProvider } from './analysis/providers/types.ts';
+import { describeFailure, isTransient, ProviderStageError, type Listing, type ListingProfile, type PlacesProvider } from './analysis/providers/types.ts';
 import { yelpProvider } from './analysis/providers/yelp.ts';
+import { samePlace } from './analysis/matching.ts';
 import { analyseReviews, type ReviewAnalysis } from './analysis/reviews.ts';
 import { SAMPLE_SITES_PATH, sampleSiteResponse } from './analysis/sample-sites.ts';
 import { overallBasis, overallOf, ranks, recommend, scorePlace } from './analysis/scoring.ts';
@@ -218,13 +221,18 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
   const point = geo.point;
 
   // 2. Identify the business and its category.
-  const { listing, listingFound, category } = await timed('identify', async () => {
+  const { listing, listingFound, lookupFailed, category } = await timed('identify', async () => {
     const guess = await guessCategory(input, fetchOptions);
     let found: Listing | null = null;
+    let lookupFailed = false;
     try {
       found = await provider.identify({ company: input.company, address: input.address, city: input.city, state: input.state, zip: input.zip, website: input.website, point, anchorZip: geo.zip, categoryId: guess.category.id });
-      if (!found) notes.push(`${input.company} was not found on ${providerLabel} near ${input.city}, ${input.state}; its listing data is marked missing.`);
+      if (!found) notes.push(`${input.company} was not found on ${providerLabel} near ${input.city}, ${input.state}: a customer searching there does not find it, so its listing data points count as none.`);
     } catch (error) {
+      // A quota, a timeout or a server error: the job retries later rather than report the
+      // business unlisted.
+      if (isTransient(error)) throw new ProviderStageError('identify', `${providerLabel} could not look up the business (${describeFailure(error)})`, { cause: error });
+      lookupFailed = true;
       notes.push(`${providerLabel} could not look up the business (${describeFailure(error)}); its listing data is marked missing.`);
     }
     const fromProvider = provider.name === 'sample' ? null : categoryFromProvider(found?.providerCategory) ?? categoryFromProvider(found?.categoryLabel);
@@ -243,7 +251,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
       providerCategory: null,
       categoryLabel: cat.label,
     };
-    return { listing: { ...own, website: input.website || own.website, categoryLabel: own.categoryLabel ?? cat.label }, listingFound: found !== null, category: cat };
+    return { listing: { ...own, website: input.website || own.website, categoryLabel: own.categoryLabel ?? cat.label }, listingFound: found !== null, lookupFailed, category: cat };
   });
   const home = { latitude: listingFound ? listing.latitude : point.latitude, longitude: listingFound ? listing.longitude : point.longitude };
 
@@ -262,15 +270,21 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
         state: geo.state,
         company: input.company,
       });
+      // The business's own listing is never its competitor, whatever name it goes by there.
+      const own = listingFound
+        ? { facts: { name: listing.name, phone: listing.phone, website: listing.website, address: listing.address, point: home }, contradictBy: undefined }
+        : { facts: { name: input.company, website: input.website, address: input.address }, contradictBy: [] as const };
+      const isOwn = (l: Listing) => l.placeId === listing.placeId || samePlace({ ...l, point: l }, own.facts, own.contradictBy);
       const within = found
         .map((l) => ({ listing: l, distance: roundMiles(distanceMiles(home, l)) }))
-        .filter((c) => c.distance <= SEARCH_RADIUS_MILES && c.listing.placeId !== listing.placeId)
+        .filter((c) => c.distance <= SEARCH_RADIUS_MILES && !isOwn(c.listing))
         .slice(0, COMPETITOR_COUNT);
       if (within.length < COMPETITOR_COUNT) notes.push(`${providerLabel} found ${within.length} ${category.label.toLowerCase()} competitor${within.length === 1 ? '' : 's'} within ${SEARCH_RADIUS_MILES} miles (the report compares up to ${COMPETITOR_COUNT}).`);
       return within;
     } catch (error) {
-      notes.push(`${providerLabel} could not list competitors (${describeFailure(error)}); the market comparison is missing.`);
-      return [];
+      // Without the competitors there is no rank and no share: a business compared with nobody
+      // is not the leader of its market. The job retries with its back-off.
+      throw new ProviderStageError('discover', `${providerLabel} could not list competitors (${describeFailure(error)})`, { cause: error });
     }
   });
   const all = [{ listing, distance: 0 }, ...competitors];
@@ -353,6 +367,8 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
     const totalLast90 = read.length > 0 && read.every((r) => r.exactDays >= 90) ? read.reduce((s, r) => s + r.last90, 0) : null;
     const prominence = (l: Listing) => (l.reviewCount ?? 0) ** 0.6 * (l.rating ?? 0) ** 2;
     const order = all.map((p, i) => ({ i, v: prominence(p.listing) })).sort((a, b) => b.v - a.v || a.i - b.i);
+    // The business's own count is unknown when the provider does not list it.
+    const positions = reviewPositions(all.map((p, i) => (i === 0 && !listingFound ? null : p.listing.reviewCount)));
 
     const subjects: Subject[] = all.map((p, i) => {
       const others = all.filter((_, j) => j !== i).map((o) => distanceMiles(p.listing, o.listing));
@@ -365,10 +381,12 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
         nearestOtherMiles: others.length ? roundMiles(Math.min(...others)) : null,
         othersWithin5: others.filter((d) => d <= 5).length,
         prominencePosition: order.findIndex((o) => o.i === i) + 1,
+        reviewPosition: positions[i] ?? null,
       };
       const subject: Subject = {
         listing: p.listing,
         listingFound: i === 0 ? listingFound : true,
+        lookupFailed: i === 0 && lookupFailed,
         distanceMiles: p.distance,
         reviews: reviewResults[i] ?? null,
         reviewSource: reviewSource(i),
@@ -436,7 +454,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
       radiusMiles: SEARCH_RADIUS_MILES,
       business: analysed[0]!,
       competitors: analysed.slice(1),
-      recommendations: recommend(analysed[0]!.dataPoints),
+      recommendations: recommend(analysed[0]!.dataPoints, 5, { competitors: analysed.slice(1).map((a) => a.dataPoints), sourceLabel: providerLabel }),
       visibility,
       ownReviews,
     };

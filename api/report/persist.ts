@@ -54,7 +54,7 @@ function metricsRow(businessId: string, runId: string, reportedAt: Date, analyse
     digitalPresenceScore: score(analysed.scores.digitalPresence),
     engagementScore: score(analysed.scores.engagement),
     marketShareScore: score(analysed.scores.marketShare),
-    marketSharePercent: round(analysed.scores.marketSharePercent, 2),
+    marketSharePercent: analysed.scores.marketSharePercent === null ? null : round(analysed.scores.marketSharePercent, 2),
     overallScore: score(analysed.scores.overall),
     techStackData: analysed.techStack,
     reviewVelocityData: analysed.reviewVelocity,

@@ -53,6 +53,11 @@ export interface Review {
   date: string; // ISO 8601
   url: string | null;
   ownerResponse: { date: string | null; text: string } | null;
+  /** The language of `text` as the provider states it (BCP-47), when it does. */
+  language?: string | null;
+  /** The provider's English translation of `text`, when it gives one; `text` stays the original
+   *  (the words quoted). */
+  translation?: string | null;
 }
 
 /** measured: read from the source; not_applicable: does not apply to this business or to anyone in
@@ -74,7 +79,13 @@ export interface DataPoint {
   derived?: boolean;
   /** How this value was measured, in one sentence. */
   how?: string;
+  /** A scored point measured at its worst because of one fact behind it: the website did not
+   *  answer, there is no website, the provider does not list the business, it has no reviews.
+   *  Recommendations fold such points into the one action that fixes that fact. */
+  absentBecause?: AbsentBecause;
 }
+
+export type AbsentBecause = 'site_down' | 'no_site' | 'not_listed' | 'no_reviews';
 
 export interface ScorePart {
   key: string;
@@ -88,6 +99,8 @@ export interface ScorePart {
   /** Points this part adds to the 1-10 score; null when not measured. */
   contribution: number | null;
   status: PointStatus;
+  /** Read from a few review excerpts: "from 3 reviews read" (its weight is scaled down for it). */
+  note?: string;
 }
 
 export interface ScoreBreakdown {
@@ -110,8 +123,9 @@ export interface Scores {
   marketShare: number | null;
   /** Weighted mean of the scores that have a number (their weights rescaled); null when none has. */
   overall: number | null;
-  /** Share of the local market's reviews, as a percent with 2 decimals (not a 1-10 score). */
-  marketSharePercent: number;
+  /** Share of the local market's reviews, as a percent with 2 decimals (not a 1-10 score); null
+   *  when the place's review count is unknown ("Not enough data"). */
+  marketSharePercent: number | null;
 }
 
 export interface AnalysedPlace {

@@ -13,6 +13,9 @@ import { listDeliveries, listWebhookEndpoints, resendDelivery } from '../service
 
 const NO_STORE = { 'Cache-Control': 'private, no-store' };
 
+/** Deliveries per page on the account screen. */
+export const SCREEN_LOG_PAGE = 10;
+
 export function apiKeyRoutes(ctx: AppContext) {
   const viewer = async (c: { req: { raw: Request } }) => {
     const session = await ctx.auth.api.getSession({ headers: c.req.raw.headers });
@@ -36,8 +39,13 @@ export function apiKeyRoutes(ctx: AppContext) {
     .get('/webhooks', async (c) => {
       const userId = (await viewer(c)).id;
       const endpoints = await listWebhookEndpoints({ ctx, userId });
-      const withLogs = await Promise.all(endpoints.map(async (e) => ({ ...e, ...(await listDeliveries({ ctx, userId, endpointId: e.id })) })));
+      const withLogs = await Promise.all(endpoints.map(async (e) => ({ ...e, ...(await listDeliveries({ ctx, userId, endpointId: e.id, limit: SCREEN_LOG_PAGE })) })));
       return c.json({ endpoints: withLogs }, 200, NO_STORE);
+    })
+    // Older deliveries of one endpoint, a page at a time ("Show older" on the screen).
+    .get('/webhooks/:endpointId/deliveries', async (c) => {
+      const cursor = c.req.query('cursor');
+      return c.json(await listDeliveries({ ctx, userId: (await viewer(c)).id, endpointId: c.req.param('endpointId'), cursor, limit: SCREEN_LOG_PAGE }), 200, NO_STORE);
     })
     .post('/webhooks/:endpointId/deliveries/:deliveryId/resend', async (c) =>
       c.json(await resendDelivery({ ctx, userId: (await viewer(c)).id, endpointId: c.req.param('endpointId'), deliveryId: c.req.param('deliveryId') }), 202, NO_STORE),

@@ -157,6 +157,36 @@ SELECT k.id, k.user_id, k.scopes, k.last_used_at, u.subscription_tier AS tier, u
 FROM api_keys k JOIN users u ON u.id = k.user_id LEFT JOIN consultants c ON c.user_id = u.id
 WHERE k.hash = ?1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?2)`;
 
+/**
+ * `last_used_at` of the keys used since the last flush, written in one batch a second later
+ * rather than by the request: with thousands of keys in use, a write transaction per key and
+ * minute on the request path (each a commit on the event loop) made the key route's cost and
+ * tail latency grow with the number of keys.
+ */
+const lastUsedPending = new WeakMap<object, { keys: Map<string, number>; timer: NodeJS.Timeout | null }>();
+
+function noteLastUsed(ctx: Pick<AppContext, 'db'>, keyId: string, now: number) {
+  let pending = lastUsedPending.get(ctx.db);
+  if (!pending) lastUsedPending.set(ctx.db, (pending = { keys: new Map(), timer: null }));
+  pending.keys.set(keyId, now);
+  if (pending.timer) return;
+  pending.timer = setTimeout(() => {
+    pending.timer = null;
+    void flushLastUsed(ctx).catch(() => undefined);
+  }, 1000);
+  pending.timer.unref();
+}
+
+/** Writes the pending `last_used_at` values now (the timer does it a second after the first use). */
+export async function flushLastUsed(ctx: Pick<AppContext, 'db'>): Promise<void> {
+  const pending = lastUsedPending.get(ctx.db);
+  if (!pending?.keys.size) return;
+  const entries = [...pending.keys];
+  pending.keys.clear();
+  const updates = entries.map(([id, at]) => ctx.db.update(apiKeys).set({ lastUsedAt: new Date(at) }).where(eq(apiKeys.id, id)));
+  await ctx.db.batch(updates as [(typeof updates)[0], ...typeof updates]);
+}
+
 const invalidKey = () => new AppError('unauthenticated', 'Missing or invalid API key. Send it as "Authorization: Bearer lr_live_…".');
 
 /**
@@ -172,9 +202,7 @@ export async function verifyApiKey(ctx: AppContext, authorization: string | null
   const plan = { subscriptionTier: String(row.tier), subscriptionStatus: String(row.status) };
   if (!can(plan, 'api')) throw new AppError('plan_required', API_PLAN_MESSAGE);
   const lastUsed = row.last_used_at === null ? 0 : Number(row.last_used_at);
-  if (now - lastUsed >= LAST_USED_EVERY_MS) {
-    await ctx.db.update(apiKeys).set({ lastUsedAt: new Date(now) }).where(eq(apiKeys.id, String(row.id)));
-  }
+  if (now - lastUsed >= LAST_USED_EVERY_MS) noteLastUsed(ctx, String(row.id), now);
   return {
     keyId: String(row.id),
     userId: String(row.user_id),

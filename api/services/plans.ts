@@ -1,7 +1,7 @@
 // Plans: list users, set a user's tier and status (and their consultant profile's). `applyPlan`
 // is the one writer of a plan: the admin command's set-plan and billing (api/services/billing/)
 // both go through it, so the user's and the consultant's tier never disagree.
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { SUBSCRIPTION_STATUSES, TIERS, type SubscriptionStatus, type Tier } from '../../common/constants.ts';
 import { users } from '../../db/schema/auth.ts';
 import { consultants } from '../../db/schema/consultants.ts';
@@ -45,11 +45,24 @@ export interface PlanState {
 /** The billing details kept beside the plan (absent for plans set by hand). */
 export type BillingState = Partial<Pick<typeof users.$inferInsert, 'stripeSubscriptionId' | 'billingInterval' | 'currentPeriodEnd' | 'cancelAtPeriodEnd' | 'billingGraceUntil'>>;
 
-/** Writes a plan to the user and their consultant profile, in one transaction. */
-export async function applyPlan({ ctx, userId, plan, billing = {} }: { ctx: Pick<AppContext, 'db'>; userId: string; plan: { subscriptionTier: string; subscriptionStatus: string }; billing?: BillingState }) {
-  const [, updated] = await ctx.db.batch([
-    ctx.db.update(users).set({ ...plan, ...billing }).where(eq(users.id, userId)),
-    ctx.db.update(consultants).set(plan).where(eq(consultants.userId, userId)).returning({ id: consultants.id }),
+/**
+ * Writes a plan to the user and their consultant profile, in one transaction. With `readAt` (when
+ * the Stripe read behind the plan started) nothing is written if a read that started later was
+ * applied already: of two deliveries at once, the slower stale read cannot land last.
+ */
+export async function applyPlan({ ctx, userId, plan, billing = {}, readAt }: { ctx: Pick<AppContext, 'db'>; userId: string; plan: { subscriptionTier: string; subscriptionStatus: string }; billing?: BillingState; readAt?: Date }) {
+  const fresher = readAt ? or(isNull(users.billingReadAt), lt(users.billingReadAt, readAt)) : undefined;
+  const [user, consultant] = await ctx.db.batch([
+    ctx.db
+      .update(users)
+      .set({ ...plan, ...billing, ...(readAt ? { billingReadAt: readAt } : {}) })
+      .where(and(eq(users.id, userId), fresher))
+      .returning({ id: users.id }),
+    ctx.db
+      .update(consultants)
+      .set(plan)
+      .where(and(eq(consultants.userId, userId), readAt ? sql`exists (select 1 from ${users} where ${users.id} = ${userId} and ${users.billingReadAt} = ${readAt.getTime()})` : undefined))
+      .returning({ id: consultants.id }),
   ]);
-  return { consultantUpdated: updated.length > 0 };
+  return { applied: user.length > 0, consultantUpdated: consultant.length > 0 };
 }

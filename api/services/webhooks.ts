@@ -3,13 +3,14 @@
 // (emitEvent), deliveries through the job queue (api/services/webhook-delivery.ts) and the
 // delivery log with resend. Every id is checked against the account: another's answers 404.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { CreateWebhookInput, WebhookEvent } from '../../common/schemas/webhooks.ts';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/api.ts';
 import { users } from '../../db/schema/auth.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { enqueue } from '../jobs/queue.ts';
+import { urlRefusal, type SafeFetchOptions, type SafeFetchRefusal } from '../lib/safe-fetch.ts';
 import { API_PLAN_MESSAGE } from './api-keys.ts';
 import { can } from './entitlements.ts';
 
@@ -36,18 +37,68 @@ const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 const newMessageId = () => `msg_${randomUUID().replaceAll('-', '')}`;
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
-const endpointSummary = (e: EndpointRow) => ({
+interface Health {
+  lastSuccessAt: number | null;
+  consecutiveFailures: number;
+}
+const NO_ATTEMPTS: Health = { lastSuccessAt: null, consecutiveFailures: 0 };
+const endpointSummary = (e: EndpointRow, health: Health = NO_ATTEMPTS) => ({
   id: e.id,
   url: e.url,
   description: e.description,
   events: e.events,
   createdAt: e.createdAt.toISOString(),
+  /** `disabled` (every delivery failed for the whole retry window), `failing` (the last attempt failed) or `active`. */
+  state: e.disabledAt ? ('disabled' as const) : e.failingSince || health.consecutiveFailures > 0 ? ('failing' as const) : ('active' as const),
   disabledAt: e.disabledAt?.toISOString() ?? null,
   failingSince: e.failingSince?.toISOString() ?? null,
+  lastSuccessAt: health.lastSuccessAt === null ? null : new Date(health.lastSuccessAt).toISOString(),
+  consecutiveFailures: health.consecutiveFailures,
 });
+
+/** Per endpoint: the last attempt answered 2xx, and the failed attempts since (every delivery's). */
+async function healthOf(ctx: AppContext, endpointIds: string[]): Promise<Map<string, Health>> {
+  if (!endpointIds.length) return new Map();
+  const rows = await ctx.db.$read(
+    `SELECT d.endpoint_id AS id,
+       max(CASE WHEN a.response_status BETWEEN 200 AND 299 THEN a.at END) AS last_success
+     FROM webhook_deliveries d JOIN webhook_attempts a ON a.delivery_id = d.id
+     WHERE d.endpoint_id IN (SELECT value FROM json_each(?1))
+     GROUP BY d.endpoint_id`,
+    [JSON.stringify(endpointIds)],
+  );
+  const failures = await ctx.db.$read(
+    `SELECT d.endpoint_id AS id, count(*) AS n
+     FROM webhook_deliveries d JOIN webhook_attempts a ON a.delivery_id = d.id
+     WHERE d.endpoint_id IN (SELECT value FROM json_each(?1))
+       AND (a.response_status IS NULL OR a.response_status NOT BETWEEN 200 AND 299)
+       AND a.at > coalesce((SELECT max(a2.at) FROM webhook_deliveries d2 JOIN webhook_attempts a2 ON a2.delivery_id = d2.id
+                             WHERE d2.endpoint_id = d.endpoint_id AND a2.response_status BETWEEN 200 AND 299), 0)
+     GROUP BY d.endpoint_id`,
+    [JSON.stringify(endpointIds)],
+  );
+  const health = new Map<string, Health>();
+  for (const r of rows) health.set(String(r.id), { lastSuccessAt: r.last_success === null ? null : Number(r.last_success), consecutiveFailures: 0 });
+  for (const r of failures) health.set(String(r.id), { ...(health.get(String(r.id)) ?? NO_ATTEMPTS), consecutiveFailures: Number(r.n) });
+  return health;
+}
 export type WebhookEndpointSummary = ReturnType<typeof endpointSummary>;
 
-export async function createWebhookEndpoint({ ctx, userId, input }: { ctx: AppContext; userId: string; input: CreateWebhookInput }) {
+const URL_REFUSALS: Partial<Record<SafeFetchRefusal, (detail: string) => string>> = {
+  credentials: () => 'No user name or password in the address',
+  port: (detail) => `Deliveries go to ports 80 and 443 only (${detail.replace('refused ', '')})`,
+  address: (detail) => `Deliveries never go to private, loopback or reserved addresses (${detail.replace(/^refused (address|host) ?/, '').replace(/^\((.*)\)$/, '$1')})`,
+  scheme: () => 'Enter an http:// or https:// address',
+};
+
+/**
+ * Adds an endpoint. An address delivery would refuse (the safe fetcher's rules: scheme,
+ * credentials, ports 80/443, no private, loopback or reserved IP, no localhost) is refused now,
+ * with the reason; names are resolved at delivery, where the same rules apply to the answer.
+ */
+export async function createWebhookEndpoint({ ctx, userId, input, urlRules }: { ctx: AppContext; userId: string; input: CreateWebhookInput; urlRules?: Pick<SafeFetchOptions, 'allowLoopback' | 'extraPorts'> }) {
+  const refusal = urlRefusal(new URL(input.url), urlRules);
+  if (refusal) throw new AppError('invalid_input', 'Please check the highlighted fields.', { fields: { url: URL_REFUSALS[refusal.reason]?.(refusal.message) ?? refusal.message } });
   const [{ n }] = (await ctx.db.$read('SELECT count(*) AS n FROM webhook_endpoints WHERE user_id = ?1', [userId])) as [{ n: number }];
   if (Number(n) >= WEBHOOK_ENDPOINT_LIMIT) throw new AppError('conflict', `An account can have at most ${WEBHOOK_ENDPOINT_LIMIT} webhook endpoints. Delete one first.`);
   const secret = newSecret();
@@ -57,7 +108,8 @@ export async function createWebhookEndpoint({ ctx, userId, input }: { ctx: AppCo
 
 export async function listWebhookEndpoints({ ctx, userId }: { ctx: AppContext; userId: string }) {
   const rows = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.userId, userId)).orderBy(desc(webhookEndpoints.createdAt));
-  return rows.map(endpointSummary);
+  const health = await healthOf(ctx, rows.map((r) => r.id));
+  return rows.map((r) => endpointSummary(r, health.get(r.id)));
 }
 
 export async function ownedEndpoint(ctx: AppContext, userId: string, endpointId: string): Promise<EndpointRow> {
@@ -90,7 +142,7 @@ export async function rotateWebhookSecret({ ctx, userId, endpointId, now = new D
     .set({ secret, previousSecret: endpoint.secret, previousSecretUntil, disabledAt: null, failingSince: null })
     .where(eq(webhookEndpoints.id, endpoint.id))
     .returning();
-  return { ...endpointSummary(row!), secret, previousSecretValidUntil: previousSecretUntil.toISOString() };
+  return { ...endpointSummary(row!, (await healthOf(ctx, [row!.id])).get(row!.id)), secret, previousSecretValidUntil: previousSecretUntil.toISOString() };
 }
 
 /** The secrets a delivery is signed with at `now`: the current one, and the previous one during its overlap. */
@@ -129,14 +181,28 @@ export async function emitEvent(ctx: AppContext, input: { userId: string; type: 
   return queued;
 }
 
-export async function listDeliveries({ ctx, userId, endpointId }: { ctx: AppContext; userId: string; endpointId: string }) {
+/** A page of the delivery log starts after the delivery its cursor names: `<createdAt ms>_<id>`. */
+const deliveryCursor = (d: { createdAt: Date; id: string }) => `${d.createdAt.getTime()}_${d.id}`;
+export const DELIVERY_CURSOR_PATTERN = '^[0-9]{1,15}_[A-Za-z0-9-]{1,64}$';
+
+/** The delivery log, newest first, `limit` (at most DELIVERY_LOG_LIMIT) a page; `nextCursor` pages on. */
+export async function listDeliveries({ ctx, userId, endpointId, cursor, limit = DELIVERY_LOG_LIMIT }: { ctx: AppContext; userId: string; endpointId: string; cursor?: string; limit?: number }) {
   const endpoint = await ownedEndpoint(ctx, userId, endpointId);
-  const deliveries = await ctx.db
+  let after = undefined;
+  if (cursor) {
+    const match = new RegExp(DELIVERY_CURSOR_PATTERN).exec(cursor) ? /^(\d+)_(.+)$/.exec(cursor) : null;
+    if (!match) throw new AppError('invalid_input', 'Please check the highlighted fields.', { fields: { cursor: 'Not a cursor this API gave out' } });
+    const at = new Date(Number(match[1]));
+    after = or(lt(webhookDeliveries.createdAt, at), and(eq(webhookDeliveries.createdAt, at), lt(webhookDeliveries.id, match[2]!)));
+  }
+  const page = await ctx.db
     .select()
     .from(webhookDeliveries)
-    .where(eq(webhookDeliveries.endpointId, endpoint.id))
-    .orderBy(desc(webhookDeliveries.createdAt))
-    .limit(DELIVERY_LOG_LIMIT);
+    .where(and(eq(webhookDeliveries.endpointId, endpoint.id), after))
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(Math.min(limit, DELIVERY_LOG_LIMIT) + 1);
+  const deliveries = page.slice(0, Math.min(limit, DELIVERY_LOG_LIMIT));
+  const nextCursor = page.length > deliveries.length ? deliveryCursor(deliveries.at(-1)!) : null;
   const attempts = deliveries.length
     ? await ctx.db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, deliveries.map((d) => d.id))).orderBy(webhookAttempts.at)
     : [];
@@ -152,6 +218,7 @@ export async function listDeliveries({ ctx, userId, endpointId }: { ctx: AppCont
         .filter((a) => a.deliveryId === d.id)
         .map((a) => ({ at: a.at.toISOString(), responseStatus: a.responseStatus, excerpt: a.excerpt, durationMs: a.durationMs })),
     })),
+    nextCursor,
   };
 }
 

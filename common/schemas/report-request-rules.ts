@@ -58,11 +58,18 @@ export const TEXT_BOUNDS = {
   city: { min: 2, max: 100 },
 } as const;
 
-// A practical address shape: local part, @, dotted domain with a 2+ letter top level.
-const EMAIL = /^[A-Za-z0-9._%+'-]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}$/;
-const ZIP = /^\d{5}(?:-\d{4})?$/;
+// A practical address shape: local part, @, dotted domain with a 2+ letter top level, no "..".
+// The patterns are the API document's too (JSON Schema `pattern`, ECMA-262), so they are strings.
+export const EMAIL_PATTERN = "^(?!.*\\.\\.)[A-Za-z0-9._%+'-]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z]{2,}$";
+export const ZIP_PATTERN = '^\\d{5}(?:-\\d{4})?$';
+/** For the document: addresses `isWebsiteUrl` accepts (a subset: dotted names, a letter-led top level). */
+export const WEBSITE_PATTERN = '^https?://(?:(?![Xx][Nn]--)[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)+(?![Xx][Nn]--)[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?::[1-9][0-9]{0,3})?(?:[/?#][!-~]*)?$';
+/** For the document: text that is the same once trimmed (the API trims, then counts characters). */
+export const TRIMMED_PATTERN = '^\\S(?:[\\s\\S]*\\S)?$';
+const EMAIL = new RegExp(EMAIL_PATTERN);
+const ZIP = new RegExp(ZIP_PATTERN);
 
-export const isEmail = (value: string) => EMAIL.test(value) && !value.includes('..');
+export const isEmail = (value: string) => EMAIL.test(value);
 export const isZip = (value: string) => ZIP.test(value);
 
 /** An http(s) address with a dotted host name, the kind a local business's website has. */

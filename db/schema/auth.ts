@@ -20,6 +20,8 @@ export const users = sqliteTable('users', {
   currentPeriodEnd: integer('current_period_end', { mode: 'timestamp_ms' }),
   cancelAtPeriodEnd: integer('cancel_at_period_end', { mode: 'boolean' }).notNull().default(false),
   billingGraceUntil: integer('billing_grace_until', { mode: 'timestamp_ms' }),
+  /** When the Stripe read that last set the plan started: an older read never overwrites a fresher one. */
+  billingReadAt: integer('billing_read_at', { mode: 'timestamp_ms' }),
   // Deleting the account closes it at once and erases it after the grace period (decision 0132):
   // sign-in is refused while closedAt is set; the purge job erases it after purgeAfter.
   closedAt: integer('closed_at', { mode: 'timestamp_ms' }),

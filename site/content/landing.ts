@@ -87,7 +87,7 @@ export const FEATURES: readonly Feature[] = [
   {
     title: 'Scoring & Ranking',
     icon: 'trophy',
-    text: '90+ data points roll up into four 1-10 scores and an overall score, then a market rank against your competitors.',
+    text: 'Every data point we can measure rolls up into four 1-10 scores and an overall score, then a market rank against your competitors; the report says how many it measured.',
     points: ['Online reviews, digital presence', 'Customer engagement, market share', 'Overall score and market rank'],
   },
 ];

@@ -99,3 +99,26 @@ test('the unsubscribe link asks first, then unsubscribes', async ({ page, appCtx
   expect(res?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: 'This unsubscribe link is not valid' })).toBeVisible();
 });
+
+test('an all-missing report shows no invented figure on the online page: no score, rank or share', async ({ page, appCtx, baseURL }) => {
+  const { token } = await seedReport(appCtx, baseURL!, {
+    company: 'Nothing Measured Dental',
+    edit: (data) => {
+      for (const p of [data.business, ...data.competitors]) {
+        p.scores = { reviews: null, digitalPresence: null, engagement: null, marketShare: null, overall: null, marketSharePercent: null };
+        for (const k of ['reviews', 'digitalPresence', 'engagement', 'marketShare'] as const) p.breakdown[k] = { ...p.breakdown[k], score: null, measuredWeight: 0, coverage: 0, parts: p.breakdown[k].parts.map((x) => ({ ...x, raw: 'Unknown', normalised: null, contribution: null, status: 'unknown' as const })) };
+        for (const d of p.dataPoints) Object.assign(d, { value: null, status: 'unknown' });
+      }
+      data.recommendations = [];
+    },
+  });
+  await page.goto(`/report/${token}`);
+  const summary = page.getByRole('region', { name: 'Scores', exact: true });
+  await expect(summary).toContainText('Not enough data');
+  await expect(summary).toContainText('Share of the reviews in this market: Not enough data');
+  // The bands' ranges ("7.5-8.49") are the scale, not a score.
+  const text = ((await summary.innerText()) + (await page.locator('.legend').innerText())).replace(/\d+(\.\d+)?-\d+(\.\d+)?/g, '');
+  expect(text).not.toMatch(/\d+\.\d{2}|%|#\d+ of/);
+  await expect(page.locator('.legend')).toContainText('A score says how much of the best value a business reaches');
+  await page.screenshot({ path: 'test-results/screens/report-all-missing.png', fullPage: false });
+});

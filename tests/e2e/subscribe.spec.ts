@@ -148,3 +148,26 @@ test('a user already on the plan is told so', async ({ page, signIn }) => {
   await page.goto('/subscribe?plan=enterprise');
   await expect(page.getByText('Your account is on the Enterprise plan.')).toBeVisible();
 });
+
+test('an agency already on Agency is told so and sent to its billing settings, not pitched the plan', async ({ page, signIn }) => {
+  const loaded = await routeStripe(page);
+  await signIn({ role: 'consultant', tier: 'agency' });
+  await page.goto('/subscribe?plan=agency');
+  await expect(page.getByRole('heading', { name: 'You’re on the Agency plan' })).toBeVisible();
+  await expect(page.getByText('Your account is on the Agency plan.')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'E-mail sales' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Billing Settings' })).toHaveAttribute('href', '/account#billing');
+  await page.screenshot({ path: 'test-results/subscribe-agency-current.png', fullPage: true });
+  // No payment to take here: Stripe.js is not fetched.
+  expect(loaded).toEqual([]);
+});
+
+test('the plan page says which plan the account is on now', async ({ page, signIn }) => {
+  await routeStripe(page);
+  await signIn({ role: 'client', tier: 'pro' });
+  await page.goto('/subscribe?plan=enterprise');
+  await expect(page.getByTestId('sub-current-plan')).toHaveText('Your account is on the Pro plan now.');
+  await page.goto('/subscribe?plan=agency');
+  await expect(page.getByText('Your account is on the Pro plan now.')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'E-mail sales' })).toBeVisible();
+});

@@ -108,6 +108,7 @@ export const ROUTES: Record<string, RouteRule> = {
   'POST /api/api-keys/:apiKeyId/roll': { access: 'signed-in' },
   'DELETE /api/api-keys/:apiKeyId': { access: 'signed-in' },
   'GET /api/webhooks': { access: 'signed-in' },
+  'GET /api/webhooks/:endpointId/deliveries': { access: 'signed-in' },
   // Takes no body.
   'POST /api/webhooks/:endpointId/deliveries/:deliveryId/resend': { access: 'signed-in' },
 };

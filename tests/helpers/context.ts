@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../../api/app.ts';
+import { createApp, type AppOptions } from '../../api/app.ts';
 import type { AppContext } from '../../api/context.ts';
 import { createContext } from '../../api/create-context.ts';
 import { loadEnv } from '../../api/env.ts';
@@ -14,13 +14,13 @@ export interface TestContext {
   close: () => Promise<void>;
 }
 
-export async function createTestContext(overrides: Record<string, string> = {}): Promise<TestContext> {
+export async function createTestContext(overrides: Record<string, string> = {}, options: AppOptions = {}): Promise<TestContext> {
   const dataDir = mkdtempSync(join(tmpdir(), 'localrank-test-'));
   const env = loadEnv({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', WORKER: 'off', SIGNUP_RATE_LIMIT_PER_IP: '100000', ...overrides });
   const ctx = await createContext(env, { migrate: true });
   return {
     ctx,
-    app: createApp(ctx),
+    app: createApp(ctx, options),
     dataDir,
     close: async () => {
       ctx.db.$client.close();

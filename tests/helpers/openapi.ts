@@ -7,7 +7,7 @@ import { z } from '../../common/zod.ts';
 
 type Json = Record<string, unknown>;
 export interface OpenApiDocument {
-  paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, { content?: Record<string, { schema: Json }> }> }>>;
+  paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, { headers?: Record<string, { required?: boolean }>; content?: Record<string, { schema: Json }> }> }>>;
   components: { schemas?: Record<string, Json> };
 }
 
@@ -36,6 +36,9 @@ export function expectDocumented(doc: OpenApiDocument, method: string, url: stri
   const mediaType = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
   const schema = response!.content?.[mediaType]?.schema;
   expect(schema, `${method} ${template} ${res.status} documents ${mediaType}`).toBeDefined();
+  for (const [name, header] of Object.entries(response!.headers ?? {})) {
+    if (header.required) expect(res.headers.get(name), `${method} ${template} ${res.status} sends the header ${name}`).not.toBeNull();
+  }
   const result = z.fromJSONSchema(inline(schema, doc) as never).safeParse(res.body);
   expect(result.success, `${method} ${template} ${res.status}: ${result.error?.message}`).toBe(true);
   checked.add(`${method.toUpperCase()} ${template} ${res.status}`);

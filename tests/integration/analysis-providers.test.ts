@@ -196,7 +196,7 @@ describe('google provider (Places API New)', () => {
     const req = JSON.parse(nearby.body);
     expect(req).toMatchObject({ includedTypes: ['dentist'], rankPreference: 'POPULARITY', maxResultCount: 20 });
     expect(req.locationRestriction.circle.radius).toBe(32187);
-    expect(seen.find((s) => s.path === '/v1/places/gp1')!.headers['x-goog-fieldmask']).toBe(DETAIL_FIELDS.join(','));
+    expect(seen.find((s) => s.path === '/v1/places/gp1?languageCode=en')!.headers['x-goog-fieldmask']).toBe(DETAIL_FIELDS.join(','));
   });
 
   it(`measures at least ${MIN_DATA_POINTS} independent data points for a business with a readable website, and reads its listing profile`, async () => {
@@ -235,13 +235,9 @@ describe('google provider (Places API New)', () => {
     expect(data.competitors).toHaveLength(COMPETITOR_COUNT);
   });
 
-  it('completes with the market missing when competitor search keeps answering 429', async () => {
+  it('fails the discover stage (the job retries) when competitor search keeps answering 429: never a market of one', async () => {
     modes.searchNearby = '429';
-    const data = await analyseBusiness(t.ctx, input, { now: NOW, fetch: localSites() });
-    expect(data.competitors).toEqual([]);
-    expect(data.notes.join(' ')).toMatch(/could not list competitors \(its request quota was exhausted \(429\)/);
-    expect(data.business.rank).toBe(1);
-    expect(data.recommendations).toHaveLength(5);
+    await expect(analyseBusiness(t.ctx, input, { now: NOW, fetch: localSites() })).rejects.toThrow(/could not list competitors \(its request quota was exhausted \(429\)/);
   });
 
   it('completes with reviews missing when place details time out', async () => {
@@ -258,13 +254,14 @@ describe('google provider (Places API New)', () => {
     const data = await analyseBusiness(t.ctx, input, { now: NOW, fetch: localSites() });
     expect(data.business.place.placeId).toBe('input:b-1');
     expect(data.business.dataPoints.find((d) => d.key === 'reviews.rating')?.status).toBe('unknown');
-    expect(data.business.dataPoints.find((d) => d.key === 'listing.found')?.value).toBe(false);
+    // Whether Google lists it is unknown: not "not found".
+    expect(data.business.dataPoints.find((d) => d.key === 'listing.found')?.status).toBe('unknown');
     expect(data.notes.join(' ')).toMatch(/could not look up the business \(its answer could not be read/);
     expect(data.competitors.length).toBeGreaterThan(0);
   });
 
   it('still e-mails the report, its PDF marking what is missing, when the provider fails mid-analysis', async () => {
-    modes.searchNearby = '429';
+    modes.details = 'slow';
     const registry = createRegistry({ analyse: (ctx, reportInput) => analyseBusiness(ctx, reportInput, { now: NOW, fetch: localSites() }) });
     const { request } = await createReportRequest(t.ctx);
     await createWorker(t.ctx, { registry }).runNext();
@@ -274,24 +271,19 @@ describe('google provider (Places API New)', () => {
     const mail = (await readOutboxMessage(t.ctx, file!))!.email;
     const pdf = mail.attachments.find((a) => a.mimeType === 'application/pdf')!;
     const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf.content as ArrayBuffer)), { mergePages: true });
-    expect(text).toMatch(/could not list competitors \(its request quota was exhausted \(429\)/);
-    expect(text).toMatch(/Austin Family Dental was not found on Google Places near Austin, TX; its listing data is marked missing/);
+    expect(text).toMatch(/Reviews could not be read for 9 of 10 businesses \(it did not answer in time/);
+    expect(text.replace(/\s+/g, ' ')).toMatch(/Austin Family Dental was not found on Google Places near Austin, TX: a customer searching there does not find it/);
     expect(text).toContain('Unknown');
-    expect(mail.text).toMatch(/Some data could not be collected this time \(\d+ of the \d+ data points on your business; 0 of 9 competitors found\)\. The report marks what is missing and says why under "Notes on the data"\./);
+    expect(mail.text).toMatch(/Some data could not be collected this time \(\d+ of the \d+ data points on your business\)\. The report marks what is missing and says why under "Notes on the data"\./);
     expect(mail.html).toContain('Some data could not be collected this time');
   });
 
-  it('completes when every call fails', async () => {
+  it('fails the stage when every call fails', async () => {
     modes.searchText = '500';
     modes.searchNearby = 'html';
-    const data = await analyseBusiness(t.ctx, input, { now: NOW, fetch: localSites() });
-    expect(data.competitors).toEqual([]);
-    // Its website was read, so Digital Presence has a number; with no listing and no reviews the
-    // Online Reviews and Market Share scores, and so the overall, read "Not enough data".
-    expect(data.business.scores.digitalPresence).toBeGreaterThanOrEqual(1);
-    expect(data.business.scores).toMatchObject({ reviews: null, marketShare: null, overall: null });
-    expect(data.business.breakdown.reviews.score).toBeNull();
-    expect(data.notes.join(' ')).toMatch(/Too little could be measured/);
+    await expect(analyseBusiness(t.ctx, input, { now: NOW, fetch: localSites() })).rejects.toMatchObject({ name: 'ProviderStageError', stage: 'identify' });
+    modes.searchText = 'malformed';
+    await expect(analyseBusiness(t.ctx, input, { now: NOW, fetch: localSites() })).rejects.toMatchObject({ name: 'ProviderStageError', stage: 'discover' });
   });
 });
 
@@ -366,11 +358,16 @@ describe('yelp provider (Fusion)', () => {
     expect(data.notes.join(' ')).toMatch(/Reviews could not be read for 10 of 10 businesses \(it did not answer in time/);
   });
 
-  it('completes when the search answers a malformed body', async () => {
+  it('fails the discover stage when the search answers a malformed body', async () => {
     modes.ySearch = 'malformed';
+    await expect(analyseBusiness(t.ctx, input, { now: NOW, fetch: localSites() })).rejects.toThrow(/Yelp could not list competitors/);
+  });
+
+  it('keeps the reviews already read when the details call fails', async () => {
+    modes.yDetails = '500';
     const data = await analyseBusiness(t.ctx, input, { now: NOW, fetch: localSites() });
-    expect(data.competitors).toEqual([]);
-    expect(data.notes.join(' ')).toMatch(/Yelp could not list competitors/);
+    expect(data.business.sentiment).toMatchObject({ read: true, reviewsRead: 3 });
+    expect(data.business.dataPoints.find((d) => d.key === 'listing.claimed')?.status).toBe('unknown');
   });
 });
 

@@ -1,9 +1,9 @@
 // API keys on /account (issue 16): created on Enterprise and Agency plans only, shown once, stored
 // as a hash with a checksum in the key, rolled with a grace period, revoked; another user's key
 // answers 404.
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKey, hashApiKey, isWellFormedApiKey, verifyApiKey } from '../../api/services/api-keys.ts';
+import { flushLastUsed, generateApiKey, hashApiKey, isWellFormedApiKey, verifyApiKey } from '../../api/services/api-keys.ts';
 import { apiKeys } from '../../db/schema/api.ts';
 import { users } from '../../db/schema/auth.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
@@ -39,6 +39,16 @@ describe('API keys', () => {
     const list = await call(t.app, 'GET', '/api/api-keys', undefined, owner.cookie);
     expect(list.body.apiKeys.map((k: { id: string }) => k.id)).toEqual([apiKey.id]);
     expect(JSON.stringify(list.body)).not.toContain(key);
+  });
+
+  it('writes no row on the request path: last used is recorded for many keys in one batch', async () => {
+    const owners = await Promise.all(Array.from({ length: 3 }, () => createUser(t.ctx, { tier: 'enterprise' })));
+    const keys = await Promise.all(owners.map(async (o) => (await call(t.app, 'POST', '/api/api-keys', { name: 'Batch', scopes: ['businesses:read'] }, o.cookie)).body));
+    for (const { key } of keys) expect((await t.app.request('/api/v1/businesses', { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+    const lastUsed = async () => (await t.ctx.db.select({ at: apiKeys.lastUsedAt }).from(apiKeys).where(inArray(apiKeys.id, keys.map((k) => k.apiKey.id)))).map((r) => r.at);
+    expect(await lastUsed()).toEqual([null, null, null]);
+    await flushLastUsed(t.ctx);
+    expect((await lastUsed()).every((at) => at instanceof Date && Date.now() - at.getTime() < 60_000)).toBe(true);
   });
 
   it('refuses keys on plans without the API, and bad input per field', async () => {

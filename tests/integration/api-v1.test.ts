@@ -25,9 +25,11 @@ import { createUser } from '../helpers/factories.ts';
 import { checked, expectDocumented, operationsOf, type OpenApiDocument } from '../helpers/openapi.ts';
 
 let t: TestContext;
+/** The local receivers' ports: endpoints may be added with them here (tests only). */
+const HOOK_PORTS: number[] = [];
 let doc: OpenApiDocument;
 beforeAll(async () => {
-  t = await createTestContext({ API_RATE_LIMIT_ENTERPRISE: '5000' });
+  t = await createTestContext({ API_RATE_LIMIT_ENTERPRISE: '5000' }, { webhookUrls: { allowLoopback: true, extraPorts: HOOK_PORTS } });
   doc = (await call(t.app, 'GET', '/api/v1/openapi.json')).body;
 });
 afterAll(() => t.close());
@@ -327,7 +329,7 @@ describe('public API: alerts', () => {
     expect((await v1(owner.key, 'GET', `/businesses/${business.id}/alert-threshold`)).body).toEqual({ businessId: business.id, threshold: 3 });
     expect((await v1(owner.key, 'PUT', `/businesses/${business.id}/alert-threshold`, { threshold: 3.5 })).body.threshold).toBe(3.5);
     const bad = await v1(owner.key, 'PUT', `/businesses/${business.id}/alert-threshold`, { threshold: 3.55 });
-    expect(bad.body.fields).toEqual({ threshold: 'Threshold must be a number between 1.0 and 5.0' });
+    expect(bad.body.fields).toEqual({ threshold: 'Threshold must be a number between 1.0 and 5.0 with one decimal (2.5, not 2.55)' });
 
     const stranger = await account('agency');
     expect((await v1(stranger.key, 'GET', `/businesses/${business.id}/alerts`)).status).toBe(404);
@@ -351,6 +353,7 @@ async function receiver(respond: () => number = () => 204) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
+  HOOK_PORTS.push(port);
   return { url: `http://127.0.0.1:${port}/hooks`, port, received, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 

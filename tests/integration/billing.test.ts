@@ -8,7 +8,7 @@ import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { setupBilling } from '../../api/services/billing/catalogue.ts';
 import { refundSubscription } from '../../api/services/billing/refund.ts';
-import { STRIPE_API_VERSION } from '../../api/services/billing/stripe.ts';
+import { createStripe, STRIPE_API_VERSION } from '../../api/services/billing/stripe.ts';
 import { GRACE_END_JOB, PAYMENT_FAILED_JOB, syncSubscription } from '../../api/services/billing/subscriptions.ts';
 import { can } from '../../api/services/entitlements.ts';
 import type { Logger } from '../../api/log.ts';
@@ -24,6 +24,7 @@ let t: TestContext;
 let stripe: StripeDouble;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 const warnings: string[] = [];
+const logged: string[] = [];
 
 async function postEvent(payload: string, signature?: string) {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -42,7 +43,12 @@ beforeAll(async () => {
   });
   t = await createTestContext({ ...stripe.env(), SMTP_URL: smtp.url, PUBLIC_BASE_URL: 'https://app.example.com', SUBSCRIBE_RATE_LIMIT_PER_USER: '8' });
   const log = t.ctx.log;
-  t.ctx.log = { ...log, warn: (message: string, fields?: Record<string, unknown>) => void warnings.push(`${message} ${JSON.stringify(fields ?? {})}`) } as Logger;
+  t.ctx.log = {
+    ...log,
+    warn: (message: string, fields?: Record<string, unknown>) => void warnings.push(`${message} ${JSON.stringify(fields ?? {})}`),
+    error: (message: string, fields?: Record<string, unknown>) => void logged.push(`${message} ${JSON.stringify(fields ?? {})}`),
+    info: (message: string, fields?: Record<string, unknown>) => void logged.push(`${message} ${JSON.stringify(fields ?? {})}`),
+  } as Logger;
   await setupBilling({ ctx: t.ctx });
 });
 afterAll(async () => {
@@ -311,6 +317,159 @@ describe('refund', () => {
     await expect(refundSubscription({ ctx: t.ctx, email: paid.email, now: started + 31 * 24 * 3600 * 1000 })).rejects.toThrow(/31 days ago; the 30-day money-back guarantee/);
     expect(stripe.refunds.size).toBe(1);
     expect(await userRow(paid.userId)).toMatchObject({ subscriptionTier: 'pro' });
+  });
+});
+
+describe('converging to Stripe', () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** Another process (the admin command on another machine) talking to the same Stripe account. */
+  const otherProcess = () => createStripe(t.ctx.env);
+  const signed = (event: object) => {
+    const payload = JSON.stringify(event);
+    return postEvent(payload, stripe.sign(payload));
+  };
+
+  it('two deliveries at once: the read that started last is the plan, however slow the first one', async () => {
+    const paid = await subscribe('pro', 'monthly');
+    let readDone!: () => void;
+    const read = new Promise<void>((resolve) => (readDone = resolve));
+    stripe.beforeAnswer = async (method, path) => {
+      if (method !== 'GET' || path !== `/v1/subscriptions/${paid.subscriptionId}`) return;
+      stripe.beforeAnswer = undefined;
+      readDone();
+      await sleep(300);
+    };
+    const slow = syncSubscription({ ctx: t.ctx, subscriptionId: paid.subscriptionId });
+    await read;
+    // Stripe cancels it while the first answer (still active) is on its way.
+    Object.assign(stripe.subscriptions.get(paid.subscriptionId)!, { status: 'canceled', ended_at: stripe.now, canceled_at: stripe.now });
+    await syncSubscription({ ctx: t.ctx, subscriptionId: paid.subscriptionId });
+    expect(await userRow(paid.userId)).toMatchObject({ subscriptionTier: 'free' });
+    expect(await slow).toMatchObject({ applied: false, reason: 'a fresher read was applied' });
+    expect(await userRow(paid.userId)).toMatchObject({ subscriptionTier: 'free' });
+  });
+
+  it('a price changed by billing-setup in another process: Stripe refuses the cached one and the current one is used', async () => {
+    await subscribe('pro', 'monthly');
+    const old = [...stripe.prices.values()].find((p) => p.lookup_key === 'localrank_pro_monthly' && p.active)!;
+    const admin = otherProcess();
+    const current = await admin.prices.create({ product: 'localrank_pro', currency: 'usd', unit_amount: 5900, recurring: { interval: 'month' }, lookup_key: 'localrank_pro_monthly', transfer_lookup_key: true });
+    await admin.prices.update(old.id, { active: false });
+    const user = await createUser(t.ctx);
+    const res = await call(t.app, 'POST', '/api/create-subscription', { planType: 'pro', interval: 'monthly' }, user.cookie);
+    expect(res.status).toBe(200);
+    const subscriptionId = (await userRow(user.userId)).stripeSubscriptionId!;
+    expect(stripe.subscriptions.get(subscriptionId)!.items.data[0]!.price.id).toBe(current.id);
+    // billing-setup puts the catalogue's amount back (a new price again, never a replayed one).
+    await setupBilling({ ctx: t.ctx });
+    expect([...stripe.prices.values()].filter((p) => p.lookup_key === 'localrank_pro_monthly' && p.active).map((p) => p.unit_amount)).toEqual([4900]);
+  });
+
+  it('billing-setup reverting a price change within a day makes a new price instead of replaying the archived one', async () => {
+    const first = [...stripe.prices.values()].find((p) => p.lookup_key === 'localrank_enterprise_monthly' && p.active)!;
+    // A release with another amount ran billing-setup; this one goes back to the catalogue's.
+    const admin = otherProcess();
+    await admin.prices.create({ product: 'localrank_enterprise', currency: 'usd', unit_amount: 12900, recurring: { interval: 'month' }, lookup_key: 'localrank_enterprise_monthly', transfer_lookup_key: true });
+    await admin.prices.update(first.id, { active: false });
+    const lines = await setupBilling({ ctx: t.ctx });
+    expect(lines.find((l) => l.what === 'price localrank_enterprise_monthly')).toMatchObject({ action: 'updated' });
+    const active = [...stripe.prices.values()].filter((p) => p.lookup_key === 'localrank_enterprise_monthly' && p.active);
+    expect(active.map((p) => p.unit_amount)).toEqual([10900]);
+    expect(active[0]!.id).not.toBe(first.id);
+  });
+
+  it('a customer Stripe no longer knows (keys switched, test data deleted): sync, portal and a new subscription work, not 500', async () => {
+    const paid = await subscribe('pro', 'monthly');
+    const lost = (await userRow(paid.userId)).stripeCustomerId!;
+    stripe.customers.delete(lost);
+    stripe.subscriptions.delete(paid.subscriptionId);
+    const sync = await call(t.app, 'POST', '/api/billing/sync', undefined, paid.cookie);
+    expect(sync.status).toBe(200);
+    expect(sync.body).toMatchObject({ tier: 'free', status: 'active' });
+    const portal = await call(t.app, 'POST', '/api/billing/portal', undefined, paid.cookie);
+    expect(portal.status).toBe(200);
+    const customer = (await userRow(paid.userId)).stripeCustomerId!;
+    expect(customer).not.toBe(lost);
+    expect(stripe.customers.get(customer)!.metadata.userId).toBe(paid.userId);
+    const again = await call(t.app, 'POST', '/api/create-subscription', { planType: 'pro', interval: 'monthly' }, paid.cookie);
+    expect(again.status).toBe(200);
+    expect(stripe.subscriptions.get((await userRow(paid.userId)).stripeSubscriptionId!)!.customer).toBe(customer);
+    expect(warnings.some((w) => w.startsWith('stripe customer missing'))).toBe(true);
+  });
+
+  it('an event over 1 MB is read by id from Stripe and the subscription read again; a forged one is refused', async () => {
+    const paid = await subscribe('pro', 'monthly');
+    const sub = stripe.subscriptions.get(paid.subscriptionId)!;
+    Object.assign(sub, { status: 'canceled', ended_at: stripe.now, canceled_at: stripe.now });
+    const event = { ...stripe.events.at(-1)!, id: 'evt_oversized', type: 'customer.subscription.deleted', data: { object: { ...structuredClone(sub), padding: 'x'.repeat(1.2 * 1024 * 1024) } } };
+    stripe.events.push(event as never);
+    const payload = JSON.stringify(event);
+    const forged = await postEvent(payload, stripe.sign(payload, undefined, 'whsec_not_ours'));
+    expect(forged.status).toBe(400);
+    expect(await userRow(paid.userId)).toMatchObject({ subscriptionTier: 'pro' });
+    expect(await postEvent(payload, stripe.sign(payload))).toEqual({ status: 200, body: { received: true } });
+    expect(await userRow(paid.userId)).toMatchObject({ subscriptionTier: 'free' });
+    expect(stripe.requests.some((r) => r.path === '/v1/events/evt_oversized')).toBe(true);
+  });
+
+  it('an invoice event of an older API version (no parent) is read by id: the failed-renewal e-mail is queued', async () => {
+    const paid = await subscribe('pro', 'monthly');
+    const deliver = stripe.deliver;
+    stripe.deliver = undefined;
+    try {
+      await stripe.endPeriod(paid.subscriptionId, { fail: true });
+    } finally {
+      stripe.deliver = deliver;
+    }
+    const failed = stripe.events.findLast((e) => e.type === 'invoice.payment_failed')!;
+    const { parent: _parent, ...invoice } = failed.data.object as unknown as Record<string, unknown>;
+    const res = await signed({ ...failed, id: 'evt_old_version_invoice', api_version: '2024-06-20', data: { object: { ...invoice, subscription: paid.subscriptionId } } });
+    expect(res).toEqual({ status: 200, body: { received: true } });
+    expect(await userRow(paid.userId)).toMatchObject({ subscriptionTier: 'pro', subscriptionStatus: 'past_due' });
+    const queued = await t.ctx.db.query.jobs.findMany({ where: eq(jobs.type, PAYMENT_FAILED_JOB) });
+    expect(queued.some((j) => (j.payload as { invoiceId: string }).invoiceId === invoice.id)).toBe(true);
+    expect(logged.some((l) => l.startsWith('stripe event read by id') && l.includes('2024-06-20'))).toBe(true);
+  });
+
+  it('an event this code cannot read in any version is refused with a log line saying so', async () => {
+    logged.length = 0;
+    const thin = { id: 'evt_thin_1', object: 'v2.core.event', type: 'v1.billing.meter.error_report_triggered', created: '2026-11-01T00:00:00.000Z', related_object: { id: 'mtr_1', type: 'billing.meter' } };
+    const res = await signed(thin);
+    expect(res.status).toBe(400);
+    expect(logged.some((l) => l.startsWith('stripe event refused: API version undefined cannot be read by this server') && l.includes('a v2.core.event, not a snapshot event'))).toBe(true);
+  });
+
+  it('an event for a subscription Stripe does not know is acknowledged and logged, not 500', async () => {
+    warnings.length = 0;
+    const res = await signed({ ...stripe.events[0], id: 'evt_unknown_subscription', type: 'customer.subscription.updated', data: { object: { ...(stripe.events[0]!.data.object as object), id: 'sub_unknown', object: 'subscription' } } });
+    expect(res).toEqual({ status: 200, body: { received: true, ignored: 'unknown subscription' } });
+    expect(warnings.some((w) => w.startsWith('stripe subscription unknown to Stripe') && w.includes('sub_unknown'))).toBe(true);
+  });
+
+  it('a signature timestamp more than 5 minutes in the future is refused; within 5 minutes it is taken', async () => {
+    const event = { ...stripe.events[0], id: 'evt_future', type: 'customer.created', data: { object: { id: 'cus_x', object: 'customer' } } };
+    const payload = JSON.stringify(event);
+    const now = Math.floor(Date.now() / 1000);
+    expect((await postEvent(payload, stripe.sign(payload, now + 10 * 60))).status).toBe(400);
+    expect((await postEvent(payload, stripe.sign(payload, now + 4 * 60))).status).toBe(200);
+  });
+
+  it('billing-setup without a public address prints `stripe listen --latest`', async () => {
+    const lines = await setupBilling({ ctx: { env: { ...t.ctx.env, PUBLIC_BASE_URL: 'http://127.0.0.1:4321' } } });
+    expect(lines.find((l) => l.what === 'webhook endpoint')!.detail).toContain('stripe listen --latest --forward-to http://127.0.0.1:4321/api/stripe/webhook');
+  });
+
+  it('a second refund says what Stripe says, the same day and after the idempotency key expired; so does a charge too old', async () => {
+    const paid = await subscribe('pro', 'monthly');
+    await refundSubscription({ ctx: t.ctx, email: paid.email });
+    await expect(refundSubscription({ ctx: t.ctx, email: paid.email })).rejects.toThrow(/^Already refunded: Stripe has refund re_\w+ of 49\.00 USD \(succeeded\)/);
+    stripe.forgetIdempotencyKeys();
+    await expect(refundSubscription({ ctx: t.ctx, email: paid.email })).rejects.toThrow(/^Already refunded/);
+    const other = await subscribe('pro', 'monthly');
+    const invoice = stripe.invoices.get(String(stripe.subscriptions.get(other.subscriptionId)!.latest_invoice))!;
+    const pi = String(invoice.confirmation_secret!.client_secret).split('_secret_')[0]!;
+    stripe.paymentIntents.get(pi)!.created = stripe.now - 200 * 24 * 3600;
+    await expect(refundSubscription({ ctx: t.ctx, email: other.email })).rejects.toThrow(`Stripe refused the refund: Charge for ${pi} is too old to be refunded. (charge_expired_for_refund)`);
   });
 });
 

@@ -46,7 +46,10 @@ beforeAll(async () => {
     req.on('end', () => (hooks.push({ headers: req.headers, body }), res.writeHead(200).end('ok')));
   });
   await new Promise<void>((r) => hookServer.listen(0, '127.0.0.1', r));
-  t = await createTestContext({ PLACES_PROVIDER: 'google', GOOGLE_PLACES_KEY: 'g-key', GOOGLE_PLACES_BASE_URL: `http://127.0.0.1:${(places.address() as AddressInfo).port}` });
+  t = await createTestContext(
+    { PLACES_PROVIDER: 'google', GOOGLE_PLACES_KEY: 'g-key', GOOGLE_PLACES_BASE_URL: `http://127.0.0.1:${(places.address() as AddressInfo).port}` },
+    { webhookUrls: { allowLoopback: true, extraPorts: [hookPort()] } },
+  );
 });
 afterAll(async () => {
   await t.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sameBusiness } from '../../api/report/analysis/providers/match.ts';
+import { sameName as sameBusiness } from '../../api/report/analysis/matching.ts';
 import { sampleProvider } from '../../api/report/analysis/providers/sample.ts';
 import { analyseReviews, sentimentOf } from '../../api/report/analysis/reviews.ts';
 import { categoryFromProvider, inferCategory } from '../../api/report/analysis/categories.ts';

@@ -23,7 +23,7 @@ const at = (points: DataPoint[], key: string, change: Partial<DataPoint>) => poi
 function extreme(key: string, best: boolean): DataPoint['value'] {
   const n = DATA_POINTS.find((d) => d.key === key)!.norm!;
   if (n.kind === 'bool') return best;
-  if (n.kind === 'ramp') return best ? n.hi : n.lo;
+  if (n.kind === 'ramp' || n.kind === 'log') return best ? n.hi : n.lo;
   if (n.kind === 'inverse') return best ? n.lo : n.hi;
   return best ? n.idealLo : n.zeroHi;
 }
@@ -44,7 +44,8 @@ describe('the data-point registry', () => {
         expect(d.weight, d.key).toBe(0);
       }
     }
-    for (const k of SCORE_KEYS) expect(DATA_POINTS.filter((d) => d.score === k).length, k).toBeGreaterThanOrEqual(5);
+    // Market Share is scored on what a new competitor cannot reorder (decision 0151): two points.
+    for (const k of SCORE_KEYS) expect(DATA_POINTS.filter((d) => d.score === k).length, k).toBeGreaterThanOrEqual(k === 'marketShare' ? 2 : 5);
   });
 
   it('normalises into 0-1', () => {
@@ -108,8 +109,8 @@ describe('scores', () => {
       for (const k of SCORE_KEYS) {
         const b = breakdown[k];
         expect(b.score).toBe(scores[k]);
-        expect(b.measuredWeight).toBe(b.parts.filter((p) => p.status === 'measured').reduce((s, p) => s + p.weight, 0));
-        expect(b.totalWeight).toBe(b.parts.filter((p) => p.status !== 'not_applicable').reduce((s, p) => s + p.weight, 0));
+        expect(b.measuredWeight).toBeCloseTo(b.parts.filter((p) => p.status === 'measured').reduce((s, p) => s + p.weight, 0), 2);
+        expect(b.totalWeight).toBeCloseTo(b.parts.filter((p) => p.status !== 'not_applicable').reduce((s, p) => s + p.weight, 0), 2);
         if (b.score === null) {
           expect(b.coverage < COVERAGE_FLOOR || b.measuredWeight === 0).toBe(true);
           expect(b.parts.every((p) => p.contribution === null)).toBe(true);
@@ -197,7 +198,10 @@ describe('recommendations', () => {
       const points = randomPoints(seed, 0.1);
       const recs = recommend(points);
       expect(recs.length).toBeLessThanOrEqual(5);
-      for (let i = 1; i < recs.length; i++) expect(recs[i - 1]!.gain).toBeGreaterThanOrEqual(recs[i]!.gain);
+      // By gain, but for the two facts that come first whatever the gains: no listing, a dead site.
+      const moved = (r: (typeof recs)[number]) => (r.lever === 'listing.claim' && points.find((p) => p.key === 'listing.found')?.value === false) || (r.lever === 'site.reachable' && points.find((p) => p.key === 'site.reachable')?.value === false);
+      const byGain = recs.filter((r) => !moved(r));
+      for (let i = 1; i < byGain.length; i++) expect(byGain[i - 1]!.gain).toBeGreaterThanOrEqual(byGain[i]!.gain);
       expect(new Set(recs.map((r) => r.lever)).size).toBe(recs.length);
       const scores = scorePlace(points).scores;
       for (const r of recs) {
@@ -214,15 +218,15 @@ describe('recommendations', () => {
     }
   });
 
-  it('never repeat a lever: "Lift your average rating" and "Out-rate the market" are one', () => {
+  it('never repeat a lever: "Lift your average rating" and "Turn good visits into five-star reviews" are one', () => {
     const points = DATA_POINTS.map((d): DataPoint => ({ key: d.key, label: d.label, unit: d.unit, score: d.score, status: 'measured', value: d.norm ? extreme(d.key, true) : null }));
-    const low = at(at(at(points, 'reviews.rating', { value: 3 }), 'market.rating_vs_average', { value: -0.8 }), 'reviews.count', { value: 0 });
-    const recs = recommend(at(low, 'market.review_share', { value: 0 }), 50);
+    const low = at(at(at(points, 'reviews.rating', { value: 3 }), 'reviews.share_5_star', { value: 10 }), 'reviews.count', { value: 0 });
+    const recs = recommend(at(low, 'market.review_position', { value: 10 }), 50);
     const titles = recs.map((r) => r.title);
-    expect(titles.filter((t) => t === 'Lift your average rating' || t === 'Out-rate the market')).toHaveLength(1);
+    expect(titles.filter((t) => t === 'Lift your average rating' || t === 'Turn good visits into five-star reviews')).toHaveLength(1);
     expect(titles.filter((t) => t === 'Collect more reviews' || t === 'Grow your share of local reviews')).toHaveLength(1);
     const experience = recs.find((r) => r.lever === 'reviews.experience')!;
-    expect(experience.evidence).toEqual(expect.arrayContaining(['reviews.rating', 'market.rating_vs_average']));
+    expect(experience.evidence).toEqual(expect.arrayContaining(['reviews.rating', 'reviews.share_5_star']));
   });
 
   it('quote their evidence as the data-point tables write it: "36.67%", never "36.67 %"', () => {
@@ -247,7 +251,7 @@ describe('a website that does not answer', () => {
   // not answer never outscores one with a working site, whatever that site shows.
   it('never outscores a working site on Digital Presence', () => {
     const listing: Listing = { placeId: 'p', name: 'Acme Dental', address: '100 Main St, Austin, TX 78701', phone: '(512) 555-0100', website: 'https://acme.example', rating: 4.2, reviewCount: 80, latitude: 30, longitude: -97, providerCategory: 'dentist', categoryLabel: 'Dentist' };
-    const market = { places: 2, totalReviews: 160, totalLast90: null, medianReviewCount: 80, averageRating: 4.2, nearestOtherMiles: 1, othersWithin5: 1, prominencePosition: 1 };
+    const market = { places: 2, totalReviews: 160, totalLast90: null, medianReviewCount: 80, averageRating: 4.2, nearestOtherMiles: 1, othersWithin5: 1, prominencePosition: 1, reviewPosition: 1 };
     const subject = (site: WebsiteAnalysis): Subject => ({ listing, listingFound: true, distanceMiles: 0, reviews: null, reviewSource: '', site, siteState: site.reachable ? 'read' : 'down', listingGivesWebsite: true, profile: null, earlier: null, market, now: new Date('2026-11-22T12:00:00Z') });
     const dead = unreachable('https://acme.example', 'timeout');
     for (let seed = 1; seed <= 200; seed++) {

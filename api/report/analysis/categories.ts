@@ -1,6 +1,9 @@
 // Business categories the analysis recognises: how to infer one from a company name or a website's
 // words, the matching Google Places type and Yelp category alias, and the vocabulary the sample
-// provider uses to make a plausible local market for it.
+// provider uses to make a plausible local market for it. Keywords are matched folded (see
+// matching.ts) and come in the languages of the US markets and the providers' listings: English,
+// Spanish, French, Russian, Japanese.
+import { countPhrase, fold } from './matching.ts';
 
 export interface Category {
   id: string;
@@ -21,7 +24,7 @@ export const CATEGORIES: Category[] = [
   {
     id: 'dentist',
     label: 'Dentist',
-    keywords: ['dental', 'dentist', 'dentistry', 'smile', 'smiles', 'orthodontic', 'orthodontics', 'teeth', 'implants'],
+    keywords: ['dental', 'dentist', 'dentistry', 'smile', 'smiles', 'orthodontic', 'orthodontics', 'teeth', 'implants', 'dentista', 'dentistas', 'odontologia', 'dentaire', 'стоматология', 'стоматолог', '歯科'],
     google: 'dentist',
     yelp: 'dentists',
     nameStems: ['Family', 'Bright', 'Gentle', 'Modern', 'Premier', 'Advanced', 'Pure', 'Park'],
@@ -33,7 +36,7 @@ export const CATEGORIES: Category[] = [
   {
     id: 'plumber',
     label: 'Plumber',
-    keywords: ['plumbing', 'plumber', 'plumbers', 'drain', 'drains', 'rooter', 'pipe', 'water heater'],
+    keywords: ['plumbing', 'plumber', 'plumbers', 'drain', 'drains', 'rooter', 'pipe', 'water heater', 'plomero', 'plomeria', 'fontanero', 'fontaneria', 'plombier', 'сантехник', '水道'],
     google: 'plumber',
     yelp: 'plumbing',
     nameStems: ['Reliable', 'Express', 'Pro', 'Blue Line', 'Ace', 'Hometown', 'Precision', 'Rapid'],
@@ -45,7 +48,7 @@ export const CATEGORIES: Category[] = [
   {
     id: 'restaurant',
     label: 'Restaurant',
-    keywords: ['restaurant', 'grill', 'kitchen', 'bistro', 'cafe', 'café', 'diner', 'eatery', 'pizza', 'pizzeria', 'tacos', 'taqueria', 'bbq', 'barbecue', 'sushi', 'burger', 'burgers'],
+    keywords: ['restaurant', 'grill', 'kitchen', 'bistro', 'cafe', 'coffee', 'diner', 'eatery', 'pizza', 'pizzeria', 'tacos', 'taqueria', 'bbq', 'barbecue', 'sushi', 'burger', 'burgers', 'noodle', 'noodles', 'ramen', 'pho', 'bakery', 'restaurante', 'cocina', 'cafeteria', 'panaderia', 'trattoria', 'brasserie', 'кафе', 'ресторан', 'кофейня', 'レストラン', 'カフェ', '食堂', '寿司', 'ラーメン', '喫茶'],
     google: 'restaurant',
     yelp: 'restaurants',
     nameStems: ['Golden', 'Corner', 'Main Street', 'Little', 'Rustic', 'Urban', 'Harvest', 'Lone Star'],
@@ -57,7 +60,7 @@ export const CATEGORIES: Category[] = [
   {
     id: 'auto_repair',
     label: 'Auto repair',
-    keywords: ['auto', 'automotive', 'mechanic', 'garage', 'tire', 'tires', 'transmission', 'brake', 'brakes', 'collision', 'body shop', 'car'],
+    keywords: ['auto', 'automotive', 'mechanic', 'garage', 'tire', 'tires', 'transmission', 'brake', 'brakes', 'collision', 'body shop', 'car', 'taller mecanico', 'mecanico', 'llantera', 'автосервис', '自動車整備'],
     google: 'car_repair',
     yelp: 'autorepair',
     nameStems: ['Precision', 'Honest', 'Main Street', 'Express', 'Certified', 'Pit Stop', 'Hometown', 'Eagle'],
@@ -69,7 +72,7 @@ export const CATEGORIES: Category[] = [
   {
     id: 'hair_salon',
     label: 'Hair salon',
-    keywords: ['salon', 'hair', 'barber', 'barbershop', 'stylist', 'beauty', 'spa', 'nails'],
+    keywords: ['salon', 'hair', 'barber', 'barbershop', 'stylist', 'beauty', 'spa', 'nails', 'peluqueria', 'barberia', 'estetica', 'coiffure', 'парикмахерская', 'салон красоты', '美容室'],
     google: 'hair_salon',
     yelp: 'hair',
     nameStems: ['Studio', 'Luxe', 'Bella', 'Velvet', 'Urban', 'Golden', 'Mane', 'Serene'],
@@ -81,7 +84,7 @@ export const CATEGORIES: Category[] = [
   {
     id: 'law_firm',
     label: 'Law firm',
-    keywords: ['law', 'lawyer', 'lawyers', 'attorney', 'attorneys', 'legal', 'firm', 'esq'],
+    keywords: ['law', 'lawyer', 'lawyers', 'attorney', 'attorneys', 'legal', 'firm', 'esq', 'abogado', 'abogados', 'avocat', 'адвокат', '法律事務所'],
     google: 'lawyer',
     yelp: 'lawyers',
     nameStems: ['Hill', 'Baker', 'Carter', 'Morgan', 'Reed', 'Walker', 'Ellis', 'Hayes'],
@@ -93,7 +96,7 @@ export const CATEGORIES: Category[] = [
   {
     id: 'fitness',
     label: 'Gym',
-    keywords: ['gym', 'fitness', 'crossfit', 'yoga', 'pilates', 'training', 'boxing', 'studio'],
+    keywords: ['gym', 'fitness', 'crossfit', 'yoga', 'pilates', 'training', 'boxing', 'studio', 'gimnasio', 'фитнес', 'спортзал', 'ジム'],
     google: 'gym',
     yelp: 'gyms',
     nameStems: ['Iron', 'Peak', 'Core', 'Elevate', 'Summit', 'Pulse', 'Forge', 'Vital'],
@@ -105,7 +108,7 @@ export const CATEGORIES: Category[] = [
   {
     id: 'veterinarian',
     label: 'Veterinarian',
-    keywords: ['vet', 'veterinary', 'veterinarian', 'animal', 'pet', 'pets', 'clinic'],
+    keywords: ['vet', 'veterinary', 'veterinarian', 'animal', 'pet', 'pets', 'clinic', 'veterinaria', 'veterinario', 'mascotas', 'ветеринарная', 'ветклиника', '動物病院'],
     google: 'veterinary_care',
     yelp: 'vet',
     nameStems: ['Companion', 'Paws', 'Oak', 'Family', 'Meadow', 'Trusted', 'Happy Tails', 'Cedar'],
@@ -117,7 +120,7 @@ export const CATEGORIES: Category[] = [
   {
     id: 'real_estate',
     label: 'Real estate agency',
-    keywords: ['realty', 'real estate', 'realtor', 'realtors', 'homes', 'properties', 'property'],
+    keywords: ['realty', 'real estate', 'realtor', 'realtors', 'homes', 'properties', 'property', 'bienes raices', 'inmobiliaria', 'недвижимость', '不動産'],
     google: 'real_estate_agency',
     yelp: 'realestateagents',
     nameStems: ['Keystone', 'Heritage', 'Compass', 'Capital', 'Hometown', 'Prime', 'Legacy', 'Blue Door'],
@@ -155,20 +158,14 @@ export const FALLBACK_CATEGORY: Category = {
 
 export const categoryById = (id: string): Category => CATEGORIES.find((c) => c.id === id) ?? FALLBACK_CATEGORY;
 
-export function escapeRe(s: string) {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Keyword hits per category in a text; the best category wins when it has at least `min` hits. */
+/** Keyword hits per category in a text (folded, so "Café", "CAFE" and "cafe" are one word, in
+ *  any script); the best category wins when it has at least `min` hits. */
 export function inferCategory(text: string, min = 1): Category | null {
-  const lower = ` ${text.toLowerCase()} `;
+  const folded = fold(text);
   let best: { category: Category; hits: number } | null = null;
   for (const category of CATEGORIES) {
     let hits = 0;
-    for (const k of category.keywords) {
-      const matches = lower.match(new RegExp(`\\b${escapeRe(k)}\\b`, 'g'));
-      hits += matches?.length ?? 0;
-    }
+    for (const k of category.keywords) hits += countPhrase(folded, k);
     if (hits >= min && (!best || hits > best.hits)) best = { category, hits };
   }
   return best?.category ?? null;

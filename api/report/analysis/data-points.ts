@@ -1,11 +1,11 @@
 // THE registry of data points: every data point the analysis reports is defined here once, with
 // its label, source, unit, the score it feeds, its weight and how it is normalised. The scores,
 // the recommendations and docs/methodology.md (`npm run docs:methodology`) are all derived from it.
-import { digitsOnly } from '../../../common/constants.ts';
-import type { DataPoint, ProviderName, ScoreKey } from '../types.ts';
+import { COMPETITOR_COUNT, digitsOnly } from '../../../common/constants.ts';
+import type { AbsentBecause, DataPoint, ProviderName, ScoreKey } from '../types.ts';
 import { LISTING_ATTRIBUTES, type Listing, type ListingAttribute, type ListingProfile } from './providers/types.ts';
+import { containsPhrase, nameCoverage } from './matching.ts';
 import type { ReviewAnalysis } from './reviews.ts';
-import { escapeRe } from './categories.ts';
 import type { GridMetrics } from './visibility.ts';
 import type { WebsiteAnalysis } from './website.ts';
 
@@ -22,6 +22,25 @@ export const ABSENT = Symbol('absent');
 export const NOT_GIVEN = Symbol('not given');
 type Got = Value | typeof UNKNOWN | typeof NA | typeof ABSENT | typeof NOT_GIVEN;
 
+/** The provider does not list the business: its listing's points are measured as absent (what a
+ *  customer searching finds), one fact behind them all. */
+const LISTING_SCORED = (key: string) => key.startsWith('listing.') && key !== 'listing.found';
+/** A listing with no reviews (a count of 0 the provider gives): zero is measured, the worst case,
+ *  not missing data. The points that need at least one review are measured at their worst when
+ *  they describe the business to a customer (rating, five-star share, latest review, rating
+ *  against the market) and do not apply when they describe what reviews say. */
+const NO_REVIEWS_WORST = new Set(['reviews.rating', 'reviews.share_5_star', 'reviews.days_since_latest']);
+const NO_REVIEWS_NA = new Set(['reviews.share_1_star', 'reviews.sentiment_average', 'reviews.positive_share', 'reviews.negative_share', 'reviews.negative_themes', 'reviews.velocity_trend']);
+const NOT_LISTED = Symbol('not listed');
+const NO_REVIEWS = Symbol('no reviews');
+const hasNoReviews = (s: Subject) => s.listingFound && s.listing.reviewCount === 0;
+const ABSENT_WHY: Record<AbsentBecause, string> = {
+  site_down: 'The website did not answer, so a visitor gets none of this.',
+  no_site: 'There is no website, so a visitor finds none of this.',
+  not_listed: 'The business is not listed on the source, so a customer searching there finds none of this.',
+  no_reviews: 'The business has no reviews yet: counted at the worst value.',
+};
+
 export type Source = 'listing' | 'reviews' | 'website' | 'market' | 'search';
 
 /** How a value becomes 0-1 for its score. */
@@ -29,7 +48,9 @@ export type Norm =
   | { kind: 'bool' }
   | { kind: 'ramp'; lo: number; hi: number }
   | { kind: 'inverse'; lo: number; hi: number }
-  | { kind: 'band'; zeroLo: number; idealLo: number; idealHi: number; zeroHi: number };
+  | { kind: 'band'; zeroLo: number; idealLo: number; idealHi: number; zeroHi: number }
+  /** Linear in log10(1 + value): each tenfold counts the same. */
+  | { kind: 'log'; lo: number; hi: number };
 
 export interface MarketView {
   places: number;
@@ -42,6 +63,8 @@ export interface MarketView {
   othersWithin5: number;
   /** 1 = the most prominent place in the market. */
   prominencePosition: number;
+  /** Position by review count (1 = the most; ties share); null when the place's count is unknown. */
+  reviewPosition: number | null;
 }
 
 /** read: the homepage answered; down: listed but did not answer; none: no website listed;
@@ -58,6 +81,9 @@ export interface Subject {
   listing: Listing;
   /** False when the provider could not identify the business (listing built from the request). */
   listingFound: boolean;
+  /** The lookup itself failed (a malformed answer, a refused key): whether the provider lists the
+   *  business is unknown, and so is everything its listing would say. */
+  lookupFailed?: boolean;
   distanceMiles: number;
   /** null when the provider's reviews could not be read. */
   reviews: ReviewAnalysis | null;
@@ -104,6 +130,7 @@ export interface DataPointDef {
 const BOOL: Norm = { kind: 'bool' };
 const ramp = (lo: number, hi: number): Norm => ({ kind: 'ramp', lo, hi });
 const inverse = (lo: number, hi: number): Norm => ({ kind: 'inverse', lo, hi });
+const log = (lo: number, hi: number): Norm => ({ kind: 'log', lo, hi });
 const band = (zeroLo: number, idealLo: number, idealHi: number, zeroHi: number): Norm => ({ kind: 'band', zeroLo, idealLo, idealHi, zeroHi });
 
 /** Website points: read from the homepage; worst (scored) or not applicable (descriptive) when
@@ -146,12 +173,9 @@ function gainedPerMonth(s: Subject): Value | typeof NOT_GIVEN {
 type Spec = [key: string, label: string, source: Source, unit: string, score: ScoreKey | null, weight: number, norm: Norm | null, how: string, get: (s: Subject) => Got, advice?: [string, string]];
 const d = (...[key, label, source, unit, score, weight, norm, how, get, advice]: Spec): DataPointDef => ({ key, label, source, unit, score, weight: score ? weight : 0, norm: score ? norm : null, how, get, advice: advice ?? null, derived: false, lever: null });
 
-const words = (s: string) => s.toLowerCase().replace(/&/g, ' and ').replace(/[^a-z0-9 ]+/g, ' ').split(/\s+/).filter((w) => w.length > 1 && !['the', 'and', 'of', 'llc', 'inc', 'co'].includes(w));
-
+/** The business's name on its page: at least three quarters of the name's words (any script). */
 export function nameOnPage(name: string, a: WebsiteAnalysis): boolean {
-  const hay = ` ${words(`${a.title ?? ''} ${a.h1.join(' ')} ${a.pageText}`).join(' ')} `;
-  const w = words(name);
-  return w.length > 0 && w.filter((x) => hay.includes(` ${x} `)).length / w.length >= 0.75;
+  return (nameCoverage(name, `${a.title ?? ''} ${a.h1.join(' ')} ${a.pageText}`) ?? 0) >= 0.75;
 }
 
 export function phoneOnPage(phone: string | null, a: WebsiteAnalysis): boolean | null {
@@ -169,18 +193,11 @@ export function addressOnPage(address: string | null, a: WebsiteAnalysis): boole
   return text.includes(`${m[1]!.toLowerCase()} ${m[2]!.toLowerCase()}`);
 }
 
-/** Whether the text names one of the words (any case and accents; a plural "s"/"es" allowed). */
+/** Whether the text names one of the words (folded: any case, accents and script, as the
+ *  category words are matched; a plural "s"/"es" allowed). */
 export function mentions(text: string | null | undefined, words: string[]): boolean {
   if (!text) return false;
-  const fold = (x: string) => x.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
-  const hay = fold(text);
-  return words.some((w) => {
-    const word = fold(w.trim());
-    // Scripts written without spaces between words: the word anywhere in the text.
-    if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u.test(word)) return hay.includes(word);
-    const needle = escapeRe(word);
-    return needle !== '' && new RegExp(`(^|[^\\p{L}\\p{N}])${needle}(s|es)?($|[^\\p{L}\\p{N}])`, 'u').test(hay);
-  });
+  return words.some((w) => w.trim() !== '' && [w, `${w}s`, `${w}es`].some((form) => containsPhrase(text, form.trim())));
 }
 
 /** On-page local signals: the market's city or its category named in a part of the homepage. */
@@ -190,6 +207,9 @@ const LOCAL_ADVICE: [string, string] = ['Say where you are and what you do', 'Na
 
 /** Grid points are unknown when the grid could not be measured (quota, no provider search). */
 const grid = (f: (v: GridMetrics) => Value | typeof NA) => (s: Subject): Got => (s.visibility ? f(s.visibility) : UNKNOWN);
+const LANGUAGE_NAMES: Record<string, string> = { en: 'English', es: 'Spanish', fr: 'French', pt: 'Portuguese', de: 'German', it: 'Italian', ru: 'Russian', ja: 'Japanese', zh: 'Chinese', ko: 'Korean', ar: 'Arabic', he: 'Hebrew', el: 'Greek', th: 'Thai', hi: 'Hindi', vi: 'Vietnamese', unknown: 'not recognised' };
+/** "Spanish 3, English 2". */
+const languageList = (languages: Record<string, number>) => Object.entries(languages).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([l, c]) => `${LANGUAGE_NAMES[l] ?? l} ${c}`).join(', ') || null;
 
 const pct = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 10000) / 100 : null);
 const theme = (list: Array<{ theme: string }>) => list[0]?.theme ?? null;
@@ -237,9 +257,10 @@ const REGISTRY: DataPointDef[] = [
   d('reviews.share_3_star', 'Three-star share', 'reviews', '%', null, 0, null, 'Share of reviews read with 3 stars.', rev((r) => r.starShare[3])),
   d('reviews.share_2_star', 'Two-star share', 'reviews', '%', null, 0, null, 'Share of reviews read with 2 stars.', rev((r) => r.starShare[2])),
   d('reviews.share_1_star', 'One-star share', 'reviews', '%', 'reviews', 3, inverse(2, 20), 'Share of reviews read with 1 star.', rev((r) => r.starShare[1]), ['Reduce one-star experiences', 'Read your one-star reviews for the common cause and fix it; answer each one publicly.']),
-  d('reviews.sentiment_average', 'Average sentiment', 'reviews', 'score per word', 'reviews', 3, ramp(-0.2, 0.4), 'Mean AFINN-165 comparative sentiment of the review texts (the `sentiment` package), -5 to +5 per word.', rev((r) => r.sentimentAverage), ['Improve what customers write about', 'The tone of your reviews is cooler than the market. The recurring negative theme below is where to start.']),
+  d('reviews.sentiment_average', 'Average sentiment', 'reviews', 'score per word', 'reviews', 3, ramp(-0.2, 0.4), 'Mean comparative sentiment (-5 to +5 per word) of the review texts in a language it is measured in: English with AFINN-165 (the `sentiment` package; Google\'s English translation where it gives one), Spanish with LocalRank\'s own lexicon on the same scale; texts in other languages are not measured, not counted as neutral.', rev((r) => r.sentimentAverage), ['Improve what customers write about', 'The tone of your reviews is cooler than the market. The recurring negative theme below is where to start.']),
   d('reviews.positive_share', 'Positive review share', 'reviews', '%', 'reviews', 3, ramp(40, 90), 'Share of review texts with positive sentiment.', rev((r) => r.positiveShare), ['Earn more positive reviews', 'Fewer than most of your reviews read as positive; fix the top complaint and ask satisfied customers to write.']),
   d('reviews.negative_share', 'Negative review share', 'reviews', '%', 'reviews', 3, inverse(5, 40), 'Share of review texts with negative sentiment.', rev((r) => r.negativeShare), ['Cut the share of negative reviews', 'Negative reviews stand out; resolve complaints before customers leave and reply to each negative review.']),
+  d('reviews.languages', 'Languages of the reviews read', 'reviews', 'text', null, 0, null, 'The languages of the review texts read, as the provider states them or as detected; sentiment is measured in English and Spanish only.', rev((r) => languageList(r.languages) ?? NA)),
   d('reviews.neutral_share', 'Neutral review share', 'reviews', '%', null, 0, null, 'Share of review texts with neutral sentiment.', rev((r) => r.neutralShare)),
   d('reviews.average_words', 'Average review length', 'reviews', 'words', null, 0, null, 'Mean words per review text.', rev((r) => r.averageWords)),
   d('reviews.with_text_share', 'Reviews with text', 'reviews', '%', null, 0, null, 'Share of reviews read that have text.', rev((r) => r.withTextShare)),
@@ -360,7 +381,7 @@ const REGISTRY: DataPointDef[] = [
   d('ads.tiktok_pixel', 'TikTok pixel', 'website', 'yes/no', null, 0, null, 'The TikTok pixel.', web((a) => a.ads.tiktokPixel)),
   d('ads.linkedin_insight', 'LinkedIn Insight tag', 'website', 'yes/no', null, 0, null, 'The LinkedIn Insight tag.', web((a) => a.ads.linkedinInsight)),
   d('ads.bing_ads', 'Microsoft Ads tag', 'website', 'yes/no', null, 0, null, 'The Microsoft (Bing) UET tag.', web((a) => a.ads.bingAds)),
-  d('ads.pixel_count', 'Advertising pixels', 'website', 'pixels', 'marketShare', 1, ramp(0, 2), 'Advertising pixels found (a sign of paid acquisition).', web((a) => Object.values(a.ads).filter(Boolean).length), ['Advertise where your competitors do', 'Competitors run ads with conversion tracking; a small, tracked local campaign can win share.']),
+  d('ads.pixel_count', 'Advertising pixels', 'website', 'pixels', 'engagement', 1, ramp(0, 2), 'Advertising pixels found (a sign of paid acquisition).', web((a) => Object.values(a.ads).filter(Boolean).length), ['Advertise where your competitors do', 'Competitors run ads with conversion tracking; a small, tracked local campaign can win share.']),
 
   // Engagement: social and contact
   d('social.profiles', 'Social profiles linked', 'website', 'profiles', 'engagement', 4, ramp(0, 3), 'Social networks linked from the homepage.', web((a) => Object.values(a.socials).filter(Boolean).length), ['Link your social profiles', 'Link your Facebook, Instagram and other profiles from your site, and keep them active.']),
@@ -380,7 +401,9 @@ const REGISTRY: DataPointDef[] = [
   d('engagement.map_embed', 'Map on the site', 'website', 'yes/no', null, 0, null, 'An embedded map.', web((a) => a.mapEmbed)),
 
   // Market (computed across the business and its competitors)
-  d('market.review_share', 'Share of local reviews', 'market', '%', 'marketShare', 8, ramp(0, 25), 'The place\'s reviews as a share of all reviews of the business and its competitors.', (s) => (s.listing.reviewCount === null ? UNKNOWN : pct(s.listing.reviewCount, s.market.totalReviews) ?? 0), ['Grow your share of local reviews', 'Competitors hold most of the reviews in your market; a review request after every visit closes the gap.']),
+  d('market.review_share', 'Share of local reviews', 'market', '%', null, 0, null, 'The place\'s reviews as a share of all reviews of the business and its competitors.', (s) => (s.listing.reviewCount === null ? UNKNOWN : pct(s.listing.reviewCount, s.market.totalReviews) ?? 0)),
+  d('market.review_position', 'Position by review count', 'market', 'position', 'marketShare', 8, inverse(1, COMPETITOR_COUNT + 1), 'Position among the businesses compared by number of reviews, 1 = the most (ties share a position), on a fixed scale from 1st to the last of the most businesses a report compares. A position, not a share: a new competitor with more reviews than everyone moves every business down one place alike, so it can never lift anyone\'s rank (decision 0151).', (s) => s.market.reviewPosition ?? UNKNOWN, ['Grow your share of local reviews', 'Competitors hold more reviews than you; a review request after every visit closes the gap.']),
+  d('market.review_volume', 'Review volume', 'market', 'reviews', 'marketShare', 4, log(0, 1000), 'The listing\'s review count on a logarithmic scale (0 reviews = 0, 1,000 or more = 1, each tenfold counting the same): how much attention the business holds, whatever the market around it.', (s) => (s.listing.reviewCount === null ? (s.listingFound ? 0 : UNKNOWN) : s.listing.reviewCount), ['Build your review volume', 'Each tenfold in reviews counts the same: going from 10 to 100 lifts you as much as from 100 to 1,000. Ask for a review after every visit.']),
   // On-page local signals (the homepage already fetched).
   d('site.city_in_title', 'City in the page title', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'The <title> names the market\'s city.', localSignal((a) => a.title, 'city'), LOCAL_ADVICE),
   d('site.category_in_title', 'Category in the page title', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'The <title> names the business\'s category ("dentist", "dental"...).', localSignal((a) => a.title, 'category'), LOCAL_ADVICE),
@@ -392,10 +415,10 @@ const REGISTRY: DataPointDef[] = [
   d('visibility.solv', 'Share of Local Voice', 'search', '%', 'marketShare', 8, ramp(0, 60), 'Share of the visibility grid\'s points where a local search for the report\'s keywords lists the place in the top 3 (the local pack).', grid((v) => v.solv), ['Win the local pack around you', 'Searchers near you see competitors in the top 3 at most points of the grid: a complete listing, more reviews and your city and category on your site move you up where customers search.']),
   d('visibility.arp', 'Average rank position', 'search', 'rank', null, 0, null, 'Mean rank of the place over the grid points where a local search lists it in the top 20 (not applicable when it is listed at none).', grid((v) => v.arp ?? NA)),
   d('visibility.atrp', 'Average total rank position', 'search', 'rank', null, 0, null, 'Mean rank of the place over every grid point, a point where it is not in the top 20 counted as 21.', grid((v) => v.atrp)),
-  d('market.review_count_vs_median', 'Review count versus the market median', 'market', 'ratio', 'marketShare', 4, ramp(0.25, 2), 'Review count divided by the market\'s median review count.', (s) => (s.listing.reviewCount === null ? UNKNOWN : s.market.medianReviewCount > 0 ? Math.round((s.listing.reviewCount / s.market.medianReviewCount) * 100) / 100 : 0), ['Catch up with the typical competitor', 'You have fewer reviews than the typical business near you.']),
-  d('market.rating_vs_average', 'Rating versus the market average', 'market', 'stars', 'marketShare', 4, ramp(-0.8, 0.5), 'Rating minus the market\'s average rating.', (s) => (s.listing.rating === null || s.market.averageRating === null ? UNKNOWN : Math.round((s.listing.rating - s.market.averageRating) * 100) / 100), ['Out-rate the market', 'Your rating is below the local average; customers compare stars side by side.']),
-  d('market.prominence_position', 'Prominence position', 'market', 'position', 'marketShare', 4, inverse(1, 10), 'Position among the business and its competitors by prominence (reviews and rating), 1 = most prominent.', (s) => s.market.prominencePosition, ['Move up in local search', 'Reviews, a complete listing and a strong site push you up the local results.']),
-  d('market.velocity_share', 'Share of the market\'s recent reviews', 'market', '%', 'marketShare', 3, ramp(0, 25), 'The place\'s reviews in the last 90 days as a share of the market\'s (needs every review).', (s) => (s.market.totalLast90 === null ? UNKNOWN : windowed(90, (r) => pct(r.last90, s.market.totalLast90!) ?? 0)(s)), ['Win more of this quarter\'s reviews', 'Competitors are collecting more new reviews than you right now.']),
+  d('market.review_count_vs_median', 'Review count versus the market median', 'market', 'ratio', null, 0, null, 'Review count divided by the market\'s median review count.', (s) => (s.listing.reviewCount === null ? UNKNOWN : s.market.medianReviewCount > 0 ? Math.round((s.listing.reviewCount / s.market.medianReviewCount) * 100) / 100 : 0)),
+  d('market.rating_vs_average', 'Rating versus the market average', 'market', 'stars', null, 0, null, 'Rating minus the market\'s average rating.', (s) => (s.listing.rating === null || s.market.averageRating === null ? UNKNOWN : Math.round((s.listing.rating - s.market.averageRating) * 100) / 100)),
+  d('market.prominence_position', 'Prominence position', 'market', 'position', null, 0, null, 'Position among the business and its competitors by prominence (reviews and rating), 1 = most prominent.', (s) => s.market.prominencePosition),
+  d('market.velocity_share', 'Share of the market\'s recent reviews', 'market', '%', null, 0, null, 'The place\'s reviews in the last 90 days as a share of the market\'s (needs every review).', (s) => (s.market.totalLast90 === null ? UNKNOWN : windowed(90, (r) => pct(r.last90, s.market.totalLast90!) ?? 0)(s))),
   d('market.places', 'Businesses compared', 'market', 'businesses', null, 0, null, 'The business plus the competitors found.', (s) => s.market.places),
   d('market.total_reviews', 'Reviews in the market', 'market', 'reviews', null, 0, null, 'Total reviews of the business and its competitors.', (s) => s.market.totalReviews),
   d('market.average_rating', 'Market average rating', 'market', 'stars', null, 0, null, 'Mean rating of the business and its competitors.', (s) => s.market.averageRating),
@@ -410,15 +433,15 @@ const DERIVED = new Set([
   'reviews.monthly_velocity', 'reviews.velocity_trend', 'reviews.neutral_share', 'reviews.sample_complete', 'reviews.sampled_average',
   'reviews.sampled', 'tech.booking_tool', 'tech.chat_tool', 'tech.analytics_tools', 'social.profiles', 'ads.pixel_count', 'site.title', 'site.title_present', 'site.meta_description_present', 'site.copyright_current',
   'listing.attributes_stated', 'market.places', 'market.total_reviews', 'market.average_rating', 'market.median_reviews',
-  'market.review_share', 'market.review_count_vs_median', 'market.rating_vs_average', 'market.prominence_position', 'market.velocity_share',
+  'market.review_share', 'market.review_count_vs_median', 'market.rating_vs_average', 'market.prominence_position', 'market.velocity_share', 'market.review_position', 'market.review_volume',
   'visibility.arp', 'visibility.atrp',
 ]);
 
 /** What the owner would do, by data point: one recommendation per lever. A point not named here
  *  is its own lever. */
 const LEVERS: Record<string, string[]> = {
-  'reviews.ask': ['reviews.count', 'reviews.last_30_days', 'reviews.last_90_days', 'reviews.days_since_latest', 'reviews.velocity_trend', 'reviews.gained_per_month', 'market.review_share', 'market.review_count_vs_median', 'market.velocity_share', 'market.prominence_position'],
-  'reviews.experience': ['reviews.rating', 'reviews.share_5_star', 'reviews.share_1_star', 'reviews.sentiment_average', 'reviews.positive_share', 'reviews.negative_share', 'reviews.negative_themes', 'market.rating_vs_average'],
+  'reviews.ask': ['reviews.count', 'reviews.last_30_days', 'reviews.last_90_days', 'reviews.days_since_latest', 'reviews.velocity_trend', 'reviews.gained_per_month', 'market.review_position', 'market.review_volume'],
+  'reviews.experience': ['reviews.rating', 'reviews.share_5_star', 'reviews.share_1_star', 'reviews.sentiment_average', 'reviews.positive_share', 'reviews.negative_share', 'reviews.negative_themes'],
   'reviews.reply': ['engagement.response_rate', 'engagement.negative_response_rate', 'engagement.median_response_hours'],
   'site.speed': ['site.response_ms', 'site.page_weight_kb', 'site.compressed', 'site.cache_control', 'site.render_blocking_scripts'],
   'site.title': ['site.title_present', 'site.title_length'],
@@ -461,6 +484,7 @@ export function normalise(norm: Norm, value: Value): number {
   const clamp = (x: number) => Math.min(1, Math.max(0, x));
   if (norm.kind === 'ramp') return clamp((v - norm.lo) / (norm.hi - norm.lo));
   if (norm.kind === 'inverse') return clamp((norm.hi - v) / (norm.hi - norm.lo));
+  if (norm.kind === 'log') return clamp((Math.log10(1 + Math.max(0, v)) - Math.log10(1 + norm.lo)) / (Math.log10(1 + norm.hi) - Math.log10(1 + norm.lo)));
   if (v < norm.idealLo) return clamp((v - norm.zeroLo) / (norm.idealLo - norm.zeroLo));
   if (v > norm.idealHi) return clamp((norm.zeroHi - v) / (norm.zeroHi - norm.idealHi));
   return 1;
@@ -471,6 +495,7 @@ export function describeNorm(norm: Norm | null): string {
   if (norm.kind === 'bool') return 'yes = 1, no = 0';
   if (norm.kind === 'ramp') return `0 at ≤ ${norm.lo}, 1 at ≥ ${norm.hi}, linear between`;
   if (norm.kind === 'inverse') return `1 at ≤ ${norm.lo}, 0 at ≥ ${norm.hi}, linear between`;
+  if (norm.kind === 'log') return `0 at ≤ ${norm.lo}, 1 at ≥ ${norm.hi}, linear in the logarithm between`;
   return `1 from ${norm.idealLo} to ${norm.idealHi}, falling to 0 at ${norm.zeroLo} and ${norm.zeroHi}`;
 }
 
@@ -483,8 +508,16 @@ export function collectDataPoints(subject: Subject): DataPoint[] {
  *  them (owner replies, Yelp's websites) does not apply to any of them. A point that could not be
  *  read because a call failed stays unknown. */
 export function collectMarket(subjects: Subject[], sourceLabel: string): DataPoint[][] {
-  const gots = subjects.map((s) => DATA_POINTS.map((def) => def.get(s)));
-  const droppedForAll = DATA_POINTS.map((_, i) => subjects.length > 1 && gots.some((g) => g[i] === NOT_GIVEN) && gots.every((g) => g[i] === NOT_GIVEN || g[i] === NA));
+  const gots = subjects.map((s) =>
+    DATA_POINTS.map((def): Got | typeof NOT_LISTED | typeof NO_REVIEWS => {
+      if (!s.listingFound && def.score && (LISTING_SCORED(def.key) || def.key === 'listing.found')) return s.lookupFailed ? UNKNOWN : def.key === 'listing.found' ? false : NOT_LISTED;
+      if (hasNoReviews(s) && NO_REVIEWS_WORST.has(def.key)) return NO_REVIEWS;
+      if (hasNoReviews(s) && NO_REVIEWS_NA.has(def.key)) return NA;
+      return def.get(s);
+    }),
+  );
+  // An unlisted business's points do not stop a point no listing gives from being left out for all.
+  const droppedForAll = DATA_POINTS.map((_, i) => subjects.length > 1 && gots.some((g) => g[i] === NOT_GIVEN) && gots.every((g) => g[i] === NOT_GIVEN || g[i] === NA || g[i] === NOT_LISTED));
   return subjects.map((subject, si) =>
     DATA_POINTS.map((def, i) => {
       const got = gots[si]![i]!;
@@ -494,10 +527,12 @@ export function collectMarket(subjects: Subject[], sourceLabel: string): DataPoi
       // A scored point with no value is unknown, never its worst value.
       if (got === UNKNOWN || (got === null && def.score)) return { ...base, value: null, status: 'unknown' as const, how: def.how };
       if (got === NA) return { ...base, value: null, status: 'not_applicable' as const, how: def.how };
-      if (got === ABSENT) {
-        const why = subject.siteState === 'none' ? 'There is no website, so a visitor finds none of this.' : 'The website did not answer, so a visitor gets none of this.';
-        // One fact (no site to visit) behind every such point: derived from it, not counted apart.
-        return { ...base, value: null, status: def.score ? ('measured' as const) : ('not_applicable' as const), derived: true, how: why };
+      if (got === ABSENT || got === NOT_LISTED || got === NO_REVIEWS) {
+        const because: AbsentBecause = got === NOT_LISTED ? 'not_listed' : got === NO_REVIEWS ? 'no_reviews' : subject.siteState === 'none' ? 'no_site' : 'site_down';
+        // One fact (no site to visit, no listing, no reviews) behind every such point: derived
+        // from it, not counted apart.
+        if (!def.score) return { ...base, value: null, status: 'not_applicable' as const, derived: true, how: ABSENT_WHY[because] };
+        return { ...base, value: null, status: 'measured' as const, derived: true, how: ABSENT_WHY[because], absentBecause: because };
       }
       return { ...base, value: got, status: 'measured' as const, how: howMeasured(def, subject) };
     }),
@@ -506,11 +541,22 @@ export function collectMarket(subjects: Subject[], sourceLabel: string): DataPoi
 
 /** The registry's sentence, plus where excerpt-based review figures come from. */
 function howMeasured(def: DataPointDef, subject: Subject): string {
-  if (def.source === 'reviews' && subject.reviews && !subject.reviews.complete) return `${def.how} From ${subject.reviewSource}.`;
-  return def.how;
+  const r = subject.reviews;
+  const skipped = r && SENTIMENT_KEYS.has(def.key) && r.sentimentNotMeasured > 0 ? ` ${r.sentimentNotMeasured} review${r.sentimentNotMeasured === 1 ? '' : 's'} in a language not measured (${languageList(Object.fromEntries(Object.entries(r.languages).filter(([l]) => l !== 'en' && l !== 'es')))}) left out.` : '';
+  if (def.source === 'reviews' && r && !r.complete) return `${def.how} From ${subject.reviewSource}.${skipped}`;
+  return `${def.how}${skipped}`;
 }
+const SENTIMENT_KEYS = new Set(['reviews.sentiment_average', 'reviews.positive_share', 'reviews.negative_share', 'reviews.neutral_share']);
 
 /** Data points that count toward the 90+: measured and not derived. */
 export const independentMeasured = (points: DataPoint[]) => points.filter((p) => p.status === 'measured' && !p.derived);
 
 export const dataPointDef = (key: string) => DATA_POINTS.find((d) => d.key === key);
+
+/** Each place's position by review count among the places compared: the number with more reviews,
+ *  plus one (ties share a position); null where the count is unknown. Market Share scores this
+ *  position, not the share itself: a competitor with more reviews than all others moves every
+ *  place down one position alike, so it cannot reorder them (decision 0151). */
+export function reviewPositions(counts: Array<number | null>): Array<number | null> {
+  return counts.map((c) => (c === null ? null : counts.filter((o) => o !== null && o > c).length + 1));
+}

@@ -3,7 +3,7 @@
 import { COMPETITOR_COUNT, COVERAGE_FLOOR, MIN_DATA_POINTS, NOT_ENOUGH_DATA, SCORE_MAX, SCORE_MIN, SEARCH_RADIUS_MILES, TIERS } from '../../../common/constants.ts';
 import type { ScoreKey } from '../types.ts';
 import { DATA_POINTS, describeNorm, NEEDS_HISTORY, NOT_FROM, type Source } from './data-points.ts';
-import { OVERALL_WEIGHTS, SCORE_KEYS } from './scoring.ts';
+import { EXCERPT_MAX_SWING, OVERALL_WEIGHTS, SCORE_KEYS } from './scoring.ts';
 import { DEFAULT_GRID_PLANS, GRID_DEFAULT_MILES, GRID_DEPTH, GRID_MAX_MILES, GRID_MIN_MILES, GRID_REACH_COMPETITOR, NOT_FOUND_RANK, parseGridPlans, TOP_RANKS } from './visibility.ts';
 
 const DEFAULT_PLANS = parseGridPlans(DEFAULT_GRID_PLANS)!;
@@ -34,12 +34,26 @@ export function renderMethodology(): string {
     '## Pipeline',
     '',
     '1. **Geocode**: the centre of the ZIP code from the packaged US ZIP data (or an online geocoder when `GEOCODER_KEY` is set). An unknown ZIP code uses the city\'s centre, and the report says so.',
-    '2. **Identify** the business on the places provider, and its category (the provider\'s category, else from the company name, else from the website\'s words).',
-    `3. **Discover** up to ${COMPETITOR_COUNT} competitors in the category within ${SEARCH_RADIUS_MILES} miles, by prominence. Distances are great-circle miles with two decimals.`,
-    '4. **Reviews**: rating, count, velocity, recency, star distribution, sentiment (AFINN-165 via the `sentiment` package), owner responses where the source reports them, recurring themes.',
+    '2. **Identify** the business on the places provider (see *Matching* below), and its category (the provider\'s category, else from the company name, else from the website\'s words).',
+    `3. **Discover** up to ${COMPETITOR_COUNT} competitors in the category within ${SEARCH_RADIUS_MILES} miles, by prominence; the business's own listing is never one of them. Distances are great-circle miles with two decimals.`,
+    '4. **Reviews**: rating, count, velocity, recency, star distribution, sentiment in the review\'s language (see *Sentiment* below), owner responses where the source reports them, recurring themes.',
     '5. **Websites** of the business and every competitor, fetched concurrently through one safe fetcher (public addresses only, time and size limits) and read with cheerio.',
     '6. **Local visibility**: the geo-grid scan (below), run while the reviews and websites are read.',
     '7. **Data points** (below), **scores**, **rank** and **recommendations**.',
+    '',
+    'The business lookup and the competitor search are calls a report cannot stand without. When the provider answers the lookup with a quota error (429), a server error (5xx) or not in time, or the competitor search fails in any way, the report is not made: the job retries with its back-off, and only when the retries are spent is the visitor told by e-mail that the report could not be made. A report never states a rank or a share computed against fewer businesses than the provider lists. A failed reviews call or an unreadable website does not stop a report: what it would have given is marked unknown and a note says why.',
+    '',
+    '## Matching',
+    '',
+    'Names are compared in any script. Both are normalised: Unicode NFKD with the accents and other marks removed, the letters NFKD does not split spelt out (ß → ss, ł → l, ø → o, æ → ae, đ → d...), lower case, apostrophes ignored ("Joe\'s" = "Joes"), every other run of punctuation a space; letters and digits of every script are kept. Words such as "the", "and", "LLC" and "Inc" do not count. Scripts written without spaces (Japanese, Chinese, Thai) are compared by pairs of characters. Two names match when their words overlap by a Dice coefficient of at least 0.6: "Lodz Cafe" = "Łódź Café", "Кафе Москва" = "Кафе «Москва»", but "Congress Dental" ≠ "Bright Smile Dental".',
+    '',
+    'A name is never the only evidence where the provider gives more. Two listings with the same phone number or the same website host (not a shared host such as Facebook or Yelp, nor an IP address) are one business whatever their names. Two matching names at the same street address (number and street) are one business; so are two names at one address where every word of one is in the other ("すし匠" and "すし匠 オースティン店"). Matching names are **not** one business when the listings give different phone numbers, different website hosts or different street addresses, or lie more than 0.25 miles apart. What the visitor typed (the company name, the address, the website) confirms a search hit but never overrules it, since it is less precise than a listing. The business\'s own listing, found by any of these, is never counted as its competitor.',
+    '',
+    'Category words are matched the same way, in the languages of the providers\' listings and the markets served ("café", "pizzería", "restaurante", "кафе", "寿司").',
+    '',
+    '## Sentiment',
+    '',
+    'Google is asked for reviews in English (`languageCode=en`): where Google translates a review, the English is read for sentiment and the original is kept for quotes. The language of other review texts is detected from their script and their most common words (a short Latin-script text with none of them reads as English). English texts are scored with AFINN-165 (the `sentiment` package); Spanish texts with LocalRank\'s own Spanish lexicon on the same -5 to +5 scale (a "no", "nunca", "ni" or "sin" up to two words before a word turns it around). Texts in any other language are **not measured**: they are left out of the sentiment figures (never counted as neutral), the figures say how many were left out, and with none measured the sentiment points are unknown.',
     '',
     '## Scores',
     '',
@@ -54,19 +68,25 @@ export function renderMethodology(): string {
       'Half is the floor because below it the unknown points could move the score further than the measured ones can: a score built on less than half of its evidence is a guess.',
     '',
     'A website that does not answer is measured as **down**: its website data points that feed a score count as absent (0), as a visitor finds them, so a dead site never ' +
-      'outscores a working one. A business with no website is measured the same way. Where the source does not say whether a business has a website (Yelp), its website points are unknown.',
+      'outscores a working one. A business with no website is measured the same way. Where the source does not say whether a business has a website (Yelp), its website points are unknown ("Not given by Yelp").',
+    '',
+    'A business the provider does not list is measured the same way: its listing data points count as absent, as a customer searching there finds them (none of them is read from what the visitor typed). When the lookup itself failed, whether the business is listed is unknown, and so are those points. A listing with no reviews is measured, not missing: its review count is 0 and its rating, five-star share and latest review count at their worst; the points that describe what reviews say do not apply. Such a business is ranked, at the bottom of Online Reviews.',
+    '',
+    `**Review excerpts.** Where the source gives a few reviews rather than all of them (Google 5, Yelp 3), the points read from those reviews (star shares, sentiment, recurring complaints) weigh less the fewer they are: their weights are multiplied by the largest factor f (0-1) for which changing any one excerpt can move Online Reviews by at most ${EXCERPT_MAX_SWING}: ${SCORE_MAX - SCORE_MIN} × f × A ÷ (B + f × E) ≤ ${EXCERPT_MAX_SWING}, where A is the sum of each such point's weight times the most one excerpt can move its normalised value (a share moves by 100 ÷ n percent over its scale; sentiment and themes can turn over entirely), E their weights and B the weight of the other Online Reviews points that apply. Each such point says "from N reviews read" beside its weight. With every review read (the sample data), f = 1.`,
     '',
     `The overall score is the weighted mean of the four: ${SCORE_KEYS.map((k) => `${SCORE_NAMES[k].toLowerCase()} ${Math.round(OVERALL_WEIGHTS[k] * 100)}%`).join(', ')}; two decimals. ` +
-      'Every business in a report is compared on the same scores: those that have a number for more than half of the compared businesses (the weights rescaled to them; ' +
-      `the report says which). A business missing one of those scores has "${NOT_ENOUGH_DATA}" as its overall score.`,
+      'Every business in a report is compared on the same scores: those that have a number for more than half of the compared businesses (the weights rescaled to them). ' +
+      `A business missing one of those scores has "${NOT_ENOUGH_DATA}" as its overall score. Page 1 of the PDF, the online report and the e-mail print the weights; when the overall compares fewer than four scores they name the scores it compares and their rescaled weights (in a Yelp market, which gives no websites: Online Reviews 54.55% and Market Share 45.45%).`,
     '',
-    '**Market share** is a score from 1 to 10 like the others. The share of local reviews is also shown, as a percent: the business\'s reviews as a share of all reviews of the business and its competitors (two decimals).',
+    '**Market share** is a score from 1 to 10 like the others, made of two things no new competitor can reorder: the business\'s **position by review count** among the businesses compared (1st = best, on a fixed scale to the 10th) and its own **review volume** on a logarithmic scale (each tenfold counts the same). Shares themselves are not scored: on a share scale a competitor with 5,000 reviews entering the market pushes every business down by different amounts, and a business could climb in rank because others fell further. By position, such a competitor moves every business down one place alike, and the volume does not change, so it can lift nobody\'s rank (a property test checks this over random markets, to the hundredth the scores are rounded to). The share of local reviews is still shown, as a percent (two decimals), with "Not enough data" when the business\'s review count is unknown; so are the count against the market median, the rating against the market average, prominence and the share of recent reviews.',
     '',
     '**Rank**: the number of compared businesses with a higher overall score, plus one (equal scores share a rank). Businesses with no overall score rank after every business that has one, sharing the last rank.',
     '',
     '**Recommendations**: for each measured data point of the business, the points its score would gain if it reached its best value ' +
       `(${SCORE_MAX - SCORE_MIN} × weight × (1 − normalised value) ÷ the score's measured weight). Data points are grouped by **lever**, what the owner would do ` +
-      '(ask for reviews, fix the website, complete the listing...); each lever\'s gain is the sum of its points\' gains. The five levers with the largest gains, in that order, each citing its data points.',
+      '(ask for reviews, fix the website, complete the listing...); each lever\'s gain is the sum of its points\' gains. The five levers with the largest gains, in that order, each citing its data points. ' +
+      'A recommendation is made only when what its advice says is true of the report\'s data: "advertise where your competitors do" needs a competitor with an ad pixel, "your latest review is old" a latest review over 30 days ago, "competitors hold more reviews" a business not first by reviews (a property test over generated markets checks every advice against its premise). ' +
+      'Points at their worst because of one fact are that fact\'s action, with their summed gain: a website that did not answer gives "Get your website back up", always among the first three; no website, "Put up a website"; a business the provider does not list, "Create or claim your listing", always first; no reviews, "Get your first reviews".',
     '',
     '## Local visibility (the geo-grid scan)',
     '',

@@ -1,22 +1,25 @@
 // Stage 4: what a place's reviews say. Rating and count come from the listing; velocity, recency,
-// star distribution, sentiment (the `sentiment` package, AFINN-165), owner responses and recurring
-// themes come from the reviews the provider gives.
-import Sentiment from 'sentiment';
+// star distribution, sentiment (in the review's language: English with AFINN-165 through the
+// `sentiment` package, Spanish with our own lexicon, others not measured; see language.ts), owner
+// responses and recurring themes come from the reviews the provider gives.
 import type { Review } from '../types.ts';
+import { detectLanguage, sentimentIn } from './language.ts';
+import { countPhrase, fold } from './matching.ts';
 
-const analyser = new Sentiment();
 const DAY = 86_400_000;
 
-/** Themes: a name and the words that signal it. */
-export const THEMES: Array<{ theme: string; words: string[] }> = [
-  { theme: 'staff', words: ['staff', 'team', 'friendly', 'rude', 'front desk', 'receptionist', 'polite', 'stylist', 'technician', 'mechanic', 'server', 'coaches', 'hygienist'] },
-  { theme: 'wait time', words: ['wait', 'waited', 'late', 'on time', 'fast', 'quick', 'quickly', 'same day', 'slow', 'no-show', 'never showed', 'rushed'] },
-  { theme: 'price', words: ['price', 'prices', 'priced', 'overpriced', 'expensive', 'charges', 'charged', 'overcharged', 'billing', 'bill', 'fees', 'value', 'upfront'] },
-  { theme: 'quality', words: ['quality', 'fixed', 'delicious', 'came back', 'redone', 'wrong', 'uneven', 'runs great', 'won'] },
-  { theme: 'communication', words: ['explained', 'listened', 'informed', 'called', 'answered', 'communication', 'returned my calls', 'respond', 'responsive', 'phone'] },
-  { theme: 'cleanliness', words: ['clean', 'spotless', 'dirty', 'mess', 'cleaned up'] },
-  { theme: 'booking', words: ['appointment', 'booked', 'book', 'schedule', 'double booked', 'fit me in', 'reservation'] },
-];
+/** Themes: a name and the words that signal it, in English (found inside longer words too:
+ *  "wait" in "waiting") and Spanish (whole words only, so "cita" is not found in "excitable").
+ *  Both are matched folded: no accents, punctuation as spaces. */
+export const THEMES: Array<{ theme: string; words: string[]; whole: string[] }> = [
+  { theme: 'staff', words: ['staff', 'team', 'friendly', 'rude', 'front desk', 'receptionist', 'polite', 'stylist', 'technician', 'mechanic', 'server', 'coaches', 'hygienist'], whole: ['personal', 'mesero', 'meseros', 'amable', 'amables', 'grosero', 'grosera', 'atencion'] },
+  { theme: 'wait time', words: ['wait', 'waited', 'late', 'on time', 'fast', 'quick', 'quickly', 'same day', 'slow', 'no-show', 'never showed', 'rushed'], whole: ['espera', 'esperar', 'tarde', 'rapido', 'rapidos', 'lento', 'lentos', 'nunca llegaron'] },
+  { theme: 'price', words: ['price', 'prices', 'priced', 'overpriced', 'expensive', 'charges', 'charged', 'overcharged', 'billing', 'bill', 'fees', 'value', 'upfront'], whole: ['precio', 'precios', 'caro', 'cara', 'cobraron'] },
+  { theme: 'quality', words: ['quality', 'fixed', 'delicious', 'came back', 'redone', 'wrong', 'uneven', 'runs great', 'won'], whole: ['calidad', 'delicioso', 'deliciosa', 'comida'] },
+  { theme: 'communication', words: ['explained', 'listened', 'informed', 'called', 'answered', 'communication', 'returned my calls', 'respond', 'responsive', 'phone'], whole: ['telefono', 'contesto', 'contestaron', 'explicaron'] },
+  { theme: 'cleanliness', words: ['clean', 'spotless', 'dirty', 'mess', 'cleaned up'], whole: ['limpio', 'limpia', 'sucio', 'sucia'] },
+  { theme: 'booking', words: ['appointment', 'booked', 'book', 'schedule', 'double booked', 'fit me in', 'reservation'], whole: ['cita', 'citas', 'reserva', 'reservacion'] },
+].map((t) => ({ theme: t.theme, words: t.words.map(fold), whole: t.whole }));
 
 export interface ReviewAnalysis {
   sampled: number;
@@ -50,11 +53,24 @@ export interface ReviewAnalysis {
   medianResponseHours: number | null;
   responsesLast90: number | null;
   byMonth: Array<{ month: string; count: number }>;
+  /** Review texts by language (ISO 639-1; "unknown" when it could not be told). */
+  languages: Record<string, number>;
+  /** Texts in a language whose sentiment is not measured: left out of the sentiment figures. */
+  sentimentNotMeasured: number;
 }
 
+/** English sentiment (AFINN-165) of a text. */
 export function sentimentOf(text: string): { score: number; comparative: number } {
-  const r = analyser.analyze(text);
-  return { score: r.score, comparative: r.comparative };
+  return sentimentIn(text, 'en')!;
+}
+
+/** The text we read a review's sentiment from and its language: the provider's English
+ *  translation when it gives one, else the text in the language the provider states or we detect. */
+export function readable(review: Review): { text: string; language: string | null; written: string | null } {
+  const stated = review.language?.trim().toLowerCase().split(/[-_]/)[0];
+  const written = stated || detectLanguage(review.text);
+  if (review.translation?.trim()) return { text: review.translation, language: 'en', written };
+  return { text: review.text, language: written, written };
 }
 
 const share = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 10000) / 100 : null);
@@ -67,16 +83,23 @@ export function analyseReviews(reviews: Review[], options: { now: Date; complete
   const stars = { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 } as Record<1 | 2 | 3 | 4 | 5, number>;
   for (const r of reviews) stars[Math.min(5, Math.max(1, Math.round(r.rating))) as 1 | 2 | 3 | 4 | 5]++;
 
-  const sentiments = reviews.filter((r) => r.text.trim()).map((r) => ({ review: r, ...sentimentOf(r.text) }));
+  const texts = reviews.filter((r) => r.text.trim()).map((r) => ({ review: r, ...readable(r) }));
+  const languages: Record<string, number> = {};
+  for (const t of texts) languages[t.written ?? 'unknown'] = (languages[t.written ?? 'unknown'] ?? 0) + 1;
+  // Only texts in a language we measure count toward sentiment: the rest are not measured, not neutral.
+  const sentiments = texts.flatMap((t) => {
+    const s = t.language ? sentimentIn(t.text, t.language) : null;
+    return s ? [{ review: t.review, text: t.text, ...s }] : [];
+  });
   const pos = sentiments.filter((s) => s.score > 0).length;
   const neg = sentiments.filter((s) => s.score < 0).length;
 
   const positive = new Map<string, number>();
   const negative = new Map<string, number>();
   for (const s of sentiments) {
-    const lower = s.review.text.toLowerCase();
+    const lower = fold(s.text);
     for (const t of THEMES) {
-      if (!t.words.some((w) => lower.includes(w))) continue;
+      if (!t.words.some((w) => lower.includes(w)) && !t.whole.some((w) => countPhrase(lower, w) > 0)) continue;
       const target = s.score > 0 && s.review.rating >= 4 ? positive : s.score < 0 || s.review.rating <= 2 ? negative : null;
       if (target) target.set(t.theme, (target.get(t.theme) ?? 0) + 1);
     }
@@ -125,8 +148,10 @@ export function analyseReviews(reviews: Review[], options: { now: Date; complete
     positiveShare: share(pos, sentiments.length),
     negativeShare: share(neg, sentiments.length),
     neutralShare: share(sentiments.length - pos - neg, sentiments.length),
-    averageWords: sentiments.length ? Math.round(sentiments.reduce((s, x) => s + x.review.text.trim().split(/\s+/).length, 0) / sentiments.length) : null,
-    withTextShare: share(sentiments.length, n),
+    averageWords: texts.length ? Math.round(texts.reduce((s, x) => s + x.review.text.trim().split(/\s+/).length, 0) / texts.length) : null,
+    withTextShare: share(texts.length, n),
+    languages,
+    sentimentNotMeasured: texts.length - sentiments.length,
     monthlyVelocity: n ? Math.round((last365 / 12) * 100) / 100 : null,
     velocityTrend: last90 + previous90 > 0 ? Math.round(((last90 - previous90) / Math.max(1, previous90)) * 100) / 100 : null,
     positiveThemes: ranked(positive),

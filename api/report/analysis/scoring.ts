@@ -4,7 +4,7 @@
 // they lower the coverage (measured weight ÷ weight that applies) without counting as a best or a
 // worst value. Below COVERAGE_FLOOR the score is null: "Not enough data". Decision 0080.
 import { COVERAGE_FLOOR, round, SCORE_KEYS, SCORE_MAX, SCORE_MIN } from '../../../common/constants.ts';
-import type { DataPoint, Recommendation, ScoreBreakdown, ScoreKey, ScorePart, Scores } from '../types.ts';
+import type { AbsentBecause, DataPoint, Recommendation, ScoreBreakdown, ScoreKey, ScorePart, Scores } from '../types.ts';
 import { dataPointDef, normalise } from './data-points.ts';
 
 export { SCORE_KEYS };
@@ -26,14 +26,64 @@ export function rawValue(point: DataPoint): string {
   return point.unit === 'yes/no' || !point.unit ? n : withUnit(n, point.unit);
 }
 
+/** The most one review among `n` excerpts can move each excerpt-based point's normalised value:
+ *  a share moves by 100/n percent (over its ramp's span); the sentiment average and the recurring
+ *  themes can turn over entirely. */
+const EXCERPT_SWING: Record<string, (n: number, span: number) => number> = {
+  'reviews.share_5_star': (n, span) => Math.min(1, 100 / n / span),
+  'reviews.share_1_star': (n, span) => Math.min(1, 100 / n / span),
+  'reviews.positive_share': (n, span) => Math.min(1, 100 / n / span),
+  'reviews.negative_share': (n, span) => Math.min(1, 100 / n / span),
+  'reviews.sentiment_average': () => 1,
+  'reviews.negative_themes': () => 1,
+};
+/** The most one review excerpt may move Online Reviews. */
+export const EXCERPT_MAX_SWING = 0.25;
+
+/** The factor (0-1) on the weights of the points read from review excerpts, so that changing any
+ *  one excerpt moves the score by at most EXCERPT_MAX_SWING: with A the weights times each point's
+ *  largest swing, E their weights and B the other weight that applies, 9·f·A / (B + f·E) ≤ 0.25
+ *  (exact when the points that apply are measured). Every review read (the sample's), or no
+ *  excerpts: 1. Decision 0151. */
+export function excerptFactor(points: DataPoint[]): { factor: number; excerpts: number | null } {
+  const n = points.find((p) => p.key === 'reviews.sampled');
+  const complete = points.find((p) => p.key === 'reviews.sample_complete');
+  if (n?.status !== 'measured' || typeof n.value !== 'number' || n.value <= 0 || complete?.value === true) return { factor: 1, excerpts: null };
+  let a = 0;
+  let e = 0;
+  let b = 0;
+  for (const point of points) {
+    const def = dataPointDef(point.key);
+    if (point.score !== 'reviews' || !def?.norm || def.weight <= 0) continue;
+    const swing = EXCERPT_SWING[point.key];
+    // The other weight that applies (measured or unknown, as coverage counts it); the excerpt
+    // points whatever their status: no one point's status reweighs the others.
+    if (!swing) {
+      if (point.status !== 'not_applicable') b += def.weight;
+      continue;
+    }
+    const span = def.norm.kind === 'ramp' || def.norm.kind === 'inverse' ? def.norm.hi - def.norm.lo : 1;
+    a += def.weight * swing(n.value, span);
+    e += def.weight;
+  }
+  const denominator = SPAN * a - EXCERPT_MAX_SWING * e;
+  const factor = e === 0 || denominator <= 0 ? 1 : Math.min(1, (EXCERPT_MAX_SWING * b) / denominator);
+  return { factor: Math.floor(factor * 100) / 100, excerpts: n.value };
+}
+
 /** How one score was computed from the data points of one place. */
 export function breakdownOf(points: DataPoint[], key: ScoreKey): ScoreBreakdown {
-  const rows: Array<{ point: DataPoint; weight: number; normalised: number | null; source: ScorePart['source'] }> = [];
+  const rows: Array<{ point: DataPoint; weight: number; normalised: number | null; source: ScorePart['source']; note?: string }> = [];
+  const excerpts = key === 'reviews' ? excerptFactor(points) : { factor: 1, excerpts: null };
   for (const point of points) {
     if (point.score !== key) continue;
     const def = dataPointDef(point.key);
     if (!def?.norm || def.weight <= 0) continue;
-    rows.push({ point, weight: def.weight, source: def.source, normalised: point.status === 'measured' ? round(normalise(def.norm, point.value), 4) : null });
+    const fromExcerpts = excerpts.excerpts !== null && point.key in EXCERPT_SWING;
+    // Floored to hundredths, and never 0: a point read from excerpts still counts a little.
+    const weight = fromExcerpts ? Math.max(0.01, round(def.weight * excerpts.factor, 2)) : def.weight;
+    const note = fromExcerpts ? `from ${excerpts.excerpts} review${excerpts.excerpts === 1 ? '' : 's'} read` : undefined;
+    rows.push({ point, weight, source: def.source, normalised: point.status === 'measured' ? round(normalise(def.norm, point.value), 4) : null, ...(note ? { note } : {}) });
   }
   const totalWeight = rows.filter((r) => r.point.status !== 'not_applicable').reduce((s, r) => s + r.weight, 0);
   const measuredWeight = rows.filter((r) => r.normalised !== null).reduce((s, r) => s + r.weight, 0);
@@ -49,8 +99,9 @@ export function breakdownOf(points: DataPoint[], key: ScoreKey): ScoreBreakdown 
     weight: r.weight,
     contribution: r.normalised === null || !enough ? null : round((SPAN * r.weight * r.normalised) / measuredWeight, 2),
     status: r.point.status,
+    ...(r.note ? { note: r.note } : {}),
   }));
-  return { score: enough ? clampScore(SCORE_MIN + SPAN * mean) : null, measuredWeight, totalWeight, coverage, parts };
+  return { score: enough ? clampScore(SCORE_MIN + SPAN * mean) : null, measuredWeight: round(measuredWeight, 2), totalWeight: round(totalWeight, 2), coverage, parts };
 }
 
 /** One score; null when not enough of its weight was measured. */
@@ -78,7 +129,7 @@ export function scorePlace(points: DataPoint[]): { scores: Scores; breakdown: Re
   const ownWeight = own.reduce((s, k) => s + OVERALL_WEIGHTS[k], 0);
   const overall = ownWeight >= COVERAGE_FLOOR ? overallOf(each, own) : null;
   const share = points.find((p) => p.key === 'market.review_share');
-  const marketSharePercent = typeof share?.value === 'number' && share.status === 'measured' ? round(share.value, 2) : 0;
+  const marketSharePercent = typeof share?.value === 'number' && share.status === 'measured' ? round(share.value, 2) : null;
   return { scores: { ...each, overall, marketSharePercent }, breakdown };
 }
 
@@ -113,36 +164,121 @@ export function withUnit(n: string, unit: string): string {
   return `${n} ${unit}`;
 }
 
+/** What the recommendations may check their premises against: the competitors' data points and
+ *  the source's name (for "not found on Google Places"). */
+export interface RecommendContext {
+  competitors?: DataPoint[][];
+  sourceLabel?: string;
+}
+
+const valueOf = (points: DataPoint[] | Map<string, DataPoint>, key: string): number | boolean | string | null => {
+  const p = points instanceof Map ? points.get(key) : points.find((x) => x.key === key);
+  return p?.status === 'measured' && !p.absentBecause ? p.value : null;
+};
+const numberOf = (points: DataPoint[] | Map<string, DataPoint>, key: string) => {
+  const v = valueOf(points, key);
+  return typeof v === 'number' ? v : null;
+};
+const middle = (values: number[]) => {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length === 0 ? null : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** What each recommendation's words claim beyond "this point is below its best", checked against
+ *  the report's own data: a recommendation whose claim is false is not made. (A yes/no point
+ *  below its best is "no", which is what its advice says.) */
+export const PREMISES: Record<string, (own: Map<string, DataPoint>, competitors: DataPoint[][]) => boolean> = {
+  // "Competitors run ads with conversion tracking"
+  'ads.pixel_count': (_, c) => c.some((p) => (numberOf(p, 'ads.pixel_count') ?? 0) > 0),
+  // "competitors that do win the after-hours customers"
+  'tech.booking': (_, c) => c.some((p) => valueOf(p, 'tech.booking') === true),
+  // "Competitors hold more reviews than you"
+  'market.review_position': (o) => (numberOf(o, 'market.review_position') ?? 1) > 1,
+  // "Fewer reviews arrived this quarter than the one before"
+  'reviews.velocity_trend': (o) => (numberOf(o, 'reviews.velocity_trend') ?? 0) < 0,
+  // "The tone of your reviews is cooler than the market"
+  'reviews.sentiment_average': (o, c) => {
+    const market = middle(c.map((p) => numberOf(p, 'reviews.sentiment_average')).filter((n): n is number => n !== null));
+    const own = numberOf(o, 'reviews.sentiment_average');
+    return market !== null && own !== null && own < market;
+  },
+  // "Fewer than most of your reviews read as positive"
+  'reviews.positive_share': (o) => (numberOf(o, 'reviews.positive_share') ?? 100) < 50,
+  // "Your latest review is old"
+  'reviews.days_since_latest': (o) => (numberOf(o, 'reviews.days_since_latest') ?? 0) > 30,
+  // "The same complaint shows up again and again"
+  'reviews.negative_themes': (o) => (numberOf(o, 'reviews.negative_themes') ?? 0) > 0,
+  // "Read your one-star reviews"
+  'reviews.share_1_star': (o) => (numberOf(o, 'reviews.share_1_star') ?? 0) > 0,
+  // "Negative reviews stand out"
+  'reviews.negative_share': (o) => (numberOf(o, 'reviews.negative_share') ?? 0) > 0,
+};
+
+/** Points measured at their worst because of one fact are one action: the fact's. */
+const ABSENT_LEVER: Record<AbsentBecause, string> = { site_down: 'site.reachable', no_site: 'site.create', not_listed: 'listing.claim', no_reviews: 'reviews.ask' };
+/** The advice of the action that fixes such a fact (its title and why). */
+function absentAdvice(because: AbsentBecause, sourceLabel: string): [string, string] {
+  if (because === 'site_down') return ['Get your website back up', 'Your website did not answer when we visited. Check your hosting and domain: until it answers, every visitor leaves and every website point below counts as none.'];
+  if (because === 'no_site') return ['Put up a website', 'You have no website, so customers who want to read more before they call go elsewhere. A simple site with your services, hours and phone number wins them back.'];
+  if (because === 'not_listed') return ['Create or claim your listing', `Your business was not found on ${sourceLabel || 'the listing source'}. Create its listing, or claim it if it is listed under another name, so customers searching nearby find you.`];
+  return ['Get your first reviews', 'You have no reviews yet: customers choose between businesses by their reviews. Send a review link to your next customers.'];
+}
+
 /** The changes that would raise the business's scores most: one per lever (what the owner would
  *  do), each citing the lever's data points. A lever's gain is what it would add to the one score
  *  it moves most (1-10 scale) if its data points there reached their best values, so a gain never
  *  takes a score past 10; gains on different scores are not added up. Only measured points of
- *  scores that have a number take part. */
-export function recommend(points: DataPoint[], count = 5): Recommendation[] {
+ *  scores that have a number take part, and only those whose advice's claim holds (PREMISES).
+ *  Points measured at their worst because of one fact (a site that did not answer, no listing, no
+ *  reviews) are that fact's action, with their summed gain: a business the source does not list is
+ *  told to create or claim its listing first, and a dead site to get it back up in the first three. */
+export function recommend(points: DataPoint[], count = 5, context: RecommendContext = {}): Recommendation[] {
   const byKey = new Map(points.map((p) => [p.key, p]));
-  const levers = new Map<string, { byScore: Map<ScoreKey, number>; parts: Array<{ key: string; gain: number; score: ScoreKey }> }>();
+  const competitors = context.competitors ?? [];
+  const noSite = points.some((p) => p.absentBecause === 'no_site');
+  const levers = new Map<string, { byScore: Map<ScoreKey, number>; parts: Array<{ key: string; gain: number; score: ScoreKey }>; because?: AbsentBecause }>();
   for (const score of SCORE_KEYS) {
     const b = breakdownOf(points, score);
     if (b.score === null) continue;
     for (const part of b.parts) {
       const def = dataPointDef(part.key)!;
-      if (!def.advice || !def.lever || part.normalised === null) continue;
+      const point = byKey.get(part.key)!;
+      if (part.normalised === null) continue;
+      const because = point.absentBecause ?? (noSite && part.key === 'listing.has_website' ? 'no_site' : undefined);
+      const lever = because ? ABSENT_LEVER[because] : def.lever;
+      if (!lever || (!because && !def.advice)) continue;
+      if (!because && PREMISES[part.key] && !PREMISES[part.key]!(byKey, competitors)) continue;
       const gain = (SPAN * part.weight * (1 - part.normalised)) / b.measuredWeight;
       if (gain < 0.005) continue;
-      const entry = levers.get(def.lever) ?? { byScore: new Map<ScoreKey, number>(), parts: [] };
+      const entry = levers.get(lever) ?? { byScore: new Map<ScoreKey, number>(), parts: [] };
       entry.byScore.set(score, (entry.byScore.get(score) ?? 0) + gain);
       entry.parts.push({ key: part.key, gain, score });
-      levers.set(def.lever, entry);
+      if (because) entry.because = because;
+      levers.set(lever, entry);
     }
   }
   const out: Recommendation[] = [...levers.entries()].map(([lever, e]) => {
     const [score, gain] = [...e.byScore.entries()].sort((a, b) => b[1] - a[1] || SCORE_KEYS.indexOf(a[0]) - SCORE_KEYS.indexOf(b[0]))[0]!;
-    e.parts.sort((a, b) => Number(b.score === score) - Number(a.score === score) || b.gain - a.gain || a.key.localeCompare(b.key));
-    const def = dataPointDef(e.parts[0]!.key)!;
+    // The facts first (the site did not answer, not found), then the rest by gain.
+    const isFact = (key: string) => !byKey.get(key)!.absentBecause;
+    e.parts.sort((a, b) => Number(isFact(b.key)) - Number(isFact(a.key)) || Number(b.score === score) - Number(a.score === score) || b.gain - a.gain || a.key.localeCompare(b.key));
+    const advice = e.because ? absentAdvice(e.because, context.sourceLabel ?? '') : dataPointDef(e.parts[0]!.key)!.advice!;
     const evidence = [...new Set(e.parts.map((p) => p.key))];
-    const quoted = evidence.slice(0, 3).map((k) => `${byKey.get(k)!.label}: ${formatValue(byKey.get(k)!)}`).join('; ');
-    return { lever, title: def.advice![0], detail: `${def.advice![1]} (${quoted}.)`, score, gain: round(gain, 2), evidence };
+    const quotedKeys = e.because ? evidence.filter(isFact).slice(0, 3) : evidence.slice(0, 3);
+    const quoted = quotedKeys.map((k) => `${byKey.get(k)!.label}: ${formatValue(byKey.get(k)!)}`).join('; ');
+    const spread = e.because ? `${evidence.length - quotedKeys.length} ${e.because === 'no_reviews' ? 'review' : e.because === 'not_listed' ? 'listing' : 'website'} data point${evidence.length - quotedKeys.length === 1 ? '' : 's'} at their worst because of it` : '';
+    const cited = [quoted, spread].filter(Boolean).join('; ');
+    return { lever, title: advice[0], detail: `${advice[1]} (${cited}.)`, score, gain: round(gain, 2), evidence };
   });
   out.sort((a, b) => b.gain - a.gain || a.lever.localeCompare(b.lever));
+  // Not listed: nothing else matters until customers can find the business. A dead site: in the
+  // first three whatever the other gains.
+  const move = (lever: string, to: number) => {
+    const i = out.findIndex((r) => r.lever === lever);
+    if (i > to) out.splice(to, 0, ...out.splice(i, 1));
+  };
+  if (valueOf(byKey, 'listing.found') === false) move('listing.claim', 0);
+  if (valueOf(byKey, 'site.reachable') === false) move('site.reachable', 2);
+  if (noSite) move('site.create', 2);
   return out.slice(0, count);
 }

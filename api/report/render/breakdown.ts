@@ -12,4 +12,5 @@ export const SOURCE_LABELS: Record<ScorePart['source'], string> = { listing: 'Li
 
 /** "18 of 24 weight measured". */
 export const coverageText = (b: ScoreBreakdown) => `${fmtWeight(b.measuredWeight)} of ${fmtWeight(b.totalWeight)} weight measured`;
-const fmtWeight = (w: number) => (Number.isInteger(w) ? String(w) : w.toFixed(1));
+/** A weight as the tables write it: at most two decimals (excerpt-based weights are fractions). */
+export const fmtWeight = (w: number) => String(Number(w.toFixed(2)));

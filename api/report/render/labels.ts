@@ -1,7 +1,7 @@
 // Names and formats every rendering of a report shares (PNG, PDF, e-mail, online page).
 import { BAND_LABELS, NOT_ENOUGH_DATA, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE, SCORE_KEYS, SCORE_LABELS, scoreBand, type ScoreBand } from '../../../common/constants.ts';
-import { rawValue } from '../analysis/scoring.ts';
-import type { AnalysedPlace, DataPoint, ReportData, ScoreKey } from '../types.ts';
+import { OVERALL_WEIGHTS, overallBasis, rawValue } from '../analysis/scoring.ts';
+import type { AnalysedPlace, DataPoint, Recommendation, ReportData, ScoreKey } from '../types.ts';
 
 export { BAND_LABELS, SCORE_KEYS, SCORE_LABELS };
 
@@ -22,12 +22,21 @@ export const bandLabel = (score: number | null) => (score === null ? NOT_ENOUGH_
 /** A 1-10 score with two decimals, or "Not enough data" when too little of it was measured. */
 export const fmtScore = (n: number | null) => (n === null ? NOT_ENOUGH_DATA : n.toFixed(2));
 
+/** The business's share of the market's reviews, in words; "Not enough data" when its review
+ *  count is unknown (never 0.00%). */
+export const shareText = (percent: number | null) => (percent === null ? `Share of the reviews in this market: ${NOT_ENOUGH_DATA}` : `${percent.toFixed(2)}% of the reviews in this market are yours`);
+
 /** What a number on the 1-10 scale says, in an owner's words. */
 export function scaleMeaning(score: number | null): string {
   if (score === null) return 'Too little of this score could be measured to give it a number.';
   const share = Math.round(((score - 1) / 9) * 100);
   return `${score.toFixed(2)} of 10 means you reach about ${share}% of the best value on what we measured (1 = none of it, 10 = all of it).`;
 }
+
+/** The legend's sentence under "How to read the scores": the overall's meaning, or the scale's
+ *  in general when there is no overall (never an example number standing in for it). */
+export const legendText = (overall: number | null) =>
+  `Every score runs from 1 to 10. ${overall === null ? 'A score says how much of the best value a business reaches on what we measured (1 = none of it, 10 = all of it).' : scaleMeaning(overall)}`;
 
 /** What each score is, why an owner should care, and how it is made, for its section of the report. */
 export const SCORE_ABOUT: Record<ScoreKey, { means: string; matters: string }> = {
@@ -58,6 +67,41 @@ export function ranked(data: ReportData) {
 }
 const orZero = (n: number | null) => n ?? 0;
 
+/** The recommendations that move a score: those it gains most on, and those citing one of its data
+ *  points (a dead website's "Get your website back up" gains most on Engagement, and moves Digital
+ *  Presence too). */
+export function fixesFor(data: ReportData, key: ScoreKey): Recommendation[] {
+  const ofScore = new Set(data.business.dataPoints.filter((p) => p.score === key).map((p) => p.key));
+  return data.recommendations.filter((r) => r.score === key || r.evidence.some((k) => ofScore.has(k)));
+}
+/** "+2.10 points" on the score's own section; "+9.00 on Customer Engagement" when it gains most on another. */
+export const gainText = (r: Recommendation, key: ScoreKey) => (r.score === key ? `+${r.gain.toFixed(2)} points` : `+${r.gain.toFixed(2)} on ${SCORE_LABELS[r.score]}`);
+
+/** The source's name as the report writes it. */
+export const sourceName = (data: ReportData) => (data.sampleData ? 'the sample data' : data.provider === 'google' ? 'Google Places' : 'Yelp');
+
+const percent = (x: number) => `${Number((x * 100).toFixed(2))}%`;
+
+/** How the overall is made, on page 1, the online page and the e-mail: its weights, and when a
+ *  score could not be measured for most businesses, which scores it compares and their weights. */
+export function overallWeightsText(data: ReportData): string {
+  const basis = overallBasis([data.business, ...data.competitors].map((p) => p.scores));
+  const full = SCORE_KEYS.map((k) => `${SCORE_LABELS[k]} ${percent(OVERALL_WEIGHTS[k])}`).join(', ');
+  if (basis.length === 0) return `No overall score: too little could be measured for most businesses compared (it would weigh ${full}).`;
+  if (basis.length === SCORE_KEYS.length) return `The overall score weighs ${full}.`;
+  const total = basis.reduce((s, k) => s + OVERALL_WEIGHTS[k], 0);
+  const left = SCORE_KEYS.filter((k) => !basis.includes(k));
+  const why = data.provider === 'yelp' && left.every((k) => k === 'digitalPresence' || k === 'engagement') ? ' because Yelp does not give the businesses\' websites' : '';
+  return `The overall score compares ${basis.map((k) => `${SCORE_LABELS[k]} (${percent(OVERALL_WEIGHTS[k] / total)})`).join(' and ')} only: ${left.map((k) => SCORE_LABELS[k]).join(' and ')} could not be measured for most businesses${why}, so every business is compared without ${left.length === 1 ? 'it' : 'them'} (usually ${full}).`;
+}
+
+/** "X was not found on Google Places…" when the provider does not list the business, else null. */
+export function notFoundText(data: ReportData): string | null {
+  const found = data.business.dataPoints.find((p) => p.key === 'listing.found');
+  if (found?.status !== 'measured' || found.value !== false) return null;
+  return `${data.business.place.name} was not found on ${sourceName(data)}: customers searching there do not find it, and its rating, reviews and share of the market could not be measured. Create or claim the listing first.`;
+}
+
 /** The business against its market on one score: the median of every place with a score, the
  *  leader, and the business's position among the places with a score. */
 export function marketOn(data: ReportData, key: ScoreKey | 'overall') {
@@ -65,7 +109,8 @@ export function marketOn(data: ReportData, key: ScoreKey | 'overall') {
   const scored = all.map((p) => ({ p, s: p.scores[key] as number | null })).filter((x): x is { p: AnalysedPlace; s: number } => x.s !== null);
   const sorted = scored.map((x) => x.s).sort((a, b) => a - b);
   const mid = sorted.length / 2;
-  const median = sorted.length === 0 ? null : sorted.length % 2 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  // A median of one value is that value: no market median unless at least two places have a number.
+  const median = sorted.length < 2 ? null : sorted.length % 2 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
   const leader = scored.reduce<{ p: AnalysedPlace; s: number } | null>((best, x) => (!best || x.s > best.s ? x : best), null);
   const you = data.business.scores[key] as number | null;
   const position = you === null ? null : scored.filter((x) => x.s > you).length + 1;

@@ -221,12 +221,15 @@ export function radar(doc: Doc, axes: string[], series: RadarSeries[], cx: numbe
     doc.moveTo(cx, cy).lineTo(px, py).lineWidth(0.4).strokeColor('#cbd5e1').stroke();
   });
   for (const s of series) {
-    polygon(s.values.map((v) => v ?? 0));
-    doc.fillOpacity(0.18).fill(s.fill).fillOpacity(1);
-    polygon(s.values.map((v) => v ?? 0));
-    if (s.dash) doc.dash(3, { space: 2 });
-    doc.lineWidth(1.4).strokeColor(s.stroke).stroke();
-    doc.undash();
+    // A shape only through values that exist: an axis without a number is not drawn at 0.
+    if (s.values.every((v) => v !== null)) {
+      polygon(s.values.map((v) => v!));
+      doc.fillOpacity(0.18).fill(s.fill).fillOpacity(1);
+      polygon(s.values.map((v) => v!));
+      if (s.dash) doc.dash(3, { space: 2 });
+      doc.lineWidth(1.4).strokeColor(s.stroke).stroke();
+      doc.undash();
+    }
     s.values.forEach((v, i) => {
       if (v === null) return;
       const [px, py] = point(i, v);

@@ -11,7 +11,7 @@ import PDFDocument from 'pdfkit';
 import { OPERATOR, PRODUCT_NAME, scoreBand } from '../../../common/constants.ts';
 import { contactLine, pngSize, POWERED_BY, sampleNote, themeOf, type Branding } from '../branding.ts';
 import type { ReportData, ScoreBreakdown, ScoreKey } from '../types.ts';
-import { breakdownOf, coverageText, SOURCE_LABELS } from './breakdown.ts';
+import { breakdownOf, coverageText, fmtWeight, SOURCE_LABELS } from './breakdown.ts';
 import { findings } from './summary.ts';
 import { listingComparison, localSignals, type ComparisonRow } from './listing.ts';
 import { metricsText, NOT_MEASURED, RANK_BAND_ORDER, RANK_BANDS, solvCell, VISIBILITY_TITLE, visibilityView, voiceTable, type KeywordView } from './visibility.ts';
@@ -23,8 +23,11 @@ import {
   bandColour,
   bandLabel,
   fmtDate,
+  fixesFor,
   fmtScore,
+  gainText,
   HOW_COMPUTED,
+  legendText,
   marketOn,
   marketSize,
   METHODOLOGY_SUMMARY,
@@ -34,6 +37,7 @@ import {
   rankOf,
   SAMPLE_DATA_LABEL,
   scaleMeaning,
+  shareText,
   SCORE_ABOUT,
   SCORE_KEYS,
   SCORE_LABELS,
@@ -191,7 +195,7 @@ function overview(doc: Doc, sect: Struct, data: ReportData, look: Look) {
   doc.font('Bold').fontSize(15).fillColor(INK);
   line(doc, sect, rankNo(b) ? `Rank ${rankOf(b, data)}` : NOT_RANKED, MARGIN, top + 132, cardW, { align: 'center' });
   doc.font('Regular').fontSize(8.5).fillColor(INK3);
-  doc.text(`${b.scores.marketSharePercent.toFixed(2)}% of the reviews in this market are yours`, MARGIN + 14, top + 156, { width: cardW - 28, align: 'center', structParent: sect });
+  doc.text(shareText(b.scores.marketSharePercent), MARGIN + 14, top + 156, { width: cardW - 28, align: 'center', structParent: sect });
 
   // The radar: the business against the market median on the four scores.
   const medians = SCORE_KEYS.map((k) => marketOn(data, k).median);
@@ -234,7 +238,7 @@ function legend(doc: Doc, parent: Struct, overall: number | null) {
   doc.font('Bold').fontSize(10).fillColor(INK);
   line(doc, parent, 'How to read the scores', MARGIN + 12, top + 10, 300, { type: 'H3' });
   doc.font('Regular').fontSize(8.5).fillColor(INK3);
-  doc.text(`Every score runs from 1 to 10. ${scaleMeaning(overall ?? 6.1)}`, MARGIN + 12, top + 26, { width: CONTENT_WIDTH - 24, structParent: parent });
+  doc.text(legendText(overall), MARGIN + 12, top + 26, { width: CONTENT_WIDTH - 24, structParent: parent });
   const colW = (CONTENT_WIDTH - 24) / BAND_RANGES.length;
   BAND_RANGES.forEach((r, i) => {
     const x = MARGIN + 12 + i * colW;
@@ -474,7 +478,7 @@ function scoreSection(doc: Doc, root: Struct, data: ReportData, key: ScoreKey, l
   doc.y += 20;
 
   // Top fixes.
-  const fixes = data.recommendations.filter((r) => r.score === key);
+  const fixes = fixesFor(data, key);
   heading(doc, sect, 'Top fixes', 40, 'H3');
   if (fixes.length === 0) para(doc, sect, 'None of the report\'s largest gains is in this score. The table below shows which data points hold it back.', { colour: INK3 });
   for (const r of fixes) {
@@ -482,9 +486,9 @@ function scoreSection(doc: Doc, root: Struct, data: ReportData, key: ScoreKey, l
     ensureSpace(doc, doc.heightOfString(r.detail, { width: CONTENT_WIDTH - 80 }) + 18);
     const y = doc.y;
     doc.font('Bold').fontSize(9.5).fillColor(INK);
-    line(doc, sect, r.title, MARGIN, y, CONTENT_WIDTH - 80, { type: 'H4' });
+    line(doc, sect, r.title, MARGIN, y, CONTENT_WIDTH - 130, { type: 'H4' });
     doc.font('Bold').fontSize(9.5).fillColor('#047857');
-    line(doc, sect, `+${r.gain.toFixed(2)} points`, MARGIN + CONTENT_WIDTH - 80, y, 80, { align: 'right' });
+    line(doc, sect, gainText(r, key), MARGIN + CONTENT_WIDTH - 130, y, 130, { align: 'right' });
     doc.font('Regular').fontSize(9).fillColor(INK3).text(r.detail, MARGIN, y + 14, { width: CONTENT_WIDTH - 80, lineGap: 1, structParent: sect });
     doc.y += 8;
   }
@@ -511,7 +515,10 @@ function breakdownTable(doc: Doc, sect: Struct, breakdown: ScoreBreakdown, score
     para(doc, sect, 'This report has no breakdown of the score by data point.', { colour: INK3 });
     return;
   }
-  const parts = [...breakdown.parts].sort((a, b) => (b.contribution ?? -1) - (a.contribution ?? -1) || b.weight - a.weight);
+  // Points that do not apply are named under the table, not given a row each: they add nothing
+  // and, as rows, push a short table's end onto a page of its own.
+  const parts = [...breakdown.parts].filter((p) => p.status !== 'not_applicable').sort((a, b) => (b.contribution ?? -1) - (a.contribution ?? -1) || b.weight - a.weight);
+  const left = breakdown.parts.filter((p) => p.status === 'not_applicable').map((p) => p.label);
   table(
     doc,
     sect,
@@ -525,18 +532,18 @@ function breakdownTable(doc: Doc, sect: Struct, breakdown: ScoreBreakdown, score
     ],
     [
       ...parts.map((p) => ({
-        cells: [p.label, SOURCE_LABELS[p.source], p.raw, fmtNorm(p.normalised), String(p.weight), fmtContribution(p.contribution)],
+        cells: [p.note ? `${p.label} (${p.note})` : p.label, SOURCE_LABELS[p.source], p.raw, fmtNorm(p.normalised), fmtWeight(p.weight), fmtContribution(p.contribution)],
         muted: p.status === 'measured' ? [] : [0, 1, 2, 3, 4, 5],
       })),
       {
         bold: true,
-        cells: [`Score · ${coverageText(breakdown)}`, '', '', '', `${breakdown.measuredWeight}/${breakdown.totalWeight}`, score === null ? 'Not enough data' : `1 + ${(score - 1).toFixed(2)} = ${score.toFixed(2)}`],
+        cells: [`Score · ${coverageText(breakdown)}`, '', '', '', `${fmtWeight(breakdown.measuredWeight)}/${fmtWeight(breakdown.totalWeight)}`, score === null ? 'Not enough data' : `1 + ${(score - 1).toFixed(2)} = ${score.toFixed(2)}`],
       },
     ],
     7.5,
   );
   doc.y += 4;
-  para(doc, sect, 'Normalised: 0 = worst, 1 = best. Contribution: the points the data point adds to the score above 1. "Unknown": the source could not give it, so it is left out of the score rather than counted as the worst value; "Not applicable": it does not apply here and is left out too.', { size: 7.5, colour: MUTED });
+  para(doc, sect, `Normalised: 0 = worst, 1 = best. Contribution: the points the data point adds to the score above 1. "Unknown": the source could not give it, so it is left out of the score rather than counted as the worst value.${left.length ? ` Not applicable here, and left out too: ${left.join(', ')}.` : ''}`, { size: 7.5, colour: MUTED });
 }
 
 // ---- the end -------------------------------------------------------------------------------

@@ -83,10 +83,11 @@ export function scoreCardTree(data: ReportData, branding: Branding | null = null
           'div',
           { width: 190, height: 190, borderRadius: '50%', border: `14px solid ${bandColour(overall)}`, alignItems: 'center', justifyContent: 'center', flexDirection: 'column' },
           overall === null
-            ? h('div', { fontSize: 26, fontWeight: 700, color: '#475569', textAlign: 'center', width: 140, justifyContent: 'center' }, 'Not enough data')
+            ? h('div', { fontSize: 21, fontWeight: 700, color: '#475569', textAlign: 'center', width: 128, justifyContent: 'center', lineHeight: 1.15 }, 'Not enough data')
             : h('div', { fontSize: 60, fontWeight: 700, color: '#0f172a' }, fmtScore(overall)),
           h('div', { fontSize: 18, color: '#475569' }, overall === null ? 'overall' : 'overall / 10'),
-          h('div', { fontSize: 16, fontWeight: 600, color: bandColour(overall), marginTop: 2 }, bandLabel(overall)),
+          // No band to name without a score: the ring says "Not enough data" once.
+          ...(overall === null ? [] : [h('div', { fontSize: 16, fontWeight: 600, color: bandColour(overall), marginTop: 2 }, bandLabel(overall))]),
         ),
         h('div', { marginTop: 22, fontSize: 28, fontWeight: 700, color: theme.secondaryInk }, rankNo(b) ? `Rank ${rankOf(b, data)}` : NOT_RANKED),
       ),

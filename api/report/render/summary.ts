@@ -1,22 +1,24 @@
 // The report's executive summary in plain sentences, shared by the PDF and the online report.
 import type { AnalysedPlace, ReportData, ScoreKey } from '../types.ts';
 import { breakdownOf, coverageText } from './breakdown.ts';
-import { bandLabel, marketOn, marketSize, SCORE_KEYS, SCORE_LABELS } from './labels.ts';
-import { fmtSolv, visibilityView } from './visibility.ts';
+import { bandLabel, fmtScore, marketOn, marketSize, NOT_ENOUGH_DATA, notFoundText, overallWeightsText, ranked, rankNo, rankOf, SCORE_KEYS, SCORE_LABELS } from './labels.ts';
+import { fmtSolv, solvCell, visibilityLine, visibilityView } from './visibility.ts';
 
 export function findings(data: ReportData): string[] {
   const b = data.business;
   const o = marketOn(data, 'overall');
   const out: string[] = [];
+  const notFound = notFoundText(data);
+  if (notFound) out.push(notFound);
   out.push(
     o.you === null
       ? `Too little of your business could be measured for an overall score; the sections below say which data is missing.`
       : `You rank #${b.rank} of ${marketSize(data)} with an overall ${o.you.toFixed(2)}. The market median is ${o.median?.toFixed(2) ?? 'not known'}${o.leader && !o.leader.isYou ? `, and the leader, ${o.leader.name}, has ${o.leader.score.toFixed(2)}` : ', and you lead the market'}.`,
   );
   const scored = SCORE_KEYS.map((k) => ({ k, s: b.scores[k] as number | null })).filter((x): x is { k: ScoreKey; s: number } => x.s !== null);
-  if (scored.length >= 2) {
-    const best = scored.reduce((a, x) => (x.s > a.s ? x : a));
-    const worst = scored.reduce((a, x) => (x.s < a.s ? x : a));
+  const best = scored.length ? scored.reduce((a, x) => (x.s > a.s ? x : a)) : null;
+  const worst = scored.length ? scored.reduce((a, x) => (x.s < a.s ? x : a)) : null;
+  if (best && worst && best.s > worst.s) {
     out.push(`Your strongest score is ${SCORE_LABELS[best.k]} (${best.s.toFixed(2)}, ${bandLabel(best.s)}); the most room to grow is in ${SCORE_LABELS[worst.k]} (${worst.s.toFixed(2)}, ${bandLabel(worst.s)}).`);
   }
   const unscored = SCORE_KEYS.filter((k) => b.scores[k] === null);
@@ -27,7 +29,9 @@ export function findings(data: ReportData): string[] {
     const m = marketOn(data, k);
     return m.you !== null && m.median !== null && m.you < m.median;
   });
-  if (behind.length) out.push(`Below the market median on ${behind.map((k) => SCORE_LABELS[k]).join(', ')}; at or above it on the rest.`);
+  const level = SCORE_KEYS.filter((k) => !behind.includes(k) && marketOn(data, k).you !== null && marketOn(data, k).median !== null);
+  if (behind.length) out.push(`Below the market median on ${behind.map((k) => SCORE_LABELS[k]).join(', ')}${level.length ? `; at or above it on ${level.map((k) => SCORE_LABELS[k]).join(', ')}` : ''}.`);
+  out.push(overallWeightsText(data));
   const visibility = visibilityView(data);
   if (visibility?.overall) {
     const top = visibility.keywords.reduce((n, k) => n + k.cells.filter((c) => c.band === 'top3').length, 0);
@@ -39,10 +43,36 @@ export function findings(data: ReportData): string[] {
 }
 
 
-/** What a visitor found at a place's website: a listed site that did not answer is not "available". */
-export function websiteStatus(place: AnalysedPlace): 'None listed' | 'Works' | 'Did not answer' | 'Listed' {
-  if (!place.place.website) return 'None listed';
+/** What a visitor found at a place's website: a listed site that did not answer is not "available";
+ *  where the source gives no websites (Yelp), it says so. */
+export function websiteStatus(place: AnalysedPlace, data: ReportData): 'None listed' | 'Not given by Yelp' | 'Works' | 'Did not answer' | 'Listed' {
+  if (!place.place.website) return data.provider === 'yelp' && !place.isMainBusiness ? 'Not given by Yelp' : 'None listed';
   const reachable = place.dataPoints.find((p) => p.key === 'site.reachable');
   if (!reachable) return 'Listed';
   return reachable.value === true ? 'Works' : 'Did not answer';
+}
+
+/** The report as `npm run report` prints it: the scores, the rank and share, how the overall is
+ *  made, the competitors, the recommendations and the notes. */
+export function reportLines(d: ReportData): string[] {
+  const b = d.business;
+  const pad = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s.padEnd(n));
+  const independent = b.dataPoints.filter((p) => p.status === 'measured' && !p.derived).length;
+  const unknown = b.dataPoints.filter((p) => p.status === 'unknown').length;
+  return [
+    `${b.place.name} · ${d.category} · ${d.provider}${d.sampleData ? ' (SAMPLE DATA)' : ''}`,
+    ...(notFoundText(d) ? [notFoundText(d)!] : []),
+    `Overall ${fmtScore(b.scores.overall)} · rank ${rankOf(b, d)} · market share ${b.scores.marketSharePercent === null ? NOT_ENOUGH_DATA : `${b.scores.marketSharePercent.toFixed(2)}%`}`,
+    ...SCORE_KEYS.map((k) => `  ${SCORE_LABELS[k].padEnd(22)} ${fmtScore(b.scores[k])}`),
+    `  Data points            ${b.dataPoints.length} (${independent} independent measured, ${unknown} unknown)`,
+    ...(visibilityLine(d) ? [visibilityLine(d)!] : []),
+    overallWeightsText(d),
+    '',
+    'Rank  Business                          Miles  Website            SoLV     Overall',
+    ...ranked(d).map((p) => `${(rankNo(p) ?? '–').padEnd(5)} ${pad(p.place.name + (p.isMainBusiness ? ' (you)' : ''), 33)} ${p.place.distanceMiles.toFixed(2).padStart(5)}  ${websiteStatus(p, d).padEnd(18)} ${solvCell(p).padStart(7)}  ${fmtScore(p.scores.overall)}`),
+    '',
+    'Recommendations',
+    ...d.recommendations.map((r, i) => `  ${i + 1}. ${r.title} (+${r.gain.toFixed(2)} ${SCORE_LABELS[r.score]})`),
+    ...d.notes.map((note) => `Note: ${note}`),
+  ];
 }

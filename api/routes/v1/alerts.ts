@@ -2,7 +2,10 @@
 // Early Warning rules are the screen's (api/services/review-alerts.ts).
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { createMiddleware } from 'hono/factory';
-import { isThreshold, THRESHOLD_MESSAGE } from '../../../common/schemas/early-warning.ts';
+import { THRESHOLD_MESSAGE } from '../../../common/schemas/early-warning.ts';
+
+/** The document says `multipleOf: 0.1`; so does the message (one decimal: 2.5, not 2.55). */
+const THRESHOLD_STEP_MESSAGE = 'Threshold must be a number between 1.0 and 5.0 with one decimal (2.5, not 2.55)';
 import type { AppContext } from '../../context.ts';
 import { alertsSince, monitoredBusinessOf, setAlertThreshold, type Monitored } from '../../services/review-alerts.ts';
 import { jsonContent, NO_STORE, pathId, problems, scope, type V1Env } from './common.ts';
@@ -43,6 +46,7 @@ export function alertRoutes(ctx: AppContext) {
     operationId: 'getAlertThreshold',
     tags: ['Alerts'],
     summary: 'Get the alert threshold',
+    description: 'The rating at or below which a new review of this business becomes an alert.',
     middleware: [scope('alerts:read'), business] as const,
     request: { params },
     responses: { 200: jsonContent(thresholdSchema, 'The threshold in force.'), ...problems(404) },
@@ -60,7 +64,7 @@ export function alertRoutes(ctx: AppContext) {
       params,
       body: {
         required: true,
-        content: { 'application/json': { schema: z.strictObject({ threshold: z.number().min(1).max(5).refine(isThreshold, THRESHOLD_MESSAGE).openapi({ example: 3.5, description: 'Reviews at or below this star rating raise an alert: 1.0 to 5.0 in steps of 0.1.' }) }) } },
+        content: { 'application/json': { schema: z.strictObject({ threshold: z.number().min(1, THRESHOLD_MESSAGE).max(5, THRESHOLD_MESSAGE).multipleOf(0.1, THRESHOLD_STEP_MESSAGE).openapi({ multipleOf: 0.1, example: 3.5, description: 'Reviews at or below this star rating raise an alert: 1.0 to 5.0 in steps of 0.1.' }) }) } },
       },
     },
     responses: { 200: jsonContent(thresholdSchema, 'The threshold now in force.'), ...problems(400, 404) },

@@ -4,10 +4,12 @@
 // plan (403 plan_required), the key's rate limit (429, with the IETF RateLimit headers on every
 // answer), the route's scope (403), then the input (400) and the object's owner (404).
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { OPERATOR } from '../../../common/constants.ts';
 import type { AppContext } from '../../context.ts';
 import { WEBHOOK_EVENTS } from '../../../common/schemas/webhooks.ts';
 import { invalidInput } from '../../lib/validate.ts';
 import { meterApiCall, verifyApiKey } from '../../services/api-keys.ts';
+import type { WebhookFetchOptions } from '../../services/webhook-delivery.ts';
 import type { z } from '../../../common/zod.ts';
 import { alertRoutes } from './alerts.ts';
 import { businessRoutes } from './businesses.ts';
@@ -29,7 +31,7 @@ Errors are [RFC 9457](https://www.rfc-editor.org/rfc/rfc9457) problem details (\
 with our \`code\`. Every answer carries the IETF \`RateLimit-Policy\` and \`RateLimit\` headers; a 429 adds
 \`Retry-After\`.`;
 
-export function v1Routes(ctx: AppContext) {
+export function v1Routes(ctx: AppContext, webhookUrls?: WebhookFetchOptions) {
   const app = new OpenAPIHono<V1Env>({
     defaultHook: (result) => {
       if (!result.success) throw invalidInput(result.error as unknown as z.ZodError);
@@ -56,11 +58,11 @@ export function v1Routes(ctx: AppContext) {
   app.route('/', businessRoutes(ctx));
   app.route('/', alertRoutes(ctx));
   app.route('/', clientRoutes(ctx));
-  app.route('/', webhookRoutes(ctx));
+  app.route('/', webhookRoutes(ctx, webhookUrls));
 
   app.doc31(OPENAPI_PATH, {
     openapi: '3.1.0',
-    info: { title: 'LocalRank API', version: API_VERSION, description: API_DESCRIPTION },
+    info: { title: 'LocalRank API', version: API_VERSION, description: API_DESCRIPTION, contact: { name: `${OPERATOR.legalName} support`, email: OPERATOR.supportEmail } },
     // Relative to the document's own address, so it is right on every host.
     servers: [{ url: '/api/v1' }],
     security: [{ apiKey: [] }],

@@ -6,7 +6,7 @@ import { createClientSchema, updateClientSchema } from '../../../common/schemas/
 import type { AppContext } from '../../context.ts';
 import { createClient, getClient, listClients, ownedClient, updateClient } from '../../services/clients.ts';
 import { consultantAccessFor, type ConsultantAccess } from '../../services/consultant-access.ts';
-import { describeFields, jsonContent, NO_STORE, pathId, problems, scope, type V1Env } from './common.ts';
+import { describeFields, jsonContent, NO_STORE, pathId, problems, scope, unprocessable, type V1Env } from './common.ts';
 import { clientListSchema, clientSchema } from './schemas.ts';
 
 const CLIENT_FIELDS = {
@@ -60,7 +60,7 @@ export function clientRoutes(ctx: AppContext) {
     description: 'Adds the client and its business; the business is reported on at once, to the client with you in copy.',
     middleware: [scope('clients:write'), access] as const,
     request: { body: { required: true, content: { 'application/json': { schema: describeFields(createClientSchema, { ...CLIENT_FIELDS, ...BUSINESS_FIELDS }).openapi('ClientCreate', { example: { clientName: 'Dana Whitfield', clientEmail: 'dana@whitfield-dental.com', company: 'Whitfield Dental', website: 'https://whitfield-dental.com', address: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701', reportFrequency: 'monthly' } }) } } } },
-    responses: { 201: jsonContent(clientSchema, 'The client.'), ...problems(400) },
+    responses: { 201: jsonContent(clientSchema, 'The client.'), ...problems(400, 422) },
   });
   const one = createRoute({
     method: 'get',
@@ -68,6 +68,7 @@ export function clientRoutes(ctx: AppContext) {
     operationId: 'getClient',
     tags: ['Clients'],
     summary: 'Get a client',
+    description: 'One client with its business, latest scores and the date of its next report.',
     middleware: [scope('clients:read'), access] as const,
     request: { params: clientId },
     responses: { 200: jsonContent(clientSchema, 'The client.'), ...problems(404) },
@@ -81,12 +82,12 @@ export function clientRoutes(ctx: AppContext) {
     description: 'Any of the fields; the business\'s details change together or not at all. `archived: true` stops its scheduled reports.',
     middleware: [scope('clients:write'), access, owned] as const,
     request: { params: clientId, body: { required: true, content: { 'application/json': { schema: describeFields(updateClientSchema, { ...CLIENT_FIELDS, archived: 'True stops its scheduled reports; false starts them again.' }).openapi('ClientUpdate', { example: { reportFrequency: 'weekly' } }) } } } },
-    responses: { 200: jsonContent(clientSchema, 'The client.'), ...problems(400, 404) },
+    responses: { 200: jsonContent(clientSchema, 'The client.'), ...problems(400, 404, 422) },
   });
 
   return new OpenAPIHono<ClientsEnv>()
     .openapi(list, async (c) => c.json({ clients: await listClients({ ctx, access: c.get('access'), search: c.req.valid('query').search }) }, 200, NO_STORE))
-    .openapi(create, async (c) => c.json(await createClient({ ctx, access: c.get('access'), input: c.req.valid('json') }), 201, NO_STORE))
+    .openapi(create, async (c) => c.json(await unprocessable(createClient({ ctx, access: c.get('access'), input: c.req.valid('json') })), 201, NO_STORE))
     .openapi(one, async (c) => c.json(await getClient({ ctx, access: c.get('access'), clientId: c.req.valid('param').clientId }), 200, NO_STORE))
-    .openapi(update, async (c) => c.json(await updateClient({ ctx, access: c.get('access'), clientId: c.req.valid('param').clientId, input: c.req.valid('json') }), 200, NO_STORE));
+    .openapi(update, async (c) => c.json(await unprocessable(updateClient({ ctx, access: c.get('access'), clientId: c.req.valid('param').clientId, input: c.req.valid('json') })), 200, NO_STORE));
 }

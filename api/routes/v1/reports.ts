@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { clientIp, userAgent } from '../../lib/client-info.ts';
 import { getReportViaApi, requestReportViaApi } from '../../services/api-reports.ts';
 import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_MESSAGES, withIdempotency } from '../../services/idempotency.ts';
-import { describeFields, jsonContent, NO_STORE, pathId, problems, scope, type V1Env } from './common.ts';
+import { describeFields, IDEMPOTENT_REPLAYED_HEADER, jsonContent, NO_STORE, pathId, problems, scope, unprocessable, type V1Env } from './common.ts';
 import { reportAcceptedSchema, reportSchema } from './schemas.ts';
 
 const REPORT_EXAMPLE = {
@@ -64,7 +64,7 @@ const create = createRoute({
     }),
     body: { required: true, content: { 'application/json': { schema: apiReportRequestSchema.openapi('ReportRequest', { example: REPORT_EXAMPLE }) } } },
   },
-  responses: { 202: jsonContent(reportAcceptedSchema, 'Accepted: the report is being made.'), ...problems(400, 403, 404, 409, 422) },
+  responses: { 202: jsonContent(reportAcceptedSchema, 'Accepted: the report is being made.', IDEMPOTENT_REPLAYED_HEADER), ...problems(400, 403, 404, 409, 422) },
 });
 
 const read = createRoute({
@@ -89,7 +89,7 @@ export function reportRoutes(ctx: AppContext) {
         userId,
         key: c.req.valid('header')['idempotency-key'],
         request: ['POST /reports', input],
-        run: async () => ({ status: 202, body: await requestReportViaApi({ ctx, userId, input, ip: clientIp(c, ctx.env.TRUST_PROXY), userAgent: userAgent(c) }) }),
+        run: async () => ({ status: 202, body: await unprocessable(requestReportViaApi({ ctx, userId, input, ip: clientIp(c, ctx.env.TRUST_PROXY), userAgent: userAgent(c) })) }),
       });
       if (answer.replayed) c.header('Idempotent-Replayed', 'true');
       return c.json(answer.body, 202, NO_STORE);

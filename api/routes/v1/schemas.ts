@@ -156,7 +156,7 @@ const reportScores = z
     engagement: score('Customer engagement score'),
     marketShare: score('Market share score'),
     overall: score('Overall score (the weighted mean of the four)'),
-    marketSharePercent: z.number().describe('Its reviews as a percent of all reviews in the report (two decimals).'),
+    marketSharePercent: z.number().nullable().describe('Its reviews as a percent of all reviews in the report (two decimals); null when its review count is unknown.'),
   })
   .describe('The scores (see the methodology).');
 
@@ -257,6 +257,9 @@ export const webhookEndpointSchema = z
     createdAt: z.iso.datetime().describe('When the endpoint was added.'),
     disabledAt: z.iso.datetime().nullable().describe('Set when every delivery failed for three days; rotating the secret enables it again.'),
     failingSince: z.iso.datetime().nullable().describe('Since when deliveries have been failing; null while they succeed.'),
+    state: z.enum(['active', 'failing', 'disabled']).describe('`failing`: the latest attempts failed (see consecutiveFailures); `disabled`: every delivery failed for three days.'),
+    lastSuccessAt: z.iso.datetime().nullable().describe('The last attempt your endpoint answered with a 2xx.'),
+    consecutiveFailures: z.number().int().min(0).describe('Failed attempts since the last success.'),
   })
   .openapi('WebhookEndpoint');
 
@@ -294,5 +297,6 @@ export const webhookDeliveriesSchema = z
           .describe('Every attempt, oldest first.'),
       }),
     ).describe('Deliveries, newest first.'),
+    nextCursor: z.string().nullable().describe('Pass as `cursor` for older deliveries; null on the last page.'),
   })
   .openapi('WebhookDeliveries');

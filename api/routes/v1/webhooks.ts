@@ -5,6 +5,8 @@ import { createWebhookSchema } from '../../../common/schemas/webhooks.ts';
 import type { AppContext } from '../../context.ts';
 import {
   createWebhookEndpoint,
+  DELIVERY_CURSOR_PATTERN,
+  DELIVERY_LOG_LIMIT,
   deleteWebhookEndpoint,
   listDeliveries,
   listWebhookEndpoints,
@@ -12,6 +14,7 @@ import {
   rotateWebhookSecret,
   WEBHOOK_SECRET_OVERLAP_HOURS,
 } from '../../services/webhooks.ts';
+import type { WebhookFetchOptions } from '../../services/webhook-delivery.ts';
 import { describeFields, jsonContent, NO_STORE, pathId, problems, scope, type V1Env } from './common.ts';
 import { webhookDeliveriesSchema, webhookEndpointRotatedSchema, webhookEndpointSchema, webhookEndpointWithSecretSchema } from './schemas.ts';
 
@@ -35,6 +38,7 @@ const list = createRoute({
   operationId: 'listWebhookEndpoints',
   tags,
   summary: 'List webhook endpoints',
+  description: 'Your endpoints, newest first, with their events and health (failing since, disabled at).',
   middleware: [scope('webhooks:write')] as const,
   responses: { 200: jsonContent(z.object({ endpoints: z.array(webhookEndpointSchema).describe('Your endpoints, without their secrets.') }).openapi('WebhookEndpointList'), 'The endpoints.') , ...problems() },
 });
@@ -44,6 +48,7 @@ const remove = createRoute({
   operationId: 'deleteWebhookEndpoint',
   tags,
   summary: 'Delete a webhook endpoint',
+  description: 'No more events are sent to it; its delivery log is deleted with it.',
   middleware: [scope('webhooks:write')] as const,
   request: { params: endpointId },
   responses: { 200: jsonContent(z.object({ deleted: z.literal(true).describe('Always true.') }), 'Deleted, with its delivery log.'), ...problems(404) },
@@ -65,9 +70,15 @@ const deliveries = createRoute({
   operationId: 'listWebhookDeliveries',
   tags,
   summary: 'Delivery log',
-  description: 'The latest 50 deliveries, newest first, each with every attempt (status, time, the start of the answer).',
+  description: 'Deliveries, newest first, 50 a page (`limit` for fewer), each with every attempt (status, time, the start of the answer); `nextCursor` pages on.',
   middleware: [scope('webhooks:write')] as const,
-  request: { params: endpointId },
+  request: {
+    params: endpointId,
+    query: z.object({
+      cursor: z.string().regex(new RegExp(DELIVERY_CURSOR_PATTERN), 'Not a cursor this API gave out').optional().openapi({ description: 'The `nextCursor` of the previous page.' }),
+      limit: z.coerce.number().int().min(1).max(DELIVERY_LOG_LIMIT).default(DELIVERY_LOG_LIMIT).openapi({ description: `Page size (1-${DELIVERY_LOG_LIMIT}).` }),
+    }),
+  },
   responses: { 200: jsonContent(webhookDeliveriesSchema, 'The deliveries.'), ...problems(404) },
 });
 const resend = createRoute({
@@ -82,14 +93,14 @@ const resend = createRoute({
   responses: { 202: jsonContent(z.object({ id: z.string().describe("The delivery's id."), status: z.literal('pending').describe('Queued to be sent now.') }), 'Queued.'), ...problems(404) },
 });
 
-export function webhookRoutes(ctx: AppContext) {
+export function webhookRoutes(ctx: AppContext, urlRules?: WebhookFetchOptions) {
   const userId = (c: { get: (k: 'caller') => { userId: string } }) => c.get('caller').userId;
   return new OpenAPIHono<V1Env>()
-    .openapi(create, async (c) => c.json(await createWebhookEndpoint({ ctx, userId: userId(c), input: c.req.valid('json') }), 201, NO_STORE))
+    .openapi(create, async (c) => c.json(await createWebhookEndpoint({ ctx, userId: userId(c), input: c.req.valid('json'), urlRules }), 201, NO_STORE))
     .openapi(list, async (c) => c.json({ endpoints: await listWebhookEndpoints({ ctx, userId: userId(c) }) }, 200, NO_STORE))
     .openapi(remove, async (c) => c.json(await deleteWebhookEndpoint({ ctx, userId: userId(c), endpointId: c.req.valid('param').endpointId }), 200, NO_STORE))
     .openapi(rotate, async (c) => c.json(await rotateWebhookSecret({ ctx, userId: userId(c), endpointId: c.req.valid('param').endpointId }), 200, NO_STORE))
-    .openapi(deliveries, async (c) => c.json(await listDeliveries({ ctx, userId: userId(c), endpointId: c.req.valid('param').endpointId }), 200, NO_STORE))
+    .openapi(deliveries, async (c) => c.json(await listDeliveries({ ctx, userId: userId(c), endpointId: c.req.valid('param').endpointId, ...c.req.valid('query') }), 200, NO_STORE))
     .openapi(resend, async (c) => {
       const { endpointId: id, deliveryId } = c.req.valid('param');
       return c.json(await resendDelivery({ ctx, userId: userId(c), endpointId: id, deliveryId }), 202, NO_STORE);

@@ -26,6 +26,9 @@ const PORTAL_MARKER = 'localrank';
 
 const prices = new WeakMap<object, Map<string, Stripe.Price>>();
 
+/** Forgets the process's prices: the next `priceFor` asks Stripe (another process may have changed them). */
+export const forgetPrices = (ctx: Pick<AppContext, 'env'>) => prices.delete(ctx.env);
+
 /** The active Price of a plan and interval, by lookup key (cached for the process). */
 export async function priceFor(ctx: Pick<AppContext, 'env'>, plan: SelfServePlan, interval: BillingInterval): Promise<Stripe.Price> {
   const cache = prices.get(ctx.env) ?? new Map<string, Stripe.Price>();
@@ -80,7 +83,9 @@ async function setupPrice(stripe: Stripe, plan: SelfServePlan, interval: Billing
       transfer_lookup_key: true,
       metadata: { tier: plan, interval },
     },
-    { idempotencyKey: `setup-price-${key}-${amount}` },
+    // The key names the price it replaces too: a change reverted within Stripe's 24 hours of
+    // idempotency then makes a new price instead of replaying the first one (now archived).
+    { idempotencyKey: `setup-price-${key}-${amount}-${current?.id ?? 'first'}` },
   );
   if (current) await stripe.prices.update(current.id, { active: false });
   return { what: `price ${key}`, action: current ? 'updated' : 'created', detail: created.id };
@@ -93,7 +98,7 @@ async function setupWebhook(ctx: Pick<AppContext, 'env'>, stripe: Stripe): Promi
     return {
       what: 'webhook endpoint',
       action: 'skipped',
-      detail: `Stripe cannot reach ${url}. Set PUBLIC_BASE_URL to the public address, or forward events with \`stripe listen --forward-to ${url} --events ${WEBHOOK_EVENTS.join(',')}\` and set STRIPE_WEBHOOK_SECRET to the secret it prints.`,
+      detail: `Stripe cannot reach ${url}. Set PUBLIC_BASE_URL to the public address, or forward events with \`stripe listen --latest --forward-to ${url} --events ${WEBHOOK_EVENTS.join(',')}\` (\`--latest\`: events in Stripe's current API version, not the account's default; this server pins ${STRIPE_API_VERSION}) and set STRIPE_WEBHOOK_SECRET to the secret it prints.`,
     };
   }
   for await (const endpoint of stripe.webhookEndpoints.list({ limit: 100 })) {
@@ -158,7 +163,7 @@ export async function setupBilling({ ctx }: { ctx: Pick<AppContext, 'env'> }): P
       lines.push(line);
     }
   }
-  prices.delete(ctx.env);
+  forgetPrices(ctx);
   lines.push(await setupWebhook(ctx, stripe));
   lines.push(await setupPortal(ctx, stripe, priceIds));
   return lines;

@@ -41,5 +41,8 @@ export function stripeFor(ctx: Pick<AppContext, 'env'>): Stripe {
   return client;
 }
 
-/** Stripe's "no such object" answer. */
-export const isMissing = (error: unknown) => error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404;
+/** Stripe's "no such object" answer (404, or 400 `resource_missing` when a parameter names it). */
+export const isMissing = (error: unknown) => error instanceof Stripe.errors.StripeInvalidRequestError && (error.statusCode === 404 || error.code === 'resource_missing');
+
+/** Stripe refused a request it understood (a refund already made, an inactive price…): its own words. */
+export const isRefusal = (error: unknown): error is Stripe.errors.StripeInvalidRequestError => error instanceof Stripe.errors.StripeInvalidRequestError;

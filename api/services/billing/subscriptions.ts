@@ -12,8 +12,8 @@ import { AppError } from '../../errors.ts';
 import { enqueue } from '../../jobs/queue.ts';
 import { applyPlan } from '../plans.ts';
 import { consumeRateLimit } from '../rate-limit.ts';
-import { portalConfiguration, priceFor } from './catalogue.ts';
-import { stripeFor } from './stripe.ts';
+import { forgetPrices, portalConfiguration, priceFor } from './catalogue.ts';
+import { isMissing, isRefusal, stripeFor } from './stripe.ts';
 
 export const CONTACT_SALES_MESSAGE = `Agency plans are priced for each agency: please contact sales (${OPERATOR.salesEmail}).`;
 export const GRACE_END_JOB = 'billing.grace-end';
@@ -30,11 +30,29 @@ async function userById(ctx: Pick<AppContext, 'db'>, userId: string): Promise<Us
   return user;
 }
 
+/**
+ * The user's Stripe customer, made when missing. One Stripe no longer knows (the keys switched
+ * from test to live, test data deleted) is forgotten with its subscription and made again.
+ */
 async function customerFor(ctx: AppContext, stripe: Stripe, user: UserRow): Promise<string> {
-  if (user.stripeCustomerId) return user.stripeCustomerId;
-  // The key makes two simultaneous first purchases (a double click) one customer.
-  const customer = await stripe.customers.create({ email: user.email, metadata: { userId: user.id } }, { idempotencyKey: `customer-${user.id}` });
+  let lost: string | null = null;
+  if (user.stripeCustomerId) {
+    try {
+      const known = await stripe.customers.retrieve(user.stripeCustomerId);
+      if (!known.deleted) return known.id;
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+    }
+    lost = user.stripeCustomerId;
+    ctx.log.warn('stripe customer missing: making a new one', { userId: user.id, customerId: lost });
+    await ctx.db.update(users).set({ stripeCustomerId: null, stripeSubscriptionId: null }).where(eq(users.id, user.id));
+    user.stripeSubscriptionId = null;
+  }
+  // The key makes two simultaneous first purchases (a double click) one customer; it names the
+  // lost customer so a re-creation is not a replay of the first creation.
+  const customer = await stripe.customers.create({ email: user.email, metadata: { userId: user.id } }, { idempotencyKey: `customer-${user.id}${lost ? `-after-${lost}` : ''}` });
   await ctx.db.update(users).set({ stripeCustomerId: customer.id }).where(eq(users.id, user.id));
+  user.stripeCustomerId = customer.id;
   return customer.id;
 }
 
@@ -56,11 +74,11 @@ export async function createSubscription({ ctx, userId, input }: { ctx: AppConte
     input: { key: `subscribe:user:${userId}`, limit: ctx.env.SUBSCRIBE_RATE_LIMIT_PER_USER, windowMs: 60 * 60 * 1000, message: 'Too many payment attempts. Please try again in an hour.' },
   });
   const user = await userById(ctx, userId);
-  const price = await priceFor(ctx, input.planType, input.interval);
   const customer = await customerFor(ctx, stripe, user);
+  let price = await priceFor(ctx, input.planType, input.interval);
 
-  if (user.stripeSubscriptionId) {
-    const current = await stripe.subscriptions.retrieve(user.stripeSubscriptionId);
+  const current = user.stripeSubscriptionId ? await retrieveSubscription(ctx, user.stripeSubscriptionId) : null;
+  if (current) {
     if (LIVE.has(current.status)) {
       throw new AppError('conflict', 'You already have a subscription. Change your plan or interval from Billing Settings on your account page.');
     }
@@ -75,18 +93,34 @@ export async function createSubscription({ ctx, userId, input }: { ctx: AppConte
     }
     await stripe.subscriptions.cancel(subscription.id, {}, { idempotencyKey: `cancel-incomplete-${subscription.id}` });
   }
-  const subscription = await stripe.subscriptions.create(
-    {
-      customer,
-      items: [{ price: price.id }],
-      payment_behavior: 'default_incomplete',
-      payment_settings: { save_default_payment_method: 'on_subscription' },
-      expand: ['latest_invoice.confirmation_secret'],
-      metadata: { userId },
-    },
-    // Same user, price and previous subscription: the same key, so a double click makes one.
-    { idempotencyKey: `subscription-${userId}-${price.id}-${user.stripeSubscriptionId ?? 'first'}` },
-  );
+  const create = (priceId: string) =>
+    stripe.subscriptions.create(
+      {
+        customer,
+        items: [{ price: priceId }],
+        payment_behavior: 'default_incomplete',
+        payment_settings: { save_default_payment_method: 'on_subscription' },
+        expand: ['latest_invoice.confirmation_secret'],
+        metadata: { userId },
+      },
+      // Same customer, price and previous subscription: the same key, so a double click makes one
+      // (a customer made again after Stripe lost the first gets keys of its own).
+      { idempotencyKey: `subscription-${userId}-${customer}-${priceId}-${user.stripeSubscriptionId ?? 'first'}` },
+    );
+  let subscription: Stripe.Subscription;
+  try {
+    subscription = await create(price.id);
+  } catch (error) {
+    // The cached price was archived since (billing-setup changed an amount, in another process):
+    // ask Stripe for the current one and try once more with it.
+    if (!isRefusal(error)) throw error;
+    forgetPrices(ctx);
+    const fresh = await priceFor(ctx, input.planType, input.interval);
+    if (fresh.id === price.id) throw error;
+    ctx.log.info('stripe refused a cached price: using the current one', { refused: price.id, current: fresh.id, reason: error.message });
+    price = fresh;
+    subscription = await create(price.id);
+  }
   await ctx.db.update(users).set({ stripeSubscriptionId: subscription.id }).where(eq(users.id, userId));
   return { clientSecret: clientSecretOf(subscription), message: 'Subscription created' };
 }
@@ -120,21 +154,37 @@ async function userForSubscription(ctx: AppContext, subscription: Stripe.Subscri
   return ctx.db.query.users.findFirst({ where: eq(users.stripeCustomerId, customer) });
 }
 
+/** A subscription as Stripe has it now, or null when Stripe does not know it (other keys, deleted test data). */
+async function retrieveSubscription(ctx: AppContext, subscriptionId: string): Promise<Stripe.Subscription | null> {
+  try {
+    return await stripeFor(ctx).subscriptions.retrieve(subscriptionId);
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+}
+
 /**
  * Brings the user's plan in step with the subscription as Stripe has it now (re-read: events
  * arrive late, twice or out of order, so their payload's state is never used). The one place
- * billing changes a plan.
+ * billing changes a plan. Reads are ordered by when they started: of two at once, the one that
+ * started last wins, however slow (applyPlan's `readAt`).
  */
 export async function syncSubscription({ ctx, subscriptionId, now = Date.now() }: { ctx: AppContext; subscriptionId: string; now?: number }) {
-  const subscription = await stripeFor(ctx).subscriptions.retrieve(subscriptionId);
+  const readAt = new Date();
+  const subscription = await retrieveSubscription(ctx, subscriptionId);
+  if (!subscription) {
+    ctx.log.warn('stripe subscription unknown to Stripe: nothing applied', { subscriptionId });
+    return { applied: false as const, reason: 'unknown subscription', userId: null };
+  }
   const user = await userForSubscription(ctx, subscription);
   if (!user) {
     ctx.log.warn('stripe subscription without a user', { subscriptionId });
-    return { applied: false as const, reason: 'no user for this customer' };
+    return { applied: false as const, reason: 'no user for this customer', userId: null };
   }
   // An old subscription (an abandoned start, a replaced plan) does not overwrite the current one.
   if (user.stripeSubscriptionId && user.stripeSubscriptionId !== subscription.id && !LIVE.has(subscription.status)) {
-    return { applied: false as const, reason: 'not the current subscription' };
+    return { applied: false as const, reason: 'not the current subscription', userId: null };
   }
   const { tier } = planOf(subscription);
   let { status } = planOf(subscription);
@@ -149,9 +199,10 @@ export async function syncSubscription({ ctx, subscriptionId, now = Date.now() }
   const item = subscription.items.data[0];
   const ended = tier === 'free';
   const interval = ended ? null : (planFromLookupKey(item?.price.lookup_key)?.interval ?? null);
-  await applyPlan({
+  const { applied } = await applyPlan({
     ctx,
     userId: user.id,
+    readAt,
     plan: { subscriptionTier: tier, subscriptionStatus: status },
     billing: {
       stripeSubscriptionId: subscription.id,
@@ -161,6 +212,10 @@ export async function syncSubscription({ ctx, subscriptionId, now = Date.now() }
       billingGraceUntil: graceUntil,
     },
   });
+  if (!applied) {
+    ctx.log.info('stripe read overtaken by a fresher one: not applied', { userId: user.id, subscriptionId, status: subscription.status });
+    return { applied: false as const, reason: 'a fresher read was applied', userId: user.id };
+  }
   if (tier !== user.subscriptionTier || status !== user.subscriptionStatus) {
     ctx.log.info('plan changed by billing', { userId: user.id, from: `${user.subscriptionTier}/${user.subscriptionStatus}`, to: `${tier}/${status}`, subscriptionId });
   }
@@ -172,7 +227,15 @@ export async function syncOwnSubscription({ ctx, userId }: { ctx: AppContext; us
   stripeFor(ctx);
   await consumeRateLimit({ ctx, input: { key: `billing-sync:user:${userId}`, limit: 60, windowMs: 60 * 60 * 1000, message: 'Too many requests. Please try again later.' } });
   const user = await userById(ctx, userId);
-  if (user.stripeSubscriptionId) await syncSubscription({ ctx, subscriptionId: user.stripeSubscriptionId });
+  if (user.stripeSubscriptionId) {
+    const result = await syncSubscription({ ctx, subscriptionId: user.stripeSubscriptionId });
+    // Stripe does not know the subscription (the keys switched from test to live): it pays for
+    // no plan. Forget it; the user can subscribe again.
+    if (!result.applied && result.reason === 'unknown subscription') {
+      ctx.log.warn('the user\'s stripe subscription is unknown to Stripe: plan ended', { userId, subscriptionId: user.stripeSubscriptionId });
+      await applyPlan({ ctx, userId, readAt: new Date(), plan: { subscriptionTier: 'free', subscriptionStatus: 'active' }, billing: { stripeSubscriptionId: null, billingInterval: null, currentPeriodEnd: null, cancelAtPeriodEnd: false, billingGraceUntil: null } });
+    }
+  }
   return subscriptionSummary(await userById(ctx, userId));
 }
 
@@ -198,9 +261,10 @@ export async function openPortal({ ctx, userId }: { ctx: AppContext; userId: str
   const stripe = stripeFor(ctx);
   const user = await userById(ctx, userId);
   if (!user.stripeCustomerId) throw new AppError('not_found', 'No billing account yet: choose a plan first.');
+  const customer = await customerFor(ctx, stripe, user);
   const configuration = await portalConfiguration(stripe);
   const session = await stripe.billingPortal.sessions.create({
-    customer: user.stripeCustomerId,
+    customer,
     return_url: `${ctx.env.PUBLIC_BASE_URL}/account`,
     ...(configuration ? { configuration: configuration.id } : {}),
   });

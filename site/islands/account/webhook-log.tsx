@@ -1,4 +1,5 @@
-// /account → API keys → Webhooks: each endpoint (added through the API) with its delivery log —
+// /account → API keys → Webhooks: each endpoint (added through the API) with its health (active,
+// failing or disabled, the last success, failures since) and its delivery log, a page at a time —
 // every attempt's status, time and the start of the answer — and Resend.
 import { useCallback, useEffect, useState } from 'react';
 import { apiRequest, messageOf } from '../../lib/api.ts';
@@ -24,8 +25,12 @@ interface Endpoint {
   url: string;
   description: string | null;
   events: string[];
+  state: 'active' | 'failing' | 'disabled';
   disabledAt: string | null;
+  lastSuccessAt: string | null;
+  consecutiveFailures: number;
   deliveries: Delivery[];
+  nextCursor: string | null;
 }
 
 const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
@@ -38,6 +43,18 @@ export default function WebhookLog() {
     apiRequest<{ endpoints: Endpoint[] }>('GET', '/api/webhooks').then((r) => setEndpoints(r.endpoints), () => setEndpoints([]));
   }, []);
   useEffect(load, [load]);
+
+  async function older(endpoint: Endpoint) {
+    setBusy(endpoint.id);
+    try {
+      const page = await apiRequest<{ deliveries: Delivery[]; nextCursor: string | null }>('GET', `/api/webhooks/${endpoint.id}/deliveries?cursor=${encodeURIComponent(endpoint.nextCursor!)}`);
+      setEndpoints((all) => all?.map((e) => (e.id === endpoint.id ? { ...e, deliveries: [...e.deliveries, ...page.deliveries], nextCursor: page.nextCursor } : e)) ?? null);
+    } catch (e) {
+      toast({ title: 'Older deliveries not loaded', description: messageOf(e, 'Please try again.'), variant: 'destructive' });
+    } finally {
+      setBusy(null);
+    }
+  }
 
   async function resend(endpoint: Endpoint, delivery: Delivery) {
     setBusy(delivery.id);
@@ -64,9 +81,21 @@ export default function WebhookLog() {
       {endpoints?.map((e) => (
         <div key={e.id} className="hooks-endpoint" data-testid="webhook-endpoint">
           <p className="hooks-url">
-            <code>{e.url}</code> {e.disabledAt ? <span className="sec-pill is-warn">Disabled {when.format(new Date(e.disabledAt))}</span> : <span className="sec-pill">Active</span>}
+            <code>{e.url}</code>{' '}
+            {e.state === 'disabled' ? (
+              <span className="sec-pill is-warn" data-testid="webhook-state">Disabled {e.disabledAt && when.format(new Date(e.disabledAt))}</span>
+            ) : e.state === 'failing' ? (
+              <span className="sec-pill is-warn" data-testid="webhook-state">Failing</span>
+            ) : (
+              <span className="sec-pill" data-testid="webhook-state">Active</span>
+            )}
           </p>
           <p className="keys-meta">{e.description ? `${e.description} · ` : ''}{e.events.join(', ')}</p>
+          <p className="keys-meta" data-testid="webhook-health">
+            Last success: {e.lastSuccessAt ? when.format(new Date(e.lastSuccessAt)) : 'never'}
+            {e.consecutiveFailures > 0 && ` · ${e.consecutiveFailures} failed attempt${e.consecutiveFailures === 1 ? '' : 's'} since`}
+            {e.state === 'disabled' && ' · rotate its secret (POST /api/v1/webhooks/{id}/rotate-secret) to enable it again'}
+          </p>
           {e.deliveries.length === 0 ? (
             <p className="sec-note">No deliveries yet.</p>
           ) : (
@@ -90,6 +119,11 @@ export default function WebhookLog() {
                 })}
               </tbody>
             </table>
+          )}
+          {e.nextCursor && (
+            <button type="button" className="btn btn-secondary btn-sm" onClick={() => older(e)} disabled={busy === e.id}>
+              Show older deliveries
+            </button>
           )}
         </div>
       ))}

@@ -2,7 +2,10 @@
 // Creation failure → /?error=subscription-failed; payment success → 'Subscription Successful!',
 // the plan read again from Stripe, then /dashboard. Every message is the spec's.
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
-import { loadStripe, type Stripe } from '@stripe/stripe-js';
+// The pure entry: Stripe.js is fetched when loadStripe is called (billing configured, a payment to
+// take), not as a side effect of importing this module on every /subscribe view.
+import type { Stripe } from '@stripe/stripe-js';
+import { loadStripe } from '@stripe/stripe-js/pure';
 import { useEffect, useState, type FormEvent } from 'react';
 import { formatUsd, OPERATOR, periodPrice, type BillingInterval } from '../../../common/constants.ts';
 import { PLAN_CATALOGUE } from '../../../common/plans.ts';

@@ -1,9 +1,9 @@
 // The plan being bought: name, price for the chosen interval (with thousands separators), the
 // monthly/annual choice carried from the pricing toggle, and what the plan includes.
-import { ANNUAL_SAVINGS_PERCENT, formatUsd, periodPrice, type BillingInterval } from '../../../common/constants.ts';
+import { ANNUAL_SAVINGS_PERCENT, formatUsd, periodPrice, type BillingInterval, type Tier } from '../../../common/constants.ts';
 import { PLAN_CATALOGUE } from '../../../common/plans.ts';
 
-export function PlanSummary({ plan, interval, onInterval, current }: { plan: 'pro' | 'enterprise'; interval: BillingInterval; onInterval: (i: BillingInterval) => void; current: boolean }) {
+export function PlanSummary({ plan, interval, onInterval, currentTier }: { plan: 'pro' | 'enterprise'; interval: BillingInterval; onInterval: (i: BillingInterval) => void; currentTier: Tier }) {
   const card = PLAN_CATALOGUE.find((p) => p.tier === plan)!;
   const perMonth = interval === 'monthly' ? card.monthly! : card.annual!;
   return (
@@ -29,7 +29,11 @@ export function PlanSummary({ plan, interval, onInterval, current }: { plan: 'pr
         {interval === 'annual' ? `${formatUsd(periodPrice(plan, 'annual'))}/year, billed annually in advance` : `billed monthly in advance, or ${formatUsd(card.annual!)}/month billed annually (save ${ANNUAL_SAVINGS_PERCENT}%)`}
       </p>
       <PlanFeatures features={card.features} />
-      {current && <p className="sub-current">Your account is on the {card.name} plan.</p>}
+      {currentTier === plan ? (
+        <p className="sub-current">Your account is on the {card.name} plan.</p>
+      ) : (
+        <p className="sub-current" data-testid="sub-current-plan">Your account is on the {PLAN_CATALOGUE.find((p) => p.tier === currentTier)!.name} plan now.</p>
+      )}
     </section>
   );
 }

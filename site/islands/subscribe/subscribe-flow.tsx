@@ -70,13 +70,13 @@ export default function SubscribeFlow() {
     setChosen(next);
   }
 
-  if (step.kind === 'sales') return <SalesContact email={session.status === 'signed-in' ? session.user.email : undefined} />;
+  if (step.kind === 'sales') return <SalesContact email={session.status === 'signed-in' ? session.user.email : undefined} currentTier={session.status === 'signed-in' ? accountTier(session) : undefined} />;
   if (step.kind === 'checkout' && session.status === 'signed-in' && interval) {
     return (
       <div className="container sub">
         <a className="sub-back" href="/account">← Back to account</a>
         <div className="sub-grid">
-          <PlanSummary plan={step.plan} interval={interval} onInterval={chooseInterval} current={accountTier(session) === step.plan} />
+          <PlanSummary plan={step.plan} interval={interval} onInterval={chooseInterval} currentTier={accountTier(session)} />
           <Checkout key={`${step.plan}-${interval}`} plan={step.plan} interval={interval} email={session.user.email} />
         </div>
       </div>

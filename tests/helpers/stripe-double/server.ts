@@ -78,6 +78,8 @@ export class StripeDouble {
   readonly events: Stripe.Event[] = [];
   readonly requests: Array<{ method: string; path: string; idempotencyKey?: string; params: Params }> = [];
   private readonly idempotent = new Map<string, { status: number; body: unknown }>();
+  /** Awaited after a request's answer is made and before it is sent (a slow network, for races). */
+  beforeAnswer?: (method: string, path: string) => Promise<void>;
   private readonly inFlight = new Set<string>();
   private server?: Server;
   private readonly signer = new Stripe('sk_test_signer');
@@ -101,6 +103,11 @@ export class StripeDouble {
   /** The settings that point the product at this double. */
   env(): Record<string, string> {
     return { STRIPE_SECRET_KEY: this.secretKey, STRIPE_PUBLISHABLE_KEY: this.publishableKey, STRIPE_WEBHOOK_SECRET: this.webhookSecret, STRIPE_API_URL: this.url };
+  }
+
+  /** Stripe keeps an idempotency key 24 hours: after that a same-key request is a new one. */
+  forgetIdempotencyKeys() {
+    this.idempotent.clear();
   }
 
   // ---- events ----
@@ -363,6 +370,7 @@ export class StripeDouble {
       const customer = this.get(this.customers, 'customer', String(params.customer));
       const items = params.items as Array<{ price: string }>;
       const price = this.get(this.prices, 'price', items[0]!.price);
+      if (!price.active) throw new StripeError(400, { type: 'invalid_request_error', param: 'items[0][price]', message: 'The price specified is inactive. This field only accepts active prices.' });
       const id = rid('sub');
       const item: Stripe.SubscriptionItem = { ...clone(fx.subscriptionItem), id: rid('si'), price: clone(price), subscription: id, quantity: 1, current_period_start: this.now, current_period_end: this.period(price, this.now), created: this.now };
       const sub: Stripe.Subscription = {
@@ -417,8 +425,14 @@ export class StripeDouble {
       const data = [...this.invoicePayments.values()].filter((p) => (!params.invoice || p.invoice === params.invoice) && (!params.status || p.status === params.status));
       return this.list(data, '/v1/invoice_payments');
     }
+    if (is('GET', '/v1/refunds')) {
+      const data = [...this.refunds.values()].filter((r) => !params.payment_intent || r.payment_intent === params.payment_intent).sort((a, b) => b.created - a.created);
+      return this.list(data, '/v1/refunds');
+    }
+    if (is('GET', '/v1/events/:id')) return this.get(new Map(this.events.map((e) => [e.id, e])), 'event', seg[2]!);
     if (is('POST', '/v1/refunds')) {
       const pi = this.get(this.paymentIntents, 'payment_intent', String(params.payment_intent));
+      if (pi.created < this.now - 180 * DAY) throw new StripeError(400, { type: 'invalid_request_error', code: 'charge_expired_for_refund', message: `Charge for ${pi.id} is too old to be refunded.` });
       if ([...this.refunds.values()].some((r) => r.payment_intent === pi.id)) throw new StripeError(400, { type: 'invalid_request_error', code: 'charge_already_refunded', message: `Charge for ${pi.id} has already been refunded.` });
       const refund: Stripe.Refund = { ...clone(fx.refund), id: rid('re'), amount: pi.amount_received, currency: pi.currency, payment_intent: pi.id, status: 'succeeded', reason: 'requested_by_customer', metadata: (params.metadata as Stripe.Metadata) ?? {}, created: this.now };
       this.refunds.set(refund.id, refund);
@@ -507,7 +521,9 @@ export class StripeDouble {
       if (idempotencyKey && req.method === 'POST') this.idempotent.set(idempotencyKey, { status, body });
       if (idempotencyKey) this.inFlight.delete(idempotencyKey);
     }
-    res.writeHead(status, { 'content-type': 'application/json', 'request-id': rid('req'), ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}), ...cors }).end(JSON.stringify(body));
+    const text = JSON.stringify(body);
+    if (this.beforeAnswer) await this.beforeAnswer(req.method!, url.pathname);
+    res.writeHead(status, { 'content-type': 'application/json', 'request-id': rid('req'), ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}), ...cors }).end(text);
   }
 }
 

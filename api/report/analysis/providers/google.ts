@@ -1,10 +1,11 @@
 // Google Places API (New): Text Search to identify the business, Nearby Search (ranked by
-// popularity) for competitors, Place Details for reviews (at most 5 per place). Text fields are
+// popularity) for competitors, Place Details for reviews (at most 5 per place, asked in English:
+// Google translates where it can and keeps the original). Text fields are
 // objects (`displayName.text`, `review.text.text`). The base URL is a setting so tests can point it
 // at a local server answering in these shapes.
 import { LISTING_ATTRIBUTES, ProviderError, providerJson, MILES_TO_METERS, weeklyHours, type DiscoverQuery, type IdentifyQuery, type Listing, type ListingProfile, type PlacesProvider, type RankQuery, type ReviewsResult } from './types.ts';
 import { categoryById } from '../categories.ts';
-import { sameBusiness } from './match.ts';
+import { findBusiness } from '../matching.ts';
 import type { Review } from '../../types.ts';
 
 export interface GoogleSettings {
@@ -109,7 +110,7 @@ export function googleProvider(settings: GoogleSettings): PlacesProvider {
           locationBias: { circle: { center: { latitude: q.point.latitude, longitude: q.point.longitude }, radius: 5000 } },
         }),
       });
-      return places(body).find((p) => sameBusiness(p.name, q.company)) ?? null;
+      return findBusiness(places(body), { name: q.company, website: q.website, address: q.address });
     },
 
     async discover(q: DiscoverQuery) {
@@ -124,12 +125,12 @@ export function googleProvider(settings: GoogleSettings): PlacesProvider {
           locationRestriction: { circle: { center: { latitude: q.point.latitude, longitude: q.point.longitude }, radius: Math.min(MAX_RADIUS_M, Math.round(q.radiusMiles * MILES_TO_METERS)) } },
         }),
       });
-      return places(body).filter((p) => p.placeId !== q.excludePlaceId && !sameBusiness(p.name, q.company));
+      return places(body).filter((p) => p.placeId !== q.excludePlaceId);
     },
 
     async reviews(place: Listing): Promise<ReviewsResult> {
       const id = place.placeId.replace(/^google:/, '');
-      const body = (await call(`/v1/places/${encodeURIComponent(id)}`, { method: 'GET', headers: headers(DETAIL_FIELDS.join(',')) })) as { reviews?: unknown } | null;
+      const body = (await call(`/v1/places/${encodeURIComponent(id)}?languageCode=en`, { method: 'GET', headers: headers(DETAIL_FIELDS.join(',')) })) as { reviews?: unknown } | null;
       if (body === null || typeof body !== 'object') throw new ProviderError('google', 'malformed', 'place details is not an object');
       const list = body.reviews ?? [];
       if (!Array.isArray(list)) throw new ProviderError('google', 'malformed', '`reviews` is not a list');
@@ -138,9 +139,23 @@ export function googleProvider(settings: GoogleSettings): PlacesProvider {
         const rating = num(r.rating);
         const date = str(r.publishTime);
         if (rating === null || !date || Number.isNaN(Date.parse(date))) continue;
-        const text = (r.text as { text?: unknown } | undefined)?.text ?? (r.originalText as { text?: unknown } | undefined)?.text;
+        // Asked with languageCode=en, `text` is Google's English translation where it made one and
+        // `originalText` what the reviewer wrote: the original is quoted, the English is read.
+        const shown = r.text as { text?: unknown; languageCode?: unknown } | undefined;
+        const original = r.originalText as { text?: unknown; languageCode?: unknown } | undefined;
+        const lang = (v: unknown) => str(v)?.toLowerCase().split(/[-_]/)[0] ?? null;
+        const translated = str(original?.text) !== null && lang(original?.languageCode) !== null && lang(shown?.languageCode) === 'en' && lang(original?.languageCode) !== 'en';
         const author = (r.authorAttribution as { displayName?: unknown } | undefined)?.displayName;
-        reviews.push({ rating, text: str(text) ?? '', author: str(author), date: new Date(date).toISOString(), url: str(r.googleMapsUri), ownerResponse: null });
+        reviews.push({
+          rating,
+          text: (translated ? str(original?.text) : (str(shown?.text) ?? str(original?.text))) ?? '',
+          language: translated ? lang(original?.languageCode) : (lang(shown?.languageCode) ?? lang(original?.languageCode)),
+          translation: translated ? str(shown?.text) : null,
+          author: str(author),
+          date: new Date(date).toISOString(),
+          url: str(r.googleMapsUri),
+          ownerResponse: null,
+        });
       }
       // Google shares at most 5, picked by relevance: all of them only when the place has no more.
       return { reviews, complete: place.reviewCount !== null && reviews.length >= place.reviewCount, ownerResponsesKnown: false, newestFirst: false, profile: profileOf(body as Record<string, unknown>) };

@@ -120,11 +120,31 @@ export type ProviderFailure = 'rate_limited' | 'timeout' | 'malformed' | 'http' 
 export class ProviderError extends Error {
   readonly kind: ProviderFailure;
   readonly provider: ProviderName;
-  constructor(provider: ProviderName, kind: ProviderFailure, message: string) {
+  /** The HTTP status, for kind 'http'. */
+  readonly status: number | null;
+  constructor(provider: ProviderName, kind: ProviderFailure, message: string, status: number | null = null) {
     super(message);
     this.name = 'ProviderError';
     this.kind = kind;
     this.provider = provider;
+    this.status = status;
+  }
+}
+
+/** A failure that may well not happen a minute later: a quota (429), a timeout, a network error,
+ *  a server error (5xx). */
+export const isTransient = (error: unknown) =>
+  error instanceof ProviderError && (error.kind === 'rate_limited' || error.kind === 'timeout' || error.kind === 'network' || (error.kind === 'http' && (error.status ?? 0) >= 500));
+
+/** A call the report cannot stand without failed (the business lookup, a transient failure; the
+ *  competitor discovery, any failure): the stage fails and the job retries with its back-off, so
+ *  a provider's bad minute never becomes a fact about the market. The message is one line. */
+export class ProviderStageError extends Error {
+  readonly stage: 'identify' | 'discover';
+  constructor(stage: 'identify' | 'discover', message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ProviderStageError';
+    this.stage = stage;
   }
 }
 
@@ -138,7 +158,8 @@ export function describeFailure(error: unknown): string {
 }
 
 /** JSON over HTTP with a time limit and one retry on 429 (honouring a short Retry-After). Every
- *  failure becomes a ProviderError so the analysis can mark what is missing and go on. */
+ *  failure becomes a ProviderError: the analysis marks what is missing and goes on, or, for the
+ *  calls it cannot stand without, fails the stage (ProviderStageError). */
 export async function providerJson(
   provider: ProviderName,
   url: string,
@@ -172,7 +193,7 @@ export async function providerJson(
       if (name === 'TimeoutError' || name === 'AbortError') throw new ProviderError(provider, 'timeout', `no answer within ${options.timeoutMs} ms`);
       throw new ProviderError(provider, 'network', (error as Error).message);
     }
-    if (!res.ok) throw new ProviderError(provider, 'http', `HTTP ${res.status} from ${new URL(url).pathname}`);
+    if (!res.ok) throw new ProviderError(provider, 'http', `HTTP ${res.status} from ${new URL(url).pathname}`, res.status);
     try {
       return JSON.parse(text);
     } catch {

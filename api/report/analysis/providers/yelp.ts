@@ -4,7 +4,7 @@
 // so competitors' websites are unknown.
 import { ProviderError, providerJson, MILES_TO_METERS, weeklyHours, type DiscoverQuery, type IdentifyQuery, type Listing, type ListingProfile, type PlacesProvider, type RankQuery, type ReviewsResult } from './types.ts';
 import { categoryById } from '../categories.ts';
-import { sameBusiness } from './match.ts';
+import { findBusiness } from '../matching.ts';
 import type { Review } from '../../types.ts';
 
 export interface YelpSettings {
@@ -95,7 +95,7 @@ export function yelpProvider(settings: YelpSettings): PlacesProvider {
 
     async identify(q: IdentifyQuery) {
       const body = await get('/v3/businesses/search', { term: q.company, latitude: q.point.latitude, longitude: q.point.longitude, radius: 10_000, sort_by: 'best_match', limit: 10 });
-      const hit = businesses(body).find((b) => sameBusiness(b.name, q.company));
+      const hit = findBusiness(businesses(body), { name: q.company, address: q.address });
       return hit ? { ...hit, website: q.website || null } : null;
     },
 
@@ -109,17 +109,19 @@ export function yelpProvider(settings: YelpSettings): PlacesProvider {
         sort_by: 'best_match',
         limit: 20,
       });
-      return businesses(body).filter((b) => b.placeId !== q.excludePlaceId && !sameBusiness(b.name, q.company));
+      return businesses(body).filter((b) => b.placeId !== q.excludePlaceId);
     },
 
     async reviews(place: Listing): Promise<ReviewsResult> {
       const id = place.placeId.replace(/^yelp:/, '');
-      const [body, details] = await Promise.all([
+      // Two calls; a failed details call loses the profile (unknown), never the reviews already read.
+      const [reviewsCall, detailsCall] = await Promise.allSettled([
         get(`/v3/businesses/${encodeURIComponent(id)}/reviews`, { limit: 20, sort_by: 'newest' }) as Promise<{ reviews?: unknown } | null>,
         get(`/v3/businesses/${encodeURIComponent(id)}`, {}) as Promise<Record<string, unknown> | null>,
       ]);
-      if (details === null || typeof details !== 'object') throw new ProviderError('yelp', 'malformed', 'business details is not an object');
-      const list = body?.reviews;
+      if (reviewsCall.status === 'rejected') throw reviewsCall.reason;
+      const details = detailsCall.status === 'fulfilled' && detailsCall.value !== null && typeof detailsCall.value === 'object' ? detailsCall.value : null;
+      const list = reviewsCall.value?.reviews;
       if (!Array.isArray(list)) throw new ProviderError('yelp', 'malformed', '`reviews` is not a list');
       const reviews: Review[] = [];
       for (const r of list as Array<Record<string, unknown>>) {
@@ -131,7 +133,7 @@ export function yelpProvider(settings: YelpSettings): PlacesProvider {
       }
       // Newest first: Yelp's excerpts (3 on most plans) are the latest reviews, in order.
       reviews.sort((a, b) => b.date.localeCompare(a.date));
-      return { reviews, complete: place.reviewCount !== null && reviews.length >= place.reviewCount, ownerResponsesKnown: false, newestFirst: true, profile: profileOf(details) };
+      return { reviews, complete: place.reviewCount !== null && reviews.length >= place.reviewCount, ownerResponsesKnown: false, newestFirst: true, ...(details ? { profile: profileOf(details) } : {}) };
     },
 
     // The grid: a term search from the point, Yelp's best match order, 20 results.

@@ -1,0 +1,137 @@
+// Markets at the edges real markets hit, for the provider stand-ins (places-standin.ts): names in
+// Cyrillic and Japanese, accents the visitor did not type, a dead website, a business the
+// provider does not list, one with no reviews, reviews in Spanish. Websites that answer are
+// LocalRank's own sample sites (served in-process, no network); a dead one is a closed loopback port.
+import { sampleSiteUrl } from '../../api/report/analysis/sample-sites.ts';
+import type { StandinMarket, StandinPlace, StandinReview } from './places-standin.ts';
+
+export const CENTER = { latitude: 30.2713, longitude: -97.7426 };
+/** Nothing listens here: a website that does not answer. */
+export const DEAD_SITE = 'http://127.0.0.1:9/';
+
+const OFFSETS: Array<[number, number]> = [[0.01, 0.02], [0.03, -0.01], [-0.05, 0.04], [0.08, 0.02], [-0.1, -0.06], [0.12, 0.1], [0.15, -0.12], [-0.2, 0.05], [0.05, -0.2], [0.1, 0.1], [0.02, 0.03]];
+
+const ENGLISH: StandinReview[] = [
+  { rating: 5, text: 'Great staff, friendly and on time.', daysAgo: 4 },
+  { rating: 4, text: 'Good food and fair prices.', daysAgo: 12 },
+  { rating: 2, text: 'Terrible wait and rude front desk.', daysAgo: 25 },
+  { rating: 5, text: 'Wonderful team, explained everything.', daysAgo: 40 },
+  { rating: 5, text: 'Excellent, would recommend.', daysAgo: 70 },
+];
+
+export const SPANISH: StandinReview[] = [
+  { rating: 5, text: 'Excelente servicio, muy amables y rápidos. ¡Los recomiendo!', english: 'Excellent service, very kind and fast. I recommend them!', language: 'es', daysAgo: 3 },
+  { rating: 1, text: 'Terrible, nunca llegaron y nadie contestó el teléfono.', english: 'Terrible, they never arrived and nobody answered the phone.', language: 'es', daysAgo: 9 },
+  { rating: 5, text: 'Muy buena atención, el personal es muy amable.', english: 'Very good service, the staff is very friendly.', language: 'es', daysAgo: 20 },
+  { rating: 4, text: 'Buena comida y precios justos.', english: 'Good food and fair prices.', language: 'es', daysAgo: 33 },
+  { rating: 2, text: 'Malo, la comida llegó fría y el mesero fue grosero.', english: 'Bad, the food arrived cold and the waiter was rude.', language: 'es', daysAgo: 50 },
+];
+
+/** Competitors: distinct phones, some with sample websites, reviews in English unless given. */
+function competitors(origin: string, names: string[], type: string, typeLabel: string, reviews = ENGLISH): StandinPlace[] {
+  return names.map((name, i) => ({
+    id: `c${i + 1}`,
+    name,
+    offset: OFFSETS[i % OFFSETS.length]!,
+    phone: `(512) 555-02${String(i + 10).padStart(2, '0')}`,
+    website: i % 3 === 0 ? sampleSiteUrl(origin, { n: name, a: `${300 + i} Oak Ave, Austin, TX 78701`, p: `(512) 555-02${String(i + 10).padStart(2, '0')}`, c: 'restaurant', q: 1000 + i }) : null,
+    address: `${300 + i} Oak Ave, Austin, TX 78701, USA`,
+    rating: 3.6 + (i % 4) * 0.3,
+    reviewCount: 30 + i * 25,
+    reviews: reviews.map((r, k) => ({ ...r, rating: ((r.rating + i + k) % 5) + 1 })),
+    type,
+    typeLabel,
+  }));
+}
+
+export interface MarketCase {
+  company: string;
+  address: string;
+  website: string;
+  /** The market, its sample websites under `origin` (the app's PUBLIC_BASE_URL). */
+  market: (origin: string) => StandinMarket;
+}
+
+const ownSite = (origin: string, name: string) => sampleSiteUrl(origin, { n: name, a: '100 Congress Ave, Austin, TX 78701', p: '(512) 555-0100', c: 'restaurant', q: 7 });
+
+function own(origin: string, name: string, over: Partial<StandinPlace> = {}): StandinPlace {
+  return { id: 'own', name, offset: [0, 0], phone: '(512) 555-0100', website: ownSite(origin, name), address: '100 Congress Ave, Austin, TX 78701, USA', rating: 4.2, reviewCount: 80, reviews: ENGLISH, type: 'restaurant', typeLabel: 'Restaurant', ...over };
+}
+
+const CAFE_NAMES = ['Кафе Пушкин', 'Café Olé', 'Blue Moon Diner', 'Golden Grill', 'Corner Bistro', 'Harvest Kitchen', 'Urban Eatery', 'Little Tavern', 'Rustic Table', 'Lone Star Cafe'];
+
+export const MARKETS = {
+  /** The name exactly as Google lists it, in Cyrillic; its own listing also comes back from the
+   *  competitor search, and so does a duplicate listing of it with the same phone. */
+  cyrillic: {
+    company: 'Кафе Москва',
+    address: '100 Congress Ave',
+    website: '',
+    market: (origin: string): StandinMarket => {
+      const me = own(origin, 'Кафе «Москва»', { type: 'cafe', typeLabel: 'Кафе' });
+      return { center: CENTER, searchHits: [me], nearby: [me, { ...me, id: 'own-dup', name: 'Moskva Cafe', website: null }, ...competitors(origin, CAFE_NAMES, 'cafe', 'Кафе')] };
+    },
+  },
+  /** A Japanese name, no spaces, listed with its branch suffix. */
+  japanese: {
+    company: 'すし匠',
+    address: '100 Congress Ave',
+    website: '',
+    market: (origin: string): StandinMarket => {
+      const me = own(origin, 'すし匠 オースティン店', { type: 'sushi_restaurant', typeLabel: '寿司店' });
+      return { center: CENTER, searchHits: [me], nearby: [me, ...competitors(origin, ['寿司 さくら', 'ラーメン一蘭', ...CAFE_NAMES.slice(2)], 'sushi_restaurant', '寿司店')] };
+    },
+  },
+  /** Typed without accents and apostrophe; listed with them. */
+  accents: {
+    company: 'Joes Cafe Ole',
+    address: '100 Congress Ave',
+    website: '',
+    market: (origin: string): StandinMarket => {
+      const me = own(origin, "Joe's Café Olé", { type: 'cafe', typeLabel: 'Café' });
+      return { center: CENTER, searchHits: [{ ...competitors(origin, ['Café Olé Express'], 'cafe', 'Café')[0]!, id: 'decoy', phone: '(512) 555-0999' }, me], nearby: [me, ...competitors(origin, CAFE_NAMES.slice(1), 'cafe', 'Café')] };
+    },
+  },
+  /** The business's website does not answer. */
+  'dead-site': {
+    company: 'Golden Spoon Bistro',
+    address: '100 Congress Ave',
+    website: DEAD_SITE,
+    market: (origin: string): StandinMarket => {
+      const me = own(origin, 'Golden Spoon Bistro', { website: DEAD_SITE });
+      return { center: CENTER, searchHits: [me], nearby: [me, ...competitors(origin, CAFE_NAMES.slice(0, 9), 'restaurant', 'Restaurant')] };
+    },
+  },
+  /** The provider does not list the business: its search finds only other places. */
+  unlisted: {
+    company: 'Nowhere Noodle House',
+    address: '100 Congress Ave',
+    website: '',
+    market: (origin: string): StandinMarket => {
+      const rest = competitors(origin, CAFE_NAMES.slice(0, 9), 'restaurant', 'Restaurant');
+      return { center: CENTER, searchHits: rest.slice(0, 3), nearby: rest };
+    },
+  },
+  /** Listed, with no reviews at all (Google and Yelp omit the rating). */
+  'zero-reviews': {
+    company: 'Brand New Bakery Cafe',
+    address: '100 Congress Ave',
+    website: '',
+    market: (origin: string): StandinMarket => {
+      const me = own(origin, 'Brand New Bakery Cafe', { rating: null, reviewCount: 0, reviews: [] });
+      return { center: CENTER, searchHits: [me], nearby: [me, ...competitors(origin, CAFE_NAMES.slice(0, 9), 'restaurant', 'Restaurant')] };
+    },
+  },
+  /** Every review in the market is in Spanish. */
+  spanish: {
+    company: 'Taquería El Sol',
+    address: '100 Congress Ave',
+    website: '',
+    market: (origin: string): StandinMarket => {
+      const me = own(origin, 'Taquería El Sol', { reviews: SPANISH });
+      return { center: CENTER, searchHits: [me], nearby: [me, ...competitors(origin, ['Pizzería Napoli', 'Restaurante La Casa', ...CAFE_NAMES.slice(2, 9)], 'restaurant', 'Restaurant', SPANISH)] };
+    },
+  },
+} satisfies Record<string, MarketCase>;
+
+export type MarketName = keyof typeof MARKETS;

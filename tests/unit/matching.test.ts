@@ -1,0 +1,99 @@
+// Matching names and places in every script (api/report/analysis/matching.ts).
+import { describe, expect, it } from 'vitest';
+import { inferCategory, categoryFromProvider } from '../../api/report/analysis/categories.ts';
+import { countPhrase, findBusiness, fold, identity, nameCoverage, nameTokens, sameName, streetKey, websiteHost } from '../../api/report/analysis/matching.ts';
+
+describe('fold', () => {
+  it('removes marks, spells out the letters NFKD keeps whole, ignores apostrophes and punctuation', () => {
+    expect(fold('Łódź Café')).toBe('lodz cafe');
+    expect(fold('Café Olé!')).toBe('cafe ole');
+    expect(fold("Joe's Café")).toBe('joes cafe');
+    expect(fold('Joe’s')).toBe('joes');
+    expect(fold('Straße Bäckerei')).toBe('strasse backerei');
+    expect(fold('Ørsted Æble Đà Lạt')).toBe('orsted aeble da lat');
+    expect(fold('Кафе «Москва»')).toBe('кафе москва');
+    expect(fold('ＡＢＣ　１２３')).toBe('abc 123');
+  });
+  it('keeps letters and digits of every script', () => {
+    expect(fold('すし匠 銀座店')).toBe('すし匠 銀座店');
+    expect(fold('مطعم الشام')).toBe('مطعم الشام');
+    expect(nameTokens('すし匠')).toEqual(['すし', 'し匠']);
+  });
+});
+
+describe('sameName', () => {
+  it.each([
+    ['Lodz Cafe', 'Łódź Café'],
+    ['Cafe Ole', 'Café Olé'],
+    ['Joes Cafe', "Joe's Café"],
+    ['Кафе Москва', 'Кафе «Москва»'],
+    ['すし匠', 'すし匠'],
+    ['すし匠 銀座店', 'すし匠銀座店'],
+    ['Acme Dental', 'Acme Dental Care'],
+    ['Bright Smile Dental, LLC', 'Bright Smile Dental'],
+  ])('%s = %s', (a, b) => expect(sameName(a, b)).toBe(true));
+  it.each([
+    ['Bright Smile Dental', 'Congress Dental'],
+    ['Кафе Москва', 'Кафе Пушкин'],
+    ['すし匠', 'ラーメン一蘭'],
+    ['Cafe Ole', 'Cafe Roma'],
+  ])('%s ≠ %s', (a, b) => expect(sameName(a, b)).toBe(false));
+});
+
+describe('identity', () => {
+  const own = { name: 'Кафе Москва', phone: '+1 (512) 555-0100', website: 'https://www.moskva-cafe.com/', address: '100 Congress Ave, Austin, TX', point: { latitude: 30.27, longitude: -97.74 } };
+  it('a shared phone or website host is the same business whatever the name', () => {
+    expect(identity({ name: 'Cafe Moskva', phone: '512-555-0100' }, own)).toMatchObject({ same: true, by: 'phone' });
+    expect(identity({ name: 'Moscow Café', website: 'http://moskva-cafe.com/menu' }, own)).toMatchObject({ same: true, by: 'website' });
+  });
+  it('a shared social-network host proves nothing', () => {
+    expect(websiteHost('https://www.facebook.com/kafe')).toBeNull();
+    expect(websiteHost('http://127.0.0.1:8080/site/1')).toBeNull();
+    expect(websiteHost('https://WWW.Moskva-Cafe.com./menu')).toBe('moskva-cafe.com');
+    expect(identity({ name: 'Other', website: 'https://facebook.com/x' }, { name: 'Кафе', website: 'https://facebook.com/y' }).same).toBe(false);
+  });
+  it('a matching name is overruled by a different phone, host, street or distance', () => {
+    expect(identity({ name: 'Кафе Москва', phone: '512 555 0199' }, own)).toMatchObject({ same: false, contradicted: 'phone' });
+    expect(identity({ name: 'Кафе Москва', address: '900 Lamar Blvd' }, own)).toMatchObject({ same: false, contradicted: 'address' });
+    expect(identity({ name: 'Кафе Москва', point: { latitude: 30.4, longitude: -97.74 } }, own)).toMatchObject({ same: false, contradicted: 'distance' });
+    expect(identity({ name: 'Кафе Москва', point: { latitude: 30.2701, longitude: -97.7401 } }, own)).toMatchObject({ same: true, by: 'name' });
+    expect(identity({ name: 'Кафе Москва', address: '100 N Congress Avenue' }, own)).toMatchObject({ same: true, by: 'address' });
+  });
+  it('what a visitor typed confirms a hit but does not overrule it', () => {
+    const hits = [
+      { name: 'Starbucks', address: '500 Lamar Blvd, Austin' },
+      { name: 'Starbucks', address: '100 Congress Ave, Austin' },
+      { name: 'Congress Coffee', address: '100 Congress Ave, Austin' },
+    ];
+    expect(findBusiness(hits, { name: 'Starbucks', address: '100 Congress Ave' })).toBe(hits[1]);
+    expect(findBusiness(hits, { name: 'Starbucks', address: '1 Unknown Rd' })).toBe(hits[0]);
+    expect(findBusiness(hits, { name: 'Blue Bottle', address: '100 Congress Ave' })).toBeNull();
+  });
+  it('street keys ignore directions and suffix spelling', () => {
+    expect(streetKey('100 N. Congress Ave., Austin')).toBe('100 congress');
+    expect(streetKey('Suite 5')).toBeNull();
+  });
+});
+
+describe('names on pages and category words', () => {
+  it('a Cyrillic or Japanese name is found in its own page text', () => {
+    expect(nameCoverage('Кафе Москва', 'Добро пожаловать в кафе «Москва»!')).toBe(1);
+    expect(nameCoverage('すし匠', 'ようこそ すし匠へ')).toBe(1);
+  });
+  it('counts whole folded words, substrings in scripts without spaces', () => {
+    expect(countPhrase(fold('Café, CAFE and cafeteria'), 'café')).toBe(2);
+    expect(countPhrase(fold('東京のラーメン屋'), 'ラーメン')).toBe(1);
+  });
+  it.each([
+    ['Café Olé', 'restaurant'],
+    ['Pizzería Napoli', 'restaurant'],
+    ['Кафе Москва', 'restaurant'],
+    ['寿司 さくら', 'restaurant'],
+    ['Clínica Dental Sonrisa', 'dentist'],
+    ['Peluquería Ana', 'hair_salon'],
+  ])('%s is a %s', (name, id) => expect(inferCategory(name)?.id).toBe(id));
+  it('provider categories in other languages', () => {
+    expect(categoryFromProvider('cafe')?.id).toBe('restaurant');
+    expect(categoryFromProvider('Café')?.id).toBe('restaurant');
+  });
+});
