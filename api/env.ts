@@ -4,6 +4,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FREE_REPORT_RETENTION_DEFAULT_MONTHS, OPERATOR } from '../common/constants.ts';
 import { z } from '../common/zod.ts';
+import { DEFAULT_GRID_PLANS, parseGridPlans } from '../common/visibility-bands.ts';
 
 const optional = z
   .string()
@@ -92,6 +93,15 @@ const schema = z.object({
   GEOCODER_URL: z.url({ protocol: /^https?$/ }).default('https://maps.googleapis.com/maps/api/geocode/json'),
   GEOCODER_KEY: optional,
   PROVIDER_TIMEOUT_MS: whole('must be a number of milliseconds', 100, 120_000, 10_000),
+  // Local visibility grid (decision 0160): per plan, grid size × keywords; searches one report may
+  // make; searches a provider may get a UTC day; searches under way at once for one report.
+  VISIBILITY_GRID: z.string().trim().default(DEFAULT_GRID_PLANS).refine((v) => parseGridPlans(v) !== null, 'must name every plan as plan:SIZExKEYWORDS, e.g. free:3x1,pro:5x3,enterprise:7x5,agency:7x5 (size odd, 3-9; keywords 1-5)'),
+  VISIBILITY_CALL_BUDGET: whole('must be a whole number of searches from 1 to 1000', 1, 1000, 250),
+  VISIBILITY_DAILY_CAP: whole('must be a whole number of searches a day', 1, Number.MAX_SAFE_INTEGER, 10_000),
+  VISIBILITY_CONCURRENCY: whole('must be a whole number from 1 to 32', 1, 32, 8),
+  // Early Warning (Enterprise, Agency): e-mail when Share of Local Voice falls by at least this many
+  // points from the scan a week or more before.
+  VISIBILITY_ALERT_DROP: whole('must be a whole number of points from 1 to 100', 1, 100, 10),
   SITE_FETCH_TIMEOUT_MS: whole('must be a number of milliseconds', 100, 120_000, 8000),
   SITE_FETCH_MAX_BYTES: whole('must be a number of bytes', 1024, 50_000_000, 2_000_000),
   SITE_FETCH_CONCURRENCY: whole('must be a whole number from 1 to 16', 1, 16, 4),

@@ -22,7 +22,7 @@ export const PLAN_CATALOGUE: readonly PlanCard[] = [
     tagline: 'A one-time look at where you stand.',
     monthly: PRICES.free.monthly,
     annual: PRICES.free.yearly,
-    features: ['Limited one-time reports', 'Basic features', 'Rank against your top 9 local competitors', 'Report delivered by e-mail'],
+    features: ['Limited one-time reports', 'Basic features', 'Rank against your top 9 local competitors', 'Report delivered by e-mail', 'Local visibility: a 3×3 search grid on 1 keyword'],
   },
   {
     tier: 'pro',
@@ -30,7 +30,7 @@ export const PLAN_CATALOGUE: readonly PlanCard[] = [
     tagline: 'Track your position month after month.',
     monthly: PRICES.pro.monthly,
     annual: PRICES.pro.yearly,
-    features: ['Unlimited monthly reports', 'Advanced analytics', '90-day trend analysis', 'Business dashboard'],
+    features: ['Unlimited monthly reports', 'Advanced analytics', '90-day trend analysis', 'Business dashboard', 'Local visibility: a 5×5 search grid on up to 3 keywords'],
     highlighted: true,
   },
   {
@@ -39,7 +39,7 @@ export const PLAN_CATALOGUE: readonly PlanCard[] = [
     tagline: 'For businesses that need to act fast.',
     monthly: PRICES.enterprise.monthly,
     annual: PRICES.enterprise.yearly,
-    features: ['Everything in Pro', 'Priority support', 'API access', 'Early Warning Monitor', 'Real-time alerts'],
+    features: ['Everything in Pro', 'Priority support', 'API access', 'Early Warning Monitor', 'Real-time alerts', 'Local visibility: a 7×7 search grid on up to 5 keywords'],
   },
   {
     tier: 'agency',

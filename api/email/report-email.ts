@@ -8,6 +8,7 @@ import { whiteLabelAddress } from '../services/agency-mail.ts';
 import { contactLine, onReportHost, POWERED_BY, sampleNote, themeOf, type Branding } from '../report/branding.ts';
 import { bandColour, fmtDate, fmtScore, marketSize, notFoundText, NOT_RANKED, overallWeightsText, rankNo, rankOf, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS } from '../report/render/labels.ts';
 import type { ReportData } from '../report/types.ts';
+import { metricsText, NOT_MEASURED, RANK_BAND_ORDER, RANK_BANDS, VISIBILITY_TITLE, visibilityLine, visibilityView } from '../report/render/visibility.ts';
 import { domainOf, type MailMessage } from './mailer.ts';
 
 export const SCORE_CARD_CID = 'score-card@localrank';
@@ -98,6 +99,23 @@ export function dataGaps(data: ReportData): string | null {
   return `Some data could not be collected this time (${parts.join('; ')}). The report marks what is missing and says why under "Notes on the data".`;
 }
 
+/** The e-mail's local visibility block: the first keyword's grid as a table of coloured cells
+ *  (the business's cell outlined) and the metrics; a line saying why when not measured. */
+function visibilityHtml(data: ReportData): string {
+  const view = visibilityView(data);
+  if (!view) return '';
+  const head = `<h2 style="font-size:17px;margin:12px 0 8px">${escapeHtml(VISIBILITY_TITLE)}${view.sampleData ? ` <span style="font-size:13px;color:#92400e">(${escapeHtml(SAMPLE_DATA_LABEL.toLowerCase())})</span>` : ''}</h2>`;
+  if (!view.overall) return `<tr><td style="padding:8px 28px">${head}<p style="margin:0;color:#475569;font-size:14px">Share of Local Voice: ${NOT_MEASURED}. ${escapeHtml(view.reason ?? '')}</p></td></tr>`;
+  const k = view.keywords[0]!;
+  const rows = Array.from({ length: k.size }, (_, r) => `<tr>${k.cells.slice(r * k.size, (r + 1) * k.size).map((c) => `<td align="center" style="width:30px;height:30px;padding:0;background:${RANK_BANDS[c.band].fill};color:${RANK_BANDS[c.band].ink};font-size:12px;font-weight:700;border:${c.centre ? '3px solid #0f172a' : '1px solid #ffffff'}">${c.text}</td>`).join('')}</tr>`).join('');
+  const alt = `Your rank for "${k.keyword}" at each of ${k.cells.length} points, north-west to south-east: ${k.cells.map((c) => c.text).join(', ')}; your business is the outlined centre cell.`;
+  return `<tr><td style="padding:8px 28px">${head}
+          <p style="margin:0 0 8px;color:#334155;font-size:15px"><strong>${escapeHtml(metricsText(view.overall))}</strong></p>
+          <table role="img" aria-label="${escapeHtml(alt)}" cellpadding="0" cellspacing="0" style="border-collapse:collapse;margin:0 0 8px">${rows}</table>
+          <p style="margin:0;color:#64748b;font-size:12px">"${escapeHtml(k.keyword)}": your rank at each point (${RANK_BAND_ORDER.map((b) => RANK_BANDS[b].label.toLowerCase()).join(', ')}; "20+" = not in the top 20). ${escapeHtml(view.about)}</p>
+        </td></tr>`;
+}
+
 export function firstName(fullName: string) {
   return fullName.trim().split(/\s+/)[0] || 'there';
 }
@@ -151,6 +169,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
   const overall = b.scores.overall as number | null;
   const overallText = overall === null ? fmtScore(overall) : `${fmtScore(overall)} / 10`;
 
+  const visibility = visibilityLine(data);
   const text = [
     `Hi ${firstName(input.fullName)},`,
     '',
@@ -164,6 +183,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
     `Overall score: ${overallText}`,
     `Market rank: ${rankOf(b, data)} (${data.category}, within ${data.radiusMiles} miles)`,
     ...SCORE_KEYS.map((k) => `- ${SCORE_LABELS[k]}: ${fmtScore(b.scores[k] as number | null)}`),
+    ...(visibility ? ['', visibility] : []),
     weights,
     '',
     'Where to start:',
@@ -216,6 +236,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
           </table>
           <p style="margin:8px 0 0;color:#475569;font-size:13px">${escapeHtml(weights)} ${escapeHtml(measuredText(data))}</p>
         </td></tr>
+        ${visibilityHtml(data)}
         <tr><td style="padding:8px 28px">
           <h2 style="font-size:17px;margin:12px 0 8px">Where to start</h2>
           <ol style="margin:0;padding-left:20px;color:#334155;font-size:15px">

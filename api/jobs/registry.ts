@@ -3,6 +3,7 @@
 import type { AppContext } from '../context.ts';
 import { ACCOUNT_EMAIL, accountEmailJob } from '../email/account-email.ts';
 import { ALERTS_NOTIFY, alertsNotifyJob } from '../email/alerts-notify-job.ts';
+import { VISIBILITY_ALERT, visibilityAlertJob } from '../email/visibility-alert-job.ts';
 import { contactNotifyJob } from '../email/contact-notify-job.ts';
 import { LEAD_JOBS } from '../email/lead-emails.ts';
 import { reportFailedJob } from '../email/report-failed.ts';
@@ -40,6 +41,7 @@ export function createRegistry(deps: JobDeps): JobRegistry {
     'contact.notify': contactNotifyJob,
     'report.failed': reportFailedJob,
     [ALERTS_NOTIFY]: alertsNotifyJob,
+    [VISIBILITY_ALERT]: visibilityAlertJob,
     [ACCOUNT_EMAIL]: accountEmailJob,
     [RETENTION_PURGE]: retentionPurgeJob,
     [DATA_EXPORT]: dataExportJob({ renderer: deps.renderer }),

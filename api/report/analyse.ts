@@ -22,10 +22,13 @@ import { samePlace } from './analysis/matching.ts';
 import { analyseReviews, type ReviewAnalysis } from './analysis/reviews.ts';
 import { SAMPLE_SITES_PATH, sampleSiteResponse } from './analysis/sample-sites.ts';
 import { overallBasis, overallOf, ranks, recommend, scorePlace } from './analysis/scoring.ts';
+import { placeVisibility, processLedger, scanGrid, parseGridPlans, type SearchLedger, type VisibilityScan } from './analysis/visibility.ts';
 import { analyseWebsite, type WebsiteAnalysis } from './analysis/website.ts';
+import { effectiveTier } from '../services/entitlements.ts';
+import type { Tier } from '../../common/constants.ts';
 import type { AnalysedPlace, ReportData, ReportInput, Review } from './types.ts';
 
-export type AnalyseStage = 'geocode' | 'identify' | 'discover' | 'reviews' | 'websites' | 'score';
+export type AnalyseStage = 'geocode' | 'identify' | 'discover' | 'reviews' | 'websites' | 'visibility' | 'score';
 
 export interface AnalyseOptions {
   /** The analysis time (review ages, copyright year); defaults to now. */
@@ -38,6 +41,8 @@ export interface AnalyseOptions {
   fetchImpl?: typeof fetch;
   /** Stage timings (bench:analyse). */
   onStage?: (stage: AnalyseStage, ms: number) => void;
+  /** The visibility grid's cache and daily counts; defaults to the process's (tests pass their own). */
+  ledger?: SearchLedger;
 }
 
 /** The provider PLACES_PROVIDER names. */
@@ -153,6 +158,39 @@ async function earlierCounts(ctx: AppContext, businessId: string, ownPlaceId: st
   return out;
 }
 
+/** The grid's keywords, most important first: the category as people search it, then its
+ *  services ("dentist", "teeth whitening"...). A business of no known category searches for the
+ *  provider's own category name. */
+export function gridKeywords(category: Category, providerLabel: string | null, chosen: string[] = []): string[] {
+  const head = category.id === FALLBACK_CATEGORY.id && providerLabel ? providerLabel : category.label;
+  return [...chosen, head, ...category.services].map((k) => k.toLowerCase());
+}
+
+/** The plan the grid is sized by (the business's account's, free for a visitor's business) and the
+ *  keywords its owner chose on the dashboard. */
+async function gridChoice(ctx: AppContext, businessId: string): Promise<{ tier: Tier; keywords: string[] }> {
+  const [row] = await ctx.db.all<{ tier: string | null; status: string | null; keywords: string | null }>(sql`
+    SELECT u.subscription_tier AS tier, u.subscription_status AS status, b.visibility_keywords AS keywords
+    FROM businesses b LEFT JOIN users u ON u.id = b.user_id WHERE b.id = ${businessId}`);
+  let keywords: string[] = [];
+  try {
+    const parsed: unknown = row?.keywords ? JSON.parse(row.keywords) : [];
+    if (Array.isArray(parsed)) keywords = parsed.filter((k): k is string => typeof k === 'string');
+  } catch {
+    // An unreadable value is no choice: the defaults.
+  }
+  const tier = row?.tier ? effectiveTier({ subscriptionTier: row.tier, subscriptionStatus: row.status ?? '' }) : 'free';
+  return { tier, keywords };
+}
+
+/** The sentence the report's notes give the grid: its size, reach and cost, or why it is missing. */
+function visibilityNote(scan: VisibilityScan, providerLabel: string): string {
+  const searches = `${scan.calls} search${scan.calls === 1 ? '' : 'es'} sent to ${providerLabel}${scan.cached ? `, ${scan.cached} answered from searches made earlier today` : ''}`;
+  if (scan.status !== 'measured') return `Local visibility: Not measured. ${scan.reason ?? ''} (${searches}.)`.replace(' (', ' (').trim();
+  const kw = scan.keywords.map((k) => `"${k.keyword}"`).join(', ');
+  return `Local visibility: a ${scan.size}×${scan.size} grid of local searches for ${kw}, ${scan.radiusMiles.toFixed(2)} miles each way from the business (points ${scan.spacingMiles.toFixed(2)} miles apart; ${scan.basis}); ${searches}.${scan.reason ? ` ${scan.reason}` : ''}`;
+}
+
 export async function analyseBusiness(ctx: AppContext, input: ReportInput, options: AnalyseOptions = {}): Promise<ReportData> {
   const env = ctx.env;
   const now = options.now ?? new Date();
@@ -251,6 +289,27 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
   });
   const all = [{ listing, distance: 0 }, ...competitors];
 
+  // Local visibility: the grid scan runs while the reviews and websites are read.
+  const visibilityScan = timed('visibility', async () => {
+    const plans = parseGridPlans(env.VISIBILITY_GRID)!;
+    const { tier, keywords: chosen } = await gridChoice(ctx, input.businessId);
+    return scanGrid(
+      {
+        provider,
+        providerLabel,
+        center: home,
+        competitorMiles: competitors.map((c) => c.distance),
+        keywords: gridKeywords(category, listing.categoryLabel, chosen),
+        categoryId: category.id,
+        places: all.map(({ listing: l }) => ({ placeId: l.placeId, latitude: l.latitude, longitude: l.longitude, rating: l.rating, reviewCount: l.reviewCount })),
+        now,
+      },
+      { tier, plan: plans[tier], callBudget: env.VISIBILITY_CALL_BUDGET, dailyCap: env.VISIBILITY_DAILY_CAP, concurrency: env.VISIBILITY_CONCURRENCY, ledger: options.ledger ?? processLedger },
+    );
+  });
+  // Awaited before scoring; a rejection is never left unhandled meanwhile.
+  visibilityScan.catch(() => {});
+
   // 4. Reviews. The business's own are kept for the Early Warning Monitor's alerts.
   let ownReviews: Review[] = [];
   const profiles: Array<ListingProfile | null> = all.map(() => null);
@@ -295,6 +354,9 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
     return `the ${n} newest sample reviews`;
   };
 
+  const visibility = await visibilityScan;
+  notes.push(visibilityNote(visibility, providerLabel));
+
   // 6. Data points, scores, rank, recommendations.
   return timed('score', async () => {
     const earlier = await earlierCounts(ctx, input.businessId, listing.placeId, now);
@@ -334,6 +396,8 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
         earlier: earlier.get(p.listing.placeId) ?? null,
         profile: profiles[i] ?? null,
         market,
+        local: { city: input.city, categoryWords: [category.label, ...category.keywords, ...(listing.categoryLabel ? [listing.categoryLabel] : [])] },
+        visibility: placeVisibility(visibility, p.listing.placeId),
         now,
       };
       return subject;
@@ -391,6 +455,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
       business: analysed[0]!,
       competitors: analysed.slice(1),
       recommendations: recommend(analysed[0]!.dataPoints, 5, { competitors: analysed.slice(1).map((a) => a.dataPoints), sourceLabel: providerLabel }),
+      visibility,
       ownReviews,
     };
   });

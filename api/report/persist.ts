@@ -11,7 +11,9 @@ import type { AppContext } from '../context.ts';
 import { ALERTS_NOTIFY } from '../email/alerts-notify-job.ts';
 import { enqueueStatement } from '../jobs/queue.ts';
 import { alertRows, thresholdOf } from '../services/review-alerts.ts';
+import { emitVisibilityChange } from '../services/visibility-history.ts';
 import type { AnalysedPlace, ReportData } from './types.ts';
+import { solvOf, visibilitySummary } from './render/visibility.ts';
 
 export const REPORT_LINK_DAYS = 30;
 
@@ -59,6 +61,7 @@ function metricsRow(businessId: string, runId: string, reportedAt: Date, analyse
     sentimentData: analysed.sentiment,
     adAnalysisData: analysed.ads,
     dataPoints: analysed.dataPoints,
+    localVoiceShare: solvOf(analysed),
     reportedAt,
   };
 }
@@ -112,7 +115,7 @@ export async function persistReport(ctx: AppContext, input: PersistInput): Promi
         .onConflictDoUpdate({ target: [competitors.businessId, competitors.placeId], set: values });
     }),
     ctx.db.insert(businessMetrics).values([
-      metricsRow(businessId, runId, now, data.business, null),
+      { ...metricsRow(businessId, runId, now, data.business, null), visibility: visibilitySummary(input.data) },
       ...data.competitors.map((c, i) => metricsRow(businessId, runId, now, c, competitorIds[i]!)),
     ]),
     ctx.db.insert(reports).values({
@@ -133,5 +136,6 @@ export async function persistReport(ctx: AppContext, input: PersistInput): Promi
       : []),
   ] as const;
   await ctx.db.batch(statements);
+  await emitVisibilityChange(ctx, businessId, runId, now);
   return { reportId, token: link.token, runId };
 }

@@ -3,7 +3,7 @@
 // (persist, render, deliver, the online report, the dashboard).
 
 export type { ScoreKey } from '../../common/constants.ts';
-import type { ScoreKey } from '../../common/constants.ts';
+import type { ScoreKey, Tier } from '../../common/constants.ts';
 export type ProviderName = 'sample' | 'google' | 'yelp';
 
 export interface ReportInput {
@@ -90,7 +90,7 @@ export type AbsentBecause = 'site_down' | 'no_site' | 'not_listed' | 'no_reviews
 export interface ScorePart {
   key: string;
   label: string;
-  source: 'listing' | 'reviews' | 'website' | 'market';
+  source: 'listing' | 'reviews' | 'website' | 'market' | 'search';
   /** The value formatted with its unit, or 'Unknown' / 'Not applicable'. */
   raw: string;
   /** 0-1; null when not measured. */
@@ -172,7 +172,44 @@ export interface ReportData {
   competitors: AnalysedPlace[];
   /** Five, ordered by gain. */
   recommendations: Recommendation[];
+  /** The local visibility grid (reports made before it existed have none). */
+  visibility?: VisibilityScan;
   /** The business's own reviews as the provider gave them. Persisting records the low ones as
    *  Early Warning alerts (api/services/review-alerts.ts); they are not kept in the report snapshot. */
   ownReviews?: Review[];
 }
+
+// ---- local visibility (the geo-grid scan, analysis/visibility.ts) -------------------------
+
+export interface Point {
+  latitude: number;
+  longitude: number;
+}
+
+export interface KeywordGrid {
+  keyword: string;
+  /** By place id: the rank at each grid point (same order as the points), null = not in the top 20. */
+  ranks: Record<string, Array<number | null>>;
+}
+
+/** What the report keeps of the scan (ReportData.visibility). */
+export interface VisibilityScan {
+  status: 'measured' | 'not_measured';
+  /** Why it was not measured, or what was cut (keywords beyond the call budget). */
+  reason: string | null;
+  provider: ProviderName;
+  sampleData: boolean;
+  tier: Tier;
+  size: number;
+  radiusMiles: number;
+  spacingMiles: number;
+  basis: string;
+  center: Point;
+  points: Point[];
+  /** Only the keywords whose every point was searched. */
+  keywords: KeywordGrid[];
+  /** Searches sent to the provider for this report, and those answered from the cache. */
+  calls: number;
+  cached: number;
+}
+

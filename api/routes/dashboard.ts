@@ -2,8 +2,11 @@
 // every call; `consultantId` in the query is accepted and ignored (it grants nothing).
 import { Hono } from 'hono';
 import type { AppContext } from '../context.ts';
+import { visibilityKeywordsSchema } from '../../common/schemas/visibility.ts';
+import { validate } from '../lib/validate.ts';
 import { getDashboardJson, listDashboardBusinesses } from '../services/dashboard.ts';
 import { getPortfolio } from '../services/portfolio.ts';
+import { setVisibilityKeywords } from '../services/visibility-history.ts';
 
 const HEADERS = { 'Content-Type': 'application/json; charset=UTF-8', 'Cache-Control': 'private, no-store' };
 
@@ -14,5 +17,16 @@ export function dashboardRoutes(ctx: AppContext) {
     .get('/my-business', async (c) => c.body(await getDashboardJson({ ctx, cookie: c.req.header('cookie'), businessId: null }), 200, HEADERS))
     .get('/business/:businessId', async (c) =>
       c.body(await getDashboardJson({ ctx, cookie: c.req.header('cookie'), businessId: c.req.param('businessId') }), 200, HEADERS),
+    )
+    // The grid's keywords: whoever may open the business's dashboard (its owner, the consultant of
+    // the client it belongs to) on a plan with the dashboard; checked before the body is read.
+    .put(
+      '/business/:businessId/visibility-keywords',
+      async (c, next) => {
+        await getDashboardJson({ ctx, cookie: c.req.header('cookie'), businessId: c.req.param('businessId') });
+        await next();
+      },
+      validate('json', visibilityKeywordsSchema),
+      async (c) => c.json(await setVisibilityKeywords(ctx, c.req.param('businessId'), c.req.valid('json').keywords), 200, { 'Cache-Control': 'private, no-store' }),
     );
 }

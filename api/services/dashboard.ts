@@ -30,7 +30,7 @@ function dashboardSql(byId: boolean, viewer: ViewerKind = 'session') {
   return `
 WITH v AS (${VIEWER_CTE[viewer]}),
 b AS (
-  SELECT bz.id, bz.company, bz.city, bz.state, bz.website, bz.category, bz.place_id, bz.updated_at FROM businesses bz, v WHERE ${which}
+  SELECT bz.id, bz.company, bz.city, bz.state, bz.website, bz.category, bz.place_id, bz.updated_at, bz.visibility_keywords FROM businesses bz, v WHERE ${which}
   ORDER BY (SELECT max(m.reported_at) FROM business_metrics m WHERE m.business_id = bz.id AND m.is_main_business = 1) DESC NULLS LAST,
     bz.created_at DESC
   LIMIT 1
@@ -42,7 +42,7 @@ run AS (
 SELECT v.tier, v.status, (
   SELECT json_object(
     'business', json_object('id', b.id, 'company', b.company, 'city', b.city, 'state', b.state, 'website', b.website,
-      'category', b.category, 'updatedAt', b.updated_at,
+      'category', b.category, 'updatedAt', b.updated_at, 'visibilityKeywords', json(coalesce(b.visibility_keywords, '[]')),
       -- The offline sample provider's place ids start with 'sample-': its data must say so.
       'sampleData', json(CASE WHEN b.place_id LIKE 'sample-%' THEN 'true' ELSE 'false' END)),
     'competitors', (
@@ -67,6 +67,8 @@ SELECT v.tier, v.status, (
           WHERE json_extract(j.value, '$.key') = 'site.reachable' AND json_extract(j.value, '$.status') = 'measured')))
       FROM business_metrics m WHERE m.run_id = (SELECT run_id FROM run) AND m.is_main_business = 1
     ),
+    -- The latest local visibility grid (VisibilitySummary), kept on the business's own row.
+    'visibility', json((SELECT m.visibility FROM business_metrics m WHERE m.run_id = (SELECT run_id FROM run) AND m.is_main_business = 1)),
     'metrics', (
       SELECT json_group_array(json_object('id', m.id, 'businessId', m.business_id, 'competitorId', m.competitor_id,
         'isMainBusiness', json(CASE WHEN m.is_main_business THEN 'true' ELSE 'false' END), ${SCORES},
@@ -81,9 +83,9 @@ SELECT v.tier, v.status, (
 ) AS body, (
   SELECT json_group_array(json_object('runId', h.run_id, 'reviewScore', h.review_score, 'digitalPresenceScore', h.digital_presence_score,
     'engagementScore', h.engagement_score, 'marketShareScore', h.market_share_score, 'marketSharePercent', h.market_share_percent,
-    'overallScore', h.overall_score, 'reportedAt', h.reported_at))
+    'overallScore', h.overall_score, 'localVoiceShare', h.local_voice_share, 'reportedAt', h.reported_at))
   FROM (
-    SELECT run_id, review_score, digital_presence_score, engagement_score, market_share_score, market_share_percent, overall_score, reported_at
+    SELECT run_id, review_score, digital_presence_score, engagement_score, market_share_score, market_share_percent, overall_score, local_voice_share, reported_at
     FROM business_metrics
     WHERE business_id = (SELECT id FROM b) AND is_main_business = 1 AND reported_at >= ?4
     ORDER BY reported_at

@@ -1,7 +1,7 @@
 // Outgoing webhooks (issue 16): the events an endpoint may receive, and the endpoint form.
 import { z } from '../zod.ts';
 
-export const WEBHOOK_EVENTS = ['report.completed', 'report.failed', 'alert.created', 'lead.created'] as const;
+export const WEBHOOK_EVENTS = ['report.completed', 'report.failed', 'alert.created', 'lead.created', 'visibility.changed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export const WEBHOOK_EVENT_LABELS: Record<WebhookEvent, string> = {
@@ -9,6 +9,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEvent, string> = {
   'report.failed': 'A report you requested could not be made',
   'alert.created': 'A new review at or below a business\'s alert threshold',
   'lead.created': 'Your website widget took a new lead (Agency)',
+  'visibility.changed': 'A business\'s Share of Local Voice changed from its previous scan',
 };
 
 /**

@@ -24,6 +24,9 @@ export const businesses = sqliteTable(
     category: text('category'),
     // The Early Warning Monitor's threshold; null means ALERT_THRESHOLD.default (decision 0076).
     alertThreshold: real('alert_threshold'),
+    // Keywords the owner chose for the local visibility grid (JSON array of strings), searched
+    // before the category's defaults; null = the defaults (issue 27).
+    visibilityKeywords: text('visibility_keywords', { mode: 'json' }).$type<string[]>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -74,6 +77,11 @@ export const businessMetrics = sqliteTable(
     sentimentData: text('sentiment_data', { mode: 'json' }),
     adAnalysisData: text('ad_analysis_data', { mode: 'json' }),
     dataPoints: text('data_points', { mode: 'json' }),
+    // Local visibility (issue 27): the place's Share of Local Voice (percent; null when the grid was
+    // not measured), and on the business's own row the grid's summary (VisibilitySummary): the
+    // history the dashboard card, the API and the SoLV-change webhook read.
+    localVoiceShare: real('local_voice_share'),
+    visibility: text('visibility', { mode: 'json' }),
     reportedAt: integer('reported_at', { mode: 'timestamp_ms' }).notNull().$defaultFn(() => new Date()),
   },
   (t) => [

@@ -52,6 +52,7 @@ export const ROUTES: Record<string, RouteRule> = {
   // Validates its body only once the business is known to be the viewer's (404 here first);
   // tests/integration/early-warning.test.ts covers its 400s.
   'PUT /api/business/:businessId/alert-threshold': { access: 'signed-in' },
+  'PUT /api/business/:businessId/visibility-keywords': { access: 'signed-in' },
   'POST /api/contact': { access: 'public', json: true, form: true },
   'GET /api/clients': { access: 'signed-in' },
   'POST /api/clients': { access: 'signed-in', json: true },
@@ -130,6 +131,7 @@ export const V1_ROUTES = [
   'GET /api/v1/businesses/:businessId',
   'GET /api/v1/businesses/:businessId/history',
   'GET /api/v1/businesses/:businessId/alerts',
+  'GET /api/v1/businesses/:businessId/visibility',
   'GET /api/v1/businesses/:businessId/alert-threshold',
   'PUT /api/v1/businesses/:businessId/alert-threshold',
   'GET /api/v1/clients',

@@ -167,6 +167,9 @@ describe('public API: businesses', () => {
     const history = await v1(owner.key, 'GET', `/businesses/${business.id}/history`);
     expect(history.body.history).toHaveLength(2);
     expect(history.body.days).toBe(90);
+    // Seeded snapshots carry no visibility grid: an empty page (the grid's own file tests a full one).
+    const visibility = await v1(owner.key, 'GET', `/businesses/${business.id}/visibility`);
+    expect(visibility.body).toEqual({ businessId: business.id, scans: [], nextCursor: null });
 
     const stranger = await account();
     expect((await v1(stranger.key, 'GET', `/businesses/${business.id}`)).status).toBe(404);

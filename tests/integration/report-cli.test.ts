@@ -56,6 +56,9 @@ describe('npm run report', () => {
     expect(ok.code).toBe(0);
     expect(ok.out).toMatch(/Overall \d+\.\d{2} · rank #\d+ of 10/);
     expect(ok.out).toMatch(/Data points +\d{2,}/);
+    // The local visibility grid: its line, and each competitor's SoLV in the table.
+    expect(ok.out).toMatch(/^Share of Local Voice \d+\.\d{2}% \(top 3 at \d+ of 9 grid points for "[a-z ]+"\) · ARP [\d.–]+ · ATRP \d+\.\d{2} · sample data$/m);
+    expect(ok.out).toMatch(/^Rank +Business +Miles +Website +SoLV +Overall$/m);
     const pdf = /^PDF +(.+)$/m.exec(ok.out)?.[1];
     expect(pdf && existsSync(pdf)).toBe(true);
     expect(readdirSync(join(dataDir, 'outbox'))).toHaveLength(1);

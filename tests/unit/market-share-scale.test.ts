@@ -11,7 +11,10 @@ import type { DataPoint } from '../../api/report/types.ts';
 const MS = DATA_POINTS.filter((d) => d.score === 'marketShare');
 
 function marketShare(position: number, count: number): number | null {
-  const points: DataPoint[] = MS.map((d) => ({ key: d.key, label: d.label, unit: d.unit, score: d.score, status: 'measured', value: d.key === 'market.review_position' ? position : count }));
+  // Share of Local Voice (issue 27) is read from the provider's search results, which rank every
+  // place the provider knows whichever competitors the report compares: a competitor joining the
+  // comparison leaves it as it was, so it is held fixed here.
+  const points: DataPoint[] = MS.map((d) => ({ key: d.key, label: d.label, unit: d.unit, score: d.score, status: 'measured', value: d.key === 'market.review_position' ? position : d.key === 'visibility.solv' ? 25 : count }));
   return scoreOf(points, 'marketShare');
 }
 
@@ -25,7 +28,7 @@ function overalls(places: Array<{ count: number; reviews: number; digitalPresenc
 
 describe('the Market Share scale', () => {
   it('scores only what a new competitor cannot reorder', () => {
-    expect(MS.map((d) => d.key).sort()).toEqual(['market.review_position', 'market.review_volume']);
+    expect(MS.map((d) => d.key).sort()).toEqual(['market.review_position', 'market.review_volume', 'visibility.solv']);
   });
 
   it('never lifts a business\'s rank when a competitor with more reviews than all of them enters', () => {

@@ -4,8 +4,9 @@
 import { COMPETITOR_COUNT, digitsOnly } from '../../../common/constants.ts';
 import type { AbsentBecause, DataPoint, ProviderName, ScoreKey } from '../types.ts';
 import { LISTING_ATTRIBUTES, type Listing, type ListingAttribute, type ListingProfile } from './providers/types.ts';
-import { nameCoverage } from './matching.ts';
+import { containsPhrase, nameCoverage } from './matching.ts';
 import type { ReviewAnalysis } from './reviews.ts';
+import type { GridMetrics } from './visibility.ts';
 import type { WebsiteAnalysis } from './website.ts';
 
 export type Value = number | string | boolean | null;
@@ -40,7 +41,7 @@ const ABSENT_WHY: Record<AbsentBecause, string> = {
   no_reviews: 'The business has no reviews yet: counted at the worst value.',
 };
 
-export type Source = 'listing' | 'reviews' | 'website' | 'market';
+export type Source = 'listing' | 'reviews' | 'website' | 'market' | 'search';
 
 /** How a value becomes 0-1 for its score. */
 export type Norm =
@@ -97,6 +98,10 @@ export interface Subject {
   /** The latest earlier snapshot of this place's review count, when there is one. */
   earlier: EarlierCount | null;
   market: MarketView;
+  /** The market's city and the words of its category, for the on-page local signals. */
+  local?: { city: string; categoryWords: string[] };
+  /** The place's local visibility over the grid's keywords; null when the grid was not measured. */
+  visibility?: GridMetrics | null;
   now: Date;
 }
 
@@ -188,6 +193,20 @@ export function addressOnPage(address: string | null, a: WebsiteAnalysis): boole
   return text.includes(`${m[1]!.toLowerCase()} ${m[2]!.toLowerCase()}`);
 }
 
+/** Whether the text names one of the words (folded: any case, accents and script, as the
+ *  category words are matched; a plural "s"/"es" allowed). */
+export function mentions(text: string | null | undefined, words: string[]): boolean {
+  if (!text) return false;
+  return words.some((w) => w.trim() !== '' && [w, `${w}s`, `${w}es`].some((form) => containsPhrase(text, form.trim())));
+}
+
+/** On-page local signals: the market's city or its category named in a part of the homepage. */
+const localSignal = (part: (a: WebsiteAnalysis) => string | null, what: 'city' | 'category') => (s: Subject): Got =>
+  s.local ? web((a) => mentions(part(a), what === 'city' ? [s.local!.city] : s.local!.categoryWords))(s) : UNKNOWN;
+const LOCAL_ADVICE: [string, string] = ['Say where you are and what you do', 'Name your city and your category ("dentist in Austin") in your page title, main heading and meta description: that is how search engines match your site to local searches.'];
+
+/** Grid points are unknown when the grid could not be measured (quota, no provider search). */
+const grid = (f: (v: GridMetrics) => Value | typeof NA) => (s: Subject): Got => (s.visibility ? f(s.visibility) : UNKNOWN);
 const LANGUAGE_NAMES: Record<string, string> = { en: 'English', es: 'Spanish', fr: 'French', pt: 'Portuguese', de: 'German', it: 'Italian', ru: 'Russian', ja: 'Japanese', zh: 'Chinese', ko: 'Korean', ar: 'Arabic', he: 'Hebrew', el: 'Greek', th: 'Thai', hi: 'Hindi', vi: 'Vietnamese', unknown: 'not recognised' };
 /** "Spanish 3, English 2". */
 const languageList = (languages: Record<string, number>) => Object.entries(languages).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([l, c]) => `${LANGUAGE_NAMES[l] ?? l} ${c}`).join(', ') || null;
@@ -385,6 +404,17 @@ const REGISTRY: DataPointDef[] = [
   d('market.review_share', 'Share of local reviews', 'market', '%', null, 0, null, 'The place\'s reviews as a share of all reviews of the business and its competitors.', (s) => (s.listing.reviewCount === null ? UNKNOWN : pct(s.listing.reviewCount, s.market.totalReviews) ?? 0)),
   d('market.review_position', 'Position by review count', 'market', 'position', 'marketShare', 8, inverse(1, COMPETITOR_COUNT + 1), 'Position among the businesses compared by number of reviews, 1 = the most (ties share a position), on a fixed scale from 1st to the last of the most businesses a report compares. A position, not a share: a new competitor with more reviews than everyone moves every business down one place alike, so it can never lift anyone\'s rank (decision 0151).', (s) => s.market.reviewPosition ?? UNKNOWN, ['Grow your share of local reviews', 'Competitors hold more reviews than you; a review request after every visit closes the gap.']),
   d('market.review_volume', 'Review volume', 'market', 'reviews', 'marketShare', 4, log(0, 1000), 'The listing\'s review count on a logarithmic scale (0 reviews = 0, 1,000 or more = 1, each tenfold counting the same): how much attention the business holds, whatever the market around it.', (s) => (s.listing.reviewCount === null ? (s.listingFound ? 0 : UNKNOWN) : s.listing.reviewCount), ['Build your review volume', 'Each tenfold in reviews counts the same: going from 10 to 100 lifts you as much as from 100 to 1,000. Ask for a review after every visit.']),
+  // On-page local signals (the homepage already fetched).
+  d('site.city_in_title', 'City in the page title', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'The <title> names the market\'s city.', localSignal((a) => a.title, 'city'), LOCAL_ADVICE),
+  d('site.category_in_title', 'Category in the page title', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'The <title> names the business\'s category ("dentist", "dental"...).', localSignal((a) => a.title, 'category'), LOCAL_ADVICE),
+  d('site.city_in_h1', 'City in the main heading', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'An <h1> names the market\'s city.', localSignal((a) => a.h1.join(' · '), 'city'), LOCAL_ADVICE),
+  d('site.category_in_h1', 'Category in the main heading', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'An <h1> names the business\'s category.', localSignal((a) => a.h1.join(' · '), 'category'), LOCAL_ADVICE),
+  d('site.city_in_description', 'City in the meta description', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'The meta description names the market\'s city.', localSignal((a) => a.metaDescription, 'city'), LOCAL_ADVICE),
+  d('site.category_in_description', 'Category in the meta description', 'website', 'yes/no', 'digitalPresence', 1, BOOL, 'The meta description names the business\'s category.', localSignal((a) => a.metaDescription, 'category'), LOCAL_ADVICE),
+  // Local visibility (the geo-grid scan, visibility.ts): SoLV enters Market Share beside the review share.
+  d('visibility.solv', 'Share of Local Voice', 'search', '%', 'marketShare', 8, ramp(0, 60), 'Share of the visibility grid\'s points where a local search for the report\'s keywords lists the place in the top 3 (the local pack).', grid((v) => v.solv), ['Win the local pack around you', 'Searchers near you see competitors in the top 3 at most points of the grid: a complete listing, more reviews and your city and category on your site move you up where customers search.']),
+  d('visibility.arp', 'Average rank position', 'search', 'rank', null, 0, null, 'Mean rank of the place over the grid points where a local search lists it in the top 20 (not applicable when it is listed at none).', grid((v) => v.arp ?? NA)),
+  d('visibility.atrp', 'Average total rank position', 'search', 'rank', null, 0, null, 'Mean rank of the place over every grid point, a point where it is not in the top 20 counted as 21.', grid((v) => v.atrp)),
   d('market.review_count_vs_median', 'Review count versus the market median', 'market', 'ratio', null, 0, null, 'Review count divided by the market\'s median review count.', (s) => (s.listing.reviewCount === null ? UNKNOWN : s.market.medianReviewCount > 0 ? Math.round((s.listing.reviewCount / s.market.medianReviewCount) * 100) / 100 : 0)),
   d('market.rating_vs_average', 'Rating versus the market average', 'market', 'stars', null, 0, null, 'Rating minus the market\'s average rating.', (s) => (s.listing.rating === null || s.market.averageRating === null ? UNKNOWN : Math.round((s.listing.rating - s.market.averageRating) * 100) / 100)),
   d('market.prominence_position', 'Prominence position', 'market', 'position', null, 0, null, 'Position among the business and its competitors by prominence (reviews and rating), 1 = most prominent.', (s) => s.market.prominencePosition),
@@ -404,6 +434,7 @@ const DERIVED = new Set([
   'reviews.sampled', 'tech.booking_tool', 'tech.chat_tool', 'tech.analytics_tools', 'social.profiles', 'ads.pixel_count', 'site.title', 'site.title_present', 'site.meta_description_present', 'site.copyright_current',
   'listing.attributes_stated', 'market.places', 'market.total_reviews', 'market.average_rating', 'market.median_reviews',
   'market.review_share', 'market.review_count_vs_median', 'market.rating_vs_average', 'market.prominence_position', 'market.velocity_share', 'market.review_position', 'market.review_volume',
+  'visibility.arp', 'visibility.atrp',
 ]);
 
 /** What the owner would do, by data point: one recommendation per lever. A point not named here
@@ -423,6 +454,7 @@ const LEVERS: Record<string, string[]> = {
   'site.security_headers': ['site.hsts', 'site.csp', 'site.x_content_type_options', 'site.frame_protection', 'site.referrer_policy'],
   'reviews.ask_on_site': ['engagement.review_link'],
   'site.nap': ['site.nap_name', 'site.nap_phone', 'site.nap_address', 'site.schema_nap_match'],
+  'site.local_signals': ['site.city_in_title', 'site.category_in_title', 'site.city_in_h1', 'site.category_in_h1', 'site.city_in_description', 'site.category_in_description'],
   'listing.complete': ['listing.has_address', 'listing.has_phone', 'listing.has_hours', 'listing.photos', 'listing.editorial_summary', 'listing.attributes_stated'],
   'listing.claim': ['listing.found', 'listing.claimed'],
   'engagement.contact': ['engagement.contact_form', 'engagement.mailto_link', 'site.contact_page'],

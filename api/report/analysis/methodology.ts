@@ -1,9 +1,12 @@
 // docs/methodology.md, generated from the data-point registry (`npm run docs:methodology`).
 // A test fails when the committed file differs from what this produces.
-import { COMPETITOR_COUNT, COVERAGE_FLOOR, MIN_DATA_POINTS, NOT_ENOUGH_DATA, SCORE_MAX, SCORE_MIN, SEARCH_RADIUS_MILES } from '../../../common/constants.ts';
+import { COMPETITOR_COUNT, COVERAGE_FLOOR, MIN_DATA_POINTS, NOT_ENOUGH_DATA, SCORE_MAX, SCORE_MIN, SEARCH_RADIUS_MILES, TIERS } from '../../../common/constants.ts';
 import type { ScoreKey } from '../types.ts';
 import { DATA_POINTS, describeNorm, NEEDS_HISTORY, NOT_FROM, type Source } from './data-points.ts';
 import { EXCERPT_MAX_SWING, OVERALL_WEIGHTS, SCORE_KEYS } from './scoring.ts';
+import { DEFAULT_GRID_PLANS, GRID_DEFAULT_MILES, GRID_DEPTH, GRID_MAX_MILES, GRID_MIN_MILES, GRID_REACH_COMPETITOR, NOT_FOUND_RANK, parseGridPlans, TOP_RANKS } from './visibility.ts';
+
+const DEFAULT_PLANS = parseGridPlans(DEFAULT_GRID_PLANS)!;
 
 const SCORE_NAMES: Record<ScoreKey, string> = { reviews: 'Online reviews', digitalPresence: 'Digital presence', engagement: 'Customer engagement', marketShare: 'Market share' };
 const SOURCE_NAMES: Record<Source, string> = {
@@ -11,6 +14,7 @@ const SOURCE_NAMES: Record<Source, string> = {
   reviews: 'reviews (places provider)',
   website: 'website (safe fetcher)',
   market: 'market (computed across the compared businesses)',
+  search: 'search (the local visibility grid: the places provider\'s local search from each grid point)',
 };
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -34,7 +38,8 @@ export function renderMethodology(): string {
     `3. **Discover** up to ${COMPETITOR_COUNT} competitors in the category within ${SEARCH_RADIUS_MILES} miles, by prominence; the business's own listing is never one of them. Distances are great-circle miles with two decimals.`,
     '4. **Reviews**: rating, count, velocity, recency, star distribution, sentiment in the review\'s language (see *Sentiment* below), owner responses where the source reports them, recurring themes.',
     '5. **Websites** of the business and every competitor, fetched concurrently through one safe fetcher (public addresses only, time and size limits) and read with cheerio.',
-    '6. **Data points** (below), **scores**, **rank** and **recommendations**.',
+    '6. **Local visibility**: the geo-grid scan (below), run while the reviews and websites are read.',
+    '7. **Data points** (below), **scores**, **rank** and **recommendations**.',
     '',
     'The business lookup and the competitor search are calls a report cannot stand without. When the provider answers the lookup with a quota error (429), a server error (5xx) or not in time, or the competitor search fails in any way, the report is not made: the job retries with its back-off, and only when the retries are spent is the visitor told by e-mail that the report could not be made. A report never states a rank or a share computed against fewer businesses than the provider lists. A failed reviews call or an unreadable website does not stop a report: what it would have given is marked unknown and a note says why.',
     '',
@@ -82,6 +87,20 @@ export function renderMethodology(): string {
       '(ask for reviews, fix the website, complete the listing...); each lever\'s gain is the sum of its points\' gains. The five levers with the largest gains, in that order, each citing its data points. ' +
       'A recommendation is made only when what its advice says is true of the report\'s data: "advertise where your competitors do" needs a competitor with an ad pixel, "your latest review is old" a latest review over 30 days ago, "competitors hold more reviews" a business not first by reviews (a property test over generated markets checks every advice against its premise). ' +
       'Points at their worst because of one fact are that fact\'s action, with their summed gain: a website that did not answer gives "Get your website back up", always among the first three; no website, "Put up a website"; a business the provider does not list, "Create or claim your listing", always first; no reviews, "Get your first reviews".',
+    '',
+    '## Local visibility (the geo-grid scan)',
+    '',
+    `A keyword (the business's category as people search it: "dentist", "plumber"; paid plans add the category's common services) is searched from every point of an N×N grid centred on the business, as a person standing at that point would search. ` +
+      `The grid follows the market: it reaches the ${GRID_REACH_COMPETITOR}th-nearest competitor (the farthest when there are fewer), held to ${GRID_MIN_MILES}-${GRID_MAX_MILES} miles from the centre (${GRID_DEFAULT_MILES} miles with no competitor); the report states the radius, the spacing and why.`,
+    '',
+    `Grid size and keywords by plan (the \`VISIBILITY_GRID\` setting): ${TIERS.map((t) => `${t} ${DEFAULT_PLANS[t].size}×${DEFAULT_PLANS[t].size} on ${DEFAULT_PLANS[t].keywords} keyword${DEFAULT_PLANS[t].keywords === 1 ? '' : 's'}`).join('; ')}. ` +
+      `The free report's plan is the free one; a business of an account uses its plan. Searches: Google Places Text Search (\`textQuery\` = the keyword, a location-bias circle around the point, 20 results, the place ids only); Yelp business search (\`term\`, the point, \`sort_by=best_match\`, 20 results); the sample provider ranks the report's places among other sample listings by prominence falling off with distance from the point (labelled sample data like everything it makes).`,
+    '',
+    `One search ranks every place at once: the business and each competitor are found in the answer by their provider place id, so every competitor gets its own grid at no extra cost. Per place and keyword: the **rank** at each point (1-${GRID_DEPTH}, or "not in the top ${GRID_DEPTH}"); **Share of Local Voice (SoLV)**, the share of points where the place is in the top ${TOP_RANKS}; **Average Rank Position (ARP)**, the mean rank over the points where it appears; **Average Total Rank Position (ATRP)**, the mean over every point with "not found" counted as ${NOT_FOUND_RANK}. The data points pool the keywords point by point. SoLV feeds Market Share beside the share of local reviews.`,
+    '',
+    'Cost: a report makes at most `VISIBILITY_CALL_BUDGET` searches (keywords past it are left out, and the report says so) and the provider gets at most `VISIBILITY_DAILY_CAP` a day; ' +
+      'a search repeated the same UTC day for the same keyword and point (rounded to 3 decimals, about 100 m) is answered from a cache shared by every report the process makes, so a second report in the same market makes no new searches. ' +
+      'A quota refusal (429) stops the scan and leaves the provider alone for 15 minutes; the report is still made, with local visibility "Not measured" (its data points unknown) and a note saying why. The report states how many searches it made.',
     '',
     '## Independent measured data points per source',
     '',

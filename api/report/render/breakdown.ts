@@ -8,7 +8,7 @@ export function breakdownOf(place: AnalysedPlace, key: ScoreKey): ScoreBreakdown
   return (place.breakdown as Partial<Record<ScoreKey, ScoreBreakdown>> | undefined)?.[key] ?? { score: place.scores[key], measuredWeight: 0, totalWeight: 0, coverage: 0, parts: [] };
 }
 
-export const SOURCE_LABELS: Record<ScorePart['source'], string> = { listing: 'Listing', reviews: 'Reviews', website: 'Website', market: 'Market' };
+export const SOURCE_LABELS: Record<ScorePart['source'], string> = { listing: 'Listing', reviews: 'Reviews', website: 'Website', market: 'Market', search: 'Local search' };
 
 /** "18 of 24 weight measured". */
 export const coverageText = (b: ScoreBreakdown) => `${fmtWeight(b.measuredWeight)} of ${fmtWeight(b.totalWeight)} weight measured`;

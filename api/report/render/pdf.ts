@@ -3,6 +3,7 @@
 //    the colour bands; 2. the market: competitor bars and table; 3-6. one section per score: band,
 //    meaning, why it matters, against the market median and leader, top fixes, how it is computed
 //    and every data point with source, raw and normalised value, weight and contribution;
+//    local visibility: the grid of the business's rank at each point, per keyword, with SoLV;
 //    then all recommendations, notes and the method in short. With sample data every page says so.
 // With an agency's branding (white-label) its name, logo, colours, contact details and footer
 // replace ours on every page, and nothing names LocalRank unless the profile shows "Powered by".
@@ -12,6 +13,8 @@ import { contactLine, pngSize, POWERED_BY, sampleNote, themeOf, type Branding } 
 import type { ReportData, ScoreBreakdown, ScoreKey } from '../types.ts';
 import { breakdownOf, coverageText, fmtWeight, SOURCE_LABELS } from './breakdown.ts';
 import { findings } from './summary.ts';
+import { listingComparison, localSignals, type ComparisonRow } from './listing.ts';
+import { metricsText, NOT_MEASURED, RANK_BAND_ORDER, RANK_BANDS, solvCell, VISIBILITY_TITLE, visibilityView, voiceTable, type KeywordView } from './visibility.ts';
 import { interFont } from './fonts.ts';
 import {
   BAND_COLOURS,
@@ -270,10 +273,11 @@ function market(doc: Doc, root: Struct, data: ReportData) {
     sect,
     [
       { title: 'Rank', width: 32 },
-      { title: 'Business', width: 152 },
+      { title: 'Business', width: 108 },
       { title: 'Miles', width: 36, align: 'right' },
       { title: 'Stars', width: 34, align: 'right' },
       { title: 'Count', width: 44, align: 'right' },
+      { title: 'SoLV', width: 44, align: 'right' },
       { title: 'Reviews', width: 42, align: 'right' },
       { title: 'Digital', width: 42, align: 'right' },
       { title: 'Engage.', width: 44, align: 'right' },
@@ -288,19 +292,134 @@ function market(doc: Doc, root: Struct, data: ReportData) {
         p.isMainBusiness ? '-' : p.place.distanceMiles.toFixed(2),
         p.place.rating === null ? 'n/a' : p.place.rating.toFixed(1),
         p.place.reviewCount === null ? 'n/a' : String(p.place.reviewCount),
+        solvCell(p),
         ...SCORE_KEYS.map((k) => cell(p.scores[k] as number | null)),
         cell(p.scores.overall as number | null),
       ],
-      muted: [5, 6, 7, 8, 9].filter((i) => (i < 9 ? p.scores[SCORE_KEYS[i - 5]!] : p.scores.overall) === null),
+      muted: [6, 7, 8, 9, 10].filter((i) => (i < 10 ? p.scores[SCORE_KEYS[i - 6]!] : p.scores.overall) === null),
     })),
   );
   doc.y += 6;
   para(
     doc,
     sect,
-    'Stars and Count are the listing\'s star rating and number of reviews. The next five columns are scores from 1 to 10: Online Reviews, Digital Presence, Customer Engagement, Market Share and Overall. "No data" means not enough data to give that score a number.',
+    'Stars and Count are the listing\'s star rating and number of reviews; SoLV is the Share of Local Voice (the share of the visibility grid\'s points where a local search lists the business in the top 3). The next five columns are scores from 1 to 10: Online Reviews, Digital Presence, Customer Engagement, Market Share and Overall. "No data" means not enough data to give that score a number.',
     { size: 8, colour: MUTED },
   );
+  sect.end();
+}
+
+// ---- local visibility ------------------------------------------------------------------------
+
+/** One keyword's grid: the rank in each cell, coloured by band, the business's cell outlined. */
+function gridFigure(doc: Doc, sect: Struct, k: KeywordView, x: number, y: number, cell: number) {
+  const alt = `Your rank for "${k.keyword}" at each of ${k.cells.length} grid points, row by row from the north-west: ${k.cells.map((c) => c.text).join(', ')}. Your business is the outlined centre cell. ${metricsText(k.metrics)}.`;
+  figure(doc, sect, alt, () => {
+    k.cells.forEach((c, i) => {
+      const cx = x + (i % k.size) * cell;
+      const cy = y + Math.floor(i / k.size) * cell;
+      const style = RANK_BANDS[c.band];
+      doc.roundedRect(cx + 1.5, cy + 1.5, cell - 3, cell - 3, 3).fill(style.fill);
+      if (c.centre) doc.roundedRect(cx + 0.5, cy + 0.5, cell - 1, cell - 1, 4).lineWidth(2.5).strokeColor(INK).stroke();
+      doc.font('Bold').fontSize(Math.min(11, cell * 0.38)).fillColor(style.ink);
+      doc.text(c.text, cx, cy + cell / 2 - Math.min(11, cell * 0.38) * 0.6, { width: cell, align: 'center', lineBreak: false });
+    });
+  });
+}
+
+function visibilityPage(doc: Doc, root: Struct, data: ReportData) {
+  const view = visibilityView(data);
+  if (!view) return;
+  doc.addPage();
+  const sect = doc.struct('Sect');
+  root.add(sect);
+  heading(doc, sect, VISIBILITY_TITLE, 240, 'H1');
+  para(doc, sect, 'When someone near you searches for what you sell, do they find you? Each cell is one point on a grid around your business; the number is your position in a local search made from that point.', { colour: INK3 });
+  if (view.sampleData) para(doc, sect, `${SAMPLE_DATA_LABEL}: the searches are simulated by the sample data provider, not made on a real search engine.`, { size: 8.5, colour: '#92400e' });
+  para(doc, sect, view.about, { size: 8.5, colour: MUTED });
+  if (!view.overall) {
+    para(doc, sect, `Share of Local Voice: ${NOT_MEASURED}. ${view.reason ?? ''}`, { size: 11, font: 'Semibold' });
+    sect.end();
+    return;
+  }
+  para(doc, sect, metricsText(view.overall), { size: 12, font: 'Bold', gap: 2 });
+  para(doc, sect, 'Share of Local Voice (SoLV): the share of points where you are in the top 3, the local pack. ARP: your average position where you appear. ATRP: your average position over every point, "not in the top 20" counted as 21.', { size: 8.5, colour: INK3 });
+  if (view.reason) para(doc, sect, view.reason, { size: 8.5, colour: MUTED });
+  // The legend.
+  const ly = doc.y + 2;
+  let lx = MARGIN;
+  artifact(doc, () => {
+    for (const b of RANK_BAND_ORDER) {
+      doc.roundedRect(lx, ly, 10, 10, 2).fill(RANK_BANDS[b].fill);
+      doc.font('Regular').fontSize(8).fillColor(INK3);
+      doc.text(RANK_BANDS[b].label, lx + 14, ly + 1, { lineBreak: false });
+      lx += 14 + doc.widthOfString(RANK_BANDS[b].label) + 16;
+    }
+    doc.roundedRect(lx, ly - 1, 12, 12, 3).lineWidth(2).strokeColor(INK).stroke();
+    doc.text('Your business', lx + 16, ly + 1, { lineBreak: false });
+  });
+  doc.y = ly + 22;
+  // Two grids a row.
+  const colW = CONTENT_WIDTH / 2;
+  const size = view.keywords[0]!.size;
+  const cell = Math.min(view.keywords.length === 1 ? 44 : 34, Math.floor((colW - 30) / size));
+  const blockH = 34 + size * cell + 14;
+  view.keywords.forEach((k, i) => {
+    if (i % 2 === 0) ensureSpace(doc, blockH);
+    const top = i % 2 === 0 ? doc.y : doc.y - blockH;
+    const x = MARGIN + (i % 2) * colW;
+    doc.font('Semibold').fontSize(10).fillColor(INK);
+    line(doc, sect, `"${k.keyword}"`, x, top, colW - 20, { type: 'H3' });
+    doc.font('Regular').fontSize(8).fillColor(INK3);
+    line(doc, sect, metricsText(k.metrics), x, top + 14, colW - 20);
+    gridFigure(doc, sect, k, x, top + 30, cell);
+    doc.y = top + blockH;
+  });
+  doc.x = MARGIN;
+  heading(doc, sect, 'Share of Local Voice, business by business', 60, 'H2');
+  table(
+    doc,
+    sect,
+    [
+      { title: 'Business', width: 272 },
+      { title: 'SoLV', width: 80, align: 'right' },
+      { title: 'ARP', width: 80, align: 'right' },
+      { title: 'ATRP', width: 80, align: 'right' },
+    ],
+    voiceTable(data).map((r) => ({ bold: r.place.isMainBusiness, cells: [r.place.isMainBusiness ? `${r.place.place.name} (you)` : r.place.place.name, r.solv, r.arp, r.atrp] })),
+  );
+  doc.y += 6;
+  para(doc, sect, 'One set of searches ranks every business, so each competitor\'s figures come from the same grid. "–": not in the top 20 at any point.', { size: 8, colour: MUTED });
+  sect.end();
+}
+
+// ---- listing and homepage against the market -------------------------------------------------
+
+function listingPage(doc: Doc, root: Struct, data: ReportData) {
+  const listing = listingComparison(data);
+  const signals = localSignals(data);
+  if (listing.length === 0 && signals.length === 0) return;
+  doc.addPage();
+  const sect = doc.struct('Sect');
+  root.add(sect);
+  heading(doc, sect, 'Your listing against the market', 200, 'H1');
+  para(doc, sect, `What your listing and homepage show, against the ${data.competitors.length} competitors' (the count of those measured that have it). Where you lack what the market has, the last column says what to do.`, { colour: INK3 });
+  const columns = [
+    { title: 'Field', width: 150 },
+    { title: 'You', width: 56, align: 'right' as const },
+    { title: 'Competitors', width: 76, align: 'right' as const },
+    { title: 'What to do', width: 230 },
+  ];
+  const asRows = (list: ComparisonRow[]) => list.map((r) => ({ cells: [r.label, r.yours, r.market, r.fix ?? '–'], bold: r.gap }));
+  if (listing.length) table(doc, sect, columns, asRows(listing));
+  doc.y += 10;
+  if (signals.length) {
+    heading(doc, sect, 'Local signals on your homepage', 80, 'H2');
+    para(doc, sect, 'Search engines match a site to local searches by the city and the category it names in its title, main heading and meta description.', { size: 8.5, colour: INK3 });
+    table(doc, sect, columns, asRows(signals));
+  }
+  doc.y += 6;
+  para(doc, sect, 'Rows in bold are gaps.', { size: 8, colour: MUTED });
   sect.end();
 }
 
@@ -542,6 +661,8 @@ export async function renderPdf(data: ReportData, links: ReportLinks, branding: 
   doc.addStructure(root);
   cover(doc, root, data, look);
   market(doc, root, data);
+  visibilityPage(doc, root, data);
+  listingPage(doc, root, data);
   for (const key of SCORE_KEYS) scoreSection(doc, root, data, key, look);
   closing(doc, root, data, look);
   root.end();

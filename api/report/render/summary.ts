@@ -2,6 +2,7 @@
 import type { AnalysedPlace, ReportData, ScoreKey } from '../types.ts';
 import { breakdownOf, coverageText } from './breakdown.ts';
 import { bandLabel, fmtScore, marketOn, marketSize, NOT_ENOUGH_DATA, notFoundText, overallWeightsText, ranked, rankNo, rankOf, SCORE_KEYS, SCORE_LABELS } from './labels.ts';
+import { fmtSolv, solvCell, visibilityLine, visibilityView } from './visibility.ts';
 
 export function findings(data: ReportData): string[] {
   const b = data.business;
@@ -31,6 +32,13 @@ export function findings(data: ReportData): string[] {
   const level = SCORE_KEYS.filter((k) => !behind.includes(k) && marketOn(data, k).you !== null && marketOn(data, k).median !== null);
   if (behind.length) out.push(`Below the market median on ${behind.map((k) => SCORE_LABELS[k]).join(', ')}${level.length ? `; at or above it on ${level.map((k) => SCORE_LABELS[k]).join(', ')}` : ''}.`);
   out.push(overallWeightsText(data));
+  const visibility = visibilityView(data);
+  if (visibility?.overall) {
+    const top = visibility.keywords.reduce((n, k) => n + k.cells.filter((c) => c.band === 'top3').length, 0);
+    const n = visibility.keywords.length;
+    const size = visibility.keywords[0]!.size;
+    out.push(`Of ${visibility.overall.points} local searches around you (a ${size}×${size} grid${n > 1 ? ` on ${n} keywords` : ''}), ${top} list you in the top 3: a Share of Local Voice of ${fmtSolv(visibility.overall.solv)}.`);
+  }
   return out;
 }
 
@@ -57,10 +65,11 @@ export function reportLines(d: ReportData): string[] {
     `Overall ${fmtScore(b.scores.overall)} · rank ${rankOf(b, d)} · market share ${b.scores.marketSharePercent === null ? NOT_ENOUGH_DATA : `${b.scores.marketSharePercent.toFixed(2)}%`}`,
     ...SCORE_KEYS.map((k) => `  ${SCORE_LABELS[k].padEnd(22)} ${fmtScore(b.scores[k])}`),
     `  Data points            ${b.dataPoints.length} (${independent} independent measured, ${unknown} unknown)`,
+    ...(visibilityLine(d) ? [visibilityLine(d)!] : []),
     overallWeightsText(d),
     '',
-    'Rank  Business                          Miles  Website            Overall',
-    ...ranked(d).map((p) => `${(rankNo(p) ?? '–').padEnd(5)} ${pad(p.place.name + (p.isMainBusiness ? ' (you)' : ''), 33)} ${p.place.distanceMiles.toFixed(2).padStart(5)}  ${websiteStatus(p, d).padEnd(18)} ${fmtScore(p.scores.overall)}`),
+    'Rank  Business                          Miles  Website            SoLV     Overall',
+    ...ranked(d).map((p) => `${(rankNo(p) ?? '–').padEnd(5)} ${pad(p.place.name + (p.isMainBusiness ? ' (you)' : ''), 33)} ${p.place.distanceMiles.toFixed(2).padStart(5)}  ${websiteStatus(p, d).padEnd(18)} ${solvCell(p).padStart(7)}  ${fmtScore(p.scores.overall)}`),
     '',
     'Recommendations',
     ...d.recommendations.map((r, i) => `  ${i + 1}. ${r.title} (+${r.gain.toFixed(2)} ${SCORE_LABELS[r.score]})`),

@@ -1,11 +1,12 @@
-// GET /api/v1/businesses, /businesses/{businessId}, /businesses/{businessId}/history: the
+// GET /api/v1/businesses, /businesses/{businessId}, /businesses/{businessId}/history and /visibility: the
 // dashboard's reads for a key's owner (api/services/dashboard.ts, businesses.ts).
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppContext } from '../../context.ts';
 import { BUSINESS_PAGE, listBusinesses } from '../../services/businesses.ts';
 import { businessJsonForUser, TREND_DAYS } from '../../services/dashboard.ts';
 import { jsonContent, NO_STORE, pathId, problems, rawJson, scope, type V1Env } from './common.ts';
-import { businessDetailSchema, businessPageSchema, historySchema } from './schemas.ts';
+import { VISIBILITY_PAGE, visibilityHistory } from '../../services/visibility-history.ts';
+import { businessDetailSchema, businessPageSchema, historySchema, visibilityPageSchema } from './schemas.ts';
 
 const businessId = pathId('businessId', 'A business id from the list.');
 
@@ -50,6 +51,24 @@ const history = createRoute({
   responses: { 200: jsonContent(historySchema, 'The history.'), ...problems(404) },
 });
 
+const visibility = createRoute({
+  method: 'get',
+  path: '/businesses/{businessId}/visibility',
+  operationId: 'getBusinessVisibility',
+  tags: ['Businesses'],
+  summary: 'Local visibility history',
+  description: 'The local visibility grid of each analysis (weekly on paid plans), newest first: the grid size and reach, searches made, Share of Local Voice, ARP and ATRP, and the business\'s rank at every point per keyword.',
+  middleware: [scope('businesses:read')] as const,
+  request: {
+    params: businessId,
+    query: z.object({
+      cursor: z.string().regex(/^\d{1,15}$/, 'Use the nextCursor of the previous page').optional().openapi({ description: 'The `nextCursor` of the previous page.' }),
+      limit: z.coerce.number().int().min(1).max(VISIBILITY_PAGE.max).default(VISIBILITY_PAGE.default).openapi({ description: `Page size (1-${VISIBILITY_PAGE.max}).` }),
+    }),
+  },
+  responses: { 200: jsonContent(visibilityPageSchema, 'A page of scans.'), ...problems(400, 404) },
+});
+
 export function businessRoutes(ctx: AppContext) {
   return new OpenAPIHono<V1Env>()
     .openapi(list, async (c) => {
@@ -65,5 +84,9 @@ export function businessRoutes(ctx: AppContext) {
       const id = c.req.valid('param').businessId;
       const { history: rows } = await businessJsonForUser({ ctx, userId: c.get('caller').userId, businessId: id });
       return rawJson(c, `{"businessId":${JSON.stringify(id)},"days":${TREND_DAYS},"history":${rows}}`);
+    })
+    .openapi(visibility, async (c) => {
+      const { cursor, limit } = c.req.valid('query');
+      return c.json(await visibilityHistory({ ctx, userId: c.get('caller').userId, businessId: c.req.valid('param').businessId, cursor, limit }), 200, NO_STORE);
     });
 }

@@ -37,6 +37,44 @@ const scores = {
   overallScore: score('Overall score (the weighted mean of the four)'),
 };
 
+const percentOrNull = (what: string) => z.number().nullable().describe(what);
+
+export const visibilitySchema = z
+  .object({
+    status: z.enum(['measured', 'not_measured']).describe('not_measured: the provider refused or could not answer the searches (the reason says why).'),
+    reason: z.string().nullable().describe('Why the grid was not measured, or what was left out (keywords past the call budget); null otherwise.'),
+    provider: z.enum(['sample', 'google', 'yelp']).describe('The places provider that answered the searches.'),
+    sampleData: z.boolean().describe('Made from offline sample data: example figures, not real listings.'),
+    size: z.number().int().describe('The grid is size × size points centred on the business.'),
+    radiusMiles: z.number().describe('Miles from the centre to the outer rows and columns.'),
+    spacingMiles: z.number().describe('Miles between neighbouring points.'),
+    calls: z.number().int().describe('Searches sent to the provider for this scan.'),
+    cached: z.number().int().describe('Searches answered from the same day\'s earlier searches.'),
+    solv: percentOrNull('Share of Local Voice over every keyword: percent of points in the top 3; null when not measured.'),
+    arp: percentOrNull('Average Rank Position over the points where the business appears; null when it appears nowhere or was not measured.'),
+    atrp: percentOrNull('Average Total Rank Position, not in the top 20 counted as 21; null when not measured.'),
+    keywords: z
+      .array(
+        z.object({
+          keyword: z.string().describe('The search, as typed.'),
+          ranks: z.array(z.number().int().nullable()).describe('The business\'s rank at each point, row by row from the north-west; null = not in the top 20.'),
+          solv: z.number().describe('Share of Local Voice for this keyword, percent.'),
+          arp: z.number().nullable().describe('Average Rank Position for this keyword; null when the business appears nowhere.'),
+          atrp: z.number().describe('Average Total Rank Position for this keyword.'),
+        }),
+      )
+      .describe('One grid per keyword searched.'),
+  })
+  .openapi('Visibility');
+
+export const visibilityPageSchema = z
+  .object({
+    businessId: z.string().describe('The business.'),
+    scans: z.array(visibilitySchema.extend({ runId: z.string().describe("The analysis run's id."), reportedAt: z.number().describe('Milliseconds since the epoch.') })).describe('One page of scans, newest first.'),
+    nextCursor: z.string().nullable().describe('Pass as `cursor` for the next (older) page; null on the last.'),
+  })
+  .openapi('VisibilityHistory');
+
 export const businessDetailSchema = z
   .object({
     business: z
@@ -49,6 +87,7 @@ export const businessDetailSchema = z
         category: z.string().nullable().describe('The business category found by the analysis; null before the first report.'),
         updatedAt: z.number().describe('Milliseconds since the epoch.'),
         sampleData: z.boolean().describe('Made from offline sample data: example figures, not real listings.'),
+        visibilityKeywords: z.array(z.string()).describe('Keywords chosen for the local visibility grid, searched before the category\'s defaults; empty = the defaults.'),
       })
       .describe('The business.'),
     competitors: z.array(
@@ -73,6 +112,7 @@ export const businessDetailSchema = z
         reportedAt: z.number().nullable().describe('Milliseconds since the epoch.'),
       }),
     ).describe('The latest analysis: one row for the business and one per competitor.'),
+    visibility: visibilitySchema.nullable().describe('The latest analysis\'s local visibility grid; null before the first analysis that scanned one.'),
   })
   .openapi('BusinessDetail');
 
@@ -81,7 +121,7 @@ export const historySchema = z
     businessId: z.string().describe('The business.'),
     days: z.number().int().describe('How many days back the history goes (the `days` asked for).'),
     history: z
-      .array(z.object({ runId: z.string().describe("The analysis run's id."), ...scores, reportedAt: z.number().describe('Milliseconds since the epoch.') }))
+      .array(z.object({ runId: z.string().describe("The analysis run's id."), ...scores, localVoiceShare: z.number().nullable().describe('Share of Local Voice, percent; null when not measured.'), reportedAt: z.number().describe('Milliseconds since the epoch.') }))
       .describe("The business's own scores per analysis run, oldest first."),
   })
   .openapi('BusinessHistory');

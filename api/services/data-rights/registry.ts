@@ -100,7 +100,7 @@ export const TABLES: Record<string, TableRule> = {
   business_metrics: {
     holder: 'visitor',
     exportRows: { file: 'metrics', csv: true, sql: `SELECT * FROM business_metrics WHERE business_id IN (${ACCOUNT_BUSINESSES}) ORDER BY business_id, reported_at` },
-    holds: 'scores and data points of each analysis run',
+    holds: 'scores and data points of each analysis run, each place\'s Share of Local Voice and the business\'s local visibility grid (its rank at each grid point per keyword)',
     exported: 'metrics.json/.csv: every snapshot',
     erased: 'cascade from businesses',
     kept: null,

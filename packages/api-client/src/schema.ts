@@ -101,6 +101,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/businesses/{businessId}/visibility": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Local visibility history
+         * @description The local visibility grid of each analysis (weekly on paid plans), newest first: the grid size and reach, searches made, Share of Local Voice, ARP and ATRP, and the business's rank at every point per keyword.
+         */
+        get: operations["getBusinessVisibility"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/businesses/{businessId}/alerts": {
         parameters: {
             query?: never;
@@ -420,8 +440,8 @@ export interface components {
                     marketShare: number | null;
                     /** @description Overall score (the weighted mean of the four), 1 to 10 (two decimals); null when there is not enough data. */
                     overall: number | null;
-                    /** @description Its reviews as a percent of all reviews in the report (two decimals). */
-                    marketSharePercent: number;
+                    /** @description Its reviews as a percent of all reviews in the report (two decimals); null when its review count is unknown. */
+                    marketSharePercent: number | null;
                 };
                 /** @description The business's rank by overall score among the compared businesses (1 is best). */
                 rank: number;
@@ -453,8 +473,8 @@ export interface components {
                         marketShare: number | null;
                         /** @description Overall score (the weighted mean of the four), 1 to 10 (two decimals); null when there is not enough data. */
                         overall: number | null;
-                        /** @description Its reviews as a percent of all reviews in the report (two decimals). */
-                        marketSharePercent: number;
+                        /** @description Its reviews as a percent of all reviews in the report (two decimals); null when its review count is unknown. */
+                        marketSharePercent: number | null;
                     };
                     /** @description Its rank by overall score (1 is best). */
                     rank: number;
@@ -544,6 +564,8 @@ export interface components {
                 updatedAt: number;
                 /** @description Made from offline sample data: example figures, not real listings. */
                 sampleData: boolean;
+                /** @description Keywords chosen for the local visibility grid, searched before the category's defaults; empty = the defaults. */
+                visibilityKeywords: string[];
             };
             /** @description The nearby competitors the latest analysis compared. */
             competitors: {
@@ -589,7 +611,54 @@ export interface components {
                 /** @description Milliseconds since the epoch. */
                 reportedAt: number | null;
             }[];
+            visibility: components["schemas"]["Visibility"];
         };
+        /** @description The latest analysis's local visibility grid; null before the first analysis that scanned one. */
+        Visibility: {
+            /**
+             * @description not_measured: the provider refused or could not answer the searches (the reason says why).
+             * @enum {string}
+             */
+            status: "measured" | "not_measured";
+            /** @description Why the grid was not measured, or what was left out (keywords past the call budget); null otherwise. */
+            reason: string | null;
+            /**
+             * @description The places provider that answered the searches.
+             * @enum {string}
+             */
+            provider: "sample" | "google" | "yelp";
+            /** @description Made from offline sample data: example figures, not real listings. */
+            sampleData: boolean;
+            /** @description The grid is size × size points centred on the business. */
+            size: number;
+            /** @description Miles from the centre to the outer rows and columns. */
+            radiusMiles: number;
+            /** @description Miles between neighbouring points. */
+            spacingMiles: number;
+            /** @description Searches sent to the provider for this scan. */
+            calls: number;
+            /** @description Searches answered from the same day's earlier searches. */
+            cached: number;
+            /** @description Share of Local Voice over every keyword: percent of points in the top 3; null when not measured. */
+            solv: number | null;
+            /** @description Average Rank Position over the points where the business appears; null when it appears nowhere or was not measured. */
+            arp: number | null;
+            /** @description Average Total Rank Position, not in the top 20 counted as 21; null when not measured. */
+            atrp: number | null;
+            /** @description One grid per keyword searched. */
+            keywords: {
+                /** @description The search, as typed. */
+                keyword: string;
+                /** @description The business's rank at each point, row by row from the north-west; null = not in the top 20. */
+                ranks: (number | null)[];
+                /** @description Share of Local Voice for this keyword, percent. */
+                solv: number;
+                /** @description Average Rank Position for this keyword; null when the business appears nowhere. */
+                arp: number | null;
+                /** @description Average Total Rank Position for this keyword. */
+                atrp: number;
+            }[];
+        } | null;
         BusinessHistory: {
             /** @description The business. */
             businessId: string;
@@ -611,9 +680,24 @@ export interface components {
                 marketSharePercent: number | null;
                 /** @description Overall score (the weighted mean of the four), 1 to 10 (two decimals); null when there is not enough data. */
                 overallScore: number | null;
+                /** @description Share of Local Voice, percent; null when not measured. */
+                localVoiceShare: number | null;
                 /** @description Milliseconds since the epoch. */
                 reportedAt: number;
             }[];
+        };
+        VisibilityHistory: {
+            /** @description The business. */
+            businessId: string;
+            /** @description One page of scans, newest first. */
+            scans: (components["schemas"]["Visibility"] & {
+                /** @description The analysis run's id. */
+                runId: string;
+                /** @description Milliseconds since the epoch. */
+                reportedAt: number;
+            })[];
+            /** @description Pass as `cursor` for the next (older) page; null on the last. */
+            nextCursor: string | null;
         };
         AlertList: {
             /** @description The business. */
@@ -805,7 +889,7 @@ export interface components {
             /** @description Your label for the endpoint. */
             description: string | null;
             /** @description The event types sent to it. */
-            events: ("report.completed" | "report.failed" | "alert.created" | "lead.created")[];
+            events: ("report.completed" | "report.failed" | "alert.created" | "lead.created" | "visibility.changed")[];
             /**
              * Format: date-time
              * @description When the endpoint was added.
@@ -851,7 +935,7 @@ export interface components {
              */
             url: string;
             /** @description The event types to send to it (at least one). */
-            events: ("report.completed" | "report.failed" | "alert.created" | "lead.created")[];
+            events: ("report.completed" | "report.failed" | "alert.created" | "lead.created" | "visibility.changed")[];
             /** @description Your label for the endpoint (up to 200 characters). */
             description?: string;
         };
@@ -1303,6 +1387,103 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BusinessHistory"];
+                };
+            };
+            /** @description Missing or invalid API key. */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (RFC 6750). */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
+            403: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such object, or one that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the key's rate limit: see Retry-After. */
+            429: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    /** @description Seconds until the key may call again. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBusinessVisibility: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size (1-100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A business id from the list. */
+                businessId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of scans. */
+            200: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisibilityHistory"];
+                };
+            };
+            /** @description Invalid input: `fields` holds a message per field. */
+            400: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid API key. */

@@ -14,6 +14,7 @@ import { AccessError, loadProfiles } from './clients-page.tsx';
 import { FREQUENCY_LABELS, fmtChange, fmtDay, scoreText, STATUS_LABELS, type ClientDetail, type ProfileOption } from './clients-data.ts';
 import { platformLabel } from '../early-warning/early-warning-data.ts';
 import '../dashboard/dashboard.css';
+import VisibilityCard from '../dashboard/visibility-card.tsx';
 import '../early-warning/early-warning.css';
 import './clients.css';
 
@@ -145,6 +146,7 @@ export default function ClientPage({ clientId }: { clientId: string }) {
           </section>
         </div>
       )}
+      {view && view.analysed && <VisibilityCard visibility={view.visibility} trend={view.solvTrend} businessId={view.business.id} keywords={view.business.visibilityKeywords ?? []} />}
       {business && latest && <p className="client-links"><a href={`/dashboard/${business.id}`}>Open the full dashboard</a>{detail.access.earlyWarning && <> · <a href={`/early-warning/${business.id}`}>Early Warning Monitor</a></>}</p>}
 
       <section className="card flush block" aria-labelledby="reports-title">

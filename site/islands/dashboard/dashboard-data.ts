@@ -3,6 +3,8 @@
 // average for the radar. Pure functions, unit-tested.
 import { DASHBOARD_COMPETITOR_LIMIT, DASHBOARD_DETAIL_LIMIT, marketRank, NOT_ENOUGH_DATA, SCORE_KEYS, type ScoreKey } from '../../../common/constants.ts';
 
+import type { VisibilitySummary } from '../../../api/report/render/visibility.ts';
+
 type Num = number | string | null | undefined;
 
 export interface MetricRow {
@@ -15,6 +17,8 @@ export interface MetricRow {
   marketShareScore?: Num;
   marketSharePercent?: Num;
   overallScore?: Num;
+  /** Share of Local Voice (percent) of the run; null when the grid was not measured. */
+  localVoiceShare?: Num;
   reportedAt?: Num;
 }
 
@@ -33,13 +37,15 @@ export interface DashboardResponse {
   access?: { trends?: boolean; earlyWarning?: boolean };
   /** Days between the scheduled re-analyses (the REANALYSIS_INTERVAL_DAYS setting). */
   reanalysisDays?: Num;
-  business: { id: string; company: string; city: string; state: string; website?: string | null; category?: string | null; sampleData?: boolean };
+  business: { id: string; company: string; city: string; state: string; website?: string | null; category?: string | null; sampleData?: boolean; visibilityKeywords?: string[] };
   competitors: CompetitorRow[];
   metrics: MetricRow[];
   history?: MetricRow[];
   /** The business's own listing figures from its latest analysis, for its row in the table;
    *  null where they were not measured. siteReachable: whether its website answered. */
   self?: { rating?: Num; reviewCount?: Num; siteReachable?: boolean | number | null } | null;
+  /** The latest analysis's local visibility grid; null before one was scanned. */
+  visibility?: VisibilitySummary | null;
 }
 
 export { SCORE_KEYS };
@@ -132,6 +138,9 @@ export interface DashboardView {
   /** Average of the competitors' scores in the latest run; null without competitors. */
   marketAverage: Record<ScoreKey, number | null> | null;
   trend: TrendPoint[];
+  /** The latest grid and the Share of Local Voice at each analysis of the trend window. */
+  visibility: VisibilitySummary | null;
+  solvTrend: Array<{ at: number; solv: number }>;
   competitors: CompetitorView[];
   /** The business and its competitors by rank (no overall last), so the ranks never skip a number. */
   table: CompetitorView[];
@@ -219,6 +228,11 @@ export function buildDashboard(res: DashboardResponse): DashboardView {
     })),
     marketAverage,
     trend,
+    visibility: res.visibility ?? null,
+    solvTrend: (Array.isArray(res.history) ? res.history : [])
+      .map((h) => ({ at: timeOf(h.reportedAt), solv: num(h.localVoiceShare) }))
+      .filter((p): p is { at: number; solv: number } => p.at !== null && p.solv !== null)
+      .sort((a, b) => a.at - b.at),
     competitors,
     table: main ? [you, ...competitors].sort(byRank) : competitors,
     details: competitors.filter((c) => c.scores).slice(0, DASHBOARD_DETAIL_LIMIT),

@@ -13,6 +13,7 @@ import { ErrorState, Loading, UpgradeOffer } from './dashboard-states.tsx';
 import PortfolioView from './portfolio.tsx';
 import RadarChart from './radar-chart.tsx';
 import TrendChart from './trend-chart.tsx';
+import VisibilityCard from './visibility-card.tsx';
 import './dashboard.css';
 
 type State = { status: 'loading' } | { status: 'ready'; view: DashboardView } | { status: 'error'; kind: DashboardError } | { status: 'upgrade' } | { status: 'portfolio' };
@@ -233,6 +234,8 @@ function DashboardView({ view }: { view: DashboardView }) {
           )}
         </div>
       </section>
+
+      <VisibilityCard visibility={view.visibility} trend={view.solvTrend} businessId={view.business.id} keywords={view.business.visibilityKeywords ?? []} />
 
       <section className="card flush block" aria-labelledby="competitors-title">
         <h2 className="card-title padded" id="competitors-title">Competitors <span className="count">{view.competitors.length}</span></h2>

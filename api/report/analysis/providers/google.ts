@@ -3,7 +3,7 @@
 // Google translates where it can and keeps the original). Text fields are
 // objects (`displayName.text`, `review.text.text`). The base URL is a setting so tests can point it
 // at a local server answering in these shapes.
-import { LISTING_ATTRIBUTES, ProviderError, providerJson, MILES_TO_METERS, weeklyHours, type DiscoverQuery, type IdentifyQuery, type Listing, type ListingProfile, type PlacesProvider, type ReviewsResult } from './types.ts';
+import { LISTING_ATTRIBUTES, ProviderError, providerJson, MILES_TO_METERS, weeklyHours, type DiscoverQuery, type IdentifyQuery, type Listing, type ListingProfile, type PlacesProvider, type RankQuery, type ReviewsResult } from './types.ts';
 import { categoryById } from '../categories.ts';
 import { findBusiness } from '../matching.ts';
 import type { Review } from '../../types.ts';
@@ -159,6 +159,20 @@ export function googleProvider(settings: GoogleSettings): PlacesProvider {
       }
       // Google shares at most 5, picked by relevance: all of them only when the place has no more.
       return { reviews, complete: place.reviewCount !== null && reviews.length >= place.reviewCount, ownerResponsesKnown: false, newestFirst: false, profile: profileOf(body as Record<string, unknown>) };
+    },
+
+    // The grid: Text Search with the ids only (the cheapest field mask), 20 results, leaning on a
+    // circle around the grid point as a searcher standing there would.
+    async rankAt(q: RankQuery) {
+      const body = await call('/v1/places:searchText', {
+        method: 'POST',
+        headers: headers('places.id'),
+        body: JSON.stringify({ textQuery: q.keyword, pageSize: 20, locationBias: { circle: { center: { latitude: q.point.latitude, longitude: q.point.longitude }, radius: q.radiusMeters } } }),
+      });
+      const list = (body as { places?: unknown } | null)?.places;
+      if (list === undefined) return [];
+      if (!Array.isArray(list)) throw new ProviderError('google', 'malformed', '`places` is not a list');
+      return list.map((p) => str((p as GPlace | null)?.id)).filter((id): id is string => id !== null).map((id) => `google:${id}`);
     },
   };
 }

@@ -9,11 +9,16 @@ import { categoryById, type Category } from '../categories.ts';
 import { distanceMiles } from '../geocode.ts';
 import { createRng, hashString, type Rng } from '../random.ts';
 import { sampleSiteUrl } from '../sample-sites.ts';
-import { LISTING_ATTRIBUTES, type DiscoverQuery, type IdentifyQuery, type Listing, type ListingProfile, type PlacesProvider, type ReviewsResult } from './types.ts';
+import { LISTING_ATTRIBUTES, type DiscoverQuery, type IdentifyQuery, type Listing, type ListingProfile, type PlacesProvider, type RankQuery, type ReviewsResult } from './types.ts';
 
 const STREETS = ['Main St', 'Oak Ave', 'Maple Dr', 'Commerce Blvd', 'Park Ave', 'Elm St', 'Lakeview Dr', 'Market St', 'Cedar Ln', 'Highland Ave', 'Washington Ave', 'Mill Rd', 'Pecan St', 'Ridge Rd', 'Broadway', 'Church St'];
 const FIRST = ['Maria', 'James', 'Linda', 'Robert', 'Priya', 'Michael', 'Sarah', 'David', 'Wei', 'Jennifer', 'Carlos', 'Emily', 'Ahmed', 'Jessica', 'Daniel', 'Ashley', 'Kevin', 'Olivia', 'Luis', 'Hannah'];
 const LAST = 'ABCDEFGHJKLMNPRSTVW';
+
+/** The sample grid: how fast a place's standing falls off with distance, and how many other
+ *  local listings compete at every point. */
+const SAMPLE_FALLOFF_MILES = 1.2;
+const SAMPLE_OTHER_LISTINGS = 12;
 
 /** Sample listings carry what the sample reviews need, in the place id. */
 const REVIEW_HORIZON_DAYS = 365;
@@ -135,6 +140,24 @@ export function sampleProvider(options: SampleOptions): PlacesProvider {
 
   return {
     name: 'sample',
+
+    // The grid: the report's places among other local listings of the sample's own, ranked by
+    // prominence falling off with distance from the point and a per-keyword affinity;
+    // deterministic for a keyword and point.
+    async rankAt(q: RankQuery): Promise<string[]> {
+      const at = `${q.keyword.trim().toLowerCase()}|${q.point.latitude.toFixed(3)}|${q.point.longitude.toFixed(3)}`;
+      const falloff = (miles: number) => 1 / (1 + (miles / SAMPLE_FALLOFF_MILES) ** 2);
+      const strength = (reviews: number, rating: number) => Math.log1p(reviews) * rating;
+      const scored = q.places.map((p) => {
+        const affinity = 0.6 + createRng(hashString(`${q.keyword.trim().toLowerCase()}|${p.placeId}`)).next() * 0.8;
+        return { id: p.placeId, score: strength(p.reviewCount ?? 0, p.rating ?? 3) * affinity * falloff(distanceMiles(q.point, p)) };
+      });
+      const r = createRng(hashString(at));
+      for (let i = 0; i < SAMPLE_OTHER_LISTINGS; i++) {
+        scored.push({ id: `sample-other-${hashString(`${at}|${i}`).toString(36)}`, score: strength(Math.exp(r.next() * 6.2), 3 + r.next() * 1.9) * falloff(0.4 + r.next() * 3.6) });
+      }
+      return scored.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id)).slice(0, 20).map((x) => x.id);
+    },
 
     async identify(q: IdentifyQuery): Promise<Listing> {
       const category = categoryById(q.categoryId);

@@ -93,11 +93,26 @@ export interface ReviewsResult {
   newestFirst: boolean;
 }
 
+/** One local search of the visibility grid: a keyword as people type it, from one point. */
+export interface RankQuery {
+  keyword: string;
+  point: { latitude: number; longitude: number };
+  /** How far around the point the search leans (Google's locationBias circle). */
+  radiusMeters: number;
+  categoryId: string;
+  /** The places of the report (the sample provider ranks these among others of its own; real
+   *  providers rank every place they know). */
+  places: Array<Pick<Listing, 'placeId' | 'latitude' | 'longitude' | 'rating' | 'reviewCount'>>;
+}
+
 export interface PlacesProvider {
   name: ProviderName;
   identify(query: IdentifyQuery): Promise<Listing | null>;
   discover(query: DiscoverQuery): Promise<Listing[]>;
   reviews(place: Listing): Promise<ReviewsResult>;
+  /** The place ids a local search from the point lists, best first (at most 20), in the same id
+   *  form as the listings (`google:…`, `yelp:…`, the sample's own ids). */
+  rankAt?(query: RankQuery): Promise<string[]>;
 }
 
 export type ProviderFailure = 'rate_limited' | 'timeout' | 'malformed' | 'http' | 'network' | 'not_configured';

@@ -2,7 +2,7 @@
 // competitors in its category (radius ≤ 40,000 m, limit ≤ 50), /v3/businesses/{id}/reviews for
 // the newest review excerpts (sort_by=newest; 3 on most plans). Yelp gives no business website,
 // so competitors' websites are unknown.
-import { ProviderError, providerJson, MILES_TO_METERS, weeklyHours, type DiscoverQuery, type IdentifyQuery, type Listing, type ListingProfile, type PlacesProvider, type ReviewsResult } from './types.ts';
+import { ProviderError, providerJson, MILES_TO_METERS, weeklyHours, type DiscoverQuery, type IdentifyQuery, type Listing, type ListingProfile, type PlacesProvider, type RankQuery, type ReviewsResult } from './types.ts';
 import { categoryById } from '../categories.ts';
 import { findBusiness } from '../matching.ts';
 import type { Review } from '../../types.ts';
@@ -134,6 +134,15 @@ export function yelpProvider(settings: YelpSettings): PlacesProvider {
       // Newest first: Yelp's excerpts (3 on most plans) are the latest reviews, in order.
       reviews.sort((a, b) => b.date.localeCompare(a.date));
       return { reviews, complete: place.reviewCount !== null && reviews.length >= place.reviewCount, ownerResponsesKnown: false, newestFirst: true, ...(details ? { profile: profileOf(details) } : {}) };
+    },
+
+    // The grid: a term search from the point, Yelp's best match order, 20 results.
+    async rankAt(q: RankQuery) {
+      const body = await get('/v3/businesses/search', { term: q.keyword, latitude: q.point.latitude, longitude: q.point.longitude, sort_by: 'best_match', limit: 20 });
+      const list = (body as { businesses?: unknown } | null)?.businesses;
+      if (!Array.isArray(list)) throw new ProviderError('yelp', 'malformed', '`businesses` is not a list');
+      // Every listed business keeps its position, whatever else it lacks.
+      return list.map((b) => str((b as Record<string, unknown> | null)?.id)).filter((id): id is string => id !== null).map((id) => `yelp:${id}`);
     },
   };
 }
