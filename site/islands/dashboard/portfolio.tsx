@@ -119,7 +119,7 @@ export default function PortfolioView() {
         ) : shown.length === 0 ? (
           <p className="clients-empty">No business matches “{query}”.</p>
         ) : (
-          <div className="table-wrap" role="region" aria-labelledby="portfolio-title" tabIndex={0}>
+          <div className="table-wrap" role="region" aria-label="Businesses (table)" tabIndex={0}>
             <table className="table clients-table" data-testid="portfolio-table">
               <thead>
                 <tr>
