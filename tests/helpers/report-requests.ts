@@ -37,13 +37,12 @@ export async function createReportRequest(ctx: AppContext, options: RequestOptio
 
 let formSeq = 0;
 
-/** POST /api/submit-request with a valid form for a fresh address and company, from its own IP
- *  (the app must trust X-Forwarded-For); the status, Retry-After and body. */
-export async function submitForm(app: { request: (path: string, init: RequestInit) => Response | Promise<Response> }) {
+/** A valid free-report form for a fresh address and company; `overrides` replace its fields. */
+export function validForm(overrides: Record<string, unknown> = {}) {
   formSeq++;
-  const body = {
+  return {
     fullName: 'Maria Lopez',
-    email: uniqueEmail('form'),
+    email: uniqueEmail('owner'),
     company: `Lopez Plumbing ${formSeq}`,
     role: 'owner',
     website: 'https://lopezplumbing.example.com',
@@ -51,7 +50,14 @@ export async function submitForm(app: { request: (path: string, init: RequestIni
     city: 'Austin',
     state: 'TX',
     zip: '78704',
+    ...overrides,
   };
+}
+
+/** POST /api/submit-request with a valid form for a fresh address and company, from its own IP
+ *  (the app must trust X-Forwarded-For); the status, Retry-After and body. */
+export async function submitForm(app: { request: (path: string, init: RequestInit) => Response | Promise<Response> }) {
+  const body = validForm({ email: uniqueEmail('form') });
   const headers = { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${formSeq % 250}` };
   const res = await app.request('/api/submit-request', { method: 'POST', headers, body: JSON.stringify(body) });
   return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as { code?: string; requestId?: string } };

@@ -5,6 +5,7 @@ import { businesses, consentRecords, reportRequests } from '../../db/schema/busi
 import { jobs } from '../../db/schema/operations.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
 import { createUser, uniqueEmail } from '../helpers/factories.ts';
+import { validForm } from '../helpers/report-requests.ts';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -15,20 +16,7 @@ afterAll(() => t.close());
 let ipSeq = 0;
 const nextIp = () => `203.0.113.${++ipSeq}`;
 
-function valid(overrides: Record<string, unknown> = {}) {
-  return {
-    fullName: 'Maria Lopez',
-    email: uniqueEmail('owner'),
-    company: `Lopez Plumbing ${++ipSeq}`,
-    role: 'owner',
-    website: 'https://lopezplumbing.example.com',
-    address: '1200 Barton Springs Rd',
-    city: 'Austin',
-    state: 'TX',
-    zip: '78704',
-    ...overrides,
-  };
-}
+const valid = validForm;
 
 async function submit(body: unknown, options: { ip?: string; cookie?: string; userAgent?: string } = {}) {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'x-forwarded-for': options.ip ?? nextIp() };
