@@ -1,4 +1,5 @@
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { sql } from 'drizzle-orm';
 import { users } from './auth.ts';
 import { createdAt, id, updatedAt } from './columns.ts';
 
@@ -88,6 +89,12 @@ export const businessMetrics = sqliteTable(
     index('business_metrics_business_reported_idx').on(t.businessId, t.reportedAt),
     // The dashboard's latest run and 90-day history of the business itself (docs/decisions/0060).
     index('business_metrics_business_main_reported_idx').on(t.businessId, t.isMainBusiness, t.reportedAt),
+    // The same rows with every column the history reads, so it reads no table row: reported_at and
+    // local_voice_share sit after data_points (~10 KB), and each history row would otherwise walk
+    // its overflow pages (13 rows a read; the key route's p99 at 2,000 accounts, decision 0203).
+    index('business_metrics_main_history_idx')
+      .on(t.businessId, t.reportedAt, t.runId, t.reviewScore, t.digitalPresenceScore, t.engagementScore, t.marketShareScore, t.marketSharePercent, t.overallScore, t.localVoiceShare)
+      .where(sql`is_main_business = 1`),
     index('business_metrics_competitor_id_idx').on(t.competitorId),
     index('business_metrics_run_id_idx').on(t.runId),
   ],

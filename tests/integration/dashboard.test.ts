@@ -1,6 +1,7 @@
 // GET /api/my-business and GET /api/business/{id}: who may read a dashboard, what it holds.
 import { and, eq } from 'drizzle-orm';
 import type { DataPoint } from '../../api/report/types.ts';
+import { DASHBOARD_SQL } from '../../api/services/dashboard.ts';
 import { businessMetrics } from '../../db/schema/businesses.ts';
 import { clients } from '../../db/schema/consultants.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -176,6 +177,14 @@ describe('dashboard reads', () => {
       expect((await call(fortnightly.app, 'GET', `/api/business/${business.id}`, undefined, user.cookie)).body.reanalysisDays).toBe(14);
     } finally {
       await fortnightly.close();
+    }
+  });
+
+  it('reads the 90-day history from its covering index, not from the rows (whose data points would drag overflow pages in)', async () => {
+    for (const [name, statement] of Object.entries(DASHBOARD_SQL)) {
+      const plan = await t.ctx.db.$client.execute({ sql: `EXPLAIN QUERY PLAN ${statement}`, args: ['x', Date.now(), 'x', 0] });
+      const details = plan.rows.map((row) => String(row.detail));
+      expect(details, name).toContain('SEARCH business_metrics USING COVERING INDEX business_metrics_main_history_idx (business_id=? AND reported_at>?)');
     }
   });
 });

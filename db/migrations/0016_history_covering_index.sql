@@ -1,0 +1,1 @@
+CREATE INDEX `business_metrics_main_history_idx` ON `business_metrics` (`business_id`,`reported_at`,`run_id`,`review_score`,`digital_presence_score`,`engagement_score`,`market_share_score`,`market_share_percent`,`overall_score`,`local_voice_share`) WHERE is_main_business = 1;
