@@ -52,14 +52,16 @@ describe('the queue API', () => {
     const appended: Array<{ src: string; async: boolean }> = [];
     const win = withStub();
     win.LocalRank!('init', { key: 'lr_pk_from_init' });
+    const order: string[] = [];
     const document = {
       currentScript: { src: 'https://app.example.com/widget/v1/loader.js', dataset: { key: 'lr_pk_from_tag' } },
       createElement: () => ({ async: false, src: '' }),
-      head: { appendChild: (el: { src: string; async: boolean }) => appended.push(el) },
+      head: { appendChild: (el: { src: string; async: boolean }) => (order.push('widget'), appended.push(el)) },
     };
-    // The config request starts beside the widget's (two round trips in a row, not three).
+    // The config request starts beside the widget's (two round trips in a row, not three), after
+    // it (the widget is the longer download), and its body is read before the widget runs.
     const fetched: Array<[string, unknown]> = [];
-    const fetch = (url: string, init: unknown) => (fetched.push([url, init]), Promise.resolve({ ok: true }));
+    const fetch = (url: string, init: unknown) => (order.push('config'), fetched.push([url, init]), Promise.resolve({ status: 200, json: async () => ({ agency: 'Northstar' }) }));
     Object.assign(win, { document, URL, fetch });
     const code = readFileSync(loader, 'utf8');
     runInNewContext(code, win);
@@ -69,6 +71,8 @@ describe('the queue API', () => {
     expect(win.LocalRank!.k).toBe('lr_pk_from_tag');
     expect(win.LocalRank!.q).toHaveLength(1);
     expect(fetched).toEqual([['https://app.example.com/api/widget/v1/lr_pk_from_tag/config', { credentials: 'omit' }]]);
+    expect(order).toEqual(['widget', 'config']);
     expect(Object.keys(win.LocalRank!.c!)).toEqual(['lr_pk_from_tag']);
+    expect(await win.LocalRank!.c!.lr_pk_from_tag).toEqual({ status: 200, data: { agency: 'Northstar' } });
   });
 });

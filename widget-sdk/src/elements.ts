@@ -26,8 +26,16 @@ function defineElement(name: Name) {
         // The config request the loader started for this key, taken once.
         const started = global?.c?.[key];
         if (started) delete global!.c![key];
+        const api = widgetApi(origin, key, started);
         // The views are written against React's types; in this build `react` is Preact.
-        render(createElement(VIEWS[name] as never, { api: widgetApi(origin, key, started) }), root);
+        const mount = () => this.isConnected && render(createElement(VIEWS[name] as never, { api }), root);
+        if (!started) return void mount();
+        // The loader's config answer is usually in before the widget: waiting for it (a microtask
+        // then) makes the first render the form itself, in the task that ran the widget, with no
+        // frame of "Loading…" first (at 4× CPU that frame cost ~15 ms). A slower answer gets
+        // "Loading…" after 100 ms.
+        const early = setTimeout(mount, 100);
+        void api.config().catch(() => undefined).then(() => (clearTimeout(early), mount()));
       }
       disconnectedCallback() {
         if (this.shadowRoot) render(null, this.shadowRoot);

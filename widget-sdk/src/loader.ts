@@ -5,7 +5,7 @@
 // Trusted Types: on a page that requires them for scripts, the widget's address goes through a
 // policy of our own ('localrank-widget'), created only where the API exists; a page whose
 // `trusted-types` directive lists names must list it (decision 0180).
-import { widgetBase } from './api.ts';
+import { answer, widgetBase } from './api.ts';
 import type { QueueGlobal } from './queue.ts';
 
 declare const __WIDGET_FILE__: string;
@@ -35,8 +35,9 @@ if (script) {
     }
     widget.async = true;
     widget.src = trusted;
-    // The key's config, fetched while the widget downloads; the widget picks the answer up.
-    if (L.k) L.c = { [L.k]: fetch(`${widgetBase(L.o, L.k)}/config`, { credentials: 'omit' }).catch(() => null) };
+    // The widget first: it is the longer download, and asking for the config takes the thread a while.
     document.head.appendChild(widget);
+    // The key's config, fetched and read while the widget downloads; the widget picks the answer up.
+    if (L.k) L.c = { [L.k]: answer(fetch(`${widgetBase(L.o, L.k)}/config`, { credentials: 'omit' })) };
   }
 }

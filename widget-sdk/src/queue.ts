@@ -1,6 +1,8 @@
 // The queue API. The snippet's stub (WIDGET_QUEUE_STUB in common/widget.ts, also defined by the
 // loader) records calls as `LocalRank.q`; the widget, once loaded, replays them in order and
 // takes the global's place, so later calls run at once.
+import type { Answer } from './api.ts';
+
 export type Command = 'init' | 'mount';
 export interface MountOptions {
   component: 'report-form' | 'score-card';
@@ -19,7 +21,7 @@ export interface QueueGlobal {
   /** Set once the loader has asked for the widget script. */
   l?: number;
   /** The config requests the loader started, by key (the widget reads the answer). */
-  c?: Record<string, Promise<Response | null>>;
+  c?: Record<string, Promise<Answer>>;
 }
 
 /** Replaces the stub with a live function and replays what was queued, in order. */

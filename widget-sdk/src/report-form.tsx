@@ -51,9 +51,10 @@ const Note = ({ text, busy }: { text: string; busy?: boolean }) => (
 
 /** Loads the key's configuration; the view shows the reason when it is off here. */
 class Configured extends Component<{ api: WidgetApi }, State> {
-  state: State = { errors: {} };
+  state: State = { errors: {}, config: this.props.api.known() };
   timer = 0;
   componentDidMount() {
+    if (this.state.config) return this.loaded();
     this.props.api.config().then(
       (config) => this.setState({ config }, () => this.loaded()),
       (e: WidgetApiError) => this.setState({ off: e.status === 403 ? WIDGET_NOT_ENABLED : e.message }),

@@ -178,6 +178,7 @@ function previewApi(config: WidgetConfig): WidgetApi {
   const sample = { company: 'Sample Business', overall: 7.4, rank: 2, of: 10, scores: { reviews: 8.1, digitalPresence: 6.9, engagement: 7.2, marketShare: 5.8 }, sampleData: true };
   return {
     config: async () => config,
+    known: () => config,
     submit: async () => Promise.reject({ status: 0, message: 'This is a preview: it sends nothing.' }),
     lead: async () => ({ status: 'pending' }),
     scoreCard: async () => ({ scoreCard: sample, website: config.website }),
