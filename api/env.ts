@@ -1,6 +1,7 @@
 // Every setting the product reads, validated once at start. A bad value stops start-up with a
 // message that names the variable. Defaults make a fresh clone run with no configuration.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { FREE_REPORT_RETENTION_DEFAULT_MONTHS, OPERATOR } from '../common/constants.ts';
 import { z } from '../common/zod.ts';
@@ -78,6 +79,14 @@ const schema = z.object({
     .trim()
     .default('')
     .refine((v) => v === '' || v.split(',').every((s) => /^(\[[0-9a-f:]+\]|[0-9.]+|[0-9a-f:]+)(:\d{1,5})?$/i.test(s.trim())), 'must be a comma-separated list of IP addresses, each with an optional :port')
+    .transform((v) => (v === '' ? [] : v.split(',').map((s) => s.trim()))),
+  // Addresses an agency's mail server may have although private or loopback (a relay on the
+  // operator's own network; tests: 127.0.0.1). Every other private address is refused (decision 0204).
+  AGENCY_MAIL_PRIVATE_ADDRESSES: z
+    .string()
+    .trim()
+    .default('')
+    .refine((v) => v === '' || v.split(',').every((s) => isIP(s.trim()) !== 0), 'must be a comma-separated list of IP addresses')
     .transform((v) => (v === '' ? [] : v.split(',').map((s) => s.trim()))),
   // The key an agency's SMTP password is encrypted with (at least 32 characters; keep it out of
   // the database's backups). Unset: agencies cannot store an SMTP server.

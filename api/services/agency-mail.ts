@@ -3,13 +3,16 @@
 // by every white-label e-mail of that agency. The password never leaves the server again: not in
 // an answer, an export, a log line or an error message.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import { eq } from 'drizzle-orm';
-import nodemailer from 'nodemailer';
+import nodemailer, { type Transporter } from 'nodemailer';
 import type { MailServerInput } from '../../common/schemas/branding.ts';
 import { agencyMailServers } from '../../db/schema/consultants.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import type { Mailer, MailMessage } from '../email/mailer.ts';
+import { addressRefusal } from '../lib/safe-fetch.ts';
 import type { ConsultantAccess } from './consultant-access.ts';
 
 type ServerRow = typeof agencyMailServers.$inferSelect;
@@ -75,7 +78,34 @@ export async function getMailServer(ctx: AppContext, access: ConsultantAccess) {
   return { server: row ? view(row) : null, canStorePassword: keyOf(ctx) !== null, fallbackFrom: whiteLabelAddress(ctx) };
 }
 
+/** Why an address may not be an agency's mail server's (private, loopback, link-local…), or null. */
+const privateRefusal = (ctx: AppContext, address: string) => (ctx.env.AGENCY_MAIL_PRIVATE_ADDRESSES.includes(address) ? null : addressRefusal(address));
+
+/** What refuses a mail server's address: said as it is to the agency (nothing secret in it). */
+class MailHostRefused extends Error {}
+
+/**
+ * The address an agency's mail server is connected at: its host's, when every address the host
+ * has is public (the website fetcher's rules, decision 0204), else MailHostRefused. The connection
+ * is made to this address, so the name cannot be pointed elsewhere between the check and it.
+ */
+async function checkedAddress(ctx: AppContext, host: string): Promise<string> {
+  const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
+  for (const address of addresses) {
+    const refusal = privateRefusal(ctx, address);
+    if (refusal) throw new MailHostRefused(`${host} is not a mail server on the internet (${refusal}); private networks are not reached`);
+  }
+  return addresses[0]!;
+}
+
 export async function saveMailServer(ctx: AppContext, access: ConsultantAccess, input: MailServerInput) {
+  // An address or a name that is private whatever the DNS says is refused at once; other names
+  // are checked at each connection (checkedAddress).
+  const host = input.host.toLowerCase();
+  const literal = isIP(host) ? host : host === 'localhost' || host.endsWith('.localhost') ? '127.0.0.1' : null;
+  if (literal && privateRefusal(ctx, literal)) {
+    throw new AppError('invalid_input', 'Please check the highlighted fields.', { fields: { host: 'This is a private address. Enter your mail server\'s name or public address.' } });
+  }
   const existing = await rowOf(ctx, access.consultant.id);
   let passwordEncrypted = existing?.passwordEncrypted ?? null;
   if (input.password !== undefined) {
@@ -84,7 +114,7 @@ export async function saveMailServer(ctx: AppContext, access: ConsultantAccess, 
     }
     passwordEncrypted = input.password === '' ? null : encryptSecret(ctx, input.password);
   }
-  const values = { host: input.host.toLowerCase(), port: input.port, security: input.security, username: input.username, passwordEncrypted, fromAddress: input.fromAddress, testedAt: null, lastError: null, updatedAt: new Date() };
+  const values = { host, port: input.port, security: input.security, username: input.username, passwordEncrypted, fromAddress: input.fromAddress, testedAt: null, lastError: null, updatedAt: new Date() };
   await ctx.db
     .insert(agencyMailServers)
     .values({ consultantId: access.consultant.id, ...values })
@@ -100,17 +130,21 @@ export async function deleteMailServer(ctx: AppContext, access: ConsultantAccess
 /** What a server's refusal says, without anything secret in it: the password, if the server or the
  *  library ever echoed it, is cut out. */
 function describeError(error: unknown, password: string | null): string {
+  if (error instanceof MailHostRefused) return `The server's address is refused: ${error.message}`.slice(0, 500);
   const e = error as { code?: string; responseCode?: number; response?: string; message?: string };
   let text = e.response ? `${e.responseCode ?? ''} ${e.response}`.trim() : (e.message ?? String(error));
   if (password) text = text.split(password).join('•••');
-  const hint = e.code === 'EAUTH' ? 'The server refused the user name or password' : e.code === 'ECONNECTION' || e.code === 'ETIMEDOUT' || e.code === 'ESOCKET' || e.code === 'EDNS' ? 'The server could not be reached' : 'The server refused the message';
+  const hint = e.code === 'EAUTH' ? 'The server refused the user name or password' : e.code === 'ECONNECTION' || e.code === 'ETIMEDOUT' || e.code === 'ESOCKET' || e.code === 'EDNS' || e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN' ? 'The server could not be reached' : 'The server refused the message';
   return `${hint}: ${text}`.slice(0, 500);
 }
 
-function transportOf(ctx: AppContext, row: ServerRow) {
+/** A transport to the server's checked address (the TLS certificate still checked against its name). */
+async function transportOf(ctx: AppContext, row: ServerRow) {
+  const address = await checkedAddress(ctx, row.host);
   const password = row.passwordEncrypted ? decryptSecret(ctx, row.passwordEncrypted) : null;
   const transport = nodemailer.createTransport({
-    host: row.host,
+    host: address,
+    ...(isIP(row.host) ? {} : { servername: row.host }),
     port: row.port,
     secure: row.security === 'tls',
     requireTLS: row.security === 'starttls',
@@ -128,7 +162,7 @@ function transportOf(ctx: AppContext, row: ServerRow) {
 export async function agencyMailer(ctx: AppContext, consultantId: string): Promise<{ mailer: Mailer; fromAddress: string } | null> {
   const row = await rowOf(ctx, consultantId);
   if (!row) return null;
-  const { transport, password } = transportOf(ctx, row);
+  let opened: Transporter | null = null;
   return {
     fromAddress: row.fromAddress,
     mailer: {
@@ -136,16 +170,23 @@ export async function agencyMailer(ctx: AppContext, consultantId: string): Promi
       async send(message: MailMessage) {
         // The library's error is not passed on (not even as a cause): only its description,
         // with the password cut out, reaches the job's log and the row.
-        const reason = await transport.sendMail(message).then(
-          (info) => (info.rejected.length > 0 ? `The server refused ${info.rejected.join(', ')}` : null),
-          (error: unknown) => describeError(error, password),
+        let password: string | null = null;
+        const reason = await transportOf(ctx, row).then(
+          (made) => {
+            ({ transport: opened, password } = made);
+            return made.transport.sendMail(message).then(
+              (info) => (info.rejected.length > 0 ? `The server refused ${info.rejected.join(', ')}` : null),
+              (error: unknown) => describeError(error, password),
+            );
+          },
+          (error: unknown) => describeError(error, null),
         );
         if (reason === null) return { messageId: message.messageId };
         await ctx.db.update(agencyMailServers).set({ lastError: reason }).where(eq(agencyMailServers.consultantId, consultantId));
         throw new Error(`the agency's mail server: ${reason}`);
       },
       wasDelivered: () => null,
-      close: () => transport.close(),
+      close: () => opened?.close(),
     },
   };
 }
@@ -158,10 +199,12 @@ export async function agencyMailer(ctx: AppContext, consultantId: string): Promi
 export async function testMailServer(ctx: AppContext, access: ConsultantAccess) {
   const row = await rowOf(ctx, access.consultant.id);
   if (!row) throw new AppError('not_found', 'Save the mail server first.');
-  const { transport, password } = transportOf(ctx, row);
   const domain = row.fromAddress.split('@')[1]!;
   let lastError: string | null = null;
+  let password: string | null = null;
+  let transport: Transporter | null = null;
   try {
+    ({ transport, password } = await transportOf(ctx, row));
     await transport.sendMail({
       messageId: `<test-${randomBytes(8).toString('hex')}@${domain}>`,
       from: row.fromAddress,
@@ -173,7 +216,7 @@ export async function testMailServer(ctx: AppContext, access: ConsultantAccess) 
     lastError = describeError(error, password);
     ctx.log.warn('agency mail server test failed', { consultantId: access.consultant.id, host: row.host, code: (error as { code?: string }).code ?? null });
   } finally {
-    transport.close();
+    transport?.close();
   }
   await ctx.db.update(agencyMailServers).set({ testedAt: new Date(), lastError }).where(eq(agencyMailServers.consultantId, access.consultant.id));
   return { sent: lastError === null, to: access.user.email, error: lastError };

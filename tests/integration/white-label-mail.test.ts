@@ -10,7 +10,8 @@ import { closeMailer } from '../../api/email/mailer.ts';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
-import { agencyMailServers } from '../../db/schema/consultants.ts';
+import { eq } from 'drizzle-orm';
+import { agencyMailServers, consultants } from '../../db/schema/consultants.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
 import { createUser } from '../helpers/factories.ts';
@@ -30,6 +31,8 @@ beforeAll(async () => {
     OPERATOR_EMAIL: OPERATOR.supportEmail,
     WHITE_LABEL_MAIL_FROM: 'reports@client-reports.example',
     MAIL_SECRET_KEY: SECRET,
+    // The agency's test server listens on loopback, which only an operator's list lets through.
+    AGENCY_MAIL_PRIVATE_ADDRESSES: '127.0.0.1',
   });
 });
 afterAll(async () => {
@@ -163,6 +166,29 @@ describe("the agency's own mail server", () => {
       expect((await call(bare.app, 'GET', '/api/branding/mail-server', undefined, pro.cookie)).status).toBe(403);
     } finally {
       await bare.close();
+    }
+  });
+
+  it('refuses a private or loopback address: a literal one when saved, a name or a stored one at each connection, and connects to nothing', async () => {
+    const strict = await createTestContext({ MAIL_SECRET_KEY: SECRET });
+    try {
+      const agency = await createUser(strict.ctx, { role: 'consultant', tier: 'agency' });
+      const server = { port: agencySmtp.port, security: 'none' as const, username: 'reports@northstar.example', fromAddress: 'reports@northstar.example' };
+      for (const host of ['10.1.2.3', '127.0.0.1', '169.254.169.254', 'localhost', 'mail.localhost']) {
+        const res = await call(strict.app, 'PUT', '/api/branding/mail-server', { ...server, host }, agency.cookie);
+        expect(res.status, host).toBe(400);
+        expect(res.body.fields, host).toEqual({ host: "This is a private address. Enter your mail server's name or public address." });
+      }
+      // A row whose host is private by the time it is used (saved before this rule, or a name whose
+      // DNS now points inside): the test send connects to nothing and says why.
+      const consultant = (await strict.ctx.db.query.consultants.findFirst({ where: eq(consultants.userId, agency.userId) }))!;
+      await strict.ctx.db.insert(agencyMailServers).values({ consultantId: consultant.id, host: '127.0.0.1', ...server, passwordEncrypted: null, testedAt: null, lastError: null });
+      const before = agencySmtp.received.length;
+      const res = await call(strict.app, 'POST', '/api/branding/mail-server/test', undefined, agency.cookie);
+      expect(res.body).toMatchObject({ sent: false, error: "The server's address is refused: 127.0.0.1 is not a mail server on the internet (127.0.0.1 is loopback); private networks are not reached" });
+      expect(agencySmtp.received.length).toBe(before);
+    } finally {
+      await strict.close();
     }
   });
 });
