@@ -2,7 +2,7 @@
 import { createContext } from '../api/create-context.ts';
 import { EnvError, loadEnv } from '../api/env.ts';
 import { AppError } from '../api/errors.ts';
-import { JOB_STATUSES, listJobs, retryJob } from '../api/jobs/admin.ts';
+import { JOB_STATUSES, listJobs, retryJob, sendWaitingMail } from '../api/jobs/admin.ts';
 import { backupDatabase } from '../api/services/backup.ts';
 import { mailBacklog } from '../api/services/health.ts';
 import { ACCOUNT_GRACE_DAYS } from '../api/services/data-rights/account-closure.ts';
@@ -29,6 +29,8 @@ Commands:
                                      30 days and cancel it (older ones are refused with the reason)
   jobs [status]                      latest jobs (${JOB_STATUSES.join(', ')}), with the reason of failures
   retry-job <id>                     queue a failed job again; it resumes from its saved progress
+  send-waiting-mail                  once the mail server is back: the e-mail waiting for it goes
+                                     out now, not at each job's next try
   backup <file>                      copy the database (a file database) to a new file, while it serves
   forget <email>                     erase what visitors left under an address (free-report requests,
                                      businesses no account holds, reports and their files, contact
@@ -47,7 +49,7 @@ async function main(args: string[]): Promise<number> {
     console.log(HELP);
     return command ? 0 : 1;
   }
-  if (!['users', 'set-plan', 'jobs', 'retry-job', 'backup', 'billing-setup', 'refund', 'forget', 'purge-expired', 'export'].includes(command)) {
+  if (!['users', 'set-plan', 'jobs', 'retry-job', 'send-waiting-mail', 'backup', 'billing-setup', 'refund', 'forget', 'purge-expired', 'export'].includes(command)) {
     console.error(`Unknown command '${command}'.\n\n${HELP}`);
     return 1;
   }
@@ -75,7 +77,7 @@ async function main(args: string[]): Promise<number> {
     } else if (command === 'jobs') {
       const rows = await listJobs({ ctx, status: rest[0] });
       const backlog = await mailBacklog(ctx);
-      if (backlog.waiting) console.log(`Waiting for the mail server: ${backlog.waiting} job(s), the oldest queued ${backlog.oldestSince}; they retry on their own.`);
+      if (backlog.waiting) console.log(`Waiting for the mail server: ${backlog.waiting} job(s), the oldest queued ${backlog.oldestSince}; they retry on their own (send-waiting-mail: now).`);
       if (!rows.length) console.log('No jobs.');
       for (const j of rows) {
         console.log([j.id, j.type, j.status, `${j.attempts}/${j.maxAttempts}`, j.updatedAt.toISOString(), j.lastError ?? ''].join('\t'));
@@ -98,6 +100,9 @@ async function main(args: string[]): Promise<number> {
       console.log(`Free reports with no request since ${r.cutoff.toISOString().slice(0, 10)} erased: ${r.businesses} business(es), ${r.reports} report(s), ${r.reportFiles} file folder(s).`);
       console.log(`Closed accounts past their ${ACCOUNT_GRACE_DAYS} days erased: ${closedAccounts}.`);
       console.log(`Expired export archives removed: ${expiredExports}.`);
+    } else if (command === 'send-waiting-mail') {
+      const n = await sendWaitingMail({ ctx });
+      console.log(n ? `${n} job(s) waiting for the mail server are due now: a running worker sends them within seconds.` : 'No e-mail is waiting for the mail server.');
     } else if (command === 'retry-job') {
       const job = await retryJob({ ctx, id: rest[0]! });
       console.log(`${job.type} ${job.id} is queued again.`);

@@ -1,8 +1,9 @@
 // Operator views of the queue: what failed and why, and putting a failed job back in line.
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { jobs } from '../../db/schema/operations.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
+import { MAIL_WAIT_PREFIX } from './faults.ts';
 
 export const JOB_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -32,4 +33,15 @@ export async function retryJob({ ctx, id }: { ctx: AppContext; id: string }) {
     throw new AppError('conflict', `Job ${id} is ${job.status}; only failed jobs can be retried.`);
   }
   return rows[0]!;
+}
+
+/** The jobs waiting for the mail server are due now, for an operator who knows it is back (each
+ *  would otherwise wait for its next try, up to 24 h away). Their attempts stay as they are. */
+export async function sendWaitingMail({ ctx, now = new Date() }: { ctx: AppContext; now?: Date }): Promise<number> {
+  const rows = await ctx.db
+    .update(jobs)
+    .set({ runAt: now, updatedAt: now })
+    .where(and(eq(jobs.status, 'queued'), sql`substr(${jobs.lastError}, 1, ${MAIL_WAIT_PREFIX.length}) = ${MAIL_WAIT_PREFIX}`))
+    .returning({ id: jobs.id });
+  return rows.length;
 }

@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../helpers/admin.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { createUser } from '../helpers/factories.ts';
+import { eq } from 'drizzle-orm';
+import { MAIL_WAIT_PREFIX } from '../../api/jobs/faults.ts';
+import { jobs } from '../../db/schema/operations.ts';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -19,7 +22,7 @@ describe('npm run admin', () => {
   it('--help lists the commands; an unknown command or missing argument says so and fails', async () => {
     const [help, unknown, missing] = await Promise.all([admin('--help'), admin('make-coffee'), admin('set-plan', 'someone@example.com')]);
     expect(help.code).toBe(0);
-    for (const command of ['users', 'set-plan <email> <tier> [status]', 'jobs [status]', 'retry-job <id>', 'backup <file>']) expect(help.out).toContain(command);
+    for (const command of ['users', 'set-plan <email> <tier> [status]', 'jobs [status]', 'retry-job <id>', 'send-waiting-mail', 'backup <file>']) expect(help.out).toContain(command);
     expect(unknown.code).toBe(1);
     expect(unknown.err).toContain("Unknown command 'make-coffee'.");
     expect(missing.code).toBe(1);
@@ -57,5 +60,25 @@ describe('npm run admin', () => {
     const again = await admin('backup', target);
     expect(again.code).toBe(1);
     expect(again.err).toContain('already exists; choose a new file name.');
+  });
+
+  it('send-waiting-mail makes the jobs waiting for the mail server due now, and no other job', async () => {
+    const later = new Date(Date.now() + 3_600_000);
+    const [waiting, other] = await t.ctx.db
+      .insert(jobs)
+      .values([
+        { type: 'report.generate', payload: {}, runAt: later, attempts: 1, lastError: `${MAIL_WAIT_PREFIX} (connection refused); next try in 1 h` },
+        { type: 'report.generate', payload: {}, runAt: later, attempts: 1, lastError: 'geocoding failed' },
+      ])
+      .returning();
+    const jobsSaid = await admin('jobs');
+    expect(jobsSaid.out).toMatch(/^Waiting for the mail server: 1 job\(s\), .*\(send-waiting-mail: now\)\.$/m);
+    const sent = await admin('send-waiting-mail');
+    expect(sent).toMatchObject({ code: 0, out: '1 job(s) waiting for the mail server are due now: a running worker sends them within seconds.\n' });
+    const row = async (id: string) => (await t.ctx.db.query.jobs.findFirst({ where: eq(jobs.id, id) }))!;
+    expect((await row(waiting!.id)).runAt.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(await row(waiting!.id)).toMatchObject({ status: 'queued', attempts: 1 });
+    expect((await row(other!.id)).runAt.getTime()).toBe(later.getTime());
+    expect((await admin('send-waiting-mail')).out).toBe('1 job(s) waiting for the mail server are due now: a running worker sends them within seconds.\n');
   });
 });
