@@ -171,16 +171,15 @@ export async function agencyMailer(ctx: AppContext, consultantId: string): Promi
         // The library's error is not passed on (not even as a cause): only its description,
         // with the password cut out, reaches the job's log and the row.
         let password: string | null = null;
-        const reason = await transportOf(ctx, row).then(
-          (made) => {
-            ({ transport: opened, password } = made);
-            return made.transport.sendMail(message).then(
-              (info) => (info.rejected.length > 0 ? `The server refused ${info.rejected.join(', ')}` : null),
-              (error: unknown) => describeError(error, password),
-            );
-          },
-          (error: unknown) => describeError(error, null),
-        );
+        let reason: string | null;
+        try {
+          const made = await transportOf(ctx, row);
+          ({ transport: opened, password } = made);
+          const info = await made.transport.sendMail(message);
+          reason = info.rejected.length > 0 ? `The server refused ${info.rejected.join(', ')}` : null;
+        } catch (error) {
+          reason = describeError(error, password);
+        }
         if (reason === null) return { messageId: message.messageId };
         await ctx.db.update(agencyMailServers).set({ lastError: reason }).where(eq(agencyMailServers.consultantId, consultantId));
         throw new Error(`the agency's mail server: ${reason}`);

@@ -96,7 +96,6 @@ FROM v`;
 
 /** Exported for the test that holds their query plans (the history from its covering index). */
 export const DASHBOARD_SQL = { byId: dashboardSql(true), mine: dashboardSql(false), apiById: dashboardSql(true, 'user') };
-const SQL = DASHBOARD_SQL;
 
 /**
  * The dashboard JSON for the signed-in viewer, as text: `{ access, reanalysisDays, business,
@@ -108,7 +107,7 @@ export async function getDashboardJson({ ctx, cookie, businessId, now = Date.now
   const token = await sessionTokenFrom(ctx, cookie);
   if (!token) throw unauthenticated();
   const since = now - TREND_DAYS * DAY_MS;
-  const [row] = await ctx.db.$read(businessId === null ? SQL.mine : SQL.byId, [token, now, businessId, since]);
+  const [row] = await ctx.db.$read(businessId === null ? DASHBOARD_SQL.mine : DASHBOARD_SQL.byId, [token, now, businessId, since]);
   if (!row) throw unauthenticated();
   const plan = { subscriptionTier: String(row.tier), subscriptionStatus: String(row.status) };
   if (!can(plan, 'dashboard')) throw planRequired();
@@ -163,7 +162,7 @@ export async function listDashboardBusinesses({ ctx, cookie, now = Date.now() }:
  * 404 'Business not found' for an unknown id or one the owner may not see.
  */
 export async function businessJsonForUser({ ctx, userId, businessId, now = Date.now() }: { ctx: AppContext; userId: string; businessId: string; now?: number }): Promise<{ body: string; history: string }> {
-  const [row] = await ctx.db.$read(SQL.apiById, [userId, now, businessId, now - TREND_DAYS * DAY_MS]);
+  const [row] = await ctx.db.$read(DASHBOARD_SQL.apiById, [userId, now, businessId, now - TREND_DAYS * DAY_MS]);
   if (typeof row?.body !== 'string') throw new AppError('not_found', 'Business not found');
   return { body: row.body, history: typeof row.history === 'string' ? row.history : '[]' };
 }

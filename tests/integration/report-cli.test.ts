@@ -1,26 +1,21 @@
 // `npm run report -- …` as an operator runs it: the form's rules and messages for bad arguments,
 // a plain reason (no stack trace) when the address cannot be located, and the scores and files
 // of a report otherwise.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runScript, type ScriptResult } from '../helpers/admin.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'localrank-cli-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-function report(args: Record<string, string> | string[], settings: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string; err: string }> {
+function report(args: Record<string, string> | string[], settings: NodeJS.ProcessEnv = {}): Promise<ScriptResult> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PLACES_PROVIDER: 'sample' };
   for (const name of ['DATABASE_URL', 'SMTP_URL', 'GEOCODER_KEY', 'PUBLIC_BASE_URL', 'PORT']) delete env[name];
   Object.assign(env, settings);
   const argv = Array.isArray(args) ? args : Object.entries(args).flatMap(([k, v]) => [`--${k}`, v]);
-  const child = spawn(process.execPath, ['scripts/report.ts', ...argv], { env });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  return new Promise((done) => child.on('close', (code) => done({ code: code ?? -1, out, err })));
+  return runScript('scripts/report.ts', argv, env);
 }
 
 const acme = { company: 'Acme Dental', address: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701', website: 'https://acme.example' };
