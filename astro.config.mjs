@@ -24,8 +24,8 @@ const widgetSdk = {
   hooks: {
     /** @param {{ dir: URL, logger: { info: (m: string) => void } }} options */
     'astro:build:done': async ({ dir, logger }) => {
-      const { widgetFile } = await buildWidget(fileURLToPath(dir));
-      logger.info(`widget SDK built: ${widgetFile}`);
+      await buildWidget(fileURLToPath(dir));
+      logger.info('widget SDK built');
     },
   },
 };

@@ -5,10 +5,10 @@ import { inkOn, ringOn, textOn } from './colour.ts';
 
 /** The versioned path the widget is served under. A breaking change gets /widget/v2/. */
 export const WIDGET_BASE_PATH = '/widget/v1/';
-/** The stable, short-cached entry: the only file a snippet names. */
+/** The entry a snippet runs. */
 export const WIDGET_LOADER_FILE = 'loader.js';
-/** The content-hashed widget files: `widget.<hash>.js`, cached for a year. */
-export const WIDGET_HASHED_FILE = /^\/widget\/v1\/widget\.[0-9a-f]{10}\.js$/;
+/** The widget itself, at a stable address the snippet can name beside the loader (decision 0205). */
+export const WIDGET_FILE = 'widget.js';
 export const WIDGET_API_PATH = '/api/widget/v1/';
 export const WIDGET_KEY_PREFIX = 'lr_pk_';
 export const WIDGET_KEY = /^lr_pk_[A-Za-z0-9_-]{24}$/;
@@ -17,8 +17,8 @@ export const WIDGET_COMPONENTS = ['report-form', 'score-card'] as const;
 export type WidgetComponent = (typeof WIDGET_COMPONENTS)[number];
 export const WIDGET_COMPONENT_LABELS: Record<WidgetComponent, string> = { 'report-form': 'Report form', 'score-card': 'Score card' };
 
-/** Short-lived cache for the stable entry: a new release reaches pages within five minutes. */
-export const WIDGET_LOADER_MAX_AGE = 300;
+/** How long browsers keep the loader and the widget: a new release reaches pages within five minutes. */
+export const WIDGET_MAX_AGE = 300;
 
 export const WIDGET_NOT_ENABLED = 'This form is not enabled for this site.';
 
@@ -124,12 +124,22 @@ export interface SnippetInput {
   components: readonly WidgetComponent[];
 }
 
-const loaderUrl = (baseUrl: string) => `${baseUrl.replace(/\/$/, '')}${WIDGET_BASE_PATH}${WIDGET_LOADER_FILE}`;
+/** Where a key's calls go (the widget's, and the snippet's hint for the config). */
+export const widgetApiBase = (origin: string, publishableKey: string) => `${origin}${WIDGET_API_PATH}${encodeURIComponent(publishableKey)}`;
 
-/** The script-tag snippet: one async script and the elements. No inline script is needed. */
+/**
+ * The script-tag snippet: the loader, two hints that let the browser fetch the widget and the
+ * key's config while it fetches the loader (one round trip before the form, not two; decision
+ * 0205), and the elements. No inline script is needed. The config hint is `crossorigin`, which is
+ * how the loader asks for it (a CORS GET with the default credentials); a hint that did not match
+ * would be fetched twice.
+ */
 export function widgetSnippet({ baseUrl, publishableKey, components }: SnippetInput): string {
+  const origin = baseUrl.replace(/\/$/, '');
   return [
-    `<script async src="${loaderUrl(baseUrl)}" data-key="${publishableKey}"></script>`,
+    `<script async src="${origin}${WIDGET_BASE_PATH}${WIDGET_LOADER_FILE}" data-key="${publishableKey}"></script>`,
+    `<link rel="preload" href="${origin}${WIDGET_BASE_PATH}${WIDGET_FILE}" as="script">`,
+    `<link rel="preload" href="${widgetApiBase(origin, publishableKey)}/config" as="fetch" crossorigin>`,
     ...components.map((c) => `<localrank-${c}></localrank-${c}>`),
   ].join('\n');
 }

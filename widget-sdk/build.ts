@@ -2,16 +2,15 @@
 // `npm start` and `npm test` all have it):
 // - the script-tag widget: one minified IIFE on Preact, `react` aliased to src/preact-react.ts
 //   (Preact's Component and createElement; preact/compat would cost 1.8 KB gzip more and break
-//   the 10 KB budget, decision 0115), written as widget.<content hash>.js;
-// - the loader: the stable entry, told the hashed file's name;
+//   the 10 KB budget, decision 0115), written as widget.js (a stable address: decision 0205);
+// - the loader, the entry a snippet runs;
 // - the ES module build with type declarations, react and react-dom as peer dependencies.
 // The first two are copied into the site's static files under WIDGET_BASE_PATH.
-import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build, type Options } from 'tsup';
-import { WIDGET_BASE_PATH, WIDGET_LOADER_FILE, WIDGET_PACKAGE_FILE } from '../common/widget.ts';
+import { WIDGET_BASE_PATH, WIDGET_FILE, WIDGET_LOADER_FILE, WIDGET_PACKAGE_FILE } from '../common/widget.ts';
 
 const here = import.meta.dirname;
 export const WIDGET_DIST = resolve(here, 'dist');
@@ -26,12 +25,13 @@ const common: Options = {
   tsconfig: resolve(here, '../tsconfig.json'),
 };
 
-/** The hashed widget's file name and the loader, in `dir` (widget-sdk/dist/script). */
-export async function buildScriptTag(dir = join(WIDGET_DIST, 'script')): Promise<{ widgetFile: string; loader: string; widget: string }> {
+/** The loader and the widget, in `dir` (widget-sdk/dist/script). */
+export async function buildScriptTag(dir = join(WIDGET_DIST, 'script')): Promise<{ loader: string; widget: string }> {
   rmSync(dir, { recursive: true, force: true });
+  const name = (file: string) => file.replace(/\.js$/, '');
   await build({
     ...common,
-    entry: { widget: resolve(here, 'src/elements.ts') },
+    entry: { [name(WIDGET_FILE)]: resolve(here, 'src/elements.ts'), [name(WIDGET_LOADER_FILE)]: resolve(here, 'src/loader.ts') },
     outDir: dir,
     format: ['iife'],
     minify: true,
@@ -43,23 +43,7 @@ export async function buildScriptTag(dir = join(WIDGET_DIST, 'script')): Promise
       options.legalComments = 'none';
     },
   });
-  const body = readFileSync(join(dir, 'widget.js'));
-  const widgetFile = `widget.${createHash('sha256').update(body).digest('hex').slice(0, 10)}.js`;
-  writeFileSync(join(dir, widgetFile), body);
-  rmSync(join(dir, 'widget.js'));
-  await build({
-    ...common,
-    entry: { loader: resolve(here, 'src/loader.ts') },
-    outDir: dir,
-    format: ['iife'],
-    minify: true,
-    outExtension: () => ({ js: '.js' }),
-    define: { __WIDGET_FILE__: JSON.stringify(widgetFile) },
-    esbuildOptions(options) {
-      options.legalComments = 'none';
-    },
-  });
-  return { widgetFile, loader: join(dir, WIDGET_LOADER_FILE), widget: join(dir, widgetFile) };
+  return { loader: join(dir, WIDGET_LOADER_FILE), widget: join(dir, WIDGET_FILE) };
 }
 
 export async function buildEsm(dir = join(WIDGET_DIST, 'esm')): Promise<void> {
@@ -110,15 +94,14 @@ export function packEsm(dir = WIDGET_DIST): Buffer {
 
 
 /** Both builds; the script-tag files and the React package copied into the site's static files (dist/client). */
-export async function buildWidget(clientDir: string): Promise<{ widgetFile: string }> {
+export async function buildWidget(clientDir: string): Promise<void> {
   const script = await buildScriptTag();
   await buildEsm();
   const out = join(clientDir, WIDGET_BASE_PATH);
   mkdirSync(out, { recursive: true });
   copyFileSync(script.loader, join(out, WIDGET_LOADER_FILE));
-  copyFileSync(script.widget, join(out, script.widgetFile));
+  copyFileSync(script.widget, join(out, WIDGET_FILE));
   writeFileSync(join(out, WIDGET_PACKAGE_FILE), packEsm());
-  return { widgetFile: script.widgetFile };
 }
 
 /** The budgets (gzip bytes): the loader a snippet names, and the widget with both components. */
@@ -143,5 +126,5 @@ export async function widgetSizes(dir = join(WIDGET_DIST, 'script')): Promise<{ 
       brotli: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }).length,
     };
   };
-  return { loader: size(script.loader, WIDGET_LOADER_FILE), widget: size(script.widget, script.widgetFile) };
+  return { loader: size(script.loader, WIDGET_LOADER_FILE), widget: size(script.widget, WIDGET_FILE) };
 }

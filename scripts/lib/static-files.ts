@@ -6,7 +6,7 @@ import { createReadStream, readdirSync, readFileSync, statSync, writeFileSync } 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, relative, sep } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { WIDGET_BASE_PATH, WIDGET_HASHED_FILE, WIDGET_LOADER_MAX_AGE } from '../../common/widget.ts';
+import { WIDGET_BASE_PATH, WIDGET_MAX_AGE } from '../../common/widget.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -77,12 +77,13 @@ interface StaticFile {
 }
 
 /**
- * Content-hashed files (Astro's bundles, the widget) are cached for a year; the widget's stable
- * entry for a few minutes, so a release reaches embedding pages soon; everything else revalidates.
+ * Content-hashed files (Astro's bundles) are cached for a year; the widget's files, at stable
+ * addresses a snippet names, for a few minutes, so a release reaches embedding pages soon;
+ * everything else revalidates.
  */
 export function cacheControlFor(url: string): string {
-  if (url.startsWith('/_astro/') || WIDGET_HASHED_FILE.test(url)) return 'public, max-age=31536000, immutable';
-  if (url.startsWith(WIDGET_BASE_PATH)) return `public, max-age=${WIDGET_LOADER_MAX_AGE}`;
+  if (url.startsWith('/_astro/')) return 'public, max-age=31536000, immutable';
+  if (url.startsWith(WIDGET_BASE_PATH)) return `public, max-age=${WIDGET_MAX_AGE}`;
   return 'public, max-age=0';
 }
 

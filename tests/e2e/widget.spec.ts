@@ -2,14 +2,14 @@
 // into a plain page on another origin (another port) with a strict CSP and hostile CSS; a
 // visitor's request there becomes a lead, a score card and a report e-mail. Two instances, remove
 // and re-add, the queue API before and after the script loads, a hostname not in the key's list
-// and a revoked key; a Trusted Types page under strict-dynamic (two round trips, throttled), and
+// and a revoked key; a Trusted Types page under strict-dynamic (one round trip, throttled), and
 // a React site whose CSS hides every div (issue 26).
 import AxeBuilder from '@axe-core/playwright';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { contrastRatio, MIN_NON_TEXT_CONTRAST } from '../../common/colour.ts';
-import { widgetTheme } from '../../common/widget.ts';
+import { widgetSnippet, widgetTheme } from '../../common/widget.ts';
 import { brandingProfiles } from '../../db/schema/consultants.ts';
 import { reports } from '../../db/schema/reports.ts';
 import { widgetKeys, widgetLeads } from '../../db/schema/widget.ts';
@@ -77,7 +77,17 @@ test('an agency embeds the snippet on another origin; the visitor gets a score c
   await page.getByLabel('Score card', { exact: true }).check();
   await page.getByRole('button', { name: 'Save Key' }).click();
   const snippet = (await page.getByTestId('snippet').textContent())!;
-  expect(snippet).toMatch(new RegExp(`^<script async src="${baseURL}/widget/v1/loader.js" data-key="lr_pk_[\\w-]{24}"></script>\\n<localrank-report-form></localrank-report-form>\\n<localrank-score-card></localrank-score-card>$`));
+  const shownKey = /data-key="(lr_pk_[\w-]{24})"/.exec(snippet)?.[1];
+  expect(snippet).toBe(
+    [
+      `<script async src="${baseURL}/widget/v1/loader.js" data-key="${shownKey}"></script>`,
+      `<link rel="preload" href="${baseURL}/widget/v1/widget.js" as="script">`,
+      `<link rel="preload" href="${baseURL}/api/widget/v1/${shownKey}/config" as="fetch" crossorigin>`,
+      '<localrank-report-form></localrank-report-form>',
+      '<localrank-score-card></localrank-score-card>',
+    ].join('\n'),
+  );
+  await expect(page.getByTestId('snippet-csp')).toContainText(`allow ${baseURL} in script-src and connect-src`);
   await expect(page.getByTestId('react-usage')).toContainText("import { ReportForm, ScoreCard } from '@localrank/widget';");
   // The live preview is the widget itself, in the profile's colours.
   await expect(page.locator('.widget-preview').getByRole('button', { name: 'Get My Free Report' })).toBeVisible();
@@ -226,13 +236,14 @@ async function hostKey(appCtx: import('../../api/context.ts').AppContext, consul
   return key!.publishableKey;
 }
 
-test('a Trusted Types page with a nonce and strict-dynamic, and no policy of its own, runs the snippet; two round trips under throttling', async ({ browser, signIn, appCtx }, info) => {
+test('a Trusted Types page with a nonce and strict-dynamic, and no policy of its own, runs the snippet; one round trip under throttling', async ({ browser, signIn, appCtx }, info) => {
   const agency = await signIn({ role: 'consultant', tier: 'agency', companyName: 'Northstar Marketing' });
   // A pale brand: its own colour would not show a focus ring on white.
   await appCtx.db.insert(brandingProfiles).values({ consultantId: agency.viewer.consultant!.id, companyName: 'Northstar Marketing', primaryColor: '#FFF59D', secondaryColor: '#1E1B4B', accentColor: '#FFF59D', isDefault: true });
   const key = await hostKey(appCtx, agency.viewer.consultant!.id, 'Trusted');
-  // The snippet as shown, with the nonce the site's own templates add to its script tags.
-  pages['/trusted'] = `<script async nonce="${HOST_NONCE}" src="${baseURL}/widget/v1/loader.js" data-key="${key}"></script><localrank-report-form></localrank-report-form>`;
+  // The snippet as shown, with the nonce the site's own templates add to its script and link tags
+  // (under 'strict-dynamic' the widget's hint needs it too; without it the loader fetches the widget).
+  pages['/trusted'] = widgetSnippet({ baseUrl: baseURL, publishableKey: key, components: ['report-form'] }).replace(/<(script|link) /g, `<$1 nonce="${HOST_NONCE}" `);
   policies['/trusted'] = trustedTypesPolicy(baseURL);
 
   const context = await browser.newContext();
@@ -249,10 +260,13 @@ test('a Trusted Types page with a nonce and strict-dynamic, and no policy of its
   expect((await (await loader).allHeaders())['content-encoding']).toBe('br');
   const form = visitor.locator('localrank-report-form');
   await expect(form.getByRole('button', { name: 'Get My Free Report' })).toBeEnabled();
-  // The loader, then the widget and its config together: two requests in a row to the product.
+  // The loader, the widget and its config together: one round trip to the product, each fetched
+  // once (the loader's requests use the hints' answers).
   const timings = await visitor.evaluate((origin) => performance.getEntriesByType('resource').filter((e) => e.name.startsWith(origin)).map((e) => ({ name: e.name, startTime: e.startTime, responseEnd: (e as PerformanceResourceTiming).responseEnd })), baseURL);
-  expect(timings.map((t) => new URL(t.name).pathname).sort()).toEqual([`/api/widget/v1/${key}/config`, '/widget/v1/loader.js', expect.stringMatching(/^\/widget\/v1\/widget\.[0-9a-f]{10}\.js$/)].sort());
-  expect(roundTrips(timings)).toBe(2);
+  expect(timings.map((t) => new URL(t.name).pathname).sort()).toEqual([`/api/widget/v1/${key}/config`, '/widget/v1/loader.js', '/widget/v1/widget.js'].sort());
+  expect(roundTrips(timings)).toBe(1);
+  // Nothing the page's policy refused on the way, the nonced hints included.
+  expect(errors.filter((e) => /Trusted|Content Security Policy|Refused/i.test(e))).toEqual([]);
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 
   // The page does enforce Trusted Types: a script address from a plain string is refused.

@@ -1,5 +1,5 @@
-// How the widget's files are served (decision 0119): the hashed widget immutable for a year, the
-// loader short-cached, both loadable by other origins' pages.
+// How the widget's files are served (decisions 0119, 0205): the loader and the widget at stable
+// addresses, cached five minutes, both loadable by other origins' pages.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ beforeAll(async () => {
   mkdirSync(join(dir, 'widget/v1'), { recursive: true });
   mkdirSync(join(dir, '_astro'), { recursive: true });
   writeFileSync(join(dir, 'widget/v1/loader.js'), 'void 0');
-  writeFileSync(join(dir, 'widget/v1/widget.0123456789.js'), 'void 1');
+  writeFileSync(join(dir, 'widget/v1/widget.js'), 'void 1');
   writeFileSync(join(dir, '_astro/page.abc.js'), 'void 2');
   writeFileSync(join(dir, 'robots.txt'), 'User-agent: *');
   const serve = staticFiles(dir, () => []);
@@ -27,9 +27,9 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-it('serves the hashed widget immutable for a year and the loader for five minutes, both cross-origin', async () => {
-  const widget = await fetch(`${base}/widget/v1/widget.0123456789.js`);
-  expect(widget.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+it('serves the widget and the loader for five minutes, both cross-origin', async () => {
+  const widget = await fetch(`${base}/widget/v1/widget.js`);
+  expect(widget.headers.get('cache-control')).toBe('public, max-age=300');
   expect(widget.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
   expect(widget.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
   const loader = await fetch(`${base}/widget/v1/loader.js`);

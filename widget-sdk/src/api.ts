@@ -1,6 +1,6 @@
 // The widget's calls to the product: never with cookies (credentials: 'omit'), always to the
 // origin the script came from, under the publishable key's path (the server checks the Origin).
-import type { LeadThanks } from '../../common/widget.ts';
+import { widgetApiBase, type LeadThanks } from '../../common/widget.ts';
 import type { ScoreCardData, WidgetConfig } from './types.ts';
 
 /** What a refused call throws: the status (0: no answer), the message and per-field messages. */
@@ -21,9 +21,6 @@ export interface WidgetApi {
 
 export const CONNECTION_MESSAGE = 'We could not reach the server. Please try again.';
 
-/** Where a key's calls go: the loader uses it too, to start the config request early. */
-export const widgetBase = (origin: string, publishableKey: string) => `${origin}/api/widget/v1/${encodeURIComponent(publishableKey)}`;
-
 /** A call's answer with its body read: null when there was none (no connection). */
 export type Answer = { status: number; data: { message?: string; fields?: Record<string, string> } & Record<string, unknown> } | null;
 
@@ -42,7 +39,7 @@ const configs: Record<string, Promise<WidgetConfig>> = {};
 const known: Record<string, WidgetConfig> = {};
 
 export function widgetApi(origin: string, publishableKey: string, started?: Promise<Answer>): WidgetApi {
-  const base = widgetBase(origin, publishableKey);
+  const base = widgetApiBase(origin, publishableKey);
   const request = async <T,>(path: string, body?: unknown, sent?: Promise<Answer>): Promise<T> => {
     const got = await (sent ||
       answer(

@@ -1,14 +1,14 @@
-// The stable entry (/widget/v1/loader.js, short-cached): defines the queue stub if the page has
-// not, notes where it came from and the key on its own tag, and starts, in parallel, the
-// content-hashed widget (async, once per page) and the key's config, so the form is usable after
-// two round trips in a row (loader, then both). Kept under 1 KB gzip (npm test checks).
+// The entry (/widget/v1/loader.js): defines the queue stub if the page has not, notes where it came
+// from and the key on its own tag, and starts the widget (async, once per page) and the key's
+// config. The snippet's hints have the browser fetch both while it fetches the loader, so these
+// requests find their answers already on the way (one round trip before the form); a snippet
+// pasted without the hints gets two (decision 0205). Kept under 1 KB gzip (npm test checks).
 // Trusted Types: on a page that requires them for scripts, the widget's address goes through a
 // policy of our own ('localrank-widget'), created only where the API exists; a page whose
 // `trusted-types` directive lists names must list it (decision 0180).
-import { answer, widgetBase } from './api.ts';
+import { WIDGET_FILE, widgetApiBase } from '../../common/widget.ts';
+import { answer } from './api.ts';
 import type { QueueGlobal } from './queue.ts';
-
-declare const __WIDGET_FILE__: string;
 
 type TrustedTypes = { createPolicy(name: string, rules: { createScriptURL(url: string): string }): { createScriptURL(url: string): string } };
 const win = window as { LocalRank?: QueueGlobal; trustedTypes?: TrustedTypes };
@@ -25,7 +25,7 @@ if (script) {
   if (!L.l) {
     L.l = 1;
     const widget = document.createElement('script');
-    const url = `${src.origin}${src.pathname.replace(/[^/]*$/, '')}${__WIDGET_FILE__}`;
+    const url = `${src.origin}${src.pathname.replace(/[^/]*$/, '')}${WIDGET_FILE}`;
     let trusted = url;
     try {
       // Only the widget's own address passes: the policy cannot be used for anything else.
@@ -38,6 +38,8 @@ if (script) {
     // The widget first: it is the longer download, and asking for the config takes the thread a while.
     document.head.appendChild(widget);
     // The key's config, fetched and read while the widget downloads; the widget picks the answer up.
-    if (L.k) L.c = { [L.k]: answer(fetch(`${widgetBase(L.o, L.k)}/config`, { credentials: 'omit' })) };
+    // A CORS GET with the default credentials, as the snippet's `crossorigin` hint asks for it (on
+    // another origin no cookie is sent either way).
+    if (L.k) L.c = { [L.k]: answer(fetch(`${widgetApiBase(L.o, L.k)}/config`)) };
   }
 }
