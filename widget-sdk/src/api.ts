@@ -1,5 +1,7 @@
-// The widget's calls to the product: never with cookies (credentials: 'omit'), always to the
-// origin the script came from, under the publishable key's path (the server checks the Origin).
+// The widget's calls to the product: never with cookies (credentials: 'omit'; the loader's config
+// request, which must match the snippet's hint, uses the default, which sends none to another
+// origin), always to the origin the script came from, under the publishable key's path (the server
+// checks the Origin).
 import { widgetApiBase, type LeadThanks } from '../../common/widget.ts';
 import type { ScoreCardData, WidgetConfig } from './types.ts';
 
