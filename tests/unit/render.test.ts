@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { pdfFileName, reportEmail } from '../../api/email/report-email.ts';
 import { loadEnv } from '../../api/env.ts';
 import { breakdownOf } from '../../api/report/render/breakdown.ts';
-import { interFont } from '../../api/report/render/fonts.ts';
+import { fallbacksFor, fontRuns, interFont } from '../../api/report/render/fonts.ts';
 import { fmtValue, NOT_RANKED } from '../../api/report/render/labels.ts';
 import { renderPdf } from '../../api/report/render/pdf.ts';
 import { inlineRenderer, threadRenderer } from '../../api/report/render/renderer.ts';
@@ -54,6 +54,22 @@ describe('PDF report', () => {
     expect(text).toContain('Phở Bình');
     expect(text).toContain('Ταβέρνα Ωμέγα');
     expect(text).toContain('Кафе Жемчужина');
+  });
+
+  it('prints Chinese, Japanese and Arabic names in a font that has them, the Arabic right to left', async () => {
+    const data = reportDataFixture({ company: '北京烤鸭店 Peking Duck' });
+    data.competitors[0]!.place.name = 'مطعم الشام';
+    data.competitors[1]!.place.name = 'すし匠 Sushi';
+    const pdf = await renderPdf(data, LINKS);
+    // Inter has none of these letters: each run is drawn in a Noto font, embedded as a subset.
+    const fonts = new Set(pdf.toString('latin1').match(/BaseFont \/[A-Z]{6}\+[\w-]+/g)!.map((f) => f.replace(/^BaseFont \/[A-Z]{6}\+/, '')));
+    expect([...fonts].sort()).toEqual(['Inter-Bold', 'Inter-Regular', 'Inter-SemiBold', 'NotoSansArabic-Regular', 'NotoSansSC-Regular']);
+    const { text } = await pdfText(pdf);
+    expect(text).toContain('北京烤鸭店 Peking Duck');
+    expect(text).toContain('すし匠 Sushi');
+    // The Arabic words keep their space (pdfkit lays out word by word unless a run is laid out whole).
+    // (pdf.js's text extraction may put a space of its own inside the second word.)
+    expect(text).toMatch(/مطعم الش/);
   });
 
   it('never prints one text over another (long names are cut with an ellipsis)', async () => {
@@ -165,6 +181,20 @@ describe('score card', () => {
       const font = (doc as unknown as { _font: { font: { hasGlyphForCodePoint: (c: number) => boolean } } })._font.font;
       for (const name of NAMES) expect([...name].filter((c) => !font.hasGlyphForCodePoint(c.codePointAt(0)!)), `${name} at ${weight}`).toEqual([]);
     }
+  });
+
+  it('takes the letters Inter lacks from Noto (Chinese and Japanese, Arabic), and only when a text has them', async () => {
+    expect(fallbacksFor(NAMES.join(' '))).toEqual([]);
+    expect(fallbacksFor('北京烤鸭店 すし匠')).toEqual(['Noto Sans SC']);
+    expect(fallbacksFor('مطعم الشام · 北京')).toEqual(['Noto Sans Arabic', 'Noto Sans SC']);
+    // No font here has Korean: it stays Inter's box rather than a wrong glyph.
+    expect(fallbacksFor('한식당')).toEqual([]);
+    expect(fontRuns('#8  مطعم الشام (you)')).toEqual([
+      { font: null, text: '#8  ' },
+      { font: 'Noto Sans Arabic', text: 'مطعم الشام ' },
+      { font: null, text: '(you)' },
+    ]);
+    expect(pngSize(await renderScoreCard(reportDataFixture({ company: '北京烤鸭店 مطعم' })))).toEqual({ signature: 'PNG', width: 1200, height: 630 });
   });
 
   it('labels example figures when the sample provider made the report, and not otherwise', () => {

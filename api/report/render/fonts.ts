@@ -5,6 +5,7 @@
 // per weight covers every name a report prints. Read once per process (or render thread).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { create, type Font } from 'fontkit';
 
 const require = createRequire(import.meta.url);
 
@@ -70,3 +71,52 @@ export function interFont(weight: FontWeight, options: { layout?: boolean } = {}
   }
   return data;
 }
+
+/**
+ * Scripts Inter does not have, from Google's Noto fonts (the @expo-google-fonts static builds),
+ * regular weight: Chinese and Japanese (Noto Sans SC: hanzi/kanji, kana) and Arabic. A name in
+ * them printed as empty boxes. Read the first time a text needs one.
+ */
+const FALLBACK_FILES = {
+  'Noto Sans SC': '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf',
+  'Noto Sans Arabic': '@expo-google-fonts/noto-sans-arabic/400Regular/NotoSansArabic_400Regular.ttf',
+} as const;
+export type FallbackName = keyof typeof FALLBACK_FILES;
+
+const faces = new Map<string, { data: Buffer; font: Font }>();
+function face(name: FallbackName | 'Inter'): { data: Buffer; font: Font } {
+  let f = faces.get(name);
+  if (!f) {
+    const data = name === 'Inter' ? interFont(400) : readFileSync(require.resolve(FALLBACK_FILES[name]));
+    f = { data, font: create(data) };
+    faces.set(name, f);
+  }
+  return f;
+}
+
+/** The font a character is drawn in: null for Inter (or when no font has it: Inter's box is the
+ *  honest sign), else the first fallback that has it. */
+export function fallbackFor(codePoint: number): FallbackName | null {
+  if (codePoint < 0x250 || face('Inter').font.hasGlyphForCodePoint(codePoint)) return null;
+  for (const name of Object.keys(FALLBACK_FILES) as FallbackName[]) if (face(name).font.hasGlyphForCodePoint(codePoint)) return name;
+  return null;
+}
+
+/** A text cut into runs of one font each (null: Inter). */
+export function fontRuns(text: string): Array<{ font: FallbackName | null; text: string }> {
+  const runs: Array<{ font: FallbackName | null; text: string }> = [];
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    // Spaces and marks stay with the run they are in.
+    const font = runs.length > 0 && (code === 0x20 || (code >= 0x300 && code < 0x370)) ? runs.at(-1)!.font : fallbackFor(code);
+    if (runs.at(-1)?.font === font) runs.at(-1)!.text += char;
+    else runs.push({ font, text: char });
+  }
+  return runs;
+}
+
+/** A fallback font's file. */
+export const fallbackData = (name: FallbackName): Buffer => face(name).data;
+
+/** The fallback fonts a text needs. */
+export const fallbacksFor = (text: string): FallbackName[] => [...new Set(fontRuns(text).flatMap((r) => (r.font ? [r.font] : [])))];

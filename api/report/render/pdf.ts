@@ -16,6 +16,7 @@ import { findings } from './summary.ts';
 import { listingComparison, localSignals, type ComparisonRow } from './listing.ts';
 import { metricsText, NOT_MEASURED, RANK_BAND_ORDER, RANK_BANDS, solvCell, VISIBILITY_TITLE, visibilityView, voiceTable, type KeywordView } from './visibility.ts';
 import { interFont } from './fonts.ts';
+import { withFontFallback } from './pdf-fallback.ts';
 import {
   BAND_COLOURS,
   BAND_LABELS,
@@ -650,6 +651,7 @@ export async function renderPdf(data: ReportData, links: ReportLinks, branding: 
   doc.registerFont('Regular', interFont(400, { layout: false }));
   doc.registerFont('Semibold', interFont(600, { layout: false }));
   doc.registerFont('Bold', interFont(700, { layout: false }));
+  withFontFallback(doc);
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const ended = new Promise<void>((resolve, reject) => {

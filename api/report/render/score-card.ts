@@ -6,7 +6,7 @@ import { Resvg } from '@resvg/resvg-js';
 import satori from 'satori';
 import { pngSize, themeOf, type Branding } from '../branding.ts';
 import type { ReportData } from '../types.ts';
-import { interFont } from './fonts.ts';
+import { fallbackData, fallbacksFor, interFont } from './fonts.ts';
 import { bandColour, bandLabel, fmtDate, fmtScore, NOT_RANKED, rankNo, rankOf, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS } from './labels.ts';
 
 export const SCORE_CARD_SIZE = { width: 1200, height: 630 } as const;
@@ -96,14 +96,26 @@ export function scoreCardTree(data: ReportData, branding: Branding | null = null
   );
 }
 
+type SatoriFont = { name: string; data: Buffer; weight: 400 | 600 | 700; style: 'normal' };
+/** Inter, then the fallbacks a card's text needs (satori takes a glyph from the first font that has
+ *  it). One array per set of fonts: satori keeps a font's parse for as long as its array lives. */
+const fontSets = new Map<string, SatoriFont[]>();
+function cardFonts(text: string): SatoriFont[] {
+  const fallbacks = fallbacksFor(text);
+  const key = fallbacks.join('|');
+  let fonts = fontSets.get(key);
+  if (!fonts) {
+    fonts = [
+      ...([400, 600, 700] as const).map((weight): SatoriFont => ({ name: 'Inter', data: interFont(weight), weight, style: 'normal' })),
+      ...fallbacks.map((name): SatoriFont => ({ name, data: fallbackData(name), weight: 400, style: 'normal' })),
+    ];
+    fontSets.set(key, fonts);
+  }
+  return fonts;
+}
+
 export async function renderScoreCard(data: ReportData, branding: Branding | null = null): Promise<Buffer> {
-  const svg = await satori(scoreCardTree(data, branding) as unknown as Parameters<typeof satori>[0], {
-    ...SCORE_CARD_SIZE,
-    fonts: [
-      { name: 'Inter', data: interFont(400), weight: 400, style: 'normal' },
-      { name: 'Inter', data: interFont(600), weight: 600, style: 'normal' },
-      { name: 'Inter', data: interFont(700), weight: 700, style: 'normal' },
-    ],
-  });
+  const tree = scoreCardTree(data, branding);
+  const svg = await satori(tree as unknown as Parameters<typeof satori>[0], { ...SCORE_CARD_SIZE, fonts: cardFonts(JSON.stringify(tree)) });
   return new Resvg(svg, { fitTo: { mode: 'width', value: SCORE_CARD_SIZE.width }, font: { loadSystemFonts: false } }).render().asPng();
 }
