@@ -130,7 +130,8 @@ export const widgetApiBase = (origin: string, publishableKey: string) => `${orig
 /**
  * The script-tag snippet: the loader, two hints that let the browser fetch the widget and the
  * key's config while it fetches the loader (one round trip before the form, not two; decision
- * 0205), and the elements. No inline script is needed. The config hint is `crossorigin`, which is
+ * 0205), and the elements, each naming its key (two agencies' snippets on one page keep their own
+ * keys, whichever loader runs first). No inline script is needed. The config hint is `crossorigin`, which is
  * how the loader asks for it (a CORS GET with the default credentials); a hint that did not match
  * would be fetched twice.
  */
@@ -140,7 +141,7 @@ export function widgetSnippet({ baseUrl, publishableKey, components }: SnippetIn
     `<script async src="${origin}${WIDGET_BASE_PATH}${WIDGET_LOADER_FILE}" data-key="${publishableKey}"></script>`,
     `<link rel="preload" href="${origin}${WIDGET_BASE_PATH}${WIDGET_FILE}" as="script">`,
     `<link rel="preload" href="${widgetApiBase(origin, publishableKey)}/config" as="fetch" crossorigin>`,
-    ...components.map((c) => `<localrank-${c}></localrank-${c}>`),
+    ...components.map((c) => `<localrank-${c} key="${publishableKey}"></localrank-${c}>`),
   ].join('\n');
 }
 

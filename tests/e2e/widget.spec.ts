@@ -83,8 +83,8 @@ test('an agency embeds the snippet on another origin; the visitor gets a score c
       `<script async src="${baseURL}/widget/v1/loader.js" data-key="${shownKey}"></script>`,
       `<link rel="preload" href="${baseURL}/widget/v1/widget.js" as="script">`,
       `<link rel="preload" href="${baseURL}/api/widget/v1/${shownKey}/config" as="fetch" crossorigin>`,
-      '<localrank-report-form></localrank-report-form>',
-      '<localrank-score-card></localrank-score-card>',
+      `<localrank-report-form key="${shownKey}"></localrank-report-form>`,
+      `<localrank-score-card key="${shownKey}"></localrank-score-card>`,
     ].join('\n'),
   );
   await expect(page.getByTestId('snippet-csp')).toContainText(`allow ${baseURL} in script-src and connect-src`);
@@ -235,6 +235,68 @@ async function hostKey(appCtx: import('../../api/context.ts').AppContext, consul
     .returning();
   return key!.publishableKey;
 }
+
+test("two agencies' snippets on one page, a mount queued before its target, an RTL host and a 200 px column", async ({ browser, signIn, appCtx }) => {
+  const agency = await signIn({ role: 'consultant', tier: 'agency', companyName: 'Northstar Marketing' });
+  const consultantId = agency.viewer.consultant!.id;
+  const [north, south] = await appCtx.db
+    .insert(brandingProfiles)
+    .values([
+      { consultantId, companyName: 'Northstar Marketing', primaryColor: '#7C3AED', secondaryColor: '#1E1B4B', accentColor: '#B45309' },
+      { consultantId, companyName: 'Southgate Media', primaryColor: '#0F766E', secondaryColor: '#1E1B4B', accentColor: '#B45309' },
+    ])
+    .returning();
+  const keyA = await hostKey(appCtx, consultantId, 'Alpha');
+  const keyB = await hostKey(appCtx, consultantId, 'Beta');
+  await appCtx.db.update(widgetKeys).set({ brandingProfileId: north!.id }).where(eq(widgetKeys.publishableKey, keyA));
+  await appCtx.db.update(widgetKeys).set({ brandingProfileId: south!.id }).where(eq(widgetKeys.publishableKey, keyB));
+  const snippet = (key: string) => widgetSnippet({ baseUrl: baseURL, publishableKey: key, components: ['report-form'] });
+  // The queue stub and its calls in the head, before the target exists and before any loader.
+  scripts['/head-calls.js'] = `LocalRank('mount', { component: 'report-form', target: '#later', key: '${keyA}' });`;
+  pages['/two'] =
+    `<script src="/queue-stub.js"></script><script src="/head-calls.js"></script>` +
+    `<div id="a">${snippet(keyA)}</div><div id="b">${snippet(keyB)}</div>` +
+    // A slow script of the page's own holds the parser, so the widget runs before #later exists.
+    `<script src="/slow.js"></script><div style="width:200px" id="narrow"><div id="later"></div></div>`;
+
+  for (const run of [1, 2, 3]) {
+    const context = await browser.newContext();
+    const visitor = await context.newPage();
+    await visitor.route(`${host.origin}/slow.js`, async (route) => {
+      await new Promise((done) => setTimeout(done, 1500));
+      await route.fulfill({ contentType: 'text/javascript', body: '' });
+    });
+    await visitor.goto(`${host.origin}/two`);
+    // Whichever loader runs first, each form is its own agency's.
+    await expect(visitor.locator('#a localrank-report-form').getByText('From Northstar Marketing.'), `run ${run}`).toBeVisible();
+    await expect(visitor.locator('#b localrank-report-form').getByText('From Southgate Media.'), `run ${run}`).toBeVisible();
+    // Mounted once the page's body was parsed, inside a 200 px column it does not overflow.
+    const later = visitor.locator('#later localrank-report-form');
+    await expect(later.getByRole('button', { name: 'Get My Free Report' })).toBeVisible();
+    const overflow = await later.evaluate((el) => {
+      const column = el.parentElement!.parentElement!.getBoundingClientRect();
+      return [...el.shadowRoot!.querySelectorAll('input, select, button')].filter((c) => c.getBoundingClientRect().right > column.right + 0.5).length;
+    });
+    expect(overflow).toBe(0);
+    // The widget did run while the page was still being parsed.
+    expect(await visitor.evaluate(() => {
+      const widget = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/widget/v1/widget.js'))!;
+      return widget.responseEnd < (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).domContentLoadedEventStart;
+    })).toBe(true);
+    await context.close();
+  }
+
+  // On a right-to-left page the English form stays left to right.
+  pages['/rtl'] = `<div dir="rtl" lang="ar">${snippet(keyA)}</div>`;
+  const context = await browser.newContext();
+  const visitor = await context.newPage();
+  await visitor.goto(`${host.origin}/rtl`);
+  const form = visitor.locator('localrank-report-form');
+  await expect(form.getByRole('button', { name: 'Get My Free Report' })).toBeVisible();
+  expect(await form.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
+  expect(await form.locator('form').evaluate((el) => getComputedStyle(el).direction)).toBe('ltr');
+  await context.close();
+});
 
 test('a Trusted Types page with a nonce and strict-dynamic, and no policy of its own, runs the snippet; one round trip under throttling', async ({ browser, signIn, appCtx }, info) => {
   const agency = await signIn({ role: 'consultant', tier: 'agency', companyName: 'Northstar Marketing' });

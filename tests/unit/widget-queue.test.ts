@@ -75,5 +75,11 @@ describe('the queue API', () => {
     expect(order).toEqual(['widget', 'config']);
     expect(Object.keys(win.LocalRank!.c!)).toEqual(['lr_pk_from_tag']);
     expect(await win.LocalRank!.c!.lr_pk_from_tag).toEqual({ status: 200, data: { agency: 'Northstar' } });
+    // A second agency's snippet on the same page: its key's config too, the widget still once.
+    document.currentScript.dataset.key = 'lr_pk_second';
+    runInNewContext(code, win);
+    expect(appended).toHaveLength(1);
+    expect(fetched.map(([url]) => url)).toEqual(['https://app.example.com/api/widget/v1/lr_pk_from_tag/config', 'https://app.example.com/api/widget/v1/lr_pk_second/config']);
+    expect(win.LocalRank!.k).toBe('lr_pk_from_tag');
   });
 });

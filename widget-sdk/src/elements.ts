@@ -35,7 +35,8 @@ function defineElement(name: Name) {
         // frame of "Loading…" first (at 4× CPU that frame cost ~15 ms). A slower answer gets
         // "Loading…" after 100 ms.
         const early = setTimeout(mount, 100);
-        void api.config().catch(() => undefined).then(() => (clearTimeout(early), mount()));
+        const settled = () => (clearTimeout(early), mount());
+        void api.config().then(settled, settled);
       }
       disconnectedCallback() {
         if (this.shadowRoot) render(null, this.shadowRoot);
@@ -51,6 +52,8 @@ function run(command: Command, arg: unknown, state: QueueGlobal) {
   } else if (command === 'mount') {
     const options = arg as MountOptions;
     const target = typeof options.target === 'string' ? document.querySelector(options.target) : options.target;
+    // Called from the page's head, the target may not be parsed yet: try again once it is.
+    if (!target && document.readyState == 'loading') return void addEventListener('DOMContentLoaded', () => run(command, arg, state));
     if (!target || !(options.component in VIEWS)) return;
     const element = document.createElement(`localrank-${options.component}`);
     if (options.key) element.setAttribute('key', options.key);

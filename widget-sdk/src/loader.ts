@@ -21,7 +21,8 @@ const L: QueueGlobal =
 if (script) {
   const src = new URL(script.src);
   L.o = L.o || src.origin;
-  if (script.dataset.key) L.k = L.k || script.dataset.key;
+  const key = script.dataset.key;
+  if (key) L.k = L.k || key;
   if (!L.l) {
     L.l = 1;
     const widget = document.createElement('script');
@@ -37,9 +38,10 @@ if (script) {
     widget.src = trusted;
     // The widget first: it is the longer download, and asking for the config takes the thread a while.
     document.head.appendChild(widget);
-    // The key's config, fetched and read while the widget downloads; the widget picks the answer up.
-    // A CORS GET with the default credentials, as the snippet's `crossorigin` hint asks for it (on
-    // another origin no cookie is sent either way).
-    if (L.k) L.c = { [L.k]: answer(fetch(`${widgetApiBase(L.o, L.k)}/config`)) };
   }
+  // This tag's key's config (a page may carry two agencies' snippets), fetched and read while the
+  // widget downloads; the widget picks the answer up. A CORS GET with the default credentials, as
+  // the snippet's `crossorigin` hint asks for it (on another origin no cookie is sent either way).
+  const configs = (L.c = L.c || {});
+  if (key && !configs[key]) configs[key] = answer(fetch(`${widgetApiBase(L.o, key)}/config`));
 }

@@ -5,12 +5,12 @@ export const THEME_PROPERTIES = ['--lr-primary', '--lr-secondary', '--lr-accent'
 
 export const CSS = `
 :host{display:block}
-.lr{all:initial;display:block;font:15px/1.5 var(--lr-font,system-ui,sans-serif);color:#0f172a;background:#fff;border:1px solid #e2e8f0;border-radius:var(--lr-radius,12px);padding:20px;max-width:640px;margin-bottom:16px}
+.lr{all:initial;display:block;font:15px/1.5 var(--lr-font,system-ui,sans-serif);color:#0f172a;background:#fff;border:1px solid #e2e8f0;border-radius:var(--lr-radius,12px);padding:20px;max-width:640px;margin-bottom:16px;direction:ltr;overflow-wrap:anywhere}
 *{box-sizing:border-box}
 h2,h3{font-size:19px;margin:0 0 6px;color:var(--lr-secondary)}
 p{margin:0 0 12px}
 .m{color:#475569;font-size:14px}
-.g{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:12px}
+.g{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(220px,100%),1fr));gap:12px}
 .w{grid-column:1/-1}
 .f{display:flex;flex-direction:column;gap:4px}
 label{font-size:13px;font-weight:600;color:#334155}

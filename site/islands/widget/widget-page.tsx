@@ -232,7 +232,7 @@ function KeyCard({ widgetKey: key, profile, onEdit, onAction, busy }: { widgetKe
           <div className="widget-code">
             <CopyBlock label="Snippet (paste into your page's HTML)" code={widgetSnippet(input)} testId="snippet" />
             <p className="muted small" data-testid="snippet-csp">
-              The two <code>link</code> lines let the browser fetch the widget and its settings while it fetches the script, so the form shows sooner. Under a Content Security Policy, allow <code>{input.baseUrl.replace(/\/$/, '')}</code> in <code>script-src</code> and <code>connect-src</code>; a policy that trusts scripts by nonce needs your nonce on the <code>script</code> and <code>link</code> tags.
+              Paste it where the form should appear, in the page's body. The two <code>link</code> lines let the browser fetch the widget and its settings while it fetches the script, so the form shows sooner. Under a Content Security Policy, allow <code>{input.baseUrl.replace(/\/$/, '')}</code> in <code>script-src</code> and <code>connect-src</code>; a policy that trusts scripts by nonce needs your nonce on the <code>script</code> and <code>link</code> tags.
             </p>
             <CopyBlock label="React (ES module build)" code={widgetReactUsage(input)} testId="react-usage" />
             <details className="widget-queue">
