@@ -1,7 +1,7 @@
 // The widget SDK's shared facts (issue 15): where it is served, what a key looks like, which
 // hostnames a key admits, and the snippet an agency pastes. The product (routes, the /widget page)
 // and the SDK itself read them from here, so the snippet shown is the one the SDK documents.
-import { inkOn, ringOn, textOn } from './colour.ts';
+import { inkOn, MIN_GRAPHIC_CONTRAST, ringOn, textOn } from './colour.ts';
 
 /** The versioned path the widget is served under. A breaking change gets /widget/v2/. */
 export const WIDGET_BASE_PATH = '/widget/v1/';
@@ -192,7 +192,11 @@ export const WIDGET_CARD_BACKGROUND = '#F1F5F9';
 /** The agency's colours, with the text colours that keep the widget readable whatever they are
  *  (the contrast Branding Settings warns about). */
 export function widgetTheme(primary: string, secondary: string, accent: string): WidgetTheme {
-  return { primary, onPrimary: textOn(primary), primaryInk: inkOn(primary), secondary: inkOn(secondary), accent, focus: ringOn(accent, ['#FFFFFF', WIDGET_CARD_BACKGROUND, primary]) };
+  // A colour too pale to see on white is drawn darker for the button and the score bars, as the
+  // branding page says and the PDF does (a #FDFDF8 button on the white card could not be seen).
+  const button = inkOn(primary, '#FFFFFF', MIN_GRAPHIC_CONTRAST);
+  const bars = inkOn(accent, '#FFFFFF', MIN_GRAPHIC_CONTRAST);
+  return { primary: button, onPrimary: textOn(button), primaryInk: inkOn(primary), secondary: inkOn(secondary), accent: bars, focus: ringOn(accent, ['#FFFFFF', WIDGET_CARD_BACKGROUND, button]) };
 }
 export const DEFAULT_WIDGET_THEME = /* @__PURE__ */ widgetTheme('#2563EB', '#1F2937', '#059669');
 

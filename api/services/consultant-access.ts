@@ -23,6 +23,14 @@ export const PLAN_MESSAGES = {
   widget: 'The embeddable widget is part of the Agency plan.',
 } as const;
 
+/** What an account that is not a consultant's is told, by the feature it asked for. */
+const NOT_CONSULTANT: Record<keyof typeof PLAN_MESSAGES | 'none', string> = {
+  none: 'Only consultant accounts manage clients.',
+  clientManagement: 'Only consultant accounts manage clients.',
+  whiteLabel: 'Branding profiles and white-label reports are for consultant accounts on the Agency plan.',
+  widget: 'The embeddable widget is for consultant accounts on the Agency plan.',
+};
+
 export async function requireConsultant(ctx: AppContext, headers: Headers, feature: keyof typeof PLAN_MESSAGES | null): Promise<ConsultantAccess> {
   const session = await ctx.auth.api.getSession({ headers });
   if (!session) throw unauthenticated();
@@ -35,7 +43,7 @@ export async function consultantAccessFor(ctx: AppContext, userId: string, featu
   const user = await ctx.db.query.users.findFirst({ where: eq(users.id, userId) });
   if (!user) throw unauthenticated();
   const consultant = user.role === 'consultant' ? await ctx.db.query.consultants.findFirst({ where: eq(consultants.userId, user.id) }) : undefined;
-  if (!consultant) throw new AppError('forbidden', 'Only consultant accounts manage clients.');
+  if (!consultant) throw new AppError('forbidden', NOT_CONSULTANT[feature ?? 'none']);
   if (feature && !can(user, feature satisfies Feature)) throw new AppError('plan_required', PLAN_MESSAGES[feature]);
   return { user, consultant };
 }

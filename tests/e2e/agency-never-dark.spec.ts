@@ -82,3 +82,23 @@ test('a pale profile is warned about on /branding, and its report reads: axe col
   // Its first page, drawn by PDFium, to look at.
   writeFileSync(info.outputPath('report-pale-page-1.png'), await pdfPagePng(await pdf.body(), 0, 1.2));
 });
+
+test('an account without the Agency plan is offered it on /widget and /branding, named for the screen', async ({ page, signIn }) => {
+  // A consultant on Pro who never had the widget: no "your widgets still take requests".
+  await signIn({ role: 'consultant', tier: 'pro', companyName: 'Pro Consulting' });
+  await page.goto('/widget');
+  await expect(page.getByRole('heading', { name: 'Website Widget' })).toBeVisible();
+  await expect(page.getByText('The embeddable widget is part of the Agency plan.')).toBeVisible();
+  await expect(page.getByTestId('widget-lapsed')).toHaveCount(0);
+  await page.goto('/branding');
+  await expect(page.getByRole('heading', { name: 'Branding' })).toBeVisible();
+  await expect(page.getByText('Branding profiles and white-label reports are part of the Agency plan.')).toBeVisible();
+
+  // A business owner is told these are consultant screens, not that clients are.
+  await page.context().clearCookies();
+  await signIn({ role: 'client', tier: 'pro' });
+  await page.goto('/branding');
+  await expect(page.getByText('Branding profiles and white-label reports are for consultant accounts on the Agency plan.')).toBeVisible();
+  await page.goto('/widget');
+  await expect(page.getByText('The embeddable widget is for consultant accounts on the Agency plan.')).toBeVisible();
+});

@@ -8,7 +8,7 @@ import { scheduleWidgetLeads } from '../../api/email/lead-emails.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
-import { contrastRatio, MIN_CONTRAST, MIN_NON_TEXT_CONTRAST } from '../../common/colour.ts';
+import { contrastRatio, inkOn, MIN_CONTRAST, MIN_GRAPHIC_CONTRAST, MIN_NON_TEXT_CONTRAST } from '../../common/colour.ts';
 import { DEFAULT_WIDGET_THEME, WIDGET_CARD_BACKGROUND } from '../../common/widget.ts';
 import { SCORE_CARD_OFF_MESSAGE } from '../../common/schemas/widget.ts';
 import { users } from '../../db/schema/auth.ts';
@@ -110,13 +110,16 @@ describe('the widget API from other sites', () => {
     // A light yellow primary and a pale secondary: white text on them, or them as text on white, would not read.
     expect((await call(t.app, 'PUT', `/api/branding-profiles/${profileId}`, { companyName: 'Northstar Marketing', primaryColor: '#FDE047', secondaryColor: '#E5E7EB', accentColor: '#F59E0B' }, agency.cookie)).status).toBe(200);
     const { theme } = (await visitor('GET', `/api/widget/v1/${key.publishableKey}/config`, 'https://northstar.example')).body;
-    expect(theme).toMatchObject({ primary: '#FDE047', onPrimary: '#111827', accent: '#F59E0B' });
+    // Too pale to see on white, the button and the bars take the darker shades the branding page names.
+    expect(theme).toMatchObject({ primary: inkOn('#FDE047', '#FFFFFF', MIN_GRAPHIC_CONTRAST), accent: inkOn('#F59E0B', '#FFFFFF', MIN_GRAPHIC_CONTRAST) });
+    expect(theme.primary).not.toBe('#FDE047');
+    for (const shape of [theme.primary, theme.accent]) expect(contrastRatio(shape, '#FFFFFF'), shape).toBeGreaterThanOrEqual(MIN_NON_TEXT_CONTRAST);
     expect(contrastRatio(theme.primary, theme.onPrimary)).toBeGreaterThanOrEqual(MIN_CONTRAST);
     for (const ink of [theme.primaryInk, theme.secondary]) expect(contrastRatio(ink, '#FFFFFF'), ink).toBeGreaterThanOrEqual(MIN_CONTRAST);
     // The focus ring reads (3:1) on white, on the score card's grey and on the primary colour.
     for (const background of ['#FFFFFF', WIDGET_CARD_BACKGROUND, theme.primary]) expect(contrastRatio(theme.focus, background), background).toBeGreaterThanOrEqual(MIN_NON_TEXT_CONTRAST);
     // The SDK passes them on as the properties its stylesheet reads.
-    expect(themeStyle(theme)).toEqual({ '--lr-primary': '#FDE047', '--lr-on-primary': '#111827', '--lr-primary-ink': theme.primaryInk, '--lr-secondary': theme.secondary, '--lr-accent': '#F59E0B', '--lr-focus': theme.focus });
+    expect(themeStyle(theme)).toEqual({ '--lr-primary': theme.primary, '--lr-on-primary': theme.onPrimary, '--lr-primary-ink': theme.primaryInk, '--lr-secondary': theme.secondary, '--lr-accent': theme.accent, '--lr-focus': theme.focus });
     // Without a profile, the SDK's written-out defaults are the default theme's.
     expect(themeStyle(null)).toEqual({ '--lr-primary': DEFAULT_WIDGET_THEME.primary, '--lr-secondary': DEFAULT_WIDGET_THEME.secondary, '--lr-accent': DEFAULT_WIDGET_THEME.accent, '--lr-focus': DEFAULT_WIDGET_THEME.focus });
   });

@@ -40,7 +40,7 @@ export default function BrandingPage() {
   }, []);
 
   if (state.status === 'loading') return <Loading />;
-  if (state.status === 'error') return <AccessError error={state.error} />;
+  if (state.status === 'error') return <AccessError error={state.error} title="Branding" />;
 
   async function remove(p: Profile) {
     if (!window.confirm(`Delete the branding profile “${p.companyName}”?${p.clients ? ` Its ${p.clients} client${p.clients === 1 ? '' : 's'} will get the default profile.` : ''}`)) return;

@@ -26,12 +26,13 @@ export async function loadProfiles(): Promise<ProfileOption[] | null> {
   }
 }
 
-export function AccessError({ error }: { error: unknown }) {
+/** Why a consultant screen cannot be shown; `title` names the screen (the clients', by default). */
+export function AccessError({ error, title = 'Client Management' }: { error: unknown; title?: string }) {
   const here = typeof window === 'undefined' ? '/clients' : window.location.pathname;
   if (error instanceof ApiError && error.status === 401)
     return <StateCard state="login" icon="lock" title="Login Required" text="Please log in to manage your clients." action="Go to Login" href={loginFor(here)} />;
   if (error instanceof ApiError && error.status === 403)
-    return <StateCard state="denied" icon="warning" title="Client Management" text={error.details.message ?? 'Client management is not part of your plan.'} action="See Plans" href="/#pricing" />;
+    return <StateCard state="denied" icon="warning" title={title} text={error.details.message ?? 'This is not part of your plan.'} action="See Plans" href="/#pricing" />;
   if (error instanceof ApiError && error.status === 404)
     return <StateCard state="not-found" icon="search" title="Client Not Found" text="This client could not be found. It may have been deleted." action="All Clients" href="/clients" />;
   return <StateCard state="error" icon="warning" title="Something Went Wrong" text="Your clients could not be loaded. Please try again." action="Try Again" href={here} />;

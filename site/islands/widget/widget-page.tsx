@@ -56,6 +56,8 @@ async function load(): Promise<Data> {
 async function loadLapsed(error: unknown): Promise<State> {
   if (!(error instanceof ApiError && error.status === 403 && error.details.code === 'plan_required')) return { status: 'error', error };
   const { leads } = await apiRequest<{ leads: LeadSummary[] }>('GET', '/api/widget/leads');
+  // No lead ever taken: nothing is waiting, so the plan is offered rather than renewed.
+  if (leads.length === 0) return { status: 'error', error };
   return { status: 'lapsed', leads, message: error.details.message ?? 'The website widget is part of the Agency plan.' };
 }
 
@@ -72,7 +74,7 @@ export default function WidgetPage() {
   }, []);
 
   if (state.status === 'loading') return <Loading />;
-  if (state.status === 'error') return <AccessError error={state.error} />;
+  if (state.status === 'error') return <AccessError error={state.error} title="Website Widget" />;
   if (state.status === 'lapsed') {
     return (
       <div className="dash container clients widget-admin" data-testid="widget-page">
