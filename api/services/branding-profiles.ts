@@ -37,7 +37,8 @@ function shape(ctx: AppContext, row: ProfileRow, clientCount: number): BrandingP
 export async function listProfiles({ ctx, access }: { ctx: AppContext; access: ConsultantAccess }): Promise<BrandingProfile[]> {
   const rows = await ctx.db.query.brandingProfiles.findMany({ where: eq(brandingProfiles.consultantId, access.consultant.id), orderBy: [asc(brandingProfiles.createdAt)] });
   const counts = await ctx.db.select({ id: clients.brandingProfileId }).from(clients).where(eq(clients.consultantId, access.consultant.id));
-  return rows.map((r) => shape(ctx, r, counts.filter((c) => c.id === r.id).length));
+  // A client with no profile of its own takes the default one: it counts there.
+  return rows.map((r) => shape(ctx, r, counts.filter((c) => c.id === r.id || (c.id === null && r.isDefault)).length));
 }
 
 export async function ownedProfile(ctx: AppContext, access: ConsultantAccess, id: string): Promise<ProfileRow> {

@@ -225,6 +225,9 @@ describe('branding profiles', () => {
     expect(row!.brandingProfileId).toBeNull();
     const fallback = await brandingFor(t.ctx, { user, consultantId, profileId: row!.brandingProfileId });
     expect(fallback!.companyName).toBe('Northstar Marketing');
+    // The default profile counts the clients that fall back to it.
+    const listed = (await call(t.app, 'GET', '/api/branding-profiles', undefined, agency.cookie)).body as { profiles: Array<{ id: string; clients: number }> };
+    expect(listed.profiles.find((p) => p.id === first.id)!.clients).toBe(1);
     expect((await t.app.request(new URL(logoUrl).pathname)).status).toBe(404);
     // White-label is the agency plan's: a pro consultant's reports carry no branding.
     await t.ctx.db.update(users).set({ subscriptionTier: 'pro' }).where(eq(users.id, agency.userId));

@@ -70,7 +70,7 @@ export default function BillingSettings() {
             {opening ? 'Opening...' : sub.status === 'active' ? 'Manage billing' : 'Update payment method'}
           </button>
         )}
-        {!paid && <a className="btn btn-secondary" href="/subscribe?plan=pro">Choose a plan</a>}
+        {!paid && <a className="btn btn-secondary" href={`/subscribe?plan=${sub.tier === 'free' ? 'pro' : sub.tier}`}>Choose a plan</a>}
       </div>
       {paid && configured && <p className="acct-billing-fine">Change plan or interval, update your card, download invoices or cancel (at the end of the paid period) in the secure Stripe portal.</p>}
       {!configured && <p className="acct-billing-fine">Online billing is not configured on this server; plans are set by our team.</p>}

@@ -42,12 +42,21 @@ const QUEUED_REASONS: Record<string, string> = {
 const dateOf = (iso: string) => new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
 
 async function load(): Promise<Data> {
-  const [{ keys }, { leads }, { profiles }, { clients }] = await Promise.all([
+  const answers = await Promise.allSettled([
     apiRequest<{ keys: WidgetKeySummary[] }>('GET', '/api/widget/keys'),
     apiRequest<{ leads: LeadSummary[] }>('GET', '/api/widget/leads'),
     apiRequest<{ profiles: BrandingProfile[] }>('GET', '/api/branding-profiles'),
     apiRequest<{ clients: ClientSummary[] }>('GET', '/api/clients'),
-  ]);
+  ] as const);
+  // The keys' refusal first, whichever answer came back first: it is the one about the widget.
+  const refused = answers.find((a) => a.status === 'rejected');
+  if (refused) throw refused.reason;
+  const [{ keys }, { leads }, { profiles }, { clients }] = answers.map((a) => (a as PromiseFulfilledResult<unknown>).value) as [
+    { keys: WidgetKeySummary[] },
+    { leads: LeadSummary[] },
+    { profiles: BrandingProfile[] },
+    { clients: ClientSummary[] },
+  ];
   return { keys, leads, profiles, clients };
 }
 
