@@ -35,7 +35,16 @@ export default function ClientPage({ clientId }: { clientId: string }) {
   const [state, setState] = useState<State>({ status: 'loading' });
   const [editing, setEditing] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
-  const reload = () => load(clientId).then((r) => setState({ status: 'ready', ...r })).catch((error: unknown) => setState({ status: 'error', error }));
+  const reload = () =>
+    load(clientId).then(
+      (r) => (setState({ status: 'ready', ...r }), r.detail.reports.length),
+      (error: unknown) => (setState({ status: 'error', error }), null),
+    );
+  /** After "Send", the report row appears once the worker has made it: look again every 2 s, for up to 30 s. */
+  const reloadUntilMore = async (before: number, tries = 15) => {
+    const now = await reload();
+    if (now !== null && now <= before && tries > 1) setTimeout(() => void reloadUntilMore(before, tries - 1), 2000);
+  };
 
   useEffect(() => {
     void reload();
@@ -52,7 +61,7 @@ export default function ClientPage({ clientId }: { clientId: string }) {
     try {
       const res = await apiRequest<{ queued: boolean; to: string }>('POST', `/api/clients/${client.id}/send`, { to });
       toast({ title: res.queued ? 'Report on Its Way' : 'Already Sending', description: res.queued ? `The report is being prepared for ${res.to}.` : `A report for ${res.to} was asked for a moment ago.` });
-      void reload();
+      void reloadUntilMore(detail.reports.length);
     } catch (error) {
       toast({ title: 'Could Not Send', description: messageOf(error, 'Please try again.'), variant: 'destructive' });
     } finally {
