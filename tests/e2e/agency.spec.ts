@@ -30,7 +30,16 @@ test('an agency brands its reports, adds two clients and sends a report now', as
   await page.getByRole('link', { name: /Branding Settings/ }).click();
   await expect(page).toHaveURL(/\/branding$/);
   await page.getByRole('button', { name: 'New Profile' }).click();
-  await page.getByLabel('Company name (shown instead of LocalRank)').fill('Northstar Marketing');
+  // Saved empty with a bad e-mail: the toast counts the fields and names the first; a field's
+  // message goes as soon as the field is edited.
+  await page.getByLabel('Contact e-mail (replies go here)').fill('not-an-email');
+  await page.getByRole('button', { name: 'Save Profile' }).click();
+  await expect(page.getByText(/^Please correct 2 fields\. Company name: /)).toBeVisible();
+  const company = page.getByLabel('Company name (shown instead of LocalRank)');
+  await expect(company).toHaveAttribute('aria-invalid', 'true');
+  await company.fill('Northstar Marketing');
+  await expect(company).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Contact e-mail (replies go here)')).toHaveAttribute('aria-invalid', 'true');
   await page.getByLabel('Primary colour', { exact: true }).fill('#0F766E');
   await page.getByLabel('Contact e-mail (replies go here)').fill('hello@northstar.example');
   await page.getByLabel('Footer text (every page and e-mail)').fill('Northstar Marketing LLC · 500 Main St, Austin, TX 78701');

@@ -8,6 +8,7 @@ import { paletteChanges } from '../../../api/report/branding.ts';
 import { contrastRatio, MIN_CONTRAST, textOn } from '../../../common/colour.ts';
 import { LOGO_MAX_BYTES, LOGO_TYPES } from '../../../common/schemas/branding.ts';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
+import { fieldsToCorrect, withoutError } from '../../lib/form-errors.ts';
 import { toast } from '../../lib/toasts.ts';
 import { AccessError } from '../clients/clients-page.tsx';
 import { Loading } from '../dashboard/dashboard-states.tsx';
@@ -26,6 +27,19 @@ const COLOURS = [
   ['secondaryColor', 'Secondary colour', 'The header band and dark text accents.'],
   ['accentColor', 'Accent colour', 'Highlights and charts.'],
 ] as const;
+
+/** The profile form's fields, named short for the toast. */
+const PROFILE_LABELS: Record<string, string> = {
+  companyName: 'Company name',
+  primaryColor: 'Primary colour',
+  secondaryColor: 'Secondary colour',
+  accentColor: 'Accent colour',
+  contactEmail: 'Contact e-mail',
+  contactPhone: 'Contact phone',
+  website: 'Website',
+  footerText: 'Footer text',
+  logo: 'Logo',
+};
 
 export default function BrandingPage() {
   const [state, setState] = useState<State>({ status: 'loading' });
@@ -153,7 +167,7 @@ function ProfileForm({ profile, onCancel, onSaved }: { profile: Profile | null; 
     } catch (error) {
       const fields = error instanceof ApiError ? error.details.fields : undefined;
       setErrors(fields ?? {});
-      toast({ title: 'Could Not Save', description: fields ? Object.values(fields)[0]! : messageOf(error, 'Please try again.'), variant: 'destructive' });
+      toast({ title: 'Could Not Save', description: fields ? fieldsToCorrect(fields, PROFILE_LABELS) : messageOf(error, 'Please try again.'), variant: 'destructive' });
     } finally {
       setBusy(false);
     }
@@ -176,7 +190,7 @@ function ProfileForm({ profile, onCancel, onSaved }: { profile: Profile | null; 
 
   return (
     <div className="branding-editor">
-    <form ref={form} className="card cf" onSubmit={submit} onChange={() => setFields(fieldsOf(form.current))} noValidate aria-busy={busy} aria-labelledby="bp-title">
+    <form ref={form} className="card cf" onSubmit={submit} onChange={() => setFields(fieldsOf(form.current))} onInput={(e) => setErrors(withoutError(errors, (e.target as HTMLElement).id.replace(/^bp-/, '')))} noValidate aria-busy={busy} aria-labelledby="bp-title">
       <h2 className="card-title" id="bp-title">{profile ? `Edit ${profile.companyName}` : 'New branding profile'}</h2>
       <div className="cf-grid">
         {field('companyName', 'Company name (shown instead of LocalRank)', { required: true, defaultValue: profile?.companyName, autoComplete: 'organization' })}

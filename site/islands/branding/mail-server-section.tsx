@@ -4,12 +4,16 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { getMailServer } from '../../../api/services/agency-mail.ts';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
+import { fieldsToCorrect, withoutError } from '../../lib/form-errors.ts';
 import { toast } from '../../lib/toasts.ts';
 
 type MailSettings = Awaited<ReturnType<typeof getMailServer>>;
 type TestResult = { sent: boolean; to: string; error: string | null };
 
 const SECURITY_LABELS = { tls: 'TLS (usually port 465)', starttls: 'STARTTLS (usually port 587)', none: 'None (not recommended)' } as const;
+
+/** The mail server form's fields, named short for the toast. */
+const SERVER_LABELS: Record<string, string> = { host: 'SMTP host', port: 'Port', security: 'Security', fromAddress: 'Send from', username: 'User name', password: 'Password' };
 
 export default function MailServerSection() {
   const [settings, setSettings] = useState<MailSettings | null>(null);
@@ -38,7 +42,7 @@ export default function MailServerSection() {
     } catch (error) {
       const fields = error instanceof ApiError ? error.details.fields : undefined;
       setErrors(fields ?? {});
-      toast({ title: 'Could Not Save', description: fields ? Object.values(fields)[0]! : messageOf(error, 'Please try again.'), variant: 'destructive' });
+      toast({ title: 'Could Not Save', description: fields ? fieldsToCorrect(fields, SERVER_LABELS) : messageOf(error, 'Please try again.'), variant: 'destructive' });
     } finally {
       setBusy(null);
     }
@@ -96,7 +100,7 @@ export default function MailServerSection() {
         </p>
       )}
       {editing ? (
-        <form className="cf" onSubmit={save} noValidate aria-busy={busy === 'save'}>
+        <form className="cf" onSubmit={save} onInput={(e) => setErrors(withoutError(errors, (e.target as HTMLInputElement).name))} noValidate aria-busy={busy === 'save'}>
           <div className="cf-grid">
             {field('host', 'SMTP host', { defaultValue: server?.host ?? '', placeholder: 'smtp.youragency.com', required: true, autoComplete: 'off' })}
             {field('port', 'Port', { type: 'number', defaultValue: server?.port ?? 587, min: 1, max: 65535, required: true })}

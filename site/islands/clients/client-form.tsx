@@ -7,6 +7,7 @@ import { REPORT_FREQUENCIES } from '../../../common/schemas/clients.ts';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
 import { toast } from '../../lib/toasts.ts';
 import { FREQUENCY_LABELS, type ClientSummary, type ProfileOption } from './clients-data.ts';
+import { withoutError } from '../../lib/form-errors.ts';
 
 type Errors = Record<string, string>;
 
@@ -48,7 +49,7 @@ export default function ClientForm({ client, profiles, onSaved, onCancel }: { cl
 
   const text = (name: string, autoComplete: string, type = 'text') => ({ type, autoComplete, className: 'input', required: true, defaultValue: (client?.business as Record<string, string> | null)?.[name] });
   return (
-    <form className="card cf" onSubmit={submit} noValidate aria-busy={busy} aria-labelledby="cf-title" onChange={(e) => { const name = (e.target as unknown as HTMLInputElement).name; setErrors(({ [name]: _, ...rest }) => rest); }}>
+    <form className="card cf" onSubmit={submit} noValidate aria-busy={busy} aria-labelledby="cf-title" onChange={(e) => setErrors((now) => withoutError(now, (e.target as unknown as HTMLInputElement).name))}>
       <h2 id="cf-title" className="card-title">{editing ? `Edit ${client!.clientName}` : 'Add a client'}</h2>
       <fieldset className="cf-grid">
         <legend>Who receives the reports</legend>
