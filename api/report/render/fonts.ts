@@ -94,6 +94,11 @@ function face(name: FallbackName | 'Inter'): { data: Buffer; font: Font } {
   return f;
 }
 
+/** Inter has every character up to Latin Extended-B (U+024F): only a text with a character past
+ *  it may need a fallback. */
+const BEYOND_LATIN = /[^\t\n\r\u0020-\u024f]/;
+export const mayNeedFallback = (text: string): boolean => BEYOND_LATIN.test(text);
+
 /** The font a character is drawn in: null for Inter (or when no font has it: Inter's box is the
  *  honest sign), else the first fallback that has it. */
 export function fallbackFor(codePoint: number): FallbackName | null {
@@ -119,4 +124,4 @@ export function fontRuns(text: string): Array<{ font: FallbackName | null; text:
 export const fallbackData = (name: FallbackName): Buffer => face(name).data;
 
 /** The fallback fonts a text needs. */
-export const fallbacksFor = (text: string): FallbackName[] => [...new Set(fontRuns(text).flatMap((r) => (r.font ? [r.font] : [])))];
+export const fallbacksFor = (text: string): FallbackName[] => (mayNeedFallback(text) ? [...new Set(fontRuns(text).flatMap((r) => (r.font ? [r.font] : [])))] : []);

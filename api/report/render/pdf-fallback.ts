@@ -4,11 +4,8 @@
 // font (a fallback is registered the first time a run needs it) and go back to the font that was
 // set. Strings Inter covers take the plain path. fontkit shapes each run (Arabic joins, and is laid
 // right to left within its run).
-import { fallbackData, fontRuns, type FallbackName } from './fonts.ts';
+import { fallbackData, fontRuns, mayNeedFallback, type FallbackName } from './fonts.ts';
 import type { Doc } from './pdf-draw.ts';
-
-/** Characters past Latin Extended-B, the only ones that may need another font. */
-const BEYOND_LATIN = /[^\t\n\r\u0020-\u024f]/;
 
 type FontMetrics = { ascender: number; descender: number; lineGap: number };
 
@@ -43,11 +40,10 @@ export function withFontFallback(doc: Doc): Doc {
   // A fallback run is laid out whole (pdfkit lays out word by word unless given `features`), so
   // fontkit orders a right-to-left run's words and keeps its spaces.
   const whole = (font: FallbackName | null) => (font ? { features: [] } : {});
-  const runsOf = (text: unknown) => (typeof text === 'string' && BEYOND_LATIN.test(text) ? fontRuns(text) : null);
+  const runsOf = (text: unknown) => (typeof text === 'string' && mayNeedFallback(text) ? fontRuns(text) : null);
 
   doc.text = ((text: string, x?: unknown, y?: unknown, options?: Record<string, unknown>) => {
     const runs = runsOf(text);
-
     if (!runs || runs.every((r) => r.font === null)) return draw(text, x, y, options);
     const opts = (typeof x === 'object' && x !== null ? x : options ?? {}) as Record<string, unknown>;
     const at = typeof x === 'number' ? [x, y] : [];

@@ -100,7 +100,7 @@ export default function MailServerSection() {
         </p>
       )}
       {editing ? (
-        <form className="cf" onSubmit={save} onInput={(e) => setErrors(withoutError(errors, (e.target as HTMLInputElement).name))} noValidate aria-busy={busy === 'save'}>
+        <form className="cf" onSubmit={save} onInput={(e) => setErrors((now) => withoutError(now, (e.target as HTMLInputElement).name))} noValidate aria-busy={busy === 'save'}>
           <div className="cf-grid">
             {field('host', 'SMTP host', { defaultValue: server?.host ?? '', placeholder: 'smtp.youragency.com', required: true, autoComplete: 'off' })}
             {field('port', 'Port', { type: 'number', defaultValue: server?.port ?? 587, min: 1, max: 65535, required: true })}

@@ -42,21 +42,17 @@ const QUEUED_REASONS: Record<string, string> = {
 const dateOf = (iso: string) => new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
 
 async function load(): Promise<Data> {
-  const answers = await Promise.allSettled([
-    apiRequest<{ keys: WidgetKeySummary[] }>('GET', '/api/widget/keys'),
+  // All four at once; the keys' refusal is the one reported (it is the one about the widget),
+  // whichever answer comes back first.
+  const keysAnswer = apiRequest<{ keys: WidgetKeySummary[] }>('GET', '/api/widget/keys');
+  const rest = Promise.all([
     apiRequest<{ leads: LeadSummary[] }>('GET', '/api/widget/leads'),
     apiRequest<{ profiles: BrandingProfile[] }>('GET', '/api/branding-profiles'),
     apiRequest<{ clients: ClientSummary[] }>('GET', '/api/clients'),
-  ] as const);
-  // The keys' refusal first, whichever answer came back first: it is the one about the widget.
-  const refused = answers.find((a) => a.status === 'rejected');
-  if (refused) throw refused.reason;
-  const [{ keys }, { leads }, { profiles }, { clients }] = answers.map((a) => (a as PromiseFulfilledResult<unknown>).value) as [
-    { keys: WidgetKeySummary[] },
-    { leads: LeadSummary[] },
-    { profiles: BrandingProfile[] },
-    { clients: ClientSummary[] },
-  ];
+  ]);
+  rest.catch(() => undefined); // refused after the keys were: reported through the keys, not left unhandled
+  const { keys } = await keysAnswer;
+  const [{ leads }, { profiles }, { clients }] = await rest;
   return { keys, leads, profiles, clients };
 }
 
