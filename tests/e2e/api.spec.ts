@@ -96,6 +96,8 @@ for (const width of [1280, 390]) {
     expect(await samples.evaluateAll((els) => els.filter((el) => el.getAttribute('tabindex') !== '0' || !el.getAttribute('aria-label')).length)).toBe(0);
     // Every body field and parameter row has a description.
     expect(await page.locator('.op tbody tr td:last-child').evaluateAll((cells) => cells.filter((c) => !c.textContent?.trim()).length)).toBe(0);
+    // A "required" mark is never broken across lines ("req / uired").
+    expect(await page.locator('.req').evaluateAll((marks) => marks.filter((m) => m.getClientRects().length !== 1 || m.getBoundingClientRect().height > 20).length)).toBe(0);
     const axe = await new AxeBuilder({ page }).analyze();
     expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
     await page.locator('#createReport').scrollIntoViewIfNeeded();
