@@ -48,32 +48,38 @@ const server = createServer((req, res) => {
   }, LATENCY));
 });
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+// Everything after the stand-in starts is inside try … finally: it stops on every path.
+let ctx: Awaited<ReturnType<typeof createContext>> | undefined;
+let dataDir: string | undefined;
+try {
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-const dataDir = mkdtempSync(join(tmpdir(), 'localrank-bench-visibility-'));
-const env = loadEnv({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PLACES_PROVIDER: 'google', GOOGLE_PLACES_KEY: 'bench', GOOGLE_PLACES_BASE_URL: base, GEOCODER_KEY: '', VISIBILITY_GRID: values.grid! });
-const ctx = await createContext(env, { migrate: true });
-console.log(`bench:visibility  Google stand-in answering every call in ${LATENCY} ms; grids ${values.grid}; ${env.VISIBILITY_CONCURRENCY} searches at once, budget ${env.VISIBILITY_CALL_BUDGET} a report`);
-console.log('  plan        grid        searches  grid stage  report (searched)  report (cached)  grid adds');
-for (const tier of TIERS as readonly Tier[]) {
-  const owner = await createUser(ctx, { tier });
-  const { business } = await createReportRequest(ctx, { userId: owner.userId, company: 'Congress Avenue Dental', enqueue: false });
-  const input = { businessId: business.id, fullName: 'Bench', email: 'bench@example.com', company: 'Congress Avenue Dental', website: '', address: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' };
-  const ledger = new SearchLedger();
-  const timing = new Map<AnalyseStage, number>();
-  gridSearches = 0;
-  let t = performance.now();
-  const data = await analyseBusiness(ctx, input, { ledger, onStage: (s, ms) => timing.set(s, ms) });
-  const searched = performance.now() - t;
-  const searches = gridSearches;
-  t = performance.now();
-  await analyseBusiness(ctx, input, { ledger });
-  const cached = performance.now() - t;
-  const v = data.visibility!;
-  const grid = `${v.size}×${v.size} × ${v.keywords.length}`;
-  console.log(`  ${tier.padEnd(10)}  ${grid.padEnd(10)}  ${String(searches).padStart(8)}  ${`${timing.get('visibility')!.toFixed(0)} ms`.padStart(10)}  ${`${searched.toFixed(0)} ms`.padStart(17)}  ${`${cached.toFixed(0)} ms`.padStart(15)}  ${`${Math.max(0, searched - cached).toFixed(0)} ms`.padStart(9)}`);
+  dataDir = mkdtempSync(join(tmpdir(), 'localrank-bench-visibility-'));
+  const env = loadEnv({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', PLACES_PROVIDER: 'google', GOOGLE_PLACES_KEY: 'bench', GOOGLE_PLACES_BASE_URL: base, GEOCODER_KEY: '', VISIBILITY_GRID: values.grid! });
+  ctx = await createContext(env, { migrate: true });
+  console.log(`bench:visibility  Google stand-in answering every call in ${LATENCY} ms; grids ${values.grid}; ${env.VISIBILITY_CONCURRENCY} searches at once, budget ${env.VISIBILITY_CALL_BUDGET} a report`);
+  console.log('  plan        grid        searches  grid stage  report (searched)  report (cached)  grid adds');
+  for (const tier of TIERS as readonly Tier[]) {
+    const owner = await createUser(ctx, { tier });
+    const { business } = await createReportRequest(ctx, { userId: owner.userId, company: 'Congress Avenue Dental', enqueue: false });
+    const input = { businessId: business.id, fullName: 'Bench', email: 'bench@example.com', company: 'Congress Avenue Dental', website: '', address: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' };
+    const ledger = new SearchLedger();
+    const timing = new Map<AnalyseStage, number>();
+    gridSearches = 0;
+    let t = performance.now();
+    const data = await analyseBusiness(ctx, input, { ledger, onStage: (s, ms) => timing.set(s, ms) });
+    const searched = performance.now() - t;
+    const searches = gridSearches;
+    t = performance.now();
+    await analyseBusiness(ctx, input, { ledger });
+    const cached = performance.now() - t;
+    const v = data.visibility!;
+    const grid = `${v.size}×${v.size} × ${v.keywords.length}`;
+    console.log(`  ${tier.padEnd(10)}  ${grid.padEnd(10)}  ${String(searches).padStart(8)}  ${`${timing.get('visibility')!.toFixed(0)} ms`.padStart(10)}  ${`${searched.toFixed(0)} ms`.padStart(17)}  ${`${cached.toFixed(0)} ms`.padStart(15)}  ${`${Math.max(0, searched - cached).toFixed(0)} ms`.padStart(9)}`);
+  }
+} finally {
+  ctx?.db.$client.close();
+  server.closeAllConnections();
+  server.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }
-ctx.db.$client.close();
-server.closeAllConnections();
-server.close();
-rmSync(dataDir, { recursive: true, force: true });

@@ -22,33 +22,7 @@ const EVENTS = Number(args.events);
 const CONCURRENCY = Number(args.concurrency);
 const USERS = Number(args.users);
 
-const stripe = await startStripeDouble();
-const dataDir = mkdtempSync(join(tmpdir(), 'localrank-bench-webhook-'));
-const env = loadEnv({ ...stripe.env(), DATA_DIR: dataDir, LOG_LEVEL: 'error', WORKER: 'off', SIGNUP_RATE_LIMIT_PER_IP: '1000000', SUBSCRIBE_RATE_LIMIT_PER_USER: '1000000' });
-const ctx = await createContext(env, { migrate: true });
-const app = createApp(ctx);
-await setupBilling({ ctx });
-
-process.stdout.write(`seeding ${USERS} paid subscriptions… `);
-const subscriptions: string[] = [];
-for (let i = 0; i < USERS; i++) {
-  const user = await createUser(ctx, { email: `bench-${i}@example.com` });
-  await createSubscription({ ctx, userId: user.userId, input: { planType: i % 2 ? 'pro' : 'enterprise', interval: i % 3 ? 'monthly' : 'annual' } });
-  const sub = [...stripe.subscriptions.values()].at(-1)!;
-  await stripe.charge(String(sub.latest_invoice), GOOD_CARD);
-  subscriptions.push(sub.id);
-}
-console.log('done');
-
-function signedEvents(count: number, ids: () => string) {
-  return Array.from({ length: count }, (_, i) => {
-    const sub = stripe.subscriptions.get(subscriptions[i % subscriptions.length]!)!;
-    const payload = JSON.stringify({ id: ids(), object: 'event', api_version: STRIPE_API_VERSION, created: stripe.now, data: { object: sub }, livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type: 'customer.subscription.updated' });
-    return { payload, signature: stripe.sign(payload) };
-  });
-}
-
-async function run(label: string, events: Array<{ payload: string; signature: string }>) {
+async function run(app: ReturnType<typeof createApp>, label: string, events: Array<{ payload: string; signature: string }>) {
   const latencies: number[] = [];
   let next = 0;
   let failed = 0;
@@ -71,12 +45,41 @@ async function run(label: string, events: Array<{ payload: string; signature: st
   console.log(`${label.padEnd(22)} ${String(events.length).padStart(6)} events  ${(events.length / seconds).toFixed(0).padStart(6)} events/s  p50 ${p(0.5)} ms  p90 ${p(0.9)} ms  p99 ${p(0.99)} ms  max ${latencies.at(-1)!.toFixed(1)} ms${failed ? `  ${failed} FAILED` : ''}`);
 }
 
-let seq = 0;
-const fresh = signedEvents(EVENTS, () => `evt_bench_${++seq}`);
-console.log(`webhook bench: concurrency ${CONCURRENCY}, Stripe API double over loopback HTTP, libSQL file database`);
-await run('new events (handled)', fresh);
-await run('replays (ledger)', fresh.slice(0, Math.min(EVENTS, 1000)));
+const stripe = await startStripeDouble();
+const dataDir = mkdtempSync(join(tmpdir(), 'localrank-bench-webhook-'));
+// Everything after the double starts is inside try … finally: it stops on every path.
+let ctx: Awaited<ReturnType<typeof createContext>> | undefined;
+try {
+  const env = loadEnv({ ...stripe.env(), DATA_DIR: dataDir, LOG_LEVEL: 'error', WORKER: 'off', SIGNUP_RATE_LIMIT_PER_IP: '1000000', SUBSCRIBE_RATE_LIMIT_PER_USER: '1000000' });
+  ctx = await createContext(env, { migrate: true });
+  const app = createApp(ctx);
+  await setupBilling({ ctx });
 
-ctx.db.$client.close();
-await stripe.close();
-rmSync(dataDir, { recursive: true, force: true });
+  process.stdout.write(`seeding ${USERS} paid subscriptions… `);
+  const subscriptions: string[] = [];
+  for (let i = 0; i < USERS; i++) {
+    const user = await createUser(ctx, { email: `bench-${i}@example.com` });
+    await createSubscription({ ctx, userId: user.userId, input: { planType: i % 2 ? 'pro' : 'enterprise', interval: i % 3 ? 'monthly' : 'annual' } });
+    const sub = [...stripe.subscriptions.values()].at(-1)!;
+    await stripe.charge(String(sub.latest_invoice), GOOD_CARD);
+    subscriptions.push(sub.id);
+  }
+  console.log('done');
+
+  const signedEvents = (count: number, ids: () => string) =>
+    Array.from({ length: count }, (_, i) => {
+      const sub = stripe.subscriptions.get(subscriptions[i % subscriptions.length]!)!;
+      const payload = JSON.stringify({ id: ids(), object: 'event', api_version: STRIPE_API_VERSION, created: stripe.now, data: { object: sub }, livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type: 'customer.subscription.updated' });
+      return { payload, signature: stripe.sign(payload) };
+    });
+
+  let seq = 0;
+  const fresh = signedEvents(EVENTS, () => `evt_bench_${++seq}`);
+  console.log(`webhook bench: concurrency ${CONCURRENCY}, Stripe API double over loopback HTTP, libSQL file database`);
+  await run(app, 'new events (handled)', fresh);
+  await run(app, 'replays (ledger)', fresh.slice(0, Math.min(EVENTS, 1000)));
+} finally {
+  ctx?.db.$client.close();
+  await stripe.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
