@@ -1,6 +1,6 @@
 // Stage 4: what a place's reviews say. Rating and count come from the listing; velocity, recency,
 // star distribution, sentiment (in the review's language: English with AFINN-165 through the
-// `sentiment` package, Spanish with our own lexicon, others not measured; see language.ts), owner
+// `sentiment` package, five more with lexicons of our own, others not measured; see language.ts), owner
 // responses and recurring themes come from the reviews the provider gives.
 import type { Review } from '../types.ts';
 import { detectLanguage, sentimentIn } from './language.ts';
@@ -8,18 +8,92 @@ import { countPhrase, fold } from './matching.ts';
 
 const DAY = 86_400_000;
 
-/** Themes: a name and the words that signal it, in English (found inside longer words too:
- *  "wait" in "waiting") and Spanish (whole words only, so "cita" is not found in "excitable").
- *  Both are matched folded: no accents, punctuation as spaces. */
-export const THEMES: Array<{ theme: string; words: string[]; whole: string[] }> = [
-  { theme: 'staff', words: ['staff', 'team', 'friendly', 'rude', 'front desk', 'receptionist', 'polite', 'stylist', 'technician', 'mechanic', 'server', 'coaches', 'hygienist'], whole: ['personal', 'mesero', 'meseros', 'amable', 'amables', 'grosero', 'grosera', 'atencion'] },
-  { theme: 'wait time', words: ['wait', 'waited', 'late', 'on time', 'fast', 'quick', 'quickly', 'same day', 'slow', 'no-show', 'never showed', 'rushed'], whole: ['espera', 'esperar', 'tarde', 'rapido', 'rapidos', 'lento', 'lentos', 'nunca llegaron'] },
-  { theme: 'price', words: ['price', 'prices', 'priced', 'overpriced', 'expensive', 'charges', 'charged', 'overcharged', 'billing', 'bill', 'fees', 'value', 'upfront'], whole: ['precio', 'precios', 'caro', 'cara', 'cobraron'] },
-  { theme: 'quality', words: ['quality', 'fixed', 'delicious', 'came back', 'redone', 'wrong', 'uneven', 'runs great', 'won'], whole: ['calidad', 'delicioso', 'deliciosa', 'comida'] },
-  { theme: 'communication', words: ['explained', 'listened', 'informed', 'called', 'answered', 'communication', 'returned my calls', 'respond', 'responsive', 'phone'], whole: ['telefono', 'contesto', 'contestaron', 'explicaron'] },
-  { theme: 'cleanliness', words: ['clean', 'spotless', 'dirty', 'mess', 'cleaned up'], whole: ['limpio', 'limpia', 'sucio', 'sucia'] },
-  { theme: 'booking', words: ['appointment', 'booked', 'book', 'schedule', 'double booked', 'fit me in', 'reservation'], whole: ['cita', 'citas', 'reserva', 'reservacion'] },
-].map((t) => ({ theme: t.theme, words: t.words.map(fold), whole: t.whole }));
+/** Themes: a name and the words that signal it in a review's language. English words are found
+ *  as whole words with their common endings ("wait" in "waiting", "book" in "booked"; not "late" in
+ *  "chocolate" nor "fast" in "breakfast"); the other languages' as whole words, so "cita" is not
+ *  found in "excitable". A text is matched in its own language only ("sale" is dirty in French, not
+ *  in English). All are matched folded: no accents, punctuation as spaces. */
+const THEME_WORDS: Array<{ theme: string; en: string[]; whole: Partial<Record<string, string[]>> }> = [
+  {
+    theme: 'staff',
+    en: ['staff', 'team', 'friendly', 'rude', 'front desk', 'receptionist', 'polite', 'stylist', 'technician', 'mechanic', 'server', 'coaches', 'hygienist'],
+    whole: {
+      es: ['personal', 'mesero', 'meseros', 'amable', 'amables', 'grosero', 'grosera', 'atencion'],
+      fr: ['personnel', 'equipe', 'accueil', 'serveur', 'serveuse', 'serveurs', 'aimable', 'aimables', 'impoli', 'impolie'],
+      pt: ['atendimento', 'funcionarios', 'funcionario', 'atendente', 'equipe', 'garcom', 'simpatico', 'simpatica', 'educado', 'grosso'],
+      de: ['personal', 'bedienung', 'mitarbeiter', 'freundlich', 'freundliche', 'freundliches', 'unfreundlich', 'unfreundliche'],
+      it: ['personale', 'staff', 'cameriere', 'camerieri', 'gentile', 'gentili', 'scortese', 'maleducato'],
+    },
+  },
+  {
+    theme: 'wait time',
+    en: ['wait', 'waited', 'late', 'on time', 'fast', 'quick', 'quickly', 'same day', 'slow', 'no-show', 'never showed', 'rushed'],
+    whole: {
+      es: ['espera', 'esperar', 'tarde', 'rapido', 'rapidos', 'lento', 'lentos', 'nunca llegaron'],
+      fr: ['attente', 'attendre', 'attendu', 'retard', 'lent', 'lente', 'rapide', 'rapides'],
+      pt: ['espera', 'esperar', 'demora', 'demorou', 'demorado', 'atraso', 'rapido', 'rapida', 'lento'],
+      de: ['warten', 'wartezeit', 'gewartet', 'schnell', 'schnelle', 'langsam', 'verspatung'],
+      it: ['attesa', 'aspettare', 'aspettato', 'ritardo', 'veloce', 'veloci', 'lento', 'lenti'],
+    },
+  },
+  {
+    theme: 'price',
+    en: ['price', 'prices', 'priced', 'overpriced', 'expensive', 'charges', 'charged', 'overcharged', 'billing', 'bill', 'fees', 'value', 'upfront'],
+    whole: {
+      es: ['precio', 'precios', 'caro', 'cara', 'cobraron'],
+      fr: ['prix', 'cher', 'chere', 'chers', 'tarif', 'tarifs', 'facture'],
+      pt: ['preco', 'precos', 'caro', 'caros', 'cobraram'],
+      de: ['preis', 'preise', 'teuer', 'rechnung', 'preiswert'],
+      it: ['prezzo', 'prezzi', 'caro', 'costoso', 'conto'],
+    },
+  },
+  {
+    theme: 'quality',
+    en: ['quality', 'fixed', 'delicious', 'came back', 'redone', 'wrong', 'uneven', 'runs great', 'won'],
+    whole: {
+      es: ['calidad', 'delicioso', 'deliciosa', 'comida'],
+      fr: ['qualite', 'delicieux', 'delicieuse', 'repas', 'cuisine'],
+      pt: ['qualidade', 'delicioso', 'deliciosa', 'comida', 'saboroso'],
+      de: ['qualitat', 'essen', 'lecker', 'leckere', 'leckeres'],
+      it: ['qualita', 'cibo', 'delizioso', 'deliziosa', 'buonissimo'],
+    },
+  },
+  {
+    theme: 'communication',
+    en: ['explained', 'listened', 'informed', 'called', 'answered', 'communication', 'returned my calls', 'respond', 'responsive', 'phone'],
+    whole: {
+      es: ['telefono', 'contesto', 'contestaron', 'explicaron'],
+      fr: ['telephone', 'rappele', 'repondu', 'explique', 'injoignable'],
+      pt: ['telefone', 'ligaram', 'responderam', 'explicou', 'explicaram'],
+      de: ['telefon', 'erreichbar', 'zuruckgerufen', 'erklart'],
+      it: ['telefono', 'risposto', 'spiegato', 'richiamato'],
+    },
+  },
+  {
+    theme: 'cleanliness',
+    en: ['clean', 'spotless', 'dirty', 'mess', 'cleaned up'],
+    whole: {
+      es: ['limpio', 'limpia', 'sucio', 'sucia'],
+      fr: ['propre', 'propres', 'sale', 'sales', 'proprete'],
+      pt: ['limpo', 'limpa', 'sujo', 'suja', 'limpeza'],
+      de: ['sauber', 'saubere', 'schmutzig', 'dreckig', 'sauberkeit'],
+      it: ['pulito', 'pulita', 'sporco', 'sporca', 'pulizia'],
+    },
+  },
+  {
+    theme: 'booking',
+    en: ['appointment', 'booked', 'book', 'schedule', 'double booked', 'fit me in', 'reservation'],
+    whole: {
+      es: ['cita', 'citas', 'reserva', 'reservacion'],
+      fr: ['rendez vous', 'rdv', 'reservation'],
+      pt: ['agendamento', 'marcacao', 'reserva', 'horario'],
+      de: ['termin', 'termine', 'reservierung'],
+      it: ['appuntamento', 'prenotazione'],
+    },
+  },
+];
+const ENGLISH_ENDINGS = '(?:s|es|d|ed|ing|er|ers|ly|y)?';
+export const THEMES = THEME_WORDS.map((t) => ({ ...t, en: new RegExp(`(?:^| )(?:${t.en.map(fold).join('|')})${ENGLISH_ENDINGS}(?= |$)`) }));
 
 export interface ReviewAnalysis {
   sampled: number;
@@ -89,7 +163,7 @@ export function analyseReviews(reviews: Review[], options: { now: Date; complete
   // Only texts in a language we measure count toward sentiment: the rest are not measured, not neutral.
   const sentiments = texts.flatMap((t) => {
     const s = t.language ? sentimentIn(t.text, t.language) : null;
-    return s ? [{ review: t.review, text: t.text, ...s }] : [];
+    return s && t.language ? [{ review: t.review, text: t.text, language: t.language, ...s }] : [];
   });
   const pos = sentiments.filter((s) => s.score > 0).length;
   const neg = sentiments.filter((s) => s.score < 0).length;
@@ -99,7 +173,8 @@ export function analyseReviews(reviews: Review[], options: { now: Date; complete
   for (const s of sentiments) {
     const lower = fold(s.text);
     for (const t of THEMES) {
-      if (!t.words.some((w) => lower.includes(w)) && !t.whole.some((w) => countPhrase(lower, w) > 0)) continue;
+      const found = s.language === 'en' ? t.en.test(lower) : (t.whole[s.language] ?? []).some((w) => countPhrase(lower, w) > 0);
+      if (!found) continue;
       const target = s.score > 0 && s.review.rating >= 4 ? positive : s.score < 0 || s.review.rating <= 2 ? negative : null;
       if (target) target.set(t.theme, (target.get(t.theme) ?? 0) + 1);
     }
