@@ -27,7 +27,18 @@ describe('language', () => {
     // Words English shares with them ("excellent", "terrible", "super") stay English.
     ['Excellent service, terrible parking, super friendly staff.', 'en'],
     ['Het personeel was erg vriendelijk en het eten was heel lekker.', 'nl'],
-  ])('%s is %s', (text, lang) => expect(detectLanguage(text)).toBe(lang));
+    // Languages told by their letters, composed or not.
+    ['Dịch vụ rất tốt, nhân viên thân thiện.', 'vi'],
+    ['Dịch vụ rất tốt, nhân viên thân thiện.'.normalize('NFD'), 'vi'],
+    ['Bardzo miła obsługa, polecam!', 'pl'],
+    ['Personál byl velmi příjemný.', 'cs'],
+    ['Çok güzel, personel ilgili ve hızlı.', 'tr'],
+    // Eight words or more in no language listed: not recognised, not taken for English.
+    ['Napakabait ng mga staff dito at sobrang linis ng lugar nila.', null],
+    ['Sevis la te bon anpil, moun yo janm fè nou tann.', null],
+    // Short English with no common word still reads as English.
+    ['Front desk staff handled it.', 'en'],
+  ] as Array<[string, string | null]>)('%s is %s', (text, lang) => expect(detectLanguage(text)).toBe(lang));
 
   it('scores Spanish as the English version scores', () => {
     expect(sentimentIn('Excelente servicio, muy amables y rápidos. ¡Los recomiendo!', 'es')!.score).toBeGreaterThan(0);

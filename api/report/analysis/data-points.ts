@@ -207,7 +207,7 @@ const LOCAL_ADVICE: [string, string] = ['Say where you are and what you do', 'Na
 
 /** Grid points are unknown when the grid could not be measured (quota, no provider search). */
 const grid = (f: (v: GridMetrics) => Value | typeof NA) => (s: Subject): Got => (s.visibility ? f(s.visibility) : UNKNOWN);
-const LANGUAGE_NAMES: Record<string, string> = { en: 'English', es: 'Spanish', fr: 'French', pt: 'Portuguese', de: 'German', it: 'Italian', nl: 'Dutch', ru: 'Russian', ja: 'Japanese', zh: 'Chinese', ko: 'Korean', ar: 'Arabic', he: 'Hebrew', el: 'Greek', th: 'Thai', hi: 'Hindi', vi: 'Vietnamese', unknown: 'not recognised' };
+const LANGUAGE_NAMES: Record<string, string> = { en: 'English', es: 'Spanish', fr: 'French', pt: 'Portuguese', de: 'German', it: 'Italian', nl: 'Dutch', pl: 'Polish', cs: 'Czech', tr: 'Turkish', ru: 'Russian', ja: 'Japanese', zh: 'Chinese', ko: 'Korean', ar: 'Arabic', he: 'Hebrew', el: 'Greek', th: 'Thai', hi: 'Hindi', vi: 'Vietnamese', unknown: 'not recognised' };
 /** "Spanish 3, English 2". */
 const languageList = (languages: Record<string, number>) => Object.entries(languages).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([l, c]) => `${LANGUAGE_NAMES[l] ?? l} ${c}`).join(', ') || null;
 
