@@ -5,15 +5,19 @@ import { Hono } from 'hono';
 import { alertThresholdSchema } from '../../common/schemas/early-warning.ts';
 import type { AppContext } from '../context.ts';
 import { validate } from '../lib/validate.ts';
-import { getReviewAlerts, monitoredBusiness, setAlertThreshold, type Monitored } from '../services/review-alerts.ts';
+import { ALERT_WINDOW_DAYS, getReviewAlerts, monitoredBusiness, setAlertThreshold, type Monitored } from '../services/review-alerts.ts';
+import { visibilityDrops } from '../services/visibility-history.ts';
 
 const NO_STORE = { 'Cache-Control': 'private, no-store' };
 
 export function earlyWarningRoutes(ctx: AppContext) {
   return new Hono<{ Variables: { business: Monitored } }>()
-    .get('/business/:businessId/review-alerts', async (c) =>
-      c.json(await getReviewAlerts({ ctx, cookie: c.req.header('cookie'), businessId: c.req.param('businessId') }), 200, NO_STORE),
-    )
+    .get('/business/:businessId/review-alerts', async (c) => {
+      const now = Date.now();
+      const answer = await getReviewAlerts({ ctx, cookie: c.req.header('cookie'), businessId: c.req.param('businessId'), now });
+      // Beside the review alerts, the falls of local visibility over the same window.
+      return c.json({ ...answer, visibility: await visibilityDrops(ctx, answer.business.id, now, ALERT_WINDOW_DAYS) }, 200, NO_STORE);
+    })
     .put(
       '/business/:businessId/alert-threshold',
       async (c, next) => {

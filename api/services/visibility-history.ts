@@ -1,9 +1,10 @@
 // Local visibility over time: every analysis keeps its grid's summary on the business's own
 // metrics row (business_metrics.visibility, local_voice_share). Paid plans' scheduled re-analysis
 // (REANALYSIS_INTERVAL_DAYS, weekly by default) makes it a weekly scan. Read here for the public
-// API (paged, newest first) and compared scan to scan for the visibility.changed webhook and the
-// Early Warning e-mail on a fall of Share of Local Voice.
-import { and, desc, eq, isNotNull, lt } from 'drizzle-orm';
+// API (paged, newest first) and compared scan to scan for the visibility.changed webhook, the
+// Early Warning e-mail on a fall of Share of Local Voice and the Early Warning Monitor's list of
+// those falls.
+import { and, asc, desc, eq, isNotNull, lt } from 'drizzle-orm';
 import { businesses, businessMetrics } from '../../db/schema/businesses.ts';
 import type { AppContext } from '../context.ts';
 import { candidates } from './plan-candidates.ts';
@@ -17,6 +18,31 @@ export const VISIBILITY_PAGE = { default: 20, max: 100 } as const;
 /** "Week over week": the scan compared with is at least this many days older (the weekly
  *  re-analysis), so two reports on one day never raise an alert. */
 export const ALERT_MIN_DAYS = 6;
+
+type Scan = { solv: number; at: Date };
+
+/** A fall worth a warning: VISIBILITY_ALERT_DROP points or more from the previous measured scan,
+ *  that scan ALERT_MIN_DAYS or more older. */
+const isDrop = (ctx: AppContext, previous: Scan, latest: Scan) =>
+  latest.at.getTime() - previous.at.getTime() >= ALERT_MIN_DAYS * 86_400_000 && previous.solv - latest.solv >= ctx.env.VISIBILITY_ALERT_DROP;
+
+/** The Early Warning Monitor's local visibility: the latest measured Share of Local Voice and the
+ *  falls (isDrop) of the last `days`, newest first. The caller checked access. */
+export async function visibilityDrops(ctx: AppContext, businessId: string, now: number, days: number) {
+  const scans = (await ctx.db
+    .select({ solv: businessMetrics.localVoiceShare, at: businessMetrics.reportedAt })
+    .from(businessMetrics)
+    .where(and(eq(businessMetrics.businessId, businessId), eq(businessMetrics.isMainBusiness, true), isNotNull(businessMetrics.localVoiceShare)))
+    .orderBy(asc(businessMetrics.reportedAt))) as Scan[];
+  const since = now - days * 86_400_000;
+  const drops = scans.flatMap((latest, i) =>
+    i > 0 && latest.at.getTime() >= since && isDrop(ctx, scans[i - 1]!, latest)
+      ? [{ solv: latest.solv, previousSolv: scans[i - 1]!.solv, at: latest.at.getTime(), previousAt: scans[i - 1]!.at.getTime() }]
+      : [],
+  );
+  const latest = scans.at(-1);
+  return { dropPoints: ctx.env.VISIBILITY_ALERT_DROP, latest: latest ? { solv: latest.solv, at: latest.at.getTime() } : null, drops: drops.reverse() };
+}
 
 /** The business's scans, newest first; `cursor` is the previous page's last reportedAt (ms).
  *  404 'Business not found' when the caller may not see it. */
@@ -60,8 +86,7 @@ export async function emitVisibilityChange(ctx: AppContext, businessId: string, 
   let queued = 0;
   for (const userId of userIds) queued += await emitEvent(ctx, { userId, type: 'visibility.changed', eventKey: `visibility.changed:${runId}`, data, now });
   // Early Warning: a fall of VISIBILITY_ALERT_DROP points or more, week over week.
-  const weekApart = latest.at.getTime() - previous.at.getTime() >= ALERT_MIN_DAYS * 86_400_000;
-  if (weekApart && previous.solv! - latest.solv! >= ctx.env.VISIBILITY_ALERT_DROP) {
+  if (isDrop(ctx, { solv: previous.solv!, at: previous.at }, { solv: latest.solv!, at: latest.at })) {
     const payload: VisibilityAlertPayload = { businessId, runId, solv: latest.solv!, previousSolv: previous.solv!, at: latest.at.toISOString(), previousAt: previous.at.toISOString() };
     await enqueue(ctx.db, { type: VISIBILITY_ALERT, payload: { ...payload }, key: `visibility-alert:${runId}` });
   }

@@ -1,7 +1,9 @@
 // The Early Warning Monitor in the browser: an enterprise owner follows the dashboard's link, sees
 // the alerts recorded by an analysis run and saves a threshold; a pro user is refused; an unknown
 // id is Business Not Found; a visitor must log in.
+import { and, asc, eq } from 'drizzle-orm';
 import { persistReport } from '../../api/report/persist.ts';
+import { businessMetrics } from '../../db/schema/businesses.ts';
 import type { Review } from '../../api/report/types.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
@@ -28,6 +30,11 @@ test('an enterprise owner opens the monitor from the dashboard, reads the alerts
     review(4.5, 3, 'Happy H.', 'Great visit.'),
   ];
   await persistReport(appCtx, { businessId: business.id, requestId: null, reportType: 'scheduled', data });
+  // Local visibility: the seeded scan 8 days ago at 40%, this analysis at 25%: a fall of 15 points.
+  const own = and(eq(businessMetrics.businessId, business.id), eq(businessMetrics.isMainBusiness, true));
+  const [first, latest] = await appCtx.db.select({ runId: businessMetrics.runId }).from(businessMetrics).where(own).orderBy(asc(businessMetrics.reportedAt));
+  await appCtx.db.update(businessMetrics).set({ localVoiceShare: 40, reportedAt: new Date(Date.now() - 8 * DAY) }).where(and(own, eq(businessMetrics.runId, first!.runId)));
+  await appCtx.db.update(businessMetrics).set({ localVoiceShare: 25 }).where(and(own, eq(businessMetrics.runId, latest!.runId)));
 
   await page.goto(`/dashboard/${business.id}`);
   await page.getByRole('link', { name: 'Early Warning' }).click();
@@ -50,6 +57,15 @@ test('an enterprise owner opens the monitor from the dashboard, reads the alerts
   await expect(alerts.nth(1)).toContainText('Riley S.');
   await expect(alerts.nth(1).getByRole('link', { name: 'View review' })).toHaveCount(0);
   await expect(page.getByText('Great visit.')).toHaveCount(0);
+
+  // The fall of local visibility, beside the review alerts.
+  const visibility = page.getByTestId('visibility-falls');
+  await expect(visibility.getByRole('heading', { name: /Local Visibility/ })).toBeVisible();
+  await expect(visibility.getByTestId('visibility-latest')).toHaveText('25.00%');
+  await expect(visibility.getByTestId('visibility-fall')).toHaveCount(1);
+  await expect(visibility.getByTestId('visibility-fall')).toContainText('−15.00 points');
+  await expect(visibility.getByTestId('visibility-fall')).toContainText('40.00% → 25.00%');
+  await page.screenshot({ path: 'test-results/early-warning-visibility.png', fullPage: true });
 
   // A bad value never leaves the browser.
   const input = page.getByLabel('Alert me about reviews rated at or below');

@@ -50,6 +50,8 @@ describe('Early Warning access', () => {
       alertWindowDays: 90,
       stats: { total: 0, last30Days: 0, averageRating: null, lowestRating: null, latestReviewDate: null },
       alerts: [],
+      // No analysis yet: Share of Local Voice not measured, no fall.
+      visibility: { dropPoints: 10, latest: null, drops: [] },
     });
 
     // Signed out: 401, for reads and writes.

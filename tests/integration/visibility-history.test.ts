@@ -149,6 +149,19 @@ describe('local visibility history', () => {
 
     const [job] = await t.ctx.db.select().from(jobs).where(and(eq(jobs.type, VISIBILITY_ALERT), eq(jobs.key, `visibility-alert:${run2.runId}`)));
     expect(job).toBeDefined();
+    // The Early Warning Monitor lists the fall beside the review alerts.
+    const monitor = await call(t.app, 'GET', `/api/business/${business.id}/review-alerts`, undefined, owner.cookie);
+    expect(monitor.status).toBe(200);
+    expect(monitor.body.visibility).toEqual({
+      dropPoints: 2,
+      latest: { solv: 0, at: expect.any(Number) },
+      drops: [{ solv: 0, previousSolv: before, at: monitor.body.visibility.latest.at, previousAt: expect.any(Number) }],
+    });
+    // Two scans a day apart are not week over week: no fall listed.
+    await persistReport(t.ctx, { businessId: business.id, requestId: null, reportType: 'reanalysis', data: scan });
+    const later = (await call(t.app, 'GET', `/api/business/${business.id}/review-alerts`, undefined, owner.cookie)).body.visibility;
+    expect(later.latest.solv).toBe(before);
+    expect(later.drops).toHaveLength(1);
     await createWorker(t.ctx, { registry: createRegistry({}) }).drain();
     const files = readdirSync(join(t.dataDir, 'outbox'));
     const mails = await Promise.all(files.map(async (f) => (await readOutboxMessage(t.ctx, f))!.email));

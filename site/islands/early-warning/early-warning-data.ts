@@ -18,7 +18,19 @@ export interface ReviewAlertsResponse {
   alertWindowDays?: number;
   stats: { total: number; last30Days: number; averageRating: number | null; lowestRating?: number | null };
   alerts: AlertRow[];
+  /** Share of Local Voice: the latest measured, and its falls of `dropPoints` or more from the
+   *  scan a week or more before, in the last alertWindowDays, newest first. */
+  visibility?: { dropPoints: number; latest: { solv: number; at: number } | null; drops: VisibilityDrop[] };
 }
+
+export interface VisibilityDrop {
+  solv: number;
+  previousSolv: number;
+  at: number;
+  previousAt: number;
+}
+
+export const fmtShare = (n: number) => `${n.toFixed(2)}%`;
 
 export const PLAN_MESSAGE = 'Early Warning Monitor requires Enterprise or Agency subscription';
 export const FETCH_FALLBACK = 'Failed to fetch alerts';

@@ -1,5 +1,6 @@
 // The Early Warning Monitor island: /early-warning/{businessId}. Loads the alerts once, shows the
-// stats, the threshold form and the 10 most recent alerts. The server decides access and the plan.
+// stats, the threshold form, the falls of local visibility and the 10 most recent alerts. The
+// server decides access and the plan.
 import { useEffect, useState, type FormEvent } from 'react';
 import { ALERT_THRESHOLD, EARLY_WARNING_ALERT_LIMIT, ratingColour, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE } from '../../../common/constants.ts';
 import { isThreshold, THRESHOLD_MESSAGE, THRESHOLD_TITLE } from '../../../common/schemas/early-warning.ts';
@@ -8,7 +9,7 @@ import { loginFor } from '../../lib/auth-redirect.ts';
 import { toast } from '../../lib/toasts.ts';
 import { Loading, StateCard } from '../dashboard/dashboard-states.tsx';
 import { fmtDate } from '../dashboard/dashboard-data.ts';
-import { fmtRating, loadErrorOf, platformLabel, reviewLink, type AlertRow, type LoadError, type ReviewAlertsResponse } from './early-warning-data.ts';
+import { fmtRating, fmtShare, loadErrorOf, platformLabel, reviewLink, type AlertRow, type LoadError, type ReviewAlertsResponse } from './early-warning-data.ts';
 import '../dashboard/dashboard.css';
 import './early-warning.css';
 
@@ -71,6 +72,8 @@ function Monitor({ data, onThreshold }: { data: ReviewAlertsResponse; onThreshol
       </section>
 
       <ThresholdForm businessId={business.id} threshold={data.threshold} onSaved={onThreshold} />
+
+      {data.visibility && <VisibilityFalls visibility={data.visibility} days={data.alertWindowDays ?? 90} businessId={business.id} />}
 
       <section className="card flush block" aria-labelledby="alerts-title">
         <h2 className="card-title padded" id="alerts-title">
@@ -160,6 +163,42 @@ function ThresholdForm({ businessId, threshold, onSaved }: { businessId: string;
       <p className="muted small" id="alert-threshold-range">
         From {ALERT_THRESHOLD.min.toFixed(1)} to {ALERT_THRESHOLD.max.toFixed(1)} stars, in steps of {ALERT_THRESHOLD.step}. A new threshold applies to the reviews found by the next analysis; alerts already raised stay.
       </p>
+    </section>
+  );
+}
+
+function VisibilityFalls({ visibility, days, businessId }: { visibility: NonNullable<ReviewAlertsResponse['visibility']>; days: number; businessId: string }) {
+  const { latest, drops, dropPoints } = visibility;
+  return (
+    <section className="card flush block" aria-labelledby="visibility-title" data-testid="visibility-falls">
+      <h2 className="card-title padded" id="visibility-title">
+        Local Visibility <span className="count">{drops.length}</span>
+      </h2>
+      {latest === null ? (
+        <p className="ew-empty">Share of Local Voice has not been measured for this business yet. Each analysis measures it on a grid of local searches around the business; see the <a href={`/dashboard/${encodeURIComponent(businessId)}`}>dashboard</a>.</p>
+      ) : (
+        <>
+          <p className="ew-empty">
+            Share of Local Voice: <strong data-testid="visibility-latest">{fmtShare(latest.solv)}</strong> in the scan of {fmtDate(latest.at)}.{' '}
+            {drops.length === 0 ? `No fall of ${dropPoints} points or more from the scan a week before in the last ${days} days.` : `Falls of ${dropPoints} points or more from the scan a week before, last ${days} days:`}
+          </p>
+          {drops.length > 0 && (
+            <ul className="ew-alerts">
+              {drops.map((d) => (
+                <li className="ew-alert ew-alert-top" key={d.at} data-testid="visibility-fall">
+                  <span className="rating rating-red">−{(d.previousSolv - d.solv).toFixed(2)} points</span>
+                  <span>
+                    {fmtShare(d.previousSolv)} → {fmtShare(d.solv)}
+                  </span>
+                  <span className="ew-date">
+                    {fmtDate(d.previousAt)} → {fmtDate(d.at)}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
     </section>
   );
 }
