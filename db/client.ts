@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createClient, type Client, type InValue } from '@libsql/client';
+import { createClient, type Client, type InArgs, type InValue } from '@libsql/client';
 import Database from 'libsql';
 import { drizzle } from 'drizzle-orm/libsql';
 import { migrate } from 'drizzle-orm/libsql/migrator';
@@ -12,27 +12,66 @@ import * as schema from './schema.ts';
 export type Row = Record<string, unknown>;
 /** A read by hand-written SQL whose statement is prepared once and kept (see `preparedReads`). */
 export type PreparedRead = (sql: string, args: InValue[]) => Promise<Row[]>;
-export type Db = ReturnType<typeof drizzle<typeof schema>> & { $client: Client; $read: PreparedRead };
+export type Db = ReturnType<typeof drizzle<typeof schema>> & { $client: Client; $read: PreparedRead; $calls: CallRecord };
+
+/** What this process saw of its database calls lately: the health check reads it. */
+export interface CallRecord {
+  /** When a call last ran past its deadline or could not reach the server (ms since 1970), else 0. */
+  failedAt: number;
+  /** When a call last took longer than SLOW_CALL_MS, else 0. */
+  slowAt: number;
+}
+
+/** Every database call ends by this long: a server that stopped answering is a fault told to the
+ *  caller (a request's 503, a worker's pause), never a request that hangs for minutes. */
+export const DEFAULT_CALL_DEADLINE_MS = 10_000;
+/** A remote write that meets a busy database is tried again for this long, as a file database's
+ *  busy timeout waits (`timeout: 5000` below, read by the driver for files only). */
+export const BUSY_WAIT_MS = 5_000;
+/** A call that took longer than this makes the health check say the database is slow. */
+export const SLOW_CALL_MS = 1_000;
+
+/** A remote database did not answer in time, or could not be reached: a storage fault (api/jobs/faults.ts). */
+export class DatabaseUnreachableError extends Error {
+  readonly code = 'DATABASE_UNREACHABLE';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DatabaseUnreachableError';
+  }
+}
 
 export const MIGRATIONS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-/** Opens the database; a `file:` URL gets its folder created and WAL journaling. */
-export async function openDb(url: string, authToken?: string): Promise<Db> {
+/**
+ * Opens the database; a `file:` URL gets its folder created and WAL journaling. Every call, on a
+ * file or a server, is given exactly the named arguments its statement uses (a libSQL server
+ * refuses the others); on a server, every call also has a deadline and a busy answer is waited out.
+ */
+export async function openDb(url: string, authToken?: string, options: { deadlineMs?: number } = {}): Promise<Db> {
   const file = url.startsWith('file:');
   if (file) mkdirSync(dirname(url.slice('file:'.length)), { recursive: true });
-  const client = file ? recoveringClient(await connect(url, authToken, true)) : await connect(url, authToken, false);
+  const calls: CallRecord = { failedAt: 0, slowAt: 0 };
+  const deadlineMs = options.deadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
+  const client = exactArguments(file ? recoveringClient(await connect(url, authToken, true)) : remoteClient(await connect(url, authToken, false, deadlineMs), deadlineMs, calls));
   const db = drizzle(client, { schema }) as Db;
   db.$read = file ? preparedReads(url.slice('file:'.length), client) : async (sql, args) => (await client.execute({ sql, args })).rows as unknown as Row[];
+  db.$calls = calls;
   return db;
 }
 
-async function connect(url: string, authToken: string | undefined, file: boolean): Promise<Client> {
+async function connect(url: string, authToken: string | undefined, file: boolean, deadlineMs = DEFAULT_CALL_DEADLINE_MS): Promise<Client> {
   // A file database gets one connection per process. Its calls run synchronously on this thread, so
   // a pool (the client's default, opening a connection whenever two awaited calls overlap) adds no
   // parallelism, only connections without the PRAGMAs below, and a second connection of our own
   // waiting on the first's lock would stall the thread. The busy timeout is in the config: a write
   // that meets another process's lock (a separate worker, a test) waits up to 5 s.
-  const client = createClient({ url, authToken, timeout: 5000, ...(file ? { concurrency: 1 } : {}) });
+  // Over HTTP each request to the server is cut off at the deadline, so no socket waits forever.
+  const client = createClient({
+    url,
+    authToken,
+    timeout: 5000,
+    ...(file ? { concurrency: 1 } : { fetch: (request: Request) => fetch(request, { signal: AbortSignal.timeout(deadlineMs) }) }),
+  });
   if (file) {
     await client.execute('PRAGMA journal_mode = WAL');
     // Reads map the file instead of a pread per page, and keep a 64 MB page cache (the default 2 MB
@@ -44,6 +83,118 @@ async function connect(url: string, authToken: string | undefined, file: boolean
   }
   await client.execute('PRAGMA foreign_keys = ON');
   return client;
+}
+
+type Statement = string | { sql: string; args?: InArgs };
+
+/** The named parameters a statement uses (`:name`, `@name`, `$name`), outside string literals,
+ *  quoted names and comments. */
+const PARAMETER = /'(?:[^']|'')*'|"(?:[^"]|"")*"|`[^`]*`|\[[^\]]*\]|--[^\n]*|\/\*[\s\S]*?\*\/|[:@$]([A-Za-z_][A-Za-z0-9_]*)/g;
+const namesCache = new Map<string, Set<string>>();
+function namesIn(sql: string): Set<string> {
+  let names = namesCache.get(sql);
+  if (!names) {
+    names = new Set();
+    for (const m of sql.matchAll(PARAMETER)) if (m[1]) names.add(m[1]);
+    if (namesCache.size > 2_000) namesCache.clear();
+    namesCache.set(sql, names);
+  }
+  return names;
+}
+
+/** A statement with only the named arguments its SQL uses: a file database ignores the others, a
+ *  libSQL server refuses the whole statement ("too many parameters"). */
+export function withExactArguments(statement: Statement): Statement {
+  if (typeof statement === 'string' || !statement.args || Array.isArray(statement.args)) return statement;
+  const names = namesIn(statement.sql);
+  const args = statement.args as Record<string, InValue>;
+  if (Object.keys(args).every((k) => names.has(k))) return statement;
+  return { sql: statement.sql, args: Object.fromEntries(Object.entries(args).filter(([k]) => names.has(k))) };
+}
+
+function exactArguments(client: Client): Client {
+  const execute = client.execute.bind(client) as (s: Statement) => Promise<unknown>;
+  const batch = client.batch.bind(client);
+  const exact = (s: Statement | [string, InArgs?]): Statement => withExactArguments(Array.isArray(s) ? { sql: s[0], args: s[1] } : s);
+  client.execute = ((s: Statement, args?: InArgs) => execute(exact(typeof s === 'string' && args !== undefined ? [s, args] : s))) as Client['execute'];
+  client.batch = ((statements, mode) => batch(statements.map(exact) as typeof statements, mode)) as Client['batch'];
+  return client;
+}
+
+/** A server's answer that the database is busy (another writer held it): the statement did not run. */
+const BUSY = /SQLITE_BUSY|database is locked/i;
+/** The server could not be reached, or stopped answering: nothing says whether a write was applied. */
+const UNREACHABLE = /fetch failed|ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|socket hang up|HRANA_WEBSOCKET_ERROR|aborted due to timeout|TimeoutError|other side closed|SERVER_ERROR|HRANA_CLOSED_ERROR/i;
+
+function describe(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, message, name } = e as { code?: unknown; message?: unknown; name?: unknown };
+    parts.push(String(code ?? ''), String(name ?? ''), String(message ?? e));
+  }
+  return parts.join(' ');
+}
+
+/**
+ * A libSQL server's client: busy answers are tried again for up to BUSY_WAIT_MS (a busy answer
+ * means the statement, or the whole batch, did not run, so trying again applies it once); every
+ * call ends within the deadline, and a server that cannot be reached or did not answer in time
+ * becomes a DatabaseUnreachableError.
+ */
+function remoteClient(client: Client, deadlineMs: number, calls: CallRecord): Client {
+  const guard =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const started = Date.now();
+      for (let wait = 25; ; wait = Math.min(500, wait * 2)) {
+        let timer: NodeJS.Timeout | undefined;
+        try {
+          const result = await Promise.race([
+            call(...args),
+            new Promise<never>((_, fail) => {
+              timer = setTimeout(() => fail(new DatabaseUnreachableError(`the database did not answer within ${deadlineMs} ms`)), Math.max(1, started + deadlineMs - Date.now()));
+            }),
+          ]);
+          if (Date.now() - started > SLOW_CALL_MS) calls.slowAt = Date.now();
+          return result;
+        } catch (error) {
+          const text = describe(error);
+          if (BUSY.test(text) && Date.now() - started + wait < BUSY_WAIT_MS) {
+            await new Promise((r) => setTimeout(r, wait));
+            continue;
+          }
+          if (error instanceof DatabaseUnreachableError || UNREACHABLE.test(text)) {
+            calls.failedAt = Date.now();
+            throw error instanceof DatabaseUnreachableError ? error : new DatabaseUnreachableError(`the database could not be reached: ${text.trim()}`, { cause: error });
+          }
+          throw error;
+        } finally {
+          clearTimeout(timer);
+        }
+      }
+    };
+  client.execute = guard(client.execute.bind(client)) as Client['execute'];
+  client.batch = guard(client.batch.bind(client));
+  client.executeMultiple = guard(client.executeMultiple.bind(client));
+  return client;
+}
+
+/**
+ * Asks the database the simplest question within `withinMs`: 'ok', 'slow' (no answer in time) or
+ * 'unreachable' (refused, or an error). The health check's probe: it answers whatever the server does.
+ */
+export async function probeDatabase(db: Db, withinMs: number): Promise<'ok' | 'slow' | 'unreachable'> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      db.$client.execute('SELECT 1').then(() => 'ok' as const),
+      new Promise<'slow'>((done) => (timer = setTimeout(() => done('slow'), withinMs))),
+    ]);
+  } catch {
+    return 'unreachable';
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The disk full or the database locked, as the driver reports it. */

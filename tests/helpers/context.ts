@@ -1,4 +1,6 @@
-// A fresh, migrated libSQL database per test file, and the Hono app over it.
+// A fresh, migrated libSQL database per test file, and the Hono app over it. With
+// TEST_DATABASE=sqld (the second pass of `npm test`), the database is a real libSQL server of the
+// file's own instead of a file in DATA_DIR: a statement only a file accepts fails there.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,24 +8,41 @@ import { createApp, type AppOptions } from '../../api/app.ts';
 import type { AppContext } from '../../api/context.ts';
 import { createContext } from '../../api/create-context.ts';
 import { loadEnv } from '../../api/env.ts';
+import { startSqld, type Sqld } from './sqld.ts';
+
+/** True in the pass of the suite that runs against sqld: tests of file-only behaviour skip there. */
+export const ON_SQLD = process.env.TEST_DATABASE === 'sqld';
 
 export interface TestContext {
   ctx: AppContext;
   app: ReturnType<typeof createApp>;
   dataDir: string;
+  /** The libSQL server under the context, on the sqld pass. */
+  sqld: Sqld | null;
   close: () => Promise<void>;
 }
 
 export async function createTestContext(overrides: Record<string, string> = {}, options: AppOptions = {}): Promise<TestContext> {
   const dataDir = mkdtempSync(join(tmpdir(), 'localrank-test-'));
-  const env = loadEnv({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', WORKER: 'off', SIGNUP_RATE_LIMIT_PER_IP: '100000', ...overrides });
+  const sqld = ON_SQLD && !overrides.DATABASE_URL ? await startSqld() : null;
+  const env = loadEnv({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    WORKER: 'off',
+    SIGNUP_RATE_LIMIT_PER_IP: '100000',
+    ...(sqld ? { DATABASE_URL: sqld.url } : {}),
+    ...overrides,
+  });
   const ctx = await createContext(env, { migrate: true });
   return {
     ctx,
     app: createApp(ctx, options),
     dataDir,
+    sqld,
     close: async () => {
       ctx.db.$client.close();
+      await sqld?.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
