@@ -10,6 +10,7 @@ import type { AppContext } from './context.ts';
 import { enqueueAccountEmail } from './email/account-email.ts';
 import type { Env } from './env.ts';
 import { createLogger, type Logger } from './log.ts';
+import { moveLegacyFiles } from './services/legacy-files.ts';
 
 /** AUTH_SECRET when set; else a secret generated once and kept in DATA_DIR (mode 0600). */
 function authSecret(env: Env): string {
@@ -24,9 +25,12 @@ function authSecret(env: Env): string {
 }
 
 export async function createContext(env: Env, options: { migrate?: boolean; log?: Logger } = {}): Promise<AppContext> {
-  const db = await openDb(env.DATABASE_URL, env.DATABASE_AUTH_TOKEN);
+  const db = await openDb(env.DATABASE_URL, env.DATABASE_AUTH_TOKEN, { deadlineMs: env.DATABASE_TIMEOUT_MS });
   if (options.migrate) await migrateDb(db);
   const log = options.log ?? createLogger(env.LOG_LEVEL);
   const auth = createAuth({ db, env, secret: authSecret(env), log, sendEmail: (email) => enqueueAccountEmail(db, email) });
-  return { env, db, auth, log };
+  const ctx = { env, db, auth, log };
+  // Logos and exports an earlier version kept in this DATA_DIR go into the database (decision 0208).
+  if (options.migrate) await moveLegacyFiles(ctx);
+  return ctx;
 }

@@ -28,6 +28,9 @@ const schema = z.object({
     error: 'must be a libSQL URL: file:…, libsql://…, wss://…, ws://…, https://… or http://…',
   }),
   DATABASE_AUTH_TOKEN: optional,
+  // A libSQL server's call that has not answered by then is given up (503 to a request, a pause to
+  // the worker); a busy server is waited out for up to 5 s within it.
+  DATABASE_TIMEOUT_MS: whole('must be a number of milliseconds from 1000 to 120000', 1_000, 120_000, 10_000),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   AUTH_SECRET: z.string().min(32, 'AUTH_SECRET must be at least 32 characters').optional(),
   WORKER: z.enum(['inline', 'off']).default('inline'),

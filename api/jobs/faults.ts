@@ -7,7 +7,7 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { errorMessage } from '../log.ts';
 
-export type StorageFault = 'full' | 'busy';
+export type StorageFault = 'full' | 'busy' | 'unreachable';
 
 /** Every message and code along an error's cause chain (drizzle wraps libSQL's error). */
 function trail(error: unknown): string {
@@ -19,9 +19,12 @@ function trail(error: unknown): string {
   return parts.join(' ');
 }
 
-/** 'full' when the disk (or the database's page limit) is full, 'busy' when the database stayed locked. */
+/** 'full' when the disk (or the database's page limit) is full, 'busy' when the database stayed
+ *  locked, 'unreachable' when a database server could not be reached or did not answer in time
+ *  (db/client.ts gives every call to a server a deadline). */
 export function storageFault(error: unknown): StorageFault | null {
   const text = trail(error);
+  if (/DATABASE_UNREACHABLE/.test(text)) return 'unreachable';
   if (/SQLITE_FULL|database or disk is full|ENOSPC|no space left on device|EDQUOT/i.test(text)) return 'full';
   if (/SQLITE_BUSY|database is locked/i.test(text)) return 'busy';
   return null;
@@ -92,7 +95,8 @@ export function warnOncePerMinute(ctx: AppContext, key: string, msg: string, fie
 export function noteStorageFault(ctx: AppContext, kind: StorageFault, where: string, error: unknown, now = Date.now()) {
   const state = stateOf(ctx);
   state.storage = { kind, at: now, since: state.storage?.since ?? now };
-  warnOncePerMinute(ctx, `storage:${kind}`, kind === 'full' ? 'storage full: writes refused' : 'database locked: writes refused', { where, error: errorMessage(error) }, now);
+  const said = { full: 'storage full: writes refused', busy: 'database locked: writes refused', unreachable: 'database unreachable: requests refused' }[kind];
+  warnOncePerMinute(ctx, `storage:${kind}`, said, { where, error: errorMessage(error) }, now);
 }
 
 /** A write went through: the storage is fine again. */
@@ -105,9 +109,9 @@ export function noteStorageOk(ctx: AppContext) {
 
 /** The error a request gets when the storage refuses a write: 503 with Retry-After. */
 export function storageError(kind: StorageFault): AppError {
-  return kind === 'full'
-    ? new AppError('storage_full', 'We cannot store anything right now. Nothing you sent was lost; please try again in a minute.', { retryAfterSeconds: STORAGE_RETRY_AFTER_S })
-    : new AppError('busy', 'The server is busy. Please try again in a moment.', { retryAfterSeconds: 5 });
+  if (kind === 'full') return new AppError('storage_full', 'We cannot store anything right now. Nothing you sent was lost; please try again in a minute.', { retryAfterSeconds: STORAGE_RETRY_AFTER_S });
+  if (kind === 'unreachable') return new AppError('busy', 'We cannot reach our database right now. Please try again in a minute.', { retryAfterSeconds: STORAGE_RETRY_AFTER_S });
+  return new AppError('busy', 'The server is busy. Please try again in a moment.', { retryAfterSeconds: 5 });
 }
 
 /** Free bytes on the file system of DATA_DIR, or null when it cannot be told. */

@@ -1,9 +1,16 @@
 // `GET /api/health`: 200 while the process serves, with what an operator (or a monitor) needs to
 // tell a degraded service from a healthy one: the storage (a fault this process saw lately, or
-// less than DISK_LOW_BYTES free in DATA_DIR) and the e-mail waiting for the mail server (read
-// from the queue, so every process reports the same backlog). Decision 0200.
+// less than DISK_LOW_BYTES free in DATA_DIR), the database (a probe that answers within
+// HEALTH_PROBE_MS whatever the server does, and the calls this process saw run slow or fail
+// lately) and the e-mail waiting for the mail server (read from the queue, so every process
+// reports the same backlog). Decision 0200.
+import { probeDatabase, type Db } from '../../db/client.ts';
 import type { AppContext } from '../context.ts';
-import { MAIL_WAIT_PREFIX, storageHealth } from '../jobs/faults.ts';
+import { FAULT_RECENT_MS, MAIL_WAIT_PREFIX, storageHealth } from '../jobs/faults.ts';
+
+/** The health check answers within 2 s: the probe gets this long, the backlog read what is left. */
+export const HEALTH_PROBE_MS = 1_500;
+const HEALTH_ANSWER_MS = 1_900;
 
 export interface MailBacklog {
   /** Jobs waiting for the mail server. */
@@ -22,23 +29,41 @@ export async function mailBacklog(ctx: AppContext): Promise<MailBacklog> {
   return { waiting: n, oldestSince: n && rows[0]?.oldest != null ? new Date(Number(rows[0].oldest)).toISOString() : null };
 }
 
+/** 'unreachable' when the probe is refused or fails, 'slow' when it has no answer in time or a
+ *  call of this process lately took over a second or ran out of time, else 'ok'. */
+async function databaseHealth(db: Db, now: number): Promise<'ok' | 'slow' | 'unreachable'> {
+  const probe = await probeDatabase(db, HEALTH_PROBE_MS);
+  if (probe !== 'ok') return probe;
+  return now - Math.max(db.$calls.slowAt, db.$calls.failedAt) < FAULT_RECENT_MS ? 'slow' : 'ok';
+}
+
 export async function health(ctx: AppContext) {
+  const started = Date.now();
   const storage = storageHealth(ctx);
+  const database = await databaseHealth(ctx.db, started);
   let mail: MailBacklog | null = null;
-  try {
-    mail = await mailBacklog(ctx);
-  } catch {
-    // A database that cannot be read is itself the fault to report.
+  if (database !== 'unreachable' && Date.now() - started < HEALTH_PROBE_MS) {
+    let timer: NodeJS.Timeout | undefined;
+    mail = await Promise.race([
+      mailBacklog(ctx).catch(() => null),
+      new Promise<null>((done) => (timer = setTimeout(() => done(null), Math.max(1, started + HEALTH_ANSWER_MS - Date.now())))),
+    ]);
+    clearTimeout(timer);
   }
+  const storageProblem = { ok: null, busy: 'database_locked', low: 'disk_low', full: 'storage_full', unreachable: 'database_unreachable' }[storage.state];
   const problems = [
-    ...(storage.state === 'ok' ? [] : [storage.state === 'busy' ? 'database_locked' : storage.state === 'low' ? 'disk_low' : 'storage_full']),
-    ...(mail === null ? ['database_unreadable'] : mail.waiting > 0 ? ['mail_backlog'] : []),
+    ...new Set([
+      ...(storageProblem ? [storageProblem] : []),
+      ...(database === 'unreachable' ? ['database_unreachable'] : database === 'slow' ? ['database_slow'] : []),
+      ...(mail?.waiting ? ['mail_backlog'] : []),
+    ]),
   ];
   return {
     ok: true,
     status: problems.length ? ('degraded' as const) : ('ok' as const),
     problems,
     storage: storage.state,
+    database,
     mailBacklog: mail,
   };
 }

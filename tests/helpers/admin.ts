@@ -1,6 +1,7 @@
 // The operator's commands as an operator runs them (`npm run admin -- …`, `npm run report -- …`):
-// a process on the database in `dataDir`, its output and exit code.
+// a process on the test context's database, its output and exit code.
 import { spawn } from 'node:child_process';
+import { databaseEnv, type TestContext } from './context.ts';
 
 export type ScriptResult = { code: number; out: string; err: string };
 
@@ -14,8 +15,7 @@ export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv
   return new Promise((done) => child.on('close', (code) => done({ code: code ?? -1, out, err })));
 }
 
-export function runAdmin(dataDir: string, ...args: string[]): Promise<ScriptResult> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-  delete env.DATABASE_URL;
-  return runScript('scripts/admin.ts', args, env);
+/** `npm run admin -- …` on the test context's database (its file, or its server on the sqld pass). */
+export function runAdmin(t: Pick<TestContext, 'dataDir' | 'ctx'>, ...args: string[]): Promise<ScriptResult> {
+  return runScript('scripts/admin.ts', args, { ...process.env, ...databaseEnv(t), LOG_LEVEL: 'silent' });
 }

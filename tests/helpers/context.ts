@@ -48,6 +48,10 @@ export async function createTestContext(overrides: Record<string, string> = {}, 
   };
 }
 
+/** The settings another process (a CLI, a worker, a second app) needs to reach this context's
+ *  database: its DATA_DIR and, on a server, the server's URL. */
+export const databaseEnv = (t: Pick<TestContext, 'dataDir' | 'ctx'>) => ({ DATA_DIR: t.dataDir, DATABASE_URL: t.ctx.env.DATABASE_URL });
+
 /** JSON request through the app in-process; returns status, parsed body and the session cookie. */
 export async function call(app: TestContext['app'], method: string, path: string, body?: unknown, cookie?: string) {
   const headers: Record<string, string> = {};

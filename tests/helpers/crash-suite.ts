@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { closeMailer } from '../../api/email/mailer.ts';
-import { createTestContext, type TestContext } from './context.ts';
+import { createTestContext, databaseEnv, type TestContext } from './context.ts';
 import { startSmtpServer, type SmtpOptions } from './smtp.ts';
 
 type SmtpServer = Awaited<ReturnType<typeof startSmtpServer>>;
@@ -25,7 +25,7 @@ export function crashSuite() {
     /** A worker process on the test's database and mail server; `lines` collects its stdout. */
     startWorker(env: Record<string, string>) {
       const child = spawn(process.execPath, [resolve(import.meta.dirname, 'crash-worker.ts')], {
-        env: { ...process.env, DATA_DIR: suite.t.dataDir, SMTP_URL: suite.smtp.url, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env },
+        env: { ...process.env, ...databaseEnv(suite.t), SMTP_URL: suite.smtp.url, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       children.push(child);

@@ -21,7 +21,7 @@ import { businesses, businessMetrics } from '../../db/schema/businesses.ts';
 import { contactMessages } from '../../db/schema/operations.ts';
 import { reports, reviewAlerts } from '../../db/schema/reports.ts';
 import { widgetKeys } from '../../db/schema/widget.ts';
-import { call, createTestContext, type TestContext } from '../helpers/context.ts';
+import { call, createTestContext, databaseEnv, type TestContext } from '../helpers/context.ts';
 import { findMentions } from '../helpers/data-walk.ts';
 import { addClient, seedBusiness } from '../helpers/dashboard-seed.ts';
 import { createUser } from '../helpers/factories.ts';
@@ -243,8 +243,7 @@ describe('delete my account', () => {
     const owner = await createUser(t.ctx);
     expect((await call(t.app, 'POST', '/api/account/delete', { password: owner.password, confirmEmail: owner.email }, owner.cookie)).status).toBe(200);
     const admin = (...args: string[]) => {
-      const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: t.dataDir, LOG_LEVEL: 'silent' };
-      delete env.DATABASE_URL;
+      const env: NodeJS.ProcessEnv = { ...process.env, ...databaseEnv(t), LOG_LEVEL: 'silent' };
       const child = spawn(process.execPath, ['scripts/admin.ts', ...args], { env });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createClient } from '@libsql/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../helpers/admin.ts';
-import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { createTestContext, ON_SQLD, type TestContext } from '../helpers/context.ts';
 import { createUser } from '../helpers/factories.ts';
 import { eq } from 'drizzle-orm';
 import { MAIL_WAIT_PREFIX } from '../../api/jobs/faults.ts';
@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const admin = (...args: string[]) => runAdmin(t.dataDir, ...args);
+const admin = (...args: string[]) => runAdmin(t, ...args);
 
 describe('npm run admin', () => {
   it('--help lists the commands; an unknown command or missing argument says so and fails', async () => {
@@ -47,7 +47,12 @@ describe('npm run admin', () => {
     expect(noStatus.err).toMatch(/^Unknown status 'sleeping'\. Statuses: /);
   });
 
-  it('backup copies the database to a new file while it serves, and will not overwrite one', async () => {
+  it.runIf(ON_SQLD)('backup on a libSQL server says the server keeps its own backups', async () => {
+    const said = await admin('backup', join(t.dataDir, 'backups', 'copy.db'));
+    expect(said).toMatchObject({ code: 1, err: expect.stringContaining('a libSQL server (DATABASE_URL=libsql://…) keeps its own backups') });
+  });
+
+  it.skipIf(ON_SQLD)('backup copies the database to a new file while it serves, and will not overwrite one', async () => {
     const user = await createUser(t.ctx);
     const target = join(t.dataDir, 'backups', 'copy.db');
     const made = await admin('backup', target);

@@ -18,7 +18,7 @@ import { businesses, consentRecords, reportRequests } from '../../db/schema/busi
 import { contactMessages, jobs } from '../../db/schema/operations.ts';
 import { reports } from '../../db/schema/reports.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
-import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { createTestContext, databaseEnv, type TestContext } from '../helpers/context.ts';
 import { findMentions } from '../helpers/data-walk.ts';
 import { createUser, uniqueEmail } from '../helpers/factories.ts';
 import { createReportRequest } from '../helpers/report-requests.ts';
@@ -131,8 +131,7 @@ describe('the report e-mail\'s "Delete my data" link', () => {
 describe('npm run admin -- forget <email>', () => {
   it('erases and prints what it removed and what it kept', async () => {
     const { request, company, report } = await freeReport();
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: t.dataDir, LOG_LEVEL: 'silent' };
-    delete env.DATABASE_URL;
+    const env: NodeJS.ProcessEnv = { ...process.env, ...databaseEnv(t), LOG_LEVEL: 'silent' };
     const child = spawn(process.execPath, ['scripts/admin.ts', 'forget', request.email.toUpperCase()], { env });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import Database from 'libsql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { createTestContext, ON_SQLD, type TestContext } from '../helpers/context.ts';
 import { submitForm } from '../helpers/report-requests.ts';
 
 let t: TestContext;
@@ -15,7 +15,7 @@ afterAll(() => t.close());
 
 const submit = () => submitForm(t.app);
 
-describe('a database locked by another process', () => {
+describe.skipIf(ON_SQLD)('a database file locked by another process', () => {
   it('refuses submits with 503 and Retry-After while the lock lasts, and takes them again after', async () => {
     const other = new Database(join(t.dataDir, 'app.db'));
     other.exec('BEGIN IMMEDIATE');

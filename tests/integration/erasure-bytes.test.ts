@@ -59,7 +59,7 @@ describe('an agency purged after its grace period', () => {
     const before = findBytes(t.dataDir, needles);
     expect(Object.keys(before).length).toBeGreaterThan(0);
 
-    const purge = await runAdmin(t.dataDir, 'purge-expired');
+    const purge = await runAdmin(t, 'purge-expired');
     expect(purge.err).toBe('');
     expect(purge.out).toContain('Closed accounts past their 30 days erased: 1.');
     expect(purge.out).toContain('Expired export archives removed: 0.');

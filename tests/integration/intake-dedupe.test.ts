@@ -13,7 +13,7 @@ import { reportRequests } from '../../db/schema/businesses.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { reports } from '../../db/schema/reports.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
-import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { createTestContext, databaseEnv, type TestContext } from '../helpers/context.ts';
 import { uniqueEmail } from '../helpers/factories.ts';
 import { validForm } from '../helpers/report-requests.ts';
 
@@ -21,7 +21,7 @@ let t: TestContext;
 let second: AppContext;
 beforeAll(async () => {
   t = await createTestContext({ TRUST_PROXY: 'true' });
-  second = await createContext(loadEnv({ ...process.env, NODE_ENV: 'test', DATA_DIR: t.dataDir, LOG_LEVEL: 'silent', WORKER: 'off', TRUST_PROXY: 'true' }));
+  second = await createContext(loadEnv({ ...process.env, NODE_ENV: 'test', ...databaseEnv(t), LOG_LEVEL: 'silent', WORKER: 'off', TRUST_PROXY: 'true' }));
 });
 afterAll(async () => {
   second.db.$client.close();

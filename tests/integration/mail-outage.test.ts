@@ -68,7 +68,7 @@ describe('the mail server down for longer than the whole retry schedule', () => 
     expect(health.status).toBe('degraded');
     expect(health.problems).toContain('mail_backlog');
     expect(health.mailBacklog.waiting).toBeGreaterThan(0);
-    const listed = await runAdmin(t.dataDir, 'jobs');
+    const listed = await runAdmin(t, 'jobs');
     expect(listed.code).toBe(0);
     expect(listed.out).toMatch(/^Waiting for the mail server: \d+ job\(s\)/);
     expect(await t.ctx.db.select().from(jobs).where(eq(jobs.type, 'report.failed'))).toEqual([]);
@@ -81,6 +81,6 @@ describe('the mail server down for longer than the whole retry schedule', () => 
     expect(smtp.received).toHaveLength(3);
     const done = await t.ctx.db.select().from(jobs).where(inArray(jobs.id, ids));
     expect(done.map((j) => [j.status, j.attempts])).toEqual(done.map(() => ['done', 1]));
-    expect((await runAdmin(t.dataDir, 'jobs')).out).not.toContain('Waiting for the mail server');
+    expect((await runAdmin(t, 'jobs')).out).not.toContain('Waiting for the mail server');
   }, 150_000);
 });

@@ -137,10 +137,16 @@ describe('worker', () => {
     const dead = createWorker(t.ctx, { registry, id: 'dead', leaseMs: 300 });
     const deadRun = dead.runNext();
     await sleep(100);
-    // The dead worker's lease runs out (its process is gone; here its renewals stop mattering).
-    await t.ctx.db.update(jobs).set({ leaseUntil: new Date(Date.now() - 1) }).where(eq(jobs.id, id));
+    // The dead worker's lease runs out (its process is gone). Here it still renews every 100 ms, and
+    // a renewal may land after the lease was set back (a server's writes take longer than a
+    // file's), so the lease is set back until the rescuer's claim wins.
     const rescuer = createWorker(t.ctx, { registry, id: 'rescuer' });
-    expect(await rescuer.runNext()).toBe(true);
+    let claimed = false;
+    for (const end = Date.now() + 10_000; !claimed && Date.now() < end; ) {
+      await t.ctx.db.update(jobs).set({ leaseUntil: new Date(Date.now() - 1) }).where(eq(jobs.id, id));
+      claimed = await rescuer.runNext();
+    }
+    expect(claimed).toBe(true);
     await deadRun;
     expect(deadSignal?.aborted).toBe(true);
     expect(seen).toEqual([{}, { analysed: true }]);
