@@ -75,7 +75,7 @@ try {
         const a = performance.now();
         const caller = await verifyApiKey(local, `Bearer ${t.key}`);
         const b = performance.now();
-        meterApiCall(local, caller);
+        await meterApiCall(local, caller);
         meter += performance.now() - b;
         verify += b - a;
       }

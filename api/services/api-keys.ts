@@ -11,7 +11,7 @@ import { apiKeys } from '../../db/schema/api.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { can, type Plan } from './entitlements.ts';
-import { meterRateLimit, type Meter } from './rate-limit.ts';
+import { meterRateLimit, type Meter } from './rate-meter.ts';
 
 export const API_KEY_PREFIX = 'lr_live_';
 const BODY_LENGTH = 30;
@@ -225,7 +225,7 @@ export function requireScope(caller: ApiCaller, scope: ApiScope): void {
 export const API_RATE_WINDOW_MS = 60_000;
 
 /** Counts one request against the key's per-minute limit (by the owner's plan, settings). */
-export function meterApiCall(ctx: AppContext, caller: ApiCaller, now = Date.now()): Meter {
+export function meterApiCall(ctx: AppContext, caller: ApiCaller, now = Date.now()): Promise<Meter> {
   const limit = caller.tier === 'agency' ? ctx.env.API_RATE_LIMIT_AGENCY : ctx.env.API_RATE_LIMIT_ENTERPRISE;
   return meterRateLimit({
     ctx,

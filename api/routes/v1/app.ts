@@ -41,7 +41,7 @@ export function v1Routes(ctx: AppContext, webhookUrls?: WebhookFetchOptions) {
   app.use('*', async (c, next) => {
     if (c.req.path.endsWith(OPENAPI_PATH)) return next();
     const caller = await verifyApiKey(ctx, c.req.header('authorization'));
-    const meter = meterApiCall(ctx, caller);
+    const meter = await meterApiCall(ctx, caller);
     c.header('RateLimit-Policy', `"per-key";q=${meter.limit};w=${meter.windowSeconds}`);
     c.header('RateLimit', `"per-key";r=${meter.remaining};t=${meter.resetSeconds}`);
     if (meter.refusal) throw meter.refusal;
