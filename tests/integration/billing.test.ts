@@ -13,6 +13,7 @@ import { GRACE_END_JOB, PAYMENT_FAILED_JOB, syncSubscription } from '../../api/s
 import { can } from '../../api/services/entitlements.ts';
 import type { Logger } from '../../api/log.ts';
 import { users } from '../../db/schema/auth.ts';
+import { stripeEvents } from '../../db/schema/billing.ts';
 import { consultants } from '../../db/schema/consultants.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
@@ -410,6 +411,32 @@ describe('converging to Stripe', () => {
     expect(await postEvent(payload, stripe.sign(payload))).toEqual({ status: 200, body: { received: true } });
     expect(await userRow(paid.userId)).toMatchObject({ subscriptionTier: 'free' });
     expect(stripe.requests.some((r) => r.path === '/v1/events/evt_oversized')).toBe(true);
+  });
+
+  it('an oversized event Stripe says does not exist (404) is acknowledged with a log line; a Stripe outage while re-reading it answers 5xx', async () => {
+    const paid = await subscribe('pro', 'monthly');
+    const sub = stripe.subscriptions.get(paid.subscriptionId)!;
+    const oversized = (id: string) => JSON.stringify({ ...stripe.events.at(-1)!, id, type: 'customer.subscription.deleted', data: { object: { ...structuredClone(sub), padding: 'x'.repeat(1.2 * 1024 * 1024) } } });
+    // Signed with our secret, but not an event Stripe can give back (deleted, or another account's).
+    logged.length = 0;
+    const gone = oversized('evt_gone_at_stripe');
+    expect(await postEvent(gone, stripe.sign(gone))).toEqual({ status: 200, body: { received: true, ignored: 'event not found at Stripe' } });
+    expect(logged.some((l) => l.startsWith('stripe event acknowledged unread: Stripe says it does not exist') && l.includes('evt_gone_at_stripe'))).toBe(true);
+    expect(await t.ctx.db.query.stripeEvents.findFirst({ where: eq(stripeEvents.id, 'evt_gone_at_stripe') })).toBeUndefined();
+    // Stripe failing on its side: not acknowledged, so Stripe sends it again later.
+    const kept = oversized('evt_read_later');
+    stripe.events.push(JSON.parse(kept) as never);
+    stripe.failWith = (method, path) => (path === '/v1/events/evt_read_later' ? { status: 500, error: { type: 'api_error', message: 'An unknown error occurred' } } : undefined);
+    try {
+      expect((await postEvent(kept, stripe.sign(kept))).status).toBeGreaterThanOrEqual(500);
+    } finally {
+      stripe.failWith = undefined;
+    }
+    expect(await userRow(paid.userId)).toMatchObject({ subscriptionTier: 'pro' });
+    // Stripe's retry, once it answers again, is applied.
+    Object.assign(sub, { status: 'canceled', ended_at: stripe.now, canceled_at: stripe.now });
+    expect(await postEvent(kept, stripe.sign(kept))).toEqual({ status: 200, body: { received: true } });
+    expect(await userRow(paid.userId)).toMatchObject({ subscriptionTier: 'free' });
   });
 
   it('an invoice event of an older API version (no parent) is read by id: the failed-renewal e-mail is queued', async () => {

@@ -3,6 +3,10 @@
 // applied by `syncSubscription`. Types we do not act on are acknowledged (2xx) and ignored.
 // An event in another API version than the pinned one, or too large to keep in memory, is read
 // by id: its object is fetched again in the pinned version, so its payload's shape never matters.
+// An event that Stripe says does not exist when read by id (404 resource_missing: deleted, older
+// than Stripe keeps, or from another account or mode signed with the same secret) can never be
+// read: it is acknowledged with a log line, not refused, or Stripe would send it for days. Any
+// other failure of that read (Stripe down, 5xx, a timeout) stays a 5xx, so Stripe sends it again.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
@@ -157,10 +161,27 @@ async function subjectOf(ctx: AppContext, event: Stripe.Event, current: boolean)
   return { subscriptionId: subscription ? (typeof subscription === 'string' ? subscription : subscription.id) : null, invoice };
 }
 
+/** An event read by id; null when Stripe says there is no such event (logged: it is acknowledged unread). */
+async function retrieveEvent(ctx: AppContext, eventId: string, meta: Meta): Promise<Stripe.Event | null> {
+  try {
+    return await stripeFor(ctx).events.retrieve(eventId);
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+    ctx.log.error('stripe event acknowledged unread: Stripe says it does not exist, so it can never be read by id (no plan was changed; POST /api/billing/sync or the next event brings the account up to date)', {
+      ...meta,
+      eventId,
+      stripeStatus: (error as { statusCode?: number }).statusCode,
+      stripeCode: (error as { code?: string }).code,
+    });
+    return null;
+  }
+}
+
 export async function handleStripeWebhook({ ctx, body, declaredBytes, signature, ip }: { ctx: AppContext; body: ReadableStream<Uint8Array> | null; declaredBytes?: number; signature: string | undefined; ip: string }) {
   const meta = { ip };
   const read = await readStripeEvent(ctx, body, signature, { ip, declaredBytes });
-  const event = 'event' in read ? read.event : await stripeFor(ctx).events.retrieve(read.eventId);
+  const event = 'event' in read ? read.event : await retrieveEvent(ctx, read.eventId, meta);
+  if (!event) return { received: true, ignored: 'event not found at Stripe' };
   refuseUnreadable(ctx, event, meta);
   const recorded = await ctx.db.insert(stripeEvents).values({ id: event.id, type: event.type }).onConflictDoNothing().returning({ id: stripeEvents.id });
   if (!recorded.length) return { received: true, duplicate: true };

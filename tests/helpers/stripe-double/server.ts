@@ -80,6 +80,8 @@ export class StripeDouble {
   private readonly idempotent = new Map<string, { status: number; body: unknown }>();
   /** Awaited after a request's answer is made and before it is sent (a slow network, for races). */
   beforeAnswer?: (method: string, path: string) => Promise<void>;
+  /** Asked before a request is routed: a status and error body to answer instead (an outage, a 500). */
+  failWith?: (method: string, path: string) => { status: number; error: Record<string, unknown> } | undefined;
   private readonly inFlight = new Set<string>();
   private server?: Server;
   private readonly signer = new Stripe('sk_test_signer');
@@ -503,7 +505,9 @@ export class StripeDouble {
     const replay = idempotencyKey && this.idempotent.get(idempotencyKey);
     let status = 200;
     let body: unknown;
-    if (replay) ({ status, body } = replay);
+    const failure = this.failWith?.(req.method!, url.pathname);
+    if (failure) ({ status, body } = { status: failure.status, body: { error: failure.error } });
+    else if (replay) ({ status, body } = replay);
     else if (idempotencyKey && this.inFlight.has(idempotencyKey)) {
       // As Stripe: a second request with a key still being processed is told to retry.
       status = 409;
