@@ -52,7 +52,7 @@ export async function openDb(url: string, authToken?: string, options: { deadlin
   if (file) mkdirSync(dirname(url.slice('file:'.length)), { recursive: true });
   const calls: CallRecord = { failedAt: 0, slowAt: 0 };
   const deadlineMs = options.deadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
-  const client = exactArguments(file ? recoveringClient(await connect(url, authToken, true)) : remoteClient(await connect(url, authToken, false, deadlineMs), deadlineMs, calls));
+  const client = exactArguments(file ? recoveringClient(await connect(url, authToken, true), () => connect(url, authToken, true)) : remoteClient(await connect(url, authToken, false, deadlineMs), deadlineMs, calls));
   const db = drizzle(client, { schema }) as Db;
   db.$read = file ? preparedReads(url.slice('file:'.length), client) : async (sql, args) => (await client.execute({ sql, args })).rows as unknown as Row[];
   db.$calls = calls;
@@ -197,8 +197,8 @@ export async function probeDatabase(db: Db, withinMs: number): Promise<'ok' | 's
   }
 }
 
-/** The disk full or the database locked, as the driver reports it. */
-const STORAGE_FAULT = /SQLITE_(BUSY|FULL|LOCKED)|database is locked|database or disk is full|statements in progress/i;
+/** The disk full, the database locked or read-only, as the driver reports it. */
+const STORAGE_FAULT = /SQLITE_(BUSY|FULL|LOCKED|READONLY)|database is locked|database or disk is full|readonly database|statements in progress/i;
 
 // The driver leaves a statement that failed on a locked or full database active until the garbage
 // collector finalises it, which it can only once the error (which holds it) has been dealt with.
@@ -233,24 +233,65 @@ function finaliseFailedStatements(): void {
   finaliseTimer.unref();
 }
 
-/** A file database's client that, when a call fails on a locked or full database, makes the
- *  connection usable again shortly after. */
-function recoveringClient(client: Client): Client {
+/** A connection opened while the file could not be written (a restore with the wrong owner, a
+ *  volume remounted read-only) stays read-only after the file is writable again. */
+const READ_ONLY = /SQLITE_READONLY|readonly database/i;
+const REOPEN_EVERY_MS = 1_000;
+const CLOSE_OLD_AFTER_MS = 5_000;
+
+/**
+ * A file database's client that, when a call fails on a locked or full database, makes the
+ * connection usable again shortly after; and when one fails on a read-only file, opens a new
+ * connection (at most once a second), so writes are taken again by themselves once the file is
+ * writable, with no restart. The object drizzle holds stays the same; its calls go to the
+ * connection in use.
+ */
+function recoveringClient(first: Client, open: () => Promise<Client>): Client {
+  const use = (c: Client) => ({ execute: c.execute.bind(c), batch: c.batch.bind(c), executeMultiple: c.executeMultiple.bind(c), close: c.close.bind(c) });
+  let current = use(first);
+  let reopening: Promise<boolean> | null = null;
+  let reopenedAt = 0;
+  /** A new connection in place of the current one; false when one was opened less than a second ago. */
+  const reopen = (): Promise<boolean> => {
+    if (reopening) return reopening;
+    if (Date.now() - reopenedAt < REOPEN_EVERY_MS) return Promise.resolve(false);
+    reopening = open()
+      .then((fresh) => {
+        const old = current;
+        current = use(fresh);
+        // A call already running on the old connection finishes there first.
+        setTimeout(() => old.close(), CLOSE_OLD_AFTER_MS).unref();
+        return true;
+      })
+      .catch(() => false)
+      .finally(() => {
+        reopening = null;
+        reopenedAt = Date.now();
+      });
+    return reopening;
+  };
+  const faultOf = (error: unknown) => {
+    const { code, message } = (error ?? {}) as { code?: string; message?: string };
+    return `${code ?? ''} ${message ?? ''}`;
+  };
   const guard =
     <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
       try {
         return await call(...args);
       } catch (error) {
-        const { code, message } = (error ?? {}) as { code?: string; message?: string };
-        if (STORAGE_FAULT.test(`${code ?? ''} ${message ?? ''}`)) finaliseFailedStatements();
+        const text = faultOf(error);
+        if (STORAGE_FAULT.test(text)) finaliseFailedStatements();
+        // Refused by a read-only connection, the call did nothing: on a new connection it runs once.
+        if (READ_ONLY.test(text) && (await reopen())) return call(...args);
         throw error;
       }
     };
-  client.execute = guard(client.execute.bind(client)) as Client['execute'];
-  client.batch = guard(client.batch.bind(client));
-  client.executeMultiple = guard(client.executeMultiple.bind(client));
-  return client;
+  first.execute = guard((...args: Parameters<Client['execute']>) => current.execute(...args)) as Client['execute'];
+  first.batch = guard((...args: Parameters<Client['batch']>) => current.batch(...args));
+  first.executeMultiple = guard((sql: string) => current.executeMultiple(sql));
+  first.close = () => current.close();
+  return first;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { errorMessage } from '../log.ts';
 
-export type StorageFault = 'full' | 'busy' | 'unreachable';
+export type StorageFault = 'full' | 'busy' | 'readonly' | 'unreachable';
 
 /** Every message and code along an error's cause chain (drizzle wraps libSQL's error). */
 function trail(error: unknown): string {
@@ -20,13 +20,14 @@ function trail(error: unknown): string {
 }
 
 /** 'full' when the disk (or the database's page limit) is full, 'busy' when the database stayed
- *  locked, 'unreachable' when a database server could not be reached or did not answer in time
+ *  locked, 'readonly' when the database file or its volume cannot be written, 'unreachable' when a database server could not be reached or did not answer in time
  *  (db/client.ts gives every call to a server a deadline). */
 export function storageFault(error: unknown): StorageFault | null {
   const text = trail(error);
   if (/DATABASE_UNREACHABLE/.test(text)) return 'unreachable';
   if (/SQLITE_FULL|database or disk is full|ENOSPC|no space left on device|EDQUOT/i.test(text)) return 'full';
   if (/SQLITE_BUSY|database is locked/i.test(text)) return 'busy';
+  if (/SQLITE_READONLY|readonly database|EROFS|read-only file system/i.test(text)) return 'readonly';
   return null;
 }
 
@@ -55,6 +56,9 @@ export const MAIL_RETRY_DELAYS_MS = [30_000, MINUTE, 2 * MINUTE, 5 * MINUTE, 10 
 export const MAIL_RETRY_WINDOW_MS = MAIL_RETRY_DELAYS_MS.reduce((a, b) => a + b, 0);
 /** How a job waiting for the mail server starts its last_error: what the backlog counts. */
 export const MAIL_WAIT_PREFIX = 'waiting for the mail server';
+/** How a job waiting for a customer's server (an agency's mail server) starts its last_error:
+ *  not our backlog, so it does not start like MAIL_WAIT_PREFIX. */
+export const CUSTOMER_SERVER_WAIT_PREFIX = "waiting for the customer's server";
 
 /** A worker's pause after a storage fault: doubling from this, up to STORAGE_PAUSE_MAX_MS. */
 export const STORAGE_PAUSE_MS = 1_000;
@@ -95,7 +99,12 @@ export function warnOncePerMinute(ctx: AppContext, key: string, msg: string, fie
 export function noteStorageFault(ctx: AppContext, kind: StorageFault, where: string, error: unknown, now = Date.now()) {
   const state = stateOf(ctx);
   state.storage = { kind, at: now, since: state.storage?.since ?? now };
-  const said = { full: 'storage full: writes refused', busy: 'database locked: writes refused', unreachable: 'database unreachable: requests refused' }[kind];
+  const said = {
+    full: 'storage full: writes refused',
+    busy: 'database locked: writes refused',
+    readonly: 'database read-only: writes refused (check the owner and mode of the database file and its folder)',
+    unreachable: 'database unreachable: requests refused',
+  }[kind];
   warnOncePerMinute(ctx, `storage:${kind}`, said, { where, error: errorMessage(error) }, now);
 }
 
@@ -110,6 +119,7 @@ export function noteStorageOk(ctx: AppContext) {
 /** The error a request gets when the storage refuses a write: 503 with Retry-After. */
 export function storageError(kind: StorageFault): AppError {
   if (kind === 'full') return new AppError('storage_full', 'We cannot store anything right now. Nothing you sent was lost; please try again in a minute.', { retryAfterSeconds: STORAGE_RETRY_AFTER_S });
+  if (kind === 'readonly') return new AppError('storage_full', 'We cannot store anything right now. Nothing you sent was lost; please try again in a minute.', { retryAfterSeconds: STORAGE_RETRY_AFTER_S });
   if (kind === 'unreachable') return new AppError('busy', 'We cannot reach our database right now. Please try again in a minute.', { retryAfterSeconds: STORAGE_RETRY_AFTER_S });
   return new AppError('busy', 'The server is busy. Please try again in a moment.', { retryAfterSeconds: 5 });
 }

@@ -50,7 +50,7 @@ export async function health(ctx: AppContext) {
     ]);
     clearTimeout(timer);
   }
-  const storageProblem = { ok: null, busy: 'database_locked', low: 'disk_low', full: 'storage_full', unreachable: 'database_unreachable' }[storage.state];
+  const storageProblem = { ok: null, busy: 'database_locked', low: 'disk_low', full: 'storage_full', readonly: 'storage_readonly', unreachable: 'database_unreachable' }[storage.state];
   const problems = [
     ...new Set([
       ...(storageProblem ? [storageProblem] : []),
