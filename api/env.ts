@@ -56,6 +56,10 @@ const schema = z.object({
   FREE_REPORT_RETENTION_MONTHS: whole('must be a whole number of months from 1 to 120', 1, 120, FREE_REPORT_RETENTION_DEFAULT_MONTHS),
   WORKER_CONCURRENCY: whole('must be a whole number from 1 to 32', 1, 32, 2),
   WORKER_GRACE_MS: whole('must be a number of milliseconds', 0, 600_000, 10_000),
+  // Slots, besides WORKER_CONCURRENCY's, for jobs that talk to servers customers choose (an
+  // agency's mail server, webhook endpoints), so none of those can hold ours (decision 0210). The
+  // web process's inline worker takes at most one such job at a time.
+  WORKER_CUSTOMER_CONCURRENCY: whole('must be a whole number from 1 to 32', 1, 32, 2),
   SMTP_URL: z
     .string()
     .trim()
@@ -91,6 +95,10 @@ const schema = z.object({
     .default('')
     .refine((v) => v === '' || v.split(',').every((s) => isIP(s.trim()) !== 0), 'must be a comma-separated list of IP addresses')
     .transform((v) => (v === '' ? [] : v.split(',').map((s) => s.trim()))),
+  // An agency's mail server has this long in all for one e-mail (looking it up, connecting, TLS,
+  // logging in, sending), and "Send a test" this long; past it the connection is closed.
+  AGENCY_MAIL_DEADLINE_MS: whole('must be a number of milliseconds from 1000 to 600000', 1_000, 600_000, 60_000),
+  AGENCY_MAIL_TEST_DEADLINE_MS: whole('must be a number of milliseconds from 1000 to 120000', 1_000, 120_000, 20_000),
   // The key an agency's SMTP password is encrypted with (at least 32 characters; keep it out of
   // the database's backups). Unset: agencies cannot store an SMTP server.
   MAIL_SECRET_KEY: z.string().min(32, 'MAIL_SECRET_KEY must be at least 32 characters').optional(),

@@ -19,3 +19,17 @@ export class RetryLaterError extends Error {
     this.delayMs = delayMs;
   }
 }
+
+/** A server a customer chose (an agency's mail server) is away: not found in DNS, refusing
+ *  connections, silent, or answering "try later". The job waits for it on the mail schedule
+ *  (api/jobs/faults.ts MAIL_RETRY_DELAYS_MS) without spending attempts, and the worker goes on
+ *  with everything else: it is one tenant's server, not ours. `owner` is the consultant whose
+ *  server it is (its waiting jobs are run at once when the server is fixed). */
+export class CustomerServerUnavailableError extends Error {
+  readonly owner: string;
+  constructor(message: string, owner: string) {
+    super(message);
+    this.name = 'CustomerServerUnavailableError';
+    this.owner = owner;
+  }
+}

@@ -22,19 +22,26 @@ import { REVIEWS_CHECK, reviewsCheckJob } from '../services/review-check.ts';
 import type { JobRegistry } from './types.ts';
 import type { PlacesProvider } from '../report/analysis/providers/types.ts';
 
+const MINUTE = 60_000;
+
 /** What the jobs need from outside: the analysis pipeline is injected (tests pass a fixture). */
 export type JobDeps = Omit<ReportJobDeps, 'analyse'> & { analyse?: ReportJobDeps['analyse']; webhookFetch?: WebhookFetchOptions; placesProvider?: (ctx: AppContext) => PlacesProvider };
 
 /** Every job type this product runs. `report.generate` needs the analysis; without it, it is left
- *  out, and its jobs wait in the queue for a worker that has it. */
+ *  out, and its jobs wait in the queue for a worker that has it.
+ *
+ *  The lanes, in one place (decision 0210): the jobs that talk to servers customers choose run in
+ *  the worker's customer lane. A client's report leaves through its agency's own mail server when
+ *  the agency has one, and so may a report for an agency's lead (a `report.generate` whose payload
+ *  names a consultant); webhook deliveries go to the customer's endpoint. */
 export function createRegistry(deps: JobDeps): JobRegistry {
   const analyse = deps.analyse;
   return {
     ...(analyse
       ? {
-          'report.generate': reportGenerateJob({ ...deps, analyse }),
+          'report.generate': { ...reportGenerateJob({ ...deps, analyse }), customerServer: { payloadField: 'consultantId' } },
           'business.reanalyse': businessReanalyseJob({ analyse }),
-          [CLIENT_REPORT]: clientReportJob({ analyse, renderer: deps.renderer, onStage: deps.onStage }),
+          [CLIENT_REPORT]: { ...clientReportJob({ analyse, renderer: deps.renderer, onStage: deps.onStage }), customerServer: true },
         }
       : {}),
     'report.monthly': reportMonthlyJob({ renderer: deps.renderer }),
@@ -43,11 +50,13 @@ export function createRegistry(deps: JobDeps): JobRegistry {
     [ALERTS_NOTIFY]: alertsNotifyJob,
     [VISIBILITY_ALERT]: visibilityAlertJob,
     [ACCOUNT_EMAIL]: accountEmailJob,
-    [RETENTION_PURGE]: retentionPurgeJob,
-    [DATA_EXPORT]: dataExportJob({ renderer: deps.renderer }),
+    // Every other attempt has the worker's deadline (JOB_DEADLINE_MS, 10 minutes); these two walk
+    // whole accounts or the whole table and may take longer.
+    [RETENTION_PURGE]: { ...retentionPurgeJob, deadlineMs: 30 * MINUTE },
+    [DATA_EXPORT]: { ...dataExportJob({ renderer: deps.renderer }), deadlineMs: 30 * MINUTE },
     ...BILLING_JOBS,
     ...LEAD_JOBS,
-    [WEBHOOK_DELIVER]: webhookDeliverJob(deps.webhookFetch),
+    [WEBHOOK_DELIVER]: { ...webhookDeliverJob(deps.webhookFetch), customerServer: true, deadlineMs: 2 * MINUTE },
     [WEBHOOK_DISABLED]: webhookDisabledJob,
     [REVIEWS_CHECK]: reviewsCheckJob({ provider: deps.placesProvider }),
   };

@@ -1,17 +1,20 @@
 // Starts the job worker for a process (the web process with WORKER=inline, or `npm run worker`)
-// and returns the function that stops it: finish or release the jobs, then close the render
-// threads and the mail transport.
+// and returns the function that stops it: finish or release the jobs, let a report e-mail being
+// sent be sent and recorded, then close the render threads and the mail transport.
 import { availableParallelism } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AppContext } from '../context.ts';
+import { reportSendsSettled } from '../email/deliver-report.ts';
 import { closeMailer } from '../email/mailer.ts';
 import { threadRenderer } from '../report/render/renderer.ts';
 import { productionDeps } from './production.ts';
 import { createRegistry } from './registry.ts';
 import { createWorker } from './worker.ts';
 
-/** The inline worker's bound: at most this many jobs at once in the web process. */
+/** The inline worker's bound: at most this many of our jobs at once in the web process, and as
+ *  many of those talking to servers customers choose, in their own lane (decision 0210). */
 export const INLINE_CONCURRENCY = 1;
+export const INLINE_CUSTOMER_CONCURRENCY = 1;
 /** The inline worker claims nothing while the event loop's recent delay (p99) is above this. */
 export const INLINE_MAX_LOOP_DELAY_MS = 50;
 export const INLINE_MAX_WAIT_MS = 5_000;
@@ -20,10 +23,12 @@ export function runWorker(ctx: AppContext, options: { inline: boolean }): () => 
   // In the web process the worker takes one job at a time, and none while requests are waiting
   // on the event loop: a report's analysis (parsing websites, scoring) runs on that loop, and at
   // the start of a burst several jobs at once held answers back for seconds (decision 0093).
-  // Rendering runs in threads either way. `npm run worker` runs WORKER_CONCURRENCY jobs.
+  // Rendering runs in threads either way. `npm run worker` runs WORKER_CONCURRENCY jobs. Jobs that
+  // talk to customers' servers (mostly waiting on them) have slots of their own besides.
   const concurrency = options.inline ? Math.min(ctx.env.WORKER_CONCURRENCY, INLINE_CONCURRENCY) : ctx.env.WORKER_CONCURRENCY;
+  const customerConcurrency = options.inline ? Math.min(ctx.env.WORKER_CUSTOMER_CONCURRENCY, INLINE_CUSTOMER_CONCURRENCY) : ctx.env.WORKER_CUSTOMER_CONCURRENCY;
   const cores = Math.max(1, availableParallelism() - (options.inline ? 1 : 0));
-  const renderer = threadRenderer(Math.min(concurrency, cores));
+  const renderer = threadRenderer(Math.min(concurrency + customerConcurrency, cores));
   const delay = options.inline ? monitorEventLoopDelay({ resolution: 10 }) : undefined;
   delay?.enable();
   let sampledAt = Date.now();
@@ -43,11 +48,13 @@ export function runWorker(ctx: AppContext, options: { inline: boolean }): () => 
         return true;
       }
     : undefined;
-  const worker = createWorker(ctx, { registry: createRegistry({ ...productionDeps, renderer }), concurrency, canClaim });
+  const worker = createWorker(ctx, { registry: createRegistry({ ...productionDeps, renderer }), concurrency, customerConcurrency, canClaim });
   worker.start();
   return async () => {
     delay?.disable();
     await worker.stop();
+    // A released job may be inside an SMTP conversation: cut now, it would be sent again later.
+    await reportSendsSettled(ctx);
     await renderer.close();
     closeMailer(ctx);
   };

@@ -26,6 +26,16 @@ export interface JobDefinition<P = Record<string, unknown>> {
   run: JobHandler<P>;
   /** Called once when the worker gives up on a job (attempts used up or a permanent error). */
   onGiveUp?: (ctx: AppContext, job: JobRun<P>, reason: string) => Promise<void>;
+  /** How long one attempt may run before the worker aborts it and puts the job back in line
+   *  (api/jobs/worker.ts JOB_DEADLINE_MS when not set). */
+  deadlineMs?: number;
+  /** The job talks to a server a customer chose (an agency's mail server, a webhook endpoint), so
+   *  it runs in the worker's customer lane and never holds the slots our own jobs need: `true` for
+   *  every job of the type, `{ payloadField }` for those whose payload has that field (decision 0210). */
+  customerServer?: true | { payloadField: string };
+  /** Called each time the job goes back to wait for a customer's server
+   *  (CustomerServerUnavailableError), with what the server did. */
+  onWait?: (ctx: AppContext, job: JobRun<P>, reason: string) => Promise<void>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

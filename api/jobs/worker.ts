@@ -2,19 +2,31 @@
 // handler works, retries with back-off, gives up after maxAttempts keeping the reason, and on
 // stop finishes or releases what it holds. Several workers (processes) may share one database:
 // the claim is one atomic UPDATE … RETURNING, and every later write checks `locked_by`.
+//
+// Two lanes (decision 0210): jobs that talk to servers customers choose (an agency's mail server,
+// a webhook endpoint; JobDefinition.customerServer) run in slots of their own, so however slow
+// such a server is, our own jobs (reports, account e-mails) always have `concurrency` slots. Every
+// attempt has a deadline: past it the job is aborted, its slot freed, and it goes back in line
+// without spending an attempt, up to DEADLINE_LIMIT times.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { and, eq, gte, inArray, lt, lte, notInArray, or, sql } from 'drizzle-orm';
 import { jobs } from '../../db/schema/operations.ts';
 import type { AppContext } from '../context.ts';
 import { errorMessage } from '../log.ts';
-import { PermanentJobError, RetryLaterError } from './errors.ts';
-import { MAIL_RETRY_DELAYS_MS, MAIL_WAIT_PREFIX, MailUnavailableError, noteStorageFault, noteStorageOk, STORAGE_PAUSE_MAX_MS, STORAGE_PAUSE_MS, storageFault, warnOncePerMinute, type StorageFault } from './faults.ts';
-import type { JobRegistry, JobRun } from './types.ts';
+import { CustomerServerUnavailableError, PermanentJobError, RetryLaterError } from './errors.ts';
+import { CUSTOMER_SERVER_WAIT_PREFIX, MAIL_RETRY_DELAYS_MS, MAIL_WAIT_PREFIX, MailUnavailableError, noteStorageFault, noteStorageOk, STORAGE_PAUSE_MAX_MS, STORAGE_PAUSE_MS, storageFault, warnOncePerMinute, type StorageFault } from './faults.ts';
+import type { JobDefinition, JobRegistry, JobRun } from './types.ts';
 
 export interface WorkerOptions {
   registry: JobRegistry;
+  /** Slots for our own jobs (WORKER_CONCURRENCY). */
   concurrency?: number;
+  /** Slots for jobs that talk to servers customers choose, besides `concurrency`
+   *  (WORKER_CUSTOMER_CONCURRENCY). */
+  customerConcurrency?: number;
+  /** An attempt's deadline for job types that name none (JOB_DEADLINE_MS). */
+  deadlineMs?: number;
   /** How long a claim lasts without renewal; a dead worker's job is claimed again after it. */
   leaseMs?: number;
   pollMs?: number;
@@ -26,7 +38,8 @@ export interface WorkerOptions {
   /** Asked before each claim: false leaves the job to another worker or a later poll (the
    *  inline worker declines while the web process's event loop lags). */
   canClaim?: () => boolean;
-  /** How long a job waits for the mail server each time it is unavailable (tests shorten it). */
+  /** How long a job waits for the mail server (ours or a customer's) each time it is unavailable
+   *  (tests shorten it). */
   mailRetryDelaysMs?: readonly number[];
 }
 
@@ -43,11 +56,26 @@ export interface Worker {
 }
 
 type JobRow = typeof jobs.$inferSelect;
+type Lane = 'own' | 'customer';
 const SWEEP_EVERY_MS = 5_000;
+/** An attempt's deadline unless its job type says otherwise: generous, as a report's analysis of
+ *  ten places and their websites takes seconds and its sends a minute at most. */
+export const JOB_DEADLINE_MS = 10 * 60_000;
+/** A job whose attempts overran their deadline this many times fails for good. */
+export const DEADLINE_LIMIT = 3;
 interface Active {
   job: JobRow;
+  lane: Lane;
   controller: AbortController;
   done: Promise<void>;
+}
+
+/** Whether a job runs in the customer lane: what its definition says, read from the row. */
+function laneOf(definition: JobDefinition | undefined, payload: unknown): Lane {
+  const mark = definition?.customerServer;
+  if (mark === true) return 'customer';
+  if (mark && (payload as Record<string, unknown> | null)?.[mark.payloadField] != null) return 'customer';
+  return 'own';
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -73,6 +101,8 @@ export function backoffMs(attempt: number, baseMs: number, maxMs: number): numbe
 export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
   const id = options.id ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const concurrency = options.concurrency ?? ctx.env.WORKER_CONCURRENCY;
+  const customerConcurrency = options.customerConcurrency ?? ctx.env.WORKER_CUSTOMER_CONCURRENCY;
+  const defaultDeadlineMs = options.deadlineMs ?? JOB_DEADLINE_MS;
   const leaseMs = options.leaseMs ?? 30_000;
   const pollMs = options.pollMs ?? 250;
   const graceMs = options.graceMs ?? ctx.env.WORKER_GRACE_MS;
@@ -81,6 +111,19 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
   const mailRetryDelaysMs = options.mailRetryDelaysMs ?? MAIL_RETRY_DELAYS_MS;
   const types = Object.keys(options.registry);
   const active = new Map<string, Active>();
+  const busy = (lane: Lane) => [...active.values()].filter((a) => a.lane === lane).length;
+  // The same rule as laneOf, in SQL: which rows the customer lane claims (json_extract is libSQL's
+  // on a file and on a server alike; it is NULL when the field is absent or null).
+  const customerTypes = types.filter((t) => options.registry[t]!.customerServer === true);
+  const byField = types.flatMap((t) => {
+    const mark = options.registry[t]!.customerServer;
+    return mark && mark !== true ? [{ type: t, path: `$.${mark.payloadField}` }] : [];
+  });
+  const customerRows = or(
+    customerTypes.length > 0 ? inArray(jobs.type, customerTypes) : sql`0`,
+    ...byField.map((f) => and(eq(jobs.type, f.type), sql`json_extract(${jobs.payload}, ${f.path}) IS NOT NULL`)),
+  )!;
+  const inLane = (lane: Lane | 'any') => (lane === 'any' ? undefined : lane === 'customer' ? customerRows : sql`NOT (${customerRows})`);
   let running = false;
   let loopDone: Promise<void> = Promise.resolve();
   let wake: (() => void) | null = null;
@@ -114,9 +157,10 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
     }
   }
 
-  const claimable = (now: Date) =>
+  const claimable = (now: Date, lane: Lane | 'any' = 'any') =>
     and(
       inArray(jobs.type, types),
+      inLane(lane),
       // Never a job this worker is still running, even if a stall let its lease lapse.
       active.size > 0 ? notInArray(jobs.id, [...active.keys()]) : undefined,
       or(
@@ -146,17 +190,17 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
     await options.registry[job.type]?.onGiveUp?.(ctx, run, reason).catch((e) => ctx.log.error('onGiveUp failed', { jobId: job.id, error: errorMessage(e) }));
   }
 
-  async function claim(): Promise<JobRow | null> {
+  async function claim(lane: Lane | 'any' = 'any'): Promise<JobRow | null> {
     if (Date.now() - lastSweep >= SWEEP_EVERY_MS) await sweep(new Date());
     // After the sweep, so a job its give-up handlers enqueued is claimable now.
     const now = new Date();
     // Look before writing: an idle worker only reads, so it never holds SQLite's write lock.
-    const next = ctx.db.select({ id: jobs.id }).from(jobs).where(claimable(now)).orderBy(jobs.runAt).limit(1);
+    const next = ctx.db.select({ id: jobs.id }).from(jobs).where(claimable(now, lane)).orderBy(jobs.runAt).limit(1);
     if ((await next).length === 0) return null;
     const rows = await ctx.db
       .update(jobs)
       .set({ status: 'running', attempts: sql`${jobs.attempts} + 1`, leaseUntil: new Date(now.getTime() + leaseMs), lockedBy: id, updatedAt: now })
-      .where(and(inArray(jobs.id, next), claimable(now)))
+      .where(and(inArray(jobs.id, next), claimable(now, lane)))
       .returning();
     return rows[0] ?? null;
   }
@@ -192,8 +236,18 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
       },
     };
     const started = Date.now();
+    const deadlineMs = definition.deadlineMs ?? defaultDeadlineMs;
+    let deadline: NodeJS.Timeout | undefined;
     try {
-      const outcome = await settled(() => definition.run(ctx, run, tools));
+      // The handler is told by its signal; the slot is freed at the deadline whether it listens or not.
+      const overdue = new Promise<'overdue'>((resolve) => (deadline = setTimeout(() => resolve('overdue'), deadlineMs)));
+      const outcome = await Promise.race([settled(() => definition.run(ctx, run, tools)), overdue]);
+      if (outcome === 'overdue') {
+        if (controller.signal.aborted) return;
+        controller.abort(new Error(`the job did not finish within ${deadlineMs} ms`));
+        await overran(job, progress, deadlineMs);
+        return;
+      }
       if (controller.signal.aborted) return; // released on shutdown or lease lost: not ours to finish
       if (outcome.ok) {
         await persistently(() => ctx.db.update(jobs).set({ status: 'done', finishedAt: new Date(), leaseUntil: null, lastError: null }).where(mine(job.id)), controller.signal);
@@ -202,6 +256,7 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
       }
       const { reason, fault, error } = outcome;
       const mailWaits = Number(progress.mailWaits ?? 0);
+      const serverWaits = Number(progress.serverWaits ?? 0);
       if (fault) {
         // Not the job's fault: back in line without spending the attempt, and the whole worker pauses.
         noteStorageFault(ctx, fault, `job ${job.type}`, reason);
@@ -229,6 +284,21 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
           controller.signal,
         );
         warnOncePerMinute(ctx, 'mail', 'mail server unavailable: e-mail waits', { jobId: job.id, type: job.type, runAt: runAt.toISOString(), error: reason });
+      } else if (error instanceof CustomerServerUnavailableError && serverWaits < mailRetryDelaysMs.length) {
+        // A customer's server is away: this job waits for it on the same schedule, and only this
+        // job: the worker goes on with everyone else's.
+        const runAt = new Date(Date.now() + mailRetryDelaysMs[serverWaits]!);
+        progress = { ...progress, serverWaits: serverWaits + 1, serverOwner: error.owner };
+        await persistently(
+          () =>
+            ctx.db
+              .update(jobs)
+              .set({ status: 'queued', runAt, leaseUntil: null, lockedBy: null, progress, lastError: `${CUSTOMER_SERVER_WAIT_PREFIX} (${serverWaits + 1}/${mailRetryDelaysMs.length}): ${reason}`, attempts: sql`max(${jobs.attempts} - 1, 0)` })
+              .where(mine(job.id)),
+          controller.signal,
+        );
+        await definition.onWait?.(ctx, { ...run, progress }, reason).catch((e) => ctx.log.error('onWait failed', { jobId: job.id, error: errorMessage(e) }));
+        ctx.log.info("job waits for a customer's server", { jobId: job.id, type: job.type, owner: error.owner, runAt: runAt.toISOString(), error: reason });
       } else if (error instanceof RetryLaterError) {
         const runAt = new Date(Date.now() + error.delayMs);
         await persistently(() =>
@@ -249,13 +319,37 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
         ctx.log.warn('job will retry', { jobId: job.id, type: job.type, attempt: job.attempts, runAt: runAt.toISOString(), error: reason });
       }
     } finally {
+      clearTimeout(deadline);
       clearInterval(renew);
     }
   }
 
+  /** An attempt past its deadline: back in line after a back-off without spending the attempt,
+   *  like any fault that is not the job's; after DEADLINE_LIMIT overruns it fails for good. */
+  async function overran(job: JobRow, progress: Record<string, unknown>, deadlineMs: number) {
+    const overruns = Number(progress.overruns ?? 0) + 1;
+    const within = deadlineMs % 60_000 === 0 ? `${deadlineMs / 60_000} min` : deadlineMs % 1000 === 0 ? `${deadlineMs / 1000} s` : `${deadlineMs} ms`;
+    const reason = `the attempt did not finish within ${within} (${overruns}/${DEADLINE_LIMIT})`;
+    const next = { ...progress, overruns };
+    if (overruns >= DEADLINE_LIMIT) {
+      await persistently(() => ctx.db.update(jobs).set({ status: 'failed', finishedAt: new Date(), leaseUntil: null, progress: next, lastError: reason }).where(mine(job.id)));
+      ctx.log.error('job failed for good', { jobId: job.id, type: job.type, attempts: job.attempts, error: reason });
+      await giveUp({ ...job, progress: next }, reason);
+      return;
+    }
+    const runAt = new Date(Date.now() + backoffMs(overruns, backoffBaseMs, backoffMaxMs));
+    await persistently(() =>
+      ctx.db
+        .update(jobs)
+        .set({ status: 'queued', runAt, leaseUntil: null, lockedBy: null, progress: next, lastError: reason, attempts: sql`max(${jobs.attempts} - 1, 0)` })
+        .where(mine(job.id)),
+    );
+    ctx.log.warn('job overran its deadline', { jobId: job.id, type: job.type, runAt: runAt.toISOString(), deadlineMs });
+  }
+
   function launch(job: JobRow): Active {
     const controller = new AbortController();
-    const entry: Active = { job, controller, done: Promise.resolve() };
+    const entry: Active = { job, lane: laneOf(options.registry[job.type], job.payload), controller, done: Promise.resolve() };
     entry.done = execute(job, controller)
       .catch((error) => ctx.log.error('job bookkeeping failed', { jobId: job.id, error: errorMessage(error) }))
       .finally(() => {
@@ -266,9 +360,17 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
     return entry;
   }
 
+  /** The lane with a free slot ('any' when both have one), or null when both are full. */
+  function freeLane(): Lane | 'any' | null {
+    const own = busy('own') < concurrency;
+    const customer = busy('customer') < customerConcurrency;
+    return own && customer ? 'any' : own ? 'own' : customer ? 'customer' : null;
+  }
+
   async function claimWhatFits() {
-    while (running && active.size < concurrency && Date.now() >= pausedUntil && (options.canClaim?.() ?? true)) {
-      const claimed = await settled(claim);
+    for (let lane = freeLane(); running && lane && Date.now() >= pausedUntil && (options.canClaim?.() ?? true); lane = freeLane()) {
+      const from = lane;
+      const claimed = await settled(() => claim(from));
       if (!claimed.ok) {
         // Retried after a pause that doubles while it lasts, not every poll: a full disk or a
         // locked database is logged once a minute.
@@ -330,7 +432,7 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
       if (running || types.length === 0) return;
       running = true;
       loopDone = loop();
-      ctx.log.info('worker started', { workerId: id, concurrency, types });
+      ctx.log.info('worker started', { workerId: id, concurrency, customerConcurrency, types });
     },
     async stop() {
       running = false;
