@@ -6,5 +6,6 @@ export * from './schema/reports.ts';
 export * from './schema/operations.ts';
 export * from './schema/billing.ts';
 export * from './schema/data-rights.ts';
+export * from './schema/files.ts';
 export * from './schema/widget.ts';
 export * from './schema/api.ts';

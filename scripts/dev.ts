@@ -9,6 +9,7 @@ import { createContext } from '../api/create-context.ts';
 import { loadEnvOrExit } from '../api/env.ts';
 import { runWorker } from '../api/jobs/run-worker.ts';
 import { startScheduler } from '../api/jobs/schedule.ts';
+import { startReportFilesSweep } from '../api/report/files-sweep.ts';
 
 const root = resolve(import.meta.dirname, '..');
 process.env.NODE_ENV ??= 'development';
@@ -20,7 +21,7 @@ const env = loadEnvOrExit();
 // modules find it too).
 const ctx = await createContext(env, { migrate: true });
 setSharedContext(ctx);
-const stoppers: Array<() => Promise<void>> = [];
+const stoppers: Array<() => Promise<void>> = [startReportFilesSweep(ctx)];
 if (env.WORKER === 'inline') {
   stoppers.push(runWorker(ctx, { inline: true }));
   stoppers.push(startScheduler(ctx));

@@ -1,5 +1,7 @@
 // `npm start`: build what is missing, migrate the database, serve the site and /api from one
 // process, and run the job worker inside it (WORKER=off to run workers separately).
+// `node scripts/start.ts --api-only`: the same process without the site (no build, nothing but
+// /api answered; every other path 404), for tests and tools that run web processes before a build.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,6 +13,7 @@ import { createContext } from '../api/create-context.ts';
 import { loadEnvOrExit } from '../api/env.ts';
 import { runWorker } from '../api/jobs/run-worker.ts';
 import { startScheduler } from '../api/jobs/schedule.ts';
+import { startReportFilesSweep } from '../api/report/files-sweep.ts';
 import { reportHostGate } from '../api/services/report-host.ts';
 import { securityHeaders } from '../api/lib/security-headers.ts';
 import { buildIfNeeded, SERVER_ENTRY } from './build-if-needed.ts';
@@ -21,27 +24,28 @@ import { pagePath, readPagePolicies, staticFiles } from './lib/static-files.ts';
 const root = resolve(import.meta.dirname, '..');
 
 const env = loadEnvOrExit();
+const site = !process.argv.includes('--api-only');
 
-buildIfNeeded(root);
+if (site) buildIfNeeded(root);
 const ctx = await createContext(env, { migrate: true });
 setSharedContext(ctx);
 
 process.env.ASTRO_NODE_AUTOSTART = 'disabled';
-const astro: { handler: (req: IncomingMessage, res: ServerResponse) => void } = await import(
-  pathToFileURL(resolve(root, SERVER_ENTRY)).href
-);
+const astro: { handler: (req: IncomingMessage, res: ServerResponse) => void } = site
+  ? await import(pathToFileURL(resolve(root, SERVER_ENTRY)).href)
+  : { handler: (_req, res) => void res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found: this process serves /api only.') };
 const api = getRequestListener(createApp(ctx).fetch);
 const pageHeaders = Object.entries(securityHeaders(env));
 
 // Pre-rendered pages and bundles: compressed at build time, read from disk (decision 0090). Each
 // page carries the policy the build wrote for it (its inline scripts' hashes; Stripe's origins on
 // /subscribe). Server-rendered pages get theirs from Astro, which replaces the fallback set below.
-const policies = readPagePolicies(resolve(root, 'dist'));
+const policies = site ? readPagePolicies(resolve(root, 'dist')) : new Map<string, string>();
 const staticPageHeaders = (url: string): Array<[string, string]> => {
   const csp = policies.get(pagePath(url));
   return csp ? pageHeaders.map(([name, value]) => [name, name === 'Content-Security-Policy' ? csp : value]) : pageHeaders;
 };
-const serveStatic = staticFiles(resolve(root, 'dist/client'), staticPageHeaders);
+const serveStatic = site ? staticFiles(resolve(root, 'dist/client'), staticPageHeaders) : () => false;
 // gzip/deflate/brotli for what is made per request (server-rendered pages, API answers; text
 // types only, 1 KB and up), at the node:http level because the Astro handler and the Hono
 // listener each write to `res` directly.
@@ -79,6 +83,8 @@ try {
 
 // Jobs only once the process serves: one that cannot listen takes none.
 const stoppers: Array<() => Promise<void>> = [];
+// Cached report files of reports erased elsewhere go, in every process (decision 0208).
+stoppers.push(startReportFilesSweep(ctx));
 if (env.WORKER === 'inline') {
   stoppers.push(runWorker(ctx, { inline: true }));
   // Re-analyses and monthly reports for paid plans; keyed per period, so several processes may tick.

@@ -4,6 +4,7 @@ import { createContext } from '../api/create-context.ts';
 import { loadEnvOrExit } from '../api/env.ts';
 import { runWorker } from '../api/jobs/run-worker.ts';
 import { startScheduler } from '../api/jobs/schedule.ts';
+import { startReportFilesSweep } from '../api/report/files-sweep.ts';
 
 const env = loadEnvOrExit();
 
@@ -11,8 +12,11 @@ const ctx = await createContext(env, { migrate: true });
 const stopWorker = runWorker(ctx, { inline: false });
 // Re-analyses and monthly reports for paid plans; keyed per period, so several workers may tick.
 const stopScheduler = startScheduler(ctx);
+// Cached report files of reports erased elsewhere go, in every process (decision 0208).
+const stopSweep = startReportFilesSweep(ctx);
 const stop = async () => {
   await stopScheduler();
+  await stopSweep();
   await stopWorker();
 };
 console.log(`LocalRank worker running (concurrency ${env.WORKER_CONCURRENCY}); Ctrl+C stops it after the running jobs finish or are released.`);

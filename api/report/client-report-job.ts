@@ -82,7 +82,7 @@ export function clientReportJob(deps: { analyse: AnalyseFn; renderer?: Renderer;
       }
       tools.signal.throwIfAborted();
       const rendered = await renderReport(ctx, renderer, { ...report!, data: report!.data as ReportData });
-      writeReportFiles(ctx, report!.id, rendered);
+      writeReportFiles(ctx, report!, rendered);
       await ctx.db.update(reports).set({ pdfUrl: reportPdfUrl(ctx, report!.token!) }).where(eq(reports.id, report!.id));
       tools.signal.throwIfAborted();
       const recipient = { ...business, email: to, fullName: kind === 'test' ? '' : client.clientName };

@@ -1,7 +1,11 @@
 // A report's files (the PDF and the score card) under DATA_DIR/files/reports/{id}/. They are a
 // cache of the analysis stored in the report row: a process that lacks them (a web server on
 // another machine than the worker that rendered them, or a lost disk) renders them again from it.
-import { randomBytes } from 'node:crypto';
+// A cached copy is only ever read for a report row just loaded from the database, and only while
+// that row still names the consultant and branding profile the files were rendered for (the
+// folder's `brand` stamp): when an erasure deletes the row, or the brand the files show, every
+// process stops serving its copy at once, and its sweep (./files-sweep.ts) removes it. Decision 0208.
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,17 +16,25 @@ import type { ReportLinks } from './render/pdf.ts';
 import type { RenderResult, Renderer } from './render/renderer.ts';
 import type { ReportData } from './types.ts';
 
+export const reportFilesRoot = (ctx: AppContext) => join(ctx.env.DATA_DIR, 'files', 'reports');
+
 export function reportFiles(ctx: AppContext, reportId: string) {
-  const dir = join(ctx.env.DATA_DIR, 'files', 'reports', reportId);
-  return { dir, pdf: join(dir, 'report.pdf'), png: join(dir, 'score-card.png') };
+  const dir = join(reportFilesRoot(ctx), reportId);
+  return { dir, pdf: join(dir, 'report.pdf'), png: join(dir, 'score-card.png'), brand: join(dir, 'brand') };
 }
+
+type BrandRefs = { consultantId: string | null; brandingProfileId: string | null };
+
+/** What a report's files were rendered for: a hash of its row's consultant and branding profile
+ *  (a hash, so the stamp names neither). Erasing either changes it (the schema sets them null). */
+export const brandStamp = (report: BrandRefs) => createHash('sha256').update(`${report.consultantId ?? ''}|${report.brandingProfileId ?? ''}`).digest('hex').slice(0, 16);
 
 export const reportPdfUrl = (ctx: AppContext, token: string) => `${ctx.env.PUBLIC_BASE_URL}/api/reports/${token}/report.pdf`;
 
 /** The addresses a rendered report links to. */
 export const reportLinks = (ctx: AppContext): ReportLinks => ({ methodologyUrl: `${ctx.env.PUBLIC_BASE_URL}${METHODOLOGY_PATH}` });
 
-type Renderable = { id: string; data: unknown; consultantId: string | null; brandingProfileId: string | null };
+type Renderable = BrandRefs & { id: string; data: unknown };
 
 /** Renders a report's files from its stored analysis, in the branding its row resolves to
  *  (reportBranding): every job and the on-demand render go through here. */
@@ -30,20 +42,49 @@ export async function renderReport(ctx: AppContext, renderer: Renderer, report: 
   return renderer.render(report.data as ReportData, reportLinks(ctx), await reportBranding(ctx, report));
 }
 
-/** Writes both files so that a reader never sees half of one (another process may be writing them too). */
-export function writeReportFiles(ctx: AppContext, reportId: string, rendered: Pick<RenderResult, 'png' | 'pdf'>) {
-  const files = reportFiles(ctx, reportId);
-  mkdirSync(files.dir, { recursive: true });
-  for (const [path, data] of [[files.png, rendered.png], [files.pdf, rendered.pdf]] as const) {
+const missing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
+/** Writes a file so that a reader never sees half of it (another process may be writing it too);
+ *  the folder is made again when a sweep removed it meanwhile. */
+function put(dir: string, path: string, data: Uint8Array | string) {
+  for (let attempt = 0; ; attempt++) {
     const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-    writeFileSync(tmp, data);
-    renameSync(tmp, path);
+    try {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(tmp, data);
+      renameSync(tmp, path);
+      return;
+    } catch (error) {
+      if (!missing(error) || attempt > 0) throw error;
+    }
+  }
+}
+
+/** Writes both files, then the stamp of the brand they show: a folder is served only once the
+ *  stamp matches its report row. */
+export function writeReportFiles(ctx: AppContext, report: BrandRefs & { id: string }, rendered: Pick<RenderResult, 'png' | 'pdf'>) {
+  const files = reportFiles(ctx, report.id);
+  put(files.dir, files.png, rendered.png);
+  put(files.dir, files.pdf, rendered.pdf);
+  put(files.dir, files.brand, brandStamp(report));
+}
+
+/** The report's cached file, when this process has one rendered for the brand its row names now. */
+export async function readCachedReportFile(ctx: AppContext, report: BrandRefs & { id: string }, kind: 'pdf' | 'png'): Promise<Buffer | null> {
+  const files = reportFiles(ctx, report.id);
+  try {
+    if ((await readFile(files.brand, 'utf8')) !== brandStamp(report)) return null;
+    return await readFile(files[kind]);
+  } catch (error) {
+    if (missing(error)) return null;
+    throw error;
   }
 }
 
 /**
- * One of the report's files: read from disk, else rendered from the stored analysis (and kept).
- * Null when the report has no analysis yet.
+ * One of the report's files: the cached one (readCachedReportFile), else rendered from the stored
+ * analysis (and kept). Null when the report has no analysis yet. `report` is a row the caller has
+ * just read from the database.
  */
 export async function readOrRenderReportFile(
   ctx: AppContext,
@@ -51,14 +92,11 @@ export async function readOrRenderReportFile(
   kind: 'pdf' | 'png',
   renderer: () => Renderer,
 ): Promise<Buffer | null> {
-  try {
-    return await readFile(reportFiles(ctx, report.id)[kind]);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
+  const cached = await readCachedReportFile(ctx, report, kind);
+  if (cached) return cached;
   if (!report.data) return null;
   const rendered = await renderReport(ctx, renderer(), { ...report, data: report.data });
-  writeReportFiles(ctx, report.id, rendered);
+  writeReportFiles(ctx, report, rendered);
   ctx.log.info('report files rendered on demand', { reportId: report.id });
   return rendered[kind];
 }

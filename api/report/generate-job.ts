@@ -1,7 +1,6 @@
 // The `report.generate` job: analyse → persist → render → deliver. Each stage is idempotent and
 // resumable: the persisted report row (unique per request) marks analysis done, the files on
 // disk mark rendering done, and the report's e-mail claim makes the e-mail go out at most once.
-import { existsSync, readFileSync } from 'node:fs';
 import { and, eq, ne } from 'drizzle-orm';
 import { businesses, reportRequests } from '../../db/schema/businesses.ts';
 import { reports } from '../../db/schema/reports.ts';
@@ -12,7 +11,7 @@ import type { JobDefinition } from '../jobs/types.ts';
 import type { ReportGeneratePayload } from '../jobs/types.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
 import { emitEvent } from '../services/webhooks.ts';
-import { renderReport, reportFiles, reportPdfUrl, writeReportFiles } from './files.ts';
+import { readCachedReportFile, renderReport, reportPdfUrl, writeReportFiles } from './files.ts';
 import { persistReport } from './persist.ts';
 import { inlineRenderer, type Renderer } from './render/renderer.ts';
 import { reportInput, type ReportData, type ReportInput } from './types.ts';
@@ -73,19 +72,16 @@ export function reportGenerateJob(deps: ReportJobDeps): JobDefinition<ReportGene
       }
       const data = report.data as ReportData;
 
-      // Stage 3: render the files (skipped when both exist from an earlier attempt).
-      const files = reportFiles(ctx, report.id);
-      let png: Buffer;
-      let pdf: Buffer;
-      if (existsSync(files.png) && existsSync(files.pdf)) {
-        png = readFileSync(files.png);
-        pdf = readFileSync(files.pdf);
-      } else {
+      // Stage 3: render the files (skipped when both are cached from an earlier attempt, for the
+      // brand the row names now).
+      let png = await readCachedReportFile(ctx, report, 'png');
+      let pdf = png && (await readCachedReportFile(ctx, report, 'pdf'));
+      if (!png || !pdf) {
         tools.signal.throwIfAborted();
         const rendered = await renderReport(ctx, renderer, { ...report, data });
         deps.onStage?.('renderPng', rendered.pngMs);
         deps.onStage?.('renderPdf', rendered.pdfMs);
-        writeReportFiles(ctx, report.id, rendered);
+        writeReportFiles(ctx, report, rendered);
         png = rendered.png;
         pdf = rendered.pdf;
         await ctx.db.update(reports).set({ pdfUrl: reportPdfUrl(ctx, report.token!) }).where(eq(reports.id, report.id));

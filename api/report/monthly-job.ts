@@ -59,7 +59,7 @@ export function reportMonthlyJob(deps: { renderer?: Renderer }): JobDefinition<M
       const data = report!.data as ReportData;
       tools.signal.throwIfAborted();
       const rendered = await renderReport(ctx, renderer, { ...report!, data });
-      writeReportFiles(ctx, report!.id, rendered);
+      writeReportFiles(ctx, report!, rendered);
       await ctx.db.update(reports).set({ pdfUrl: reportPdfUrl(ctx, report!.token!) }).where(eq(reports.id, report!.id));
       tools.signal.throwIfAborted();
       // To the account's address; greeted by the form's name only when the account is the owner's

@@ -81,8 +81,8 @@ export function brandingRoutes(ctx: AppContext) {
     )
     .delete('/branding/mail-server', async (c) => c.json(await deleteMailServer(ctx, await access(c)), 200, NO_STORE))
     .post('/branding/mail-server/test', async (c) => c.json(await testMailServer(ctx, await access(c)), 200, NO_STORE))
-    .get('/branding/logos/:file', (c) => {
-      const png = readLogo(ctx, c.req.param('file'));
+    .get('/branding/logos/:file', async (c) => {
+      const png = await readLogo(ctx, c.req.param('file'));
       if (!png) throw notFound();
       // The name carries the content's hash: a new logo is a new name.
       return c.body(new Uint8Array(png), 200, { 'Content-Type': 'image/png', 'Cache-Control': 'public, max-age=31536000, immutable', 'Cross-Origin-Resource-Policy': 'cross-origin' });

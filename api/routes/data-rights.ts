@@ -36,9 +36,10 @@ export function dataRightsRoutes(ctx: AppContext) {
       return c.json({ ok: true, purgeAfter: purgeAfter.toISOString() });
     })
     .get('/data-exports/download', async (c) => {
-      const { bytes, fileName } = await readExport(ctx, c.req.query('token') ?? '');
-      return c.body(new Uint8Array(bytes), 200, {
+      const { body, bytes, fileName } = await readExport(ctx, c.req.query('token') ?? '');
+      return c.body(body, 200, {
         'Content-Type': 'application/zip',
+        'Content-Length': String(bytes),
         'Content-Disposition': `attachment; filename="${fileName}"`,
         'Cache-Control': 'private, no-store',
         'X-Robots-Tag': 'noindex',

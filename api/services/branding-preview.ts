@@ -25,7 +25,7 @@ async function logoOf(ctx: AppContext, access: ConsultantAccess, input: Branding
   }
   if (!row) return null;
   const file = row.logoUrl?.slice(row.logoUrl.lastIndexOf('/') + 1);
-  return file ? readLogo(ctx, file) : null;
+  return file ? await readLogo(ctx, file) : null;
 }
 
 export async function previewBranding({ ctx, access, input, renderer }: { ctx: AppContext; access: ConsultantAccess; input: BrandingPreviewInput; renderer: Renderer }) {

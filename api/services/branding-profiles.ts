@@ -2,15 +2,15 @@
 // logo upload (PNG, JPEG or WebP, at most LOGO_MAX_BYTES) is decoded and re-encoded on the server
 // as a PNG of at most LOGO_MAX_PX a side, so nothing the agency uploaded is ever served as such
 // (no SVG, no metadata, no polyglot file). Logos are public by their unguessable file name: they
-// appear in e-mails and on the online report.
+// appear in e-mails and on the online report. They live in the database (branding_logos, decision
+// 0208): every process serves and renders them, and they go with their profile.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { and, asc, eq, ne } from 'drizzle-orm';
 import sharp from 'sharp';
 import { LOGO_MAX_BYTES, LOGO_TYPES, type BrandingProfileInput } from '../../common/schemas/branding.ts';
 import { users } from '../../db/schema/auth.ts';
 import { brandingProfiles, clients, consultants } from '../../db/schema/consultants.ts';
+import { brandingLogos } from '../../db/schema/files.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import type { Branding } from '../report/branding.ts';
@@ -20,13 +20,12 @@ import { can } from './entitlements.ts';
 
 export const LOGO_MAX_PX = 600;
 export const LOGO_PATH = '/api/branding/logos/';
-const LOGO_FILE = /^[0-9a-f-]{36}-[0-9a-f]{16}\.png$/;
+export const LOGO_FILE = /^[0-9a-f-]{36}-[0-9a-f]{16}\.png$/;
 
 type ProfileRow = typeof brandingProfiles.$inferSelect;
 export type BrandingProfile = Omit<ProfileRow, 'createdAt' | 'updatedAt' | 'domainVerifiedAt'> & { createdAt: string; updatedAt: string; clients: number; domain: DomainSetup | null };
 
 export const profileNotFound = () => new AppError('not_found', 'Branding profile not found');
-export const logoDir = (ctx: AppContext) => join(ctx.env.DATA_DIR, 'files', 'branding');
 export const logoFileOf = (url: string | null) => (url ? url.slice(url.lastIndexOf('/') + 1) : null);
 
 function shape(ctx: AppContext, row: ProfileRow, clientCount: number): BrandingProfile {
@@ -80,13 +79,11 @@ async function unmarkOthers(ctx: AppContext, access: ConsultantAccess, keep: str
     .where(and(eq(brandingProfiles.consultantId, access.consultant.id), ne(brandingProfiles.id, keep)));
 }
 
-/** Its clients fall back to the default profile (the schema sets their reference to null); a
- *  deleted default hands the role to the oldest remaining profile. */
+/** Its clients fall back to the default profile (the schema sets their reference to null, and
+ *  deletes its logo); a deleted default hands the role to the oldest remaining profile. */
 export async function deleteProfile({ ctx, access, id }: { ctx: AppContext; access: ConsultantAccess; id: string }) {
   const row = await ownedProfile(ctx, access, id);
   await ctx.db.delete(brandingProfiles).where(eq(brandingProfiles.id, id));
-  const file = logoFileOf(row.logoUrl);
-  if (file) rmSync(join(logoDir(ctx), file), { force: true });
   if (row.isDefault) {
     const next = await ctx.db.query.brandingProfiles.findFirst({ where: eq(brandingProfiles.consultantId, access.consultant.id), orderBy: [asc(brandingProfiles.createdAt)] });
     if (next) await ctx.db.update(brandingProfiles).set({ isDefault: true }).where(eq(brandingProfiles.id, next.id));
@@ -112,37 +109,36 @@ export async function reencodeLogo(contentType: string, body: Buffer): Promise<B
   }
 }
 
-/** Decodes the upload and stores it re-encoded; replaces the previous logo. */
+/** A logo's public file name: the profile's id and its content's hash (a new logo, a new name). */
+export const logoFileName = (profileId: string, png: Buffer) => `${profileId}-${createHash('sha256').update(png).digest('hex').slice(0, 16)}.png`;
+
+/** Decodes the upload and stores it re-encoded; replaces the previous logo (in one batch). */
 export async function setLogo({ ctx, access, id, contentType, body }: { ctx: AppContext; access: ConsultantAccess; id: string; contentType: string; body: Buffer }) {
   const row = await ownedProfile(ctx, access, id);
   const png = await reencodeLogo(contentType, body);
-  const file = `${row.id}-${createHash('sha256').update(png).digest('hex').slice(0, 16)}.png`;
-  mkdirSync(logoDir(ctx), { recursive: true });
-  const tmp = join(logoDir(ctx), `${file}.tmp`);
-  writeFileSync(tmp, png);
-  renameSync(tmp, join(logoDir(ctx), file));
-  const previous = logoFileOf(row.logoUrl);
-  await ctx.db.update(brandingProfiles).set({ logoUrl: `${ctx.env.PUBLIC_BASE_URL}${LOGO_PATH}${file}`, updatedAt: new Date() }).where(eq(brandingProfiles.id, id));
-  if (previous && previous !== file) rmSync(join(logoDir(ctx), previous), { force: true });
+  const file = logoFileName(row.id, png);
+  await ctx.db.batch([
+    ctx.db.insert(brandingLogos).values({ file, profileId: row.id, png }).onConflictDoNothing(),
+    ctx.db.delete(brandingLogos).where(and(eq(brandingLogos.profileId, row.id), ne(brandingLogos.file, file))),
+    ctx.db.update(brandingProfiles).set({ logoUrl: `${ctx.env.PUBLIC_BASE_URL}${LOGO_PATH}${file}`, updatedAt: new Date() }).where(eq(brandingProfiles.id, id)),
+  ]);
   return getProfile({ ctx, access, id });
 }
 
 export async function removeLogo({ ctx, access, id }: { ctx: AppContext; access: ConsultantAccess; id: string }) {
   const row = await ownedProfile(ctx, access, id);
-  await ctx.db.update(brandingProfiles).set({ logoUrl: null, updatedAt: new Date() }).where(eq(brandingProfiles.id, id));
-  const file = logoFileOf(row.logoUrl);
-  if (file) rmSync(join(logoDir(ctx), file), { force: true });
+  await ctx.db.batch([
+    ctx.db.update(brandingProfiles).set({ logoUrl: null, updatedAt: new Date() }).where(eq(brandingProfiles.id, id)),
+    ctx.db.delete(brandingLogos).where(eq(brandingLogos.profileId, row.id)),
+  ]);
   return getProfile({ ctx, access, id });
 }
 
 /** A stored logo by its public file name, or null. */
-export function readLogo(ctx: AppContext, file: string): Buffer | null {
+export async function readLogo(ctx: AppContext, file: string): Promise<Buffer | null> {
   if (!LOGO_FILE.test(file)) return null;
-  try {
-    return readFileSync(join(logoDir(ctx), file));
-  } catch {
-    return null;
-  }
+  const [row] = await ctx.db.select({ png: brandingLogos.png }).from(brandingLogos).where(eq(brandingLogos.file, file));
+  return row ? Buffer.from(row.png) : null;
 }
 
 /**
@@ -155,7 +151,7 @@ export async function brandingFor(ctx: AppContext, input: { user: UserRow; consu
     ? await ctx.db.query.brandingProfiles.findFirst({ where: and(eq(brandingProfiles.id, input.profileId), eq(brandingProfiles.consultantId, input.consultantId)) })
     : undefined;
   const row = chosen ?? (await ctx.db.query.brandingProfiles.findFirst({ where: and(eq(brandingProfiles.consultantId, input.consultantId), eq(brandingProfiles.isDefault, true)) }));
-  return row ? brandingOf(ctx, row) : null;
+  return row ? await brandingOf(ctx, row) : null;
 }
 
 /** Who stands behind a report: the consultant whose report it is, with their plan and address. */
@@ -189,18 +185,18 @@ export async function reportSender(
   const row =
     (profile?.consultantId === consultantId ? profile : undefined) ??
     (await ctx.db.query.brandingProfiles.findFirst({ where: and(eq(brandingProfiles.consultantId, consultantId), eq(brandingProfiles.isDefault, true)) }));
-  return { branding: row ? brandingOf(ctx, row) : null, consultant };
+  return { branding: row ? await brandingOf(ctx, row) : null, consultant };
 }
 
 /** A report's branding (see reportSender). */
 export const reportBranding = async (ctx: AppContext, report: { consultantId: string | null; brandingProfileId: string | null }) => (await reportSender(ctx, report)).branding;
 
-export function brandingOf(ctx: AppContext, row: ProfileRow): Branding {
+export async function brandingOf(ctx: AppContext, row: ProfileRow): Promise<Branding> {
   const file = logoFileOf(row.logoUrl);
   return {
     id: row.id,
     companyName: row.companyName,
-    logoPng: file ? readLogo(ctx, file) : null,
+    logoPng: file ? await readLogo(ctx, file) : null,
     logoUrl: row.logoUrl,
     primaryColor: row.primaryColor,
     secondaryColor: row.secondaryColor,

@@ -1,5 +1,5 @@
-// Account exports (issue 17): one row per request; the job writes the ZIP to
-// DATA_DIR/files/exports/{id}.zip and e-mails a signed link valid for EXPORT_LINK_DAYS.
+// Account exports (issue 17): one row per request; the job stores the ZIP in the database
+// (data_export_chunks, decision 0208) and e-mails a signed link valid for EXPORT_LINK_DAYS.
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { users } from './auth.ts';
 import { createdAt, id } from './columns.ts';
@@ -15,6 +15,8 @@ export const dataExports = sqliteTable(
     bytes: integer('bytes'),
     readyAt: integer('ready_at', { mode: 'timestamp_ms' }),
     expiresAt: integer('expires_at', { mode: 'timestamp_ms' }),
+    // The job attempt whose pieces in data_export_chunks are the ZIP, once it is ready.
+    archive: text('archive'),
     createdAt: createdAt(),
   },
   (t) => [index('data_exports_user_created_idx').on(t.userId, t.createdAt)],

@@ -175,7 +175,8 @@ describe('the signed link', () => {
     expect(text).toContain(business.company);
     expect(body.length).toBeGreaterThan(original.length / 2);
     expect(existsSync(files.pdf) && existsSync(files.png)).toBe(true);
-    expect(readdirSync(files.dir).sort()).toEqual(['report.pdf', 'score-card.png']);
+    // The two files and the stamp of the brand they show (decision 0208), no temporary file left.
+    expect(readdirSync(files.dir).sort()).toEqual(['brand', 'report.pdf', 'score-card.png']);
     const png = await t.app.request(`/api/reports/${report.token}/score-card.png`);
     expect(Buffer.from(await png.arrayBuffer()).equals(readFileSync(files.png))).toBe(true);
 

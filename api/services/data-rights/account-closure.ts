@@ -7,7 +7,6 @@ import { and, eq, isNotNull, lt } from 'drizzle-orm';
 import { POLICY } from '../../../common/constants.ts';
 import type { DeleteAccountInput } from '../../../common/schemas/data-rights.ts';
 import { accounts, users } from '../../../db/schema/auth.ts';
-import { brandingProfiles, consultants } from '../../../db/schema/consultants.ts';
 import { dataExports } from '../../../db/schema/data-rights.ts';
 import type { AppContext } from '../../context.ts';
 import { enqueueAccountEmail } from '../../email/account-email.ts';
@@ -16,12 +15,10 @@ import { checkLink, signLink } from '../../lib/signed-link.ts';
 import { verifyPassword } from '../../lib/password-hash.ts';
 import { billingConfigured, stripeFor } from '../billing/stripe.ts';
 import { syncSubscription } from '../billing/subscriptions.ts';
-import { logoDir, logoFileOf } from '../branding-profiles.ts';
 import { consumeRateLimit } from '../rate-limit.ts';
 import { eraseRows, type ErasureSummary } from './erasure.ts';
-import { exportFile, requestExport } from './export.ts';
+import { requestExport } from './export.ts';
 import { ACCOUNT_BUSINESSES, TABLES } from './registry.ts';
-import { join } from 'node:path';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const ACCOUNT_GRACE_DAYS = POLICY.dataExportDaysAfterTermination;
@@ -143,8 +140,9 @@ const OWNED_ROWS = `
 /**
  * Erases an account for good: its businesses that no one else holds (its own, and a consultant's
  * clients'), with everything that cascades from them; the account with its sessions, credentials,
- * consultant profile, clients, branding profiles and exports; its requests, consent (pseudonymised),
- * messages and counters under its address; logos, export archives, report files and outbox copies.
+ * consultant profile, clients, branding profiles with their logos and exports with their archives
+ * (rows of the database, decision 0208); its requests, consent (pseudonymised), messages and
+ * counters under its address; report files and outbox copies.
  */
 export async function eraseAccount(ctx: AppContext, userId: string): Promise<ErasureSummary> {
   const user = await ctx.db.query.users.findFirst({ where: eq(users.id, userId) });
@@ -156,14 +154,6 @@ export async function eraseAccount(ctx: AppContext, userId: string): Promise<Era
        AND NOT EXISTS (SELECT 1 FROM clients cl JOIN consultants c ON c.id = cl.consultant_id WHERE cl.business_id = b.id AND c.user_id <> :userId)`,
   );
   const requestIds = (await ctx.db.$client.execute({ sql: 'SELECT id FROM report_requests WHERE user_id = ? OR lower(email) = ?', args: [userId, user.email.toLowerCase()] })).rows.map((r) => String(r[0]));
-  const consultant = await ctx.db.query.consultants.findFirst({ where: eq(consultants.userId, userId) });
-  const logos = consultant
-    ? (await ctx.db.select({ logoUrl: brandingProfiles.logoUrl }).from(brandingProfiles).where(eq(brandingProfiles.consultantId, consultant.id)))
-        .map((p) => logoFileOf(p.logoUrl))
-        .filter((f): f is string => Boolean(f))
-        .map((f) => join(logoDir(ctx), f))
-    : [];
-  const exports = (await ctx.db.select({ id: dataExports.id }).from(dataExports).where(eq(dataExports.userId, userId))).map((e) => exportFile(ctx, e.id));
   // Every other row that goes with the account, so no job keeps its id (a lead's e-mail, a webhook's
   // delivery, a client report), and the visitors' reports made under its brand (widget leads): they
   // stay, unbranded, and their cached files, which show the brand, are removed.
@@ -177,7 +167,6 @@ export async function eraseAccount(ctx: AppContext, userId: string): Promise<Era
     requestIds,
     emails: [user.email],
     userIds: [userId],
-    files: [...logos, ...exports],
     otherIds,
     staleReportIds,
     names: names.filter((n) => n && n !== 'null'),

@@ -83,7 +83,6 @@ export async function eraseRows(
     requestIds: string[];
     emails: string[];
     userIds?: string[];
-    files?: string[];
     /** Ids of other rows that go (an account's consultant profile, clients, keys, leads…): jobs naming them go too. */
     otherIds?: string[];
     /** Reports that stay (a visitor's) whose cached files show what goes (an agency's brand): the
@@ -170,6 +169,8 @@ export async function eraseRows(
   summary.businesses = businessIds.length;
   summary.reports = reportIds.length;
 
+  // This process's cached copies. Every other process has refused its own since the batch above
+  // (the row is gone, or names no brand any more) and its sweep removes them (decision 0208).
   for (const id of [...reportIds, ...(input.staleReportIds ?? [])]) {
     const { dir } = reportFiles(ctx, id);
     if (existsSync(dir)) {
@@ -178,7 +179,6 @@ export async function eraseRows(
     }
   }
   // A report's e-mail carries its id in the Message-ID (report-{id}@…), and the address in To.
-  for (const file of input.files ?? []) rmSync(file, { force: true });
   summary.outboxCopies = removeOutboxCopies(ctx, [...emails, ...reportIds.map((id) => `report-${id}`), ...(input.names ?? []).map((n) => n.toLowerCase())]);
   await flushErased(ctx);
   return summary;

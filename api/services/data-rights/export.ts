@@ -3,9 +3,8 @@
 // JSON file per table of the registry that has an export reading (CSV too where a spreadsheet is
 // the natural reader), the reports' PDFs, the branding logos and, with billing, the invoices'
 // dates and amounts. The user gets a signed link valid EXPORT_LINK_DAYS. One export per 24 hours.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { and, desc, eq, lt } from 'drizzle-orm';
+// The ZIP is kept in the database (./export-archive.ts, decision 0208): any process serves the link.
+import { and, desc, eq } from 'drizzle-orm';
 import { zipSync } from 'fflate';
 import { PRODUCT_NAME } from '../../../common/constants.ts';
 import { users } from '../../../db/schema/auth.ts';
@@ -21,7 +20,8 @@ import { inlineRenderer, type Renderer } from '../../report/render/renderer.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { logoFileOf, readLogo } from '../branding-profiles.ts';
 import { billingConfigured, stripeFor } from '../billing/stripe.ts';
-import { FILE_KINDS, TABLES } from './registry.ts';
+import { EXPORT_MAX_BYTES, openArchive, purgeExpiredArchives, storeArchive } from './export-archive.ts';
+import { TABLES } from './registry.ts';
 
 export const DATA_EXPORT = 'data.export';
 export const EXPORT_LINK_DAYS = 7;
@@ -29,7 +29,6 @@ export const EXPORT_EVERY_HOURS = 24;
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
-export const exportFile = (ctx: AppContext, exportId: string) => join(ctx.env.DATA_DIR, 'files', 'exports', `${exportId}.zip`);
 export const EXPORT_LIMIT_MESSAGE = `You can request one export every ${EXPORT_EVERY_HOURS} hours. The latest one is on its way to your inbox, or its link is in an earlier e-mail.`;
 
 /** Queues an export of the account; refused (429) when one was requested in the last 24 hours. */
@@ -140,17 +139,17 @@ export async function exportEntries(ctx: AppContext, userId: string, renderer: (
       pdfs++;
     }
   }
-  listed.push(`reports/{id}.pdf: ${FILE_KINDS['report files']!.holds}, one per report in reports.json (${pdfs})`);
+  listed.push(`reports/{id}.pdf: each report as the PDF that was sent, one per report in reports.json (${pdfs})`);
   let logos = 0;
   for (const profile of tables.branding_profiles ?? []) {
     const file = logoFileOf(typeof profile.logo_url === 'string' ? profile.logo_url : null);
-    const logo = file ? readLogo(ctx, file) : null;
+    const logo = file ? await readLogo(ctx, file) : null;
     if (logo) {
       files[`logos/${String(profile.id)}.png`] = new Uint8Array(logo);
       logos++;
     }
   }
-  if (tables.branding_profiles) listed.push(`logos/{branding profile id}.png: ${FILE_KINDS['branding logos']!.holds} (${logos})`);
+  if (tables.branding_profiles) listed.push(`logos/{branding profile id}.png: your branding profiles' logos, as PNG files (${logos})`);
   files['README.txt'] = text(
     [
       `Your ${PRODUCT_NAME} data export`,
@@ -178,7 +177,7 @@ export async function downloadLinkUrl(ctx: AppContext, exportId: string, expires
 
 export function dataExportJob(deps: { renderer?: Renderer }): JobDefinition<{ exportId: string }> {
   return {
-    async run(ctx, job) {
+    async run(ctx, job, tools) {
       const id = job.payload?.exportId;
       if (typeof id !== 'string') throw new PermanentJobError('payload needs exportId');
       const row = await ctx.db.query.dataExports.findFirst({ where: eq(dataExports.id, id) });
@@ -187,13 +186,13 @@ export function dataExportJob(deps: { renderer?: Renderer }): JobDefinition<{ ex
       const user = (await ctx.db.query.users.findFirst({ where: eq(users.id, row.userId) }))!;
       const entries = await exportEntries(ctx, row.userId, () => deps.renderer ?? inlineRenderer());
       const zip = zipSync(entries, { level: 6 });
-      const path = exportFile(ctx, id);
-      mkdirSync(join(path, '..'), { recursive: true });
-      writeFileSync(`${path}.tmp`, zip);
-      renameSync(`${path}.tmp`, path);
+      if (zip.byteLength > EXPORT_MAX_BYTES) {
+        throw new PermanentJobError(`export ${id} is ${Math.ceil(zip.byteLength / 2 ** 20)} MB, more than the ${EXPORT_MAX_BYTES / 2 ** 20} MB an export may be`);
+      }
       const now = new Date();
       const expiresAt = new Date(now.getTime() + EXPORT_LINK_DAYS * DAY_MS);
-      await ctx.db.update(dataExports).set({ status: 'ready', bytes: zip.byteLength, readyAt: now, expiresAt }).where(eq(dataExports.id, id));
+      // Another run of this job stored it first (a lost lease): that run sends the e-mail.
+      if (!(await storeArchive(ctx, id, zip, { readyAt: now, expiresAt }, tools.signal))) return;
       await enqueueAccountEmail(ctx.db, { kind: 'export-ready', to: user.email, url: await downloadLinkUrl(ctx, id, expiresAt) });
       ctx.log.info('data export ready', { exportId: id, bytes: zip.byteLength });
     },
@@ -203,20 +202,16 @@ export function dataExportJob(deps: { renderer?: Renderer }): JobDefinition<{ ex
   };
 }
 
-/** The ZIP behind a download link, or why not. */
-export async function readExport(ctx: AppContext, token: string, now = new Date()): Promise<{ bytes: Buffer; fileName: string }> {
+/** The ZIP behind a download link, as a stream read from the database, or why not. */
+export async function readExport(ctx: AppContext, token: string, now = new Date()): Promise<{ body: ReadableStream<Uint8Array>; bytes: number; fileName: string }> {
   const link = await checkLink(ctx, 'export-download', token, now);
   if (link.state === 'expired') throw new AppError('gone', 'This download link has expired. Request a new export from your account page.');
   if (link.state !== 'valid') throw notFound('This download link is not valid.');
   const row = await ctx.db.query.dataExports.findFirst({ where: and(eq(dataExports.id, link.subject), eq(dataExports.status, 'ready')) });
-  const path = exportFile(ctx, link.subject);
-  if (!row || !existsSync(path)) throw new AppError('gone', 'This export is no longer available. Request a new one from your account page.');
-  return { bytes: readFileSync(path), fileName: `localrank-data-${row.createdAt.toISOString().slice(0, 10)}.zip` };
+  const body = row ? await openArchive(ctx, row) : null;
+  if (!row || !body) throw new AppError('gone', 'This export is no longer available. Request a new one from your account page.');
+  return { body, bytes: row.bytes!, fileName: `localrank-data-${row.createdAt.toISOString().slice(0, 10)}.zip` };
 }
 
-/** Removes export archives whose link has expired (the daily purge). */
-export async function purgeExpiredExports(ctx: AppContext, now = new Date()): Promise<number> {
-  const expired = await ctx.db.select({ id: dataExports.id }).from(dataExports).where(lt(dataExports.expiresAt, now));
-  for (const { id } of expired) rmSync(exportFile(ctx, id), { force: true });
-  return expired.length;
-}
+/** Removes the archives of exports whose link has expired, for every process at once (the daily purge). */
+export const purgeExpiredExports = (ctx: AppContext, now = new Date()): Promise<number> => purgeExpiredArchives(ctx, now);

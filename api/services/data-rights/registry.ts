@@ -140,9 +140,16 @@ export const TABLES: Record<string, TableRule> = {
   branding_profiles: {
     holder: 'account',
     exportRows: { file: 'branding-profiles', sql: `SELECT * FROM branding_profiles WHERE consultant_id IN (${CONSULTANT})` },
-    holds: "an agency's branding: company name, colours, contact details, logo",
-    exported: 'branding-profiles.json, logos/ (the files)',
-    erased: 'cascade from consultants; the logo files with them',
+    holds: "an agency's branding: company name, colours, contact details, logo address",
+    exported: 'branding-profiles.json, logos/ (from branding_logos)',
+    erased: 'cascade from consultants; their logos (branding_logos) with them',
+    kept: null,
+  },
+  branding_logos: {
+    holder: 'account',
+    holds: "an agency's logos, re-encoded as PNG; public by an unguessable name, for its reports and e-mails",
+    exported: 'logos/{branding profile id}.png in the export',
+    erased: 'deleted when the agency replaces or removes the logo; cascade from branding_profiles',
     kept: null,
   },
   agency_mail_servers: {
@@ -265,7 +272,14 @@ export const TABLES: Record<string, TableRule> = {
     exportRows: { file: 'exports', csv: true, sql: 'SELECT id, status, bytes, created_at, ready_at, expires_at FROM data_exports WHERE user_id = :userId' },
     holds: 'export requests: when, status, size',
     exported: 'exports.json/.csv',
-    erased: 'cascade from users; the ZIP files with them, and each ZIP after its link expires',
+    erased: 'cascade from users; their archives (data_export_chunks) with them',
+    kept: null,
+  },
+  data_export_chunks: {
+    holder: 'account',
+    holds: "an account's export ZIP, in pieces of 1 MB (at most 256 MB)",
+    exported: 'the export itself, behind a signed link valid 7 days (never inside a later export)',
+    erased: 'deleted by the daily purge once its link has expired, or its export failed; cascade from data_exports',
     kept: null,
   },
   stripe_events: {
@@ -277,30 +291,19 @@ export const TABLES: Record<string, TableRule> = {
   },
 };
 
-/** Files under DATA_DIR, by kind. The erasure test walks the folder for anything that names a person. */
+/**
+ * Files under DATA_DIR, by kind: caches and development copies only. What a request on another
+ * machine must read (logos, exports) lives in the database (decision 0208). The erasure test walks
+ * the folder for anything that names a person.
+ */
 export const FILE_KINDS: Record<string, TableRule & { path: string }> = {
   'report files': {
-    path: 'files/reports/{reportId}/report.pdf, score-card.png',
+    path: 'files/reports/{reportId}/report.pdf, score-card.png, brand',
     holder: 'visitor',
-    holds: "a report's PDF and score card",
+    holds: "a report's PDF and score card: a cache of its row, kept by each process that made or served them",
     exported: 'reports/{id}.pdf in the export; attached to the report e-mail',
-    erased: 'the folder is removed with its report (delete link, `admin forget`, retention purge), and when the agency whose brand a report of a visitor carries is erased (the report stays, and is rendered again unbranded when asked for)',
-    kept: null,
-  },
-  'branding logos': {
-    path: 'files/branding/…',
-    holder: 'account',
-    holds: "an agency's uploaded logos",
-    exported: 'logos/ in the export',
-    erased: 'removed with the branding profile, and with the account',
-    kept: null,
-  },
-  'export archives': {
-    path: 'files/exports/{exportId}.zip',
-    holder: 'account',
-    holds: "an account's export",
-    exported: 'the export itself, behind a signed link valid 7 days',
-    erased: 'removed when its link expires (the daily purge), and with the account',
+    erased:
+      "the process that erases (delete link, `admin forget`, retention purge, an agency's erasure for the visitors' reports in its brand, which stay and are rendered again unbranded) removes its copy; every other process stops serving its copy at once (a copy is served only while its report row exists and names the brand it shows) and removes it within 10 minutes",
     kept: null,
   },
   'outbox copies': {

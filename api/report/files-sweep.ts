@@ -1,0 +1,80 @@
+// Each process's sweep of its cached report files (decision 0208). An erasure removes the files
+// on the machine that runs it; every other machine has refused its copies since (./files.ts serves
+// one only for a report row that still names the brand it shows), and removes them here: folders
+// whose report row is gone, or whose stamp names another brand than the row. One query per batch
+// of folders. Run by every web process and every worker, at start and every REPORT_FILES_SWEEP_MS.
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { inArray } from 'drizzle-orm';
+import { reports } from '../../db/schema/reports.ts';
+import type { AppContext } from '../context.ts';
+import { errorText } from '../log.ts';
+import { brandStamp, reportFiles, reportFilesRoot } from './files.ts';
+
+export const REPORT_FILES_SWEEP_MS = 10 * 60 * 1000;
+/** A folder without its stamp may be being written (the stamp goes last), or is from before
+ *  stamps: removed only once it is this old. */
+export const UNSTAMPED_GRACE_MS = 60 * 60 * 1000;
+const BATCH = 500;
+
+function stampOf(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function modifiedAt(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return Date.now();
+  }
+}
+
+/** Removes this process's stale report folders; returns how many it looked at and removed. */
+export async function sweepReportFiles(ctx: AppContext, now = Date.now()): Promise<{ folders: number; removed: number }> {
+  let names: string[];
+  try {
+    names = readdirSync(reportFilesRoot(ctx), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+  } catch {
+    return { folders: 0, removed: 0 };
+  }
+  let removed = 0;
+  for (let i = 0; i < names.length; i += BATCH) {
+    const part = names.slice(i, i + BATCH);
+    const rows = await ctx.db.select({ id: reports.id, consultantId: reports.consultantId, brandingProfileId: reports.brandingProfileId }).from(reports).where(inArray(reports.id, part));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const name of part) {
+      const row = byId.get(name);
+      const files = reportFiles(ctx, name);
+      const stamp = stampOf(files.brand);
+      const stale = !row || (stamp === null ? now - modifiedAt(files.dir) > UNSTAMPED_GRACE_MS : stamp !== brandStamp(row));
+      if (!stale) continue;
+      rmSync(files.dir, { recursive: true, force: true });
+      removed++;
+    }
+  }
+  if (removed) ctx.log.info('stale report files removed', { folders: names.length, removed });
+  return { folders: names.length, removed };
+}
+
+/** Sweeps now and every `everyMs`; returns the function that stops it (waiting for a running sweep). */
+export function startReportFilesSweep(ctx: AppContext, options: { everyMs?: number } = {}): () => Promise<void> {
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const sweep = () => {
+    if (stopped) return;
+    running = running.then(() => sweepReportFiles(ctx)).catch((error: unknown) => ctx.log.error('report files sweep failed', { error: errorText(error) }));
+  };
+  sweep();
+  const timer = setInterval(sweep, options.everyMs ?? REPORT_FILES_SWEEP_MS);
+  timer.unref();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+}
