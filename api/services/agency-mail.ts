@@ -2,18 +2,27 @@
 // password encrypted (AES-256-GCM, key from MAIL_SECRET_KEY), tested with "Send a test", and used
 // by every white-label e-mail of that agency. The password never leaves the server again: not in
 // an answer, an export, a log line or an error message.
+//
+// It is a server the agency chose, so it is never trusted with our time or our words (decision
+// 0210): every exchange has one deadline in all (AGENCY_MAIL_DEADLINE_MS for an e-mail,
+// AGENCY_MAIL_TEST_DEADLINE_MS for a test), what the agency reads is said in our words
+// (agency-mail-words.ts), and a send that fails tells the worker whether to wait for the server
+// (CustomerServerUnavailableError) or to give up (PermanentJobError: a 5xx refusal, the login
+// refused, an address refused, not a mail server).
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import { hostname } from 'node:os';
 import { eq } from 'drizzle-orm';
-import nodemailer, { type Transporter } from 'nodemailer';
-import type { MailServerInput } from '../../common/schemas/branding.ts';
+import { MAIL_SERVER_TESTS_PER_HOUR, type MailServerInput } from '../../common/schemas/branding.ts';
 import { agencyMailServers } from '../../db/schema/consultants.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import type { Mailer, MailMessage } from '../email/mailer.ts';
-import { addressRefusal } from '../lib/safe-fetch.ts';
+import { CustomerServerUnavailableError, PermanentJobError } from '../jobs/errors.ts';
+import { SmtpSessionError, smtpSend, type SmtpSent, type SmtpSteps } from '../lib/smtp-session.ts';
+import { checkedMailAddress, MailHostNotFound, mailHostToSave } from './agency-mail-address.ts';
+import { failureWords, sentWords } from './agency-mail-words.ts';
 import type { ConsultantAccess } from './consultant-access.ts';
+import { consumeRateLimit } from './rate-limit.ts';
 
 type ServerRow = typeof agencyMailServers.$inferSelect;
 
@@ -28,8 +37,6 @@ export interface MailServerView {
   lastError: string | null;
 }
 
-/** How long a connection or an answer of the agency's server may take. */
-const SMTP_TIMEOUT_MS = 15_000;
 
 const keyOf = (ctx: AppContext) => {
   if (!ctx.env.MAIL_SECRET_KEY) return null;
@@ -78,34 +85,12 @@ export async function getMailServer(ctx: AppContext, access: ConsultantAccess) {
   return { server: row ? view(row) : null, canStorePassword: keyOf(ctx) !== null, fallbackFrom: whiteLabelAddress(ctx) };
 }
 
-/** Why an address may not be an agency's mail server's (private, loopback, link-local…), or null. */
-const privateRefusal = (ctx: AppContext, address: string) => (ctx.env.AGENCY_MAIL_PRIVATE_ADDRESSES.includes(address) ? null : addressRefusal(address));
-
-/** What refuses a mail server's address: said as it is to the agency (nothing secret in it). */
-class MailHostRefused extends Error {}
-
-/**
- * The address an agency's mail server is connected at: its host's, when every address the host
- * has is public (the website fetcher's rules, decision 0204), else MailHostRefused. The connection
- * is made to this address, so the name cannot be pointed elsewhere between the check and it.
- */
-async function checkedAddress(ctx: AppContext, host: string): Promise<string> {
-  const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
-  for (const address of addresses) {
-    const refusal = privateRefusal(ctx, address);
-    if (refusal) throw new MailHostRefused(`${host} is not a mail server on the internet (${refusal}); private networks are not reached`);
-  }
-  return addresses[0]!;
-}
-
 export async function saveMailServer(ctx: AppContext, access: ConsultantAccess, input: MailServerInput) {
-  // An address or a name that is private whatever the DNS says is refused at once; other names
-  // are checked at each connection (checkedAddress).
-  const host = input.host.toLowerCase();
-  const literal = isIP(host) ? host : host === 'localhost' || host.endsWith('.localhost') ? '127.0.0.1' : null;
-  if (literal && privateRefusal(ctx, literal)) {
-    throw new AppError('invalid_input', 'Please check the highlighted fields.', { fields: { host: 'This is a private address. Enter your mail server\'s name or public address.' } });
-  }
+  // An address in any spelling, or a name that is private whatever the DNS says, is refused at
+  // once with the reason; other names are checked at each connection (checkedMailAddress).
+  const checked = mailHostToSave(input.host, ctx.env.AGENCY_MAIL_PRIVATE_ADDRESSES);
+  if ('refusal' in checked) throw new AppError('invalid_input', 'Please check the highlighted fields.', { fields: { host: checked.refusal } });
+  const { host } = checked;
   const existing = await rowOf(ctx, access.consultant.id);
   let passwordEncrypted = existing?.passwordEncrypted ?? null;
   if (input.password !== undefined) {
@@ -127,98 +112,107 @@ export async function deleteMailServer(ctx: AppContext, access: ConsultantAccess
   return getMailServer(ctx, access);
 }
 
-/** What a server's refusal says, without anything secret in it: the password, if the server or the
- *  library ever echoed it, is cut out. */
-function describeError(error: unknown, password: string | null): string {
-  if (error instanceof MailHostRefused) return `The server's address is refused: ${error.message}`.slice(0, 500);
-  const e = error as { code?: string; responseCode?: number; response?: string; message?: string };
-  let text = e.response ? `${e.responseCode ?? ''} ${e.response}`.trim() : (e.message ?? String(error));
-  if (password) text = text.split(password).join('•••');
-  const hint = e.code === 'EAUTH' ? 'The server refused the user name or password' : e.code === 'ECONNECTION' || e.code === 'ETIMEDOUT' || e.code === 'ESOCKET' || e.code === 'EDNS' || e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN' ? 'The server could not be reached' : 'The server refused the message';
-  return `${hint}: ${text}`.slice(0, 500);
-}
+/** The name we greet an agency's server with: our public host's (never this machine's name). */
+const greetingName = (ctx: AppContext) => (ctx.env.PUBLIC_BASE_URL ? new URL(ctx.env.PUBLIC_BASE_URL).hostname : hostname());
 
-/** A transport to the server's checked address (the TLS certificate still checked against its name). */
-async function transportOf(ctx: AppContext, row: ServerRow) {
-  const address = await checkedAddress(ctx, row.host);
+/** One message through the agency's server within `deadlineMs` in all, the name's lookup included.
+ *  Rejects with what agency-mail-words.ts describes. */
+async function sendThrough(ctx: AppContext, row: ServerRow, message: MailMessage, deadlineMs: number) {
   const password = row.passwordEncrypted ? decryptSecret(ctx, row.passwordEncrypted) : null;
-  const transport = nodemailer.createTransport({
-    host: address,
-    ...(isIP(row.host) ? {} : { servername: row.host }),
-    port: row.port,
-    secure: row.security === 'tls',
-    requireTLS: row.security === 'starttls',
-    ignoreTLS: row.security === 'none',
-    ...(row.username ? { auth: { user: row.username, pass: password ?? '' } } : {}),
-    connectionTimeout: SMTP_TIMEOUT_MS,
-    greetingTimeout: SMTP_TIMEOUT_MS,
-    socketTimeout: SMTP_TIMEOUT_MS,
-    logger: false,
-  });
-  return { transport, password };
+  const started = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  const lookupOver = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new MailHostNotFound(row.host)), deadlineMs)));
+  try {
+    const address = await Promise.race([checkedMailAddress(row.host, ctx.env.AGENCY_MAIL_PRIVATE_ADDRESSES), lookupOver]);
+    clearTimeout(timer);
+    const target = { address, host: row.host, port: row.port, security: row.security, auth: row.username ? { user: row.username, pass: password ?? '' } : null };
+    const sent: SmtpSent = await smtpSend(target, message, { deadlineMs: Math.max(1, deadlineMs - (Date.now() - started)), clientName: greetingName(ctx) });
+    return { sent, password };
+  } catch (error) {
+    throw Object.assign(new Error('agency mail failed'), { cause: error, password });
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
-/** A Mailer over the agency's server, for one send (closed by the caller), or null without one. */
+/** What failed and whether to wait for it, from what sendThrough threw. */
+function failureOf(ctx: AppContext, row: ServerRow, thrown: unknown, deadlineMs: number) {
+  const { cause, password } = thrown as { cause: unknown; password: string | null };
+  const words = failureWords({ host: row.host, port: row.port, deadlineMs, secret: password }, cause);
+  const transient = cause instanceof MailHostNotFound || (cause instanceof SmtpSessionError && cause.transient);
+  const steps: SmtpSteps = cause instanceof SmtpSessionError ? cause.steps : { connected: false, greeted: false, tls: false, auth: null };
+  return { words, transient, steps, code: cause instanceof SmtpSessionError ? cause.failure : cause instanceof MailHostNotFound ? 'dns' : 'address' };
+}
+
+/** A Mailer over the agency's server, for one send, or null without one. A failure is thrown as
+ *  CustomerServerUnavailableError (wait for the server) or PermanentJobError (give up), with our
+ *  words for it, also kept on the row so /branding shows it. */
 export async function agencyMailer(ctx: AppContext, consultantId: string): Promise<{ mailer: Mailer; fromAddress: string } | null> {
   const row = await rowOf(ctx, consultantId);
   if (!row) return null;
-  let opened: Transporter | null = null;
   return {
     fromAddress: row.fromAddress,
     mailer: {
       kind: 'smtp',
       async send(message: MailMessage) {
-        // The library's error is not passed on (not even as a cause): only its description,
-        // with the password cut out, reaches the job's log and the row.
-        let password: string | null = null;
-        let reason: string | null;
+        const deadlineMs = ctx.env.AGENCY_MAIL_DEADLINE_MS;
         try {
-          const made = await transportOf(ctx, row);
-          ({ transport: opened, password } = made);
-          const info = await made.transport.sendMail(message);
-          reason = info.rejected.length > 0 ? `The server refused ${info.rejected.join(', ')}` : null;
+          const { sent } = await sendThrough(ctx, row, message, deadlineMs);
+          // Sent to those the server took; one it refused (a copy's address, say) is noted for the agency.
+          const note = sent.rejected.length > 0 ? `The server refused ${sent.rejected.join(', ')}` : null;
+          await ctx.db.update(agencyMailServers).set({ lastError: note }).where(eq(agencyMailServers.consultantId, consultantId));
+          return { messageId: message.messageId };
         } catch (error) {
-          reason = describeError(error, password);
+          const failure = failureOf(ctx, row, error, deadlineMs);
+          await ctx.db.update(agencyMailServers).set({ lastError: failure.words }).where(eq(agencyMailServers.consultantId, consultantId));
+          const reason = `the agency's mail server: ${failure.words}`;
+          throw failure.transient ? new CustomerServerUnavailableError(reason, consultantId) : new PermanentJobError(reason);
         }
-        if (reason === null) return { messageId: message.messageId };
-        await ctx.db.update(agencyMailServers).set({ lastError: reason }).where(eq(agencyMailServers.consultantId, consultantId));
-        throw new Error(`the agency's mail server: ${reason}`);
       },
       wasDelivered: () => null,
-      close: () => opened?.close(),
+      close: () => {},
     },
   };
 }
 
 /**
- * "Send a test": a short message through the stored server to the agency's own address. Answers
- * whether it went out and, when not, what the server said (the password cut out); the outcome is
- * kept on the row so /branding shows it.
+ * "Send a test": a short message through the stored server to the agency's own address, at most
+ * MAIL_SERVER_TESTS_PER_HOUR an hour per agency, within AGENCY_MAIL_TEST_DEADLINE_MS. Answers
+ * whether it went out, how far it got, and in our words what happened; the outcome is kept on the
+ * row so /branding shows it.
  */
 export async function testMailServer(ctx: AppContext, access: ConsultantAccess) {
   const row = await rowOf(ctx, access.consultant.id);
   if (!row) throw new AppError('not_found', 'Save the mail server first.');
+  await consumeRateLimit({
+    ctx,
+    input: { key: `mail-test:${access.consultant.id}`, limit: MAIL_SERVER_TESTS_PER_HOUR, windowMs: 60 * 60_000, message: `You can send ${MAIL_SERVER_TESTS_PER_HOUR} tests an hour. Please try again later.` },
+  });
   const domain = row.fromAddress.split('@')[1]!;
+  const deadlineMs = ctx.env.AGENCY_MAIL_TEST_DEADLINE_MS;
+  const message: MailMessage = {
+    messageId: `<test-${randomBytes(8).toString('hex')}@${domain}>`,
+    from: row.fromAddress,
+    to: access.user.email,
+    subject: 'Test message from your report mail server',
+    text: `This test went out through ${row.host}:${row.port}. Your clients' reports will be sent from ${row.fromAddress} this way.`,
+  };
+  let steps: SmtpSteps;
+  let said: string;
   let lastError: string | null = null;
-  let password: string | null = null;
-  let transport: Transporter | null = null;
   try {
-    ({ transport, password } = await transportOf(ctx, row));
-    await transport.sendMail({
-      messageId: `<test-${randomBytes(8).toString('hex')}@${domain}>`,
-      from: row.fromAddress,
-      to: access.user.email,
-      subject: 'Test message from your report mail server',
-      text: `This test went out through ${row.host}:${row.port}. Your clients' reports will be sent from ${row.fromAddress} this way.`,
-    });
+    const { sent, password } = await sendThrough(ctx, row, message, deadlineMs);
+    steps = sent.steps;
+    said = sentWords({ host: row.host, port: row.port, deadlineMs, secret: password }, sent.steps, sent.reply);
+    if (sent.rejected.length > 0) lastError = said = `The server refused ${sent.rejected.join(', ')}.`;
   } catch (error) {
-    lastError = describeError(error, password);
-    ctx.log.warn('agency mail server test failed', { consultantId: access.consultant.id, host: row.host, code: (error as { code?: string }).code ?? null });
-  } finally {
-    transport?.close();
+    const failure = failureOf(ctx, row, error, deadlineMs);
+    ({ steps } = failure);
+    said = lastError = failure.words;
+    ctx.log.warn('agency mail server test failed', { consultantId: access.consultant.id, host: row.host, failure: failure.code });
   }
   await ctx.db.update(agencyMailServers).set({ testedAt: new Date(), lastError }).where(eq(agencyMailServers.consultantId, access.consultant.id));
-  return { sent: lastError === null, to: access.user.email, error: lastError };
+  return { sent: lastError === null, to: access.user.email, error: lastError, said, steps: { connected: steps.connected, tls: steps.tls, auth: steps.auth } };
 }
 
 /** The address white-label mail leaves from without an agency server: WHITE_LABEL_MAIL_FROM, else MAIL_FROM's. */

@@ -41,8 +41,13 @@ export type BrandingPreviewInput = z.output<typeof brandingPreviewSchema>;
 export const BRANDING_PREVIEW_PER_MINUTE = 30;
 
 /** An agency's own SMTP server for its white-label mail. The password, when left out of an
- *  update, stays as stored; an empty one removes it. */
+ *  update, stays as stored; an empty one removes it. Only the ports mail is submitted on: any other
+ *  would let "Send a test" knock on other services (decision 0210). */
 export const MAIL_SECURITY = ['tls', 'starttls', 'none'] as const;
+export const MAIL_PORTS = [587, 465, 25, 2525] as const;
+export const MAIL_PORT_MESSAGE = 'Use port 587 (STARTTLS), 465 (TLS), 25 or 2525';
+/** "Send a test" presses one agency may make per hour. */
+export const MAIL_SERVER_TESTS_PER_HOUR = 10;
 export const mailServerSchema = z.strictObject({
   host: z
     .string()
@@ -50,7 +55,7 @@ export const mailServerSchema = z.strictObject({
     .min(1, 'Required')
     .max(253)
     .regex(/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/, 'Enter a host name like smtp.example.com'),
-  port: z.coerce.number({ error: 'Enter a port number' }).int('Enter a port number').min(1, 'Enter a port number').max(65535, 'Enter a port number'),
+  port: z.coerce.number({ error: MAIL_PORT_MESSAGE }).refine((p) => (MAIL_PORTS as readonly number[]).includes(p), MAIL_PORT_MESSAGE),
   security: z.enum(MAIL_SECURITY, { error: 'Choose TLS, STARTTLS or none' }),
   username: optionalText(254),
   password: z.string().max(500).optional(),

@@ -17,3 +17,13 @@ export function fieldsToCorrect(fields: FieldErrors, labels: Record<string, stri
   const count = Object.keys(fields).length;
   return count === 1 ? first : `Please correct ${count} fields. ${first}`;
 }
+
+/** A zod parse's issues as per-field messages, the first for each field (the route's 400 says the same). */
+export function issueFields(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const issue of issues) {
+    const name = String(issue.path[0] ?? '');
+    if (name && !(name in fields)) fields[name] = issue.message;
+  }
+  return fields;
+}

@@ -15,15 +15,19 @@ import { agencyMailServers, consultants } from '../../db/schema/consultants.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
 import { createUser } from '../helpers/factories.ts';
+import { startRelay, type LoopbackServer } from '../helpers/agency-servers.ts';
 import { startSmtpServer, type ReceivedMail } from '../helpers/smtp.ts';
 
 const SECRET = 'a-mail-secret-key-of-at-least-32-characters';
 let t: TestContext;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let agencySmtp: Awaited<ReturnType<typeof startSmtpServer>>;
+/** The agency's server as the agency names it: on port 2525 of an address of its own. */
+let agencyHost: LoopbackServer;
 beforeAll(async () => {
   smtp = await startSmtpServer();
   agencySmtp = await startSmtpServer({ auth: { user: 'reports@northstar.example', pass: 'pa55-Word-of-the-agency' } });
+  agencyHost = await startRelay(agencySmtp.port);
   t = await createTestContext({
     SMTP_URL: smtp.url,
     PUBLIC_BASE_URL: 'https://reports.neutral-host.example',
@@ -32,7 +36,7 @@ beforeAll(async () => {
     WHITE_LABEL_MAIL_FROM: 'reports@client-reports.example',
     MAIL_SECRET_KEY: SECRET,
     // The agency's test server listens on loopback, which only an operator's list lets through.
-    AGENCY_MAIL_PRIVATE_ADDRESSES: '127.0.0.1',
+    AGENCY_MAIL_PRIVATE_ADDRESSES: agencyHost.host,
   });
 });
 afterAll(async () => {
@@ -40,6 +44,7 @@ afterAll(async () => {
   await t.close();
   await smtp.close();
   await agencySmtp.close();
+  await agencyHost.close();
 });
 
 const drain = async () => {
@@ -115,10 +120,10 @@ describe('a white-label e-mail', () => {
 describe("the agency's own mail server", () => {
   it('stores the password encrypted, never answers it, tests the server and then sends every white-label e-mail through it', async () => {
     const agency = await createUser(t.ctx, { role: 'consultant', tier: 'agency', companyName: 'Northstar Marketing' });
-    const server = { host: '127.0.0.1', port: agencySmtp.port, security: 'none', username: 'reports@northstar.example', fromAddress: 'reports@northstar.example' };
+    const server = { host: agencyHost.host, port: agencyHost.port, security: 'none', username: 'reports@northstar.example', fromAddress: 'reports@northstar.example' };
     const wrong = await call(t.app, 'PUT', '/api/branding/mail-server', { ...server, password: 'not-the-Password-123' }, agency.cookie);
     expect(wrong.status).toBe(200);
-    expect(wrong.body.server).toMatchObject({ host: '127.0.0.1', hasPassword: true, fromAddress: 'reports@northstar.example' });
+    expect(wrong.body.server).toMatchObject({ host: agencyHost.host, hasPassword: true, fromAddress: 'reports@northstar.example' });
     expect(JSON.stringify(wrong.body)).not.toContain('not-the-Password-123');
     const [row] = await t.ctx.db.select().from(agencyMailServers);
     expect(row!.passwordEncrypted).not.toContain('not-the-Password-123');
@@ -128,7 +133,8 @@ describe("the agency's own mail server", () => {
     const refused = await call(t.app, 'POST', '/api/branding/mail-server/test', undefined, agency.cookie);
     expect(refused.status).toBe(200);
     expect(refused.body.sent).toBe(false);
-    expect(refused.body.error).toMatch(/refused the user name or password/);
+    expect(refused.body.error).toMatch(new RegExp(`^We connected to ${agencyHost.host.replace(/\./g, '\\.')}:2525, but the server refused the user name or password: 535 `));
+    expect(refused.body.steps).toEqual({ connected: true, tls: false, auth: 'refused' });
     expect(JSON.stringify(refused.body)).not.toContain('not-the-Password-123');
     expect((await call(t.app, 'GET', '/api/branding/mail-server', undefined, agency.cookie)).body.server.lastError).toMatch(/refused/);
 
@@ -136,7 +142,8 @@ describe("the agency's own mail server", () => {
     await call(t.app, 'PUT', '/api/branding/mail-server', { ...server, password: 'pa55-Word-of-the-agency' }, agency.cookie);
     expect((await call(t.app, 'PUT', '/api/branding/mail-server', server, agency.cookie)).body.server.hasPassword).toBe(true);
     const ok = await call(t.app, 'POST', '/api/branding/mail-server/test', undefined, agency.cookie);
-    expect(ok.body).toEqual({ sent: true, to: agency.email, error: null });
+    expect(ok.body).toMatchObject({ sent: true, to: agency.email, error: null, steps: { connected: true, tls: false, auth: 'accepted' } });
+    expect(ok.body.said).toMatch(/^We connected to .*:2525 and logged in without TLS, and the server accepted the message \(250 /);
     expect(agencySmtp.received.at(-1)!.envelope.to).toEqual([agency.email]);
 
     // A client report now leaves through it, from the agency's address.
@@ -173,12 +180,35 @@ describe("the agency's own mail server", () => {
     const strict = await createTestContext({ MAIL_SECRET_KEY: SECRET });
     try {
       const agency = await createUser(strict.ctx, { role: 'consultant', tier: 'agency' });
-      const server = { port: agencySmtp.port, security: 'none' as const, username: 'reports@northstar.example', fromAddress: 'reports@northstar.example' };
-      for (const host of ['10.1.2.3', '127.0.0.1', '169.254.169.254', 'localhost', 'mail.localhost']) {
+      const server = { port: 2525, security: 'none' as const, username: 'reports@northstar.example', fromAddress: 'reports@northstar.example' };
+      const hint = "Enter your mail server's name or public address.";
+      const refusals = {
+        '10.1.2.3': `10.1.2.3 is an address on a private network. ${hint}`,
+        '127.0.0.1': `127.0.0.1 is a loopback address (this server itself). ${hint}`,
+        '169.254.169.254': `169.254.169.254 is a link-local address. ${hint}`,
+        '100.64.0.1': `100.64.0.1 is a carrier-grade NAT address. ${hint}`,
+        '240.0.0.1': `240.0.0.1 is a reserved address. ${hint}`,
+        // Loopback however it is spelled: the forms a resolver reads as 127.0.0.1, and 0.
+        '127.1': `127.1 is 127.0.0.1, a loopback address (this server itself). ${hint}`,
+        '2130706433': `2130706433 is 127.0.0.1, a loopback address (this server itself). ${hint}`,
+        '0x7f000001': `0x7f000001 is 127.0.0.1, a loopback address (this server itself). ${hint}`,
+        '0177.0.0.1': `0177.0.0.1 is 127.0.0.1, a loopback address (this server itself). ${hint}`,
+        '0': `0 is 0.0.0.0, the unspecified address (this server itself). ${hint}`,
+        '10.1': `10.1 is 10.0.0.1, an address on a private network. ${hint}`,
+        '1.2.3.4.5': `1.2.3.4.5 is not a valid address. ${hint}`,
+        localhost: `localhost is this server itself. ${hint}`,
+        'mail.localhost': `mail.localhost is this server itself. ${hint}`,
+      };
+      for (const [host, message] of Object.entries(refusals)) {
         const res = await call(strict.app, 'PUT', '/api/branding/mail-server', { ...server, host }, agency.cookie);
         expect(res.status, host).toBe(400);
-        expect(res.body.fields, host).toEqual({ host: "This is a private address. Enter your mail server's name or public address." });
+        expect(res.body.fields, host).toEqual({ host: message });
       }
+      // A public address in another spelling is stored in its usual form.
+      const spelled = await call(strict.app, 'PUT', '/api/branding/mail-server', { ...server, host: '0x5db8d822' }, agency.cookie);
+      expect(spelled.status).toBe(200);
+      expect(spelled.body.server.host).toBe('93.184.216.34');
+      await call(strict.app, 'DELETE', '/api/branding/mail-server', undefined, agency.cookie);
       // A row whose host is private by the time it is used (saved before this rule, or a name whose
       // DNS now points inside): the test send connects to nothing and says why.
       const consultant = (await strict.ctx.db.query.consultants.findFirst({ where: eq(consultants.userId, agency.userId) }))!;

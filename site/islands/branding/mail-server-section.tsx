@@ -3,12 +3,13 @@
 // again) with "Send a test", or else the operator's neutral address (api/services/agency-mail.ts).
 import { useEffect, useState, type FormEvent } from 'react';
 import type { getMailServer } from '../../../api/services/agency-mail.ts';
+import { MAIL_PORTS, mailServerSchema } from '../../../common/schemas/branding.ts';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
-import { fieldsToCorrect, withoutError } from '../../lib/form-errors.ts';
+import { fieldsToCorrect, issueFields, withoutError } from '../../lib/form-errors.ts';
 import { toast } from '../../lib/toasts.ts';
 
 type MailSettings = Awaited<ReturnType<typeof getMailServer>>;
-type TestResult = { sent: boolean; to: string; error: string | null };
+type TestResult = { sent: boolean; to: string; error: string | null; said: string };
 
 const SECURITY_LABELS = { tls: 'TLS (usually port 465)', starttls: 'STARTTLS (usually port 587)', none: 'None (not recommended)' } as const;
 
@@ -32,6 +33,14 @@ export default function MailServerSection() {
     const data = Object.fromEntries(new FormData(event.currentTarget)) as Record<string, string>;
     // A blank password field keeps the stored one.
     const { password, ...rest } = data;
+    // The route's schema, so the form says what the server would, before it is asked.
+    const parsed = mailServerSchema.safeParse({ ...rest, ...(password ? { password } : {}) });
+    if (!parsed.success) {
+      const fields = issueFields(parsed.error.issues);
+      setErrors(fields);
+      toast({ title: 'Could Not Save', description: fieldsToCorrect(fields, SERVER_LABELS), variant: 'destructive' });
+      return;
+    }
     setBusy('save');
     try {
       const saved = await apiRequest<MailSettings>('PUT', '/api/branding/mail-server', { ...rest, ...(password ? { password } : {}) });
@@ -52,7 +61,7 @@ export default function MailServerSection() {
     setBusy('test');
     try {
       const result = await apiRequest<TestResult>('POST', '/api/branding/mail-server/test');
-      if (result.sent) toast({ title: 'Test Sent', description: `A test message went to ${result.to}.` });
+      if (result.sent) toast({ title: 'Test Sent', description: `A test message went to ${result.to}. ${result.said}` });
       else toast({ title: 'Test Failed', description: result.error ?? 'The server refused the message.', variant: 'destructive' });
       setSettings(await apiRequest<MailSettings>('GET', '/api/branding/mail-server'));
     } catch (error) {
@@ -103,7 +112,7 @@ export default function MailServerSection() {
         <form className="cf" onSubmit={save} onInput={(e) => setErrors((now) => withoutError(now, (e.target as HTMLInputElement).name))} noValidate aria-busy={busy === 'save'}>
           <div className="cf-grid">
             {field('host', 'SMTP host', { defaultValue: server?.host ?? '', placeholder: 'smtp.youragency.com', required: true, autoComplete: 'off' })}
-            {field('port', 'Port', { type: 'number', defaultValue: server?.port ?? 587, min: 1, max: 65535, required: true })}
+            {field('port', `Port (${MAIL_PORTS.join(', ')})`, { type: 'number', inputMode: 'numeric', defaultValue: server?.port ?? 587, required: true })}
             <div className="field">
               <label htmlFor="ms-security">Security</label>
               <select id="ms-security" name="security" className="input" defaultValue={server?.security ?? 'starttls'} aria-invalid={errors.security ? true : undefined}>
