@@ -31,6 +31,9 @@ const schema = z.object({
   // A libSQL server's call that has not answered by then is given up (503 to a request, a pause to
   // the worker); a busy server is waited out for up to 5 s within it.
   DATABASE_TIMEOUT_MS: whole('must be a number of milliseconds from 1000 to 120000', 1_000, 120_000, 10_000),
+  // The libSQL server's --max-log-duration (docs/operations.md): after an erasure on a server, small
+  // writes this far apart (plus 2 s) make it compact and merge its log past the erased rows (decision 0209).
+  DATABASE_LOG_DURATION_S: whole('must be a whole number of seconds from 1 to 3600', 1, 3_600, 60),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   AUTH_SECRET: z.string().min(32, 'AUTH_SECRET must be at least 32 characters').optional(),
   WORKER: z.enum(['inline', 'off']).default('inline'),

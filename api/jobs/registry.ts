@@ -9,6 +9,7 @@ import { LEAD_JOBS } from '../email/lead-emails.ts';
 import { reportFailedJob } from '../email/report-failed.ts';
 import { BILLING_JOBS } from '../services/billing/jobs.ts';
 import { DATA_EXPORT, dataExportJob } from '../services/data-rights/export.ts';
+import { ERASURE_SETTLE, erasureSettleJob } from '../services/data-rights/erasure-settle.ts';
 import { RETENTION_PURGE, retentionPurgeJob } from '../services/data-rights/retention-job.ts';
 import { reportGenerateJob, type ReportJobDeps } from '../report/generate-job.ts';
 import { clientReportJob } from '../report/client-report-job.ts';
@@ -53,6 +54,7 @@ export function createRegistry(deps: JobDeps): JobRegistry {
     // Every other attempt has the worker's deadline (JOB_DEADLINE_MS, 10 minutes); these two walk
     // whole accounts or the whole table and may take longer.
     [RETENTION_PURGE]: { ...retentionPurgeJob, deadlineMs: 30 * MINUTE },
+    [ERASURE_SETTLE]: erasureSettleJob,
     [DATA_EXPORT]: { ...dataExportJob({ renderer: deps.renderer }), deadlineMs: 30 * MINUTE },
     ...BILLING_JOBS,
     ...LEAD_JOBS,

@@ -10,6 +10,8 @@ import type { AppContext } from '../../context.ts';
 import { outboxDir } from '../../email/mailer.ts';
 import { reportFiles } from '../../report/files.ts';
 import { secretOf } from '../../auth.ts';
+import { enqueueErasureSettle } from './erasure-settle.ts';
+import { scrubFreedBytes } from './scrub-freed-bytes.ts';
 
 export interface ErasureSummary {
   requests: number;
@@ -180,18 +182,26 @@ export async function eraseRows(
   }
   // A report's e-mail carries its id in the Message-ID (report-{id}@…), and the address in To.
   summary.outboxCopies = removeOutboxCopies(ctx, [...emails, ...reportIds.map((id) => `report-${id}`), ...(input.names ?? []).map((n) => n.toLowerCase())]);
-  await flushErased(ctx);
+  await flushErased(ctx, [...emails, ...businessIds, ...requests, ...reportIds, ...userIds, ...(input.otherIds ?? []), ...(input.names ?? [])]);
   return summary;
 }
 
 /**
- * With secure_delete on (db/client.ts) the erased rows are zeros in the database file, but their
- * earlier page images are still in the write-ahead log until it is checkpointed and cut back:
- * done here, at once, rather than whenever SQLite next gets round to it. A libSQL server keeps
- * its own log; nothing to do there. Decision 0201.
+ * On a file, with secure_delete on (db/client.ts), the erased rows are zeros in the database file,
+ * but their earlier page images are still in the write-ahead log until it is checkpointed and cut
+ * back: done here, at once, rather than whenever SQLite next gets round to it (decision 0201).
+ * On a libSQL server, which refuses secure_delete and checkpoints, the free bytes of the pages that
+ * still hold any of `erased` (addresses, ids, names) and every free page are overwritten here, and
+ * small writes are queued that make the server compact and merge its log past the erasure; the
+ * server's flags bound the rest (decision 0209, docs/operations.md).
  */
-export async function flushErased(ctx: AppContext): Promise<void> {
-  if (!ctx.env.DATABASE_URL.startsWith('file:')) return;
+export async function flushErased(ctx: AppContext, erased: string[] = []): Promise<void> {
+  if (!ctx.env.DATABASE_URL.startsWith('file:')) {
+    const scrub = await scrubFreedBytes(ctx.db.$client, erased);
+    if (scrub.skipped) ctx.log.warn('erasure: free space on the database server not overwritten', { reason: scrub.skipped });
+    await enqueueErasureSettle(ctx);
+    return;
+  }
   const { rows } = await ctx.db.$client.execute('PRAGMA wal_checkpoint(TRUNCATE)');
   // busy = 1: a reader or a writer of another process held the log; the next erasure (or SQLite's
   // own checkpoint) finishes the job.
