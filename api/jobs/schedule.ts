@@ -6,12 +6,14 @@
 // - `reviews.check` every REVIEW_CHECK_INTERVAL_MINUTES for Early Warning plans (api/services/review-check.ts);
 // - `report.monthly` on the first of each month (or the first tick after it, within
 //   MONTHLY_CATCH_UP_DAYS when the service was down): the latest report by e-mail with its PDF.
-// Who qualifies is decided by api/services/entitlements.ts (`trends`, `monthlyReports`), for the
-// business's owner and for each consultant whose client it is. Decision 0063.
+// Who qualifies is decided by api/services/entitlements.ts (`trends`, `monthlyReports`): a
+// business's re-analysis by the plan of whoever pays for it (its owner, else the consultant whose
+// client it is: api/services/plan-candidates.ts), the monthly report by its recipient's, a client's
+// reports by its consultant's. Decisions 0063 and 0212.
 import type { AppContext } from '../context.ts';
 import { errorText } from '../log.ts';
 import { can } from '../services/entitlements.ts';
-import { candidates } from '../services/plan-candidates.ts';
+import { candidates, payersByBusiness } from '../services/plan-candidates.ts';
 import { scheduleWidgetLeads } from '../email/lead-emails.ts';
 import { CLIENT_REPORT, clientReportKey, clientReportPeriod, type ClientReportPayload } from '../report/client-report-schedule.ts';
 import { enqueue } from './queue.ts';
@@ -54,9 +56,10 @@ export async function scheduleTick(ctx: AppContext, now: Date = new Date()) {
   // free report) and a whole interval old: a business first analysed the day before a period
   // begins is re-analysed an interval later, not the next day. Decision 0065.
   const dueBefore = Math.min(start, now.getTime() - ctx.env.REANALYSIS_INTERVAL_DAYS * DAY_MS + REANALYSIS_SLACK_MS);
+  // Each business by the plan of whoever pays for it (its owner, else its consultant).
   const due = new Set<string>();
-  for (const c of all) {
-    if (can(c.plan, 'trends') && c.lastAt! < dueBefore) due.add(c.businessId);
+  for (const [businessId, payer] of payersByBusiness(all)) {
+    if (can(payer.plan, 'trends') && payer.lastAt! < dueBefore) due.add(businessId);
   }
   for (const businessId of due) {
     const payload: ReanalysePayload = { businessId, period };

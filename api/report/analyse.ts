@@ -24,7 +24,7 @@ import { SAMPLE_SITES_PATH, sampleSiteResponse } from './analysis/sample-sites.t
 import { overallBasis, overallOf, ranks, recommend, scorePlace } from './analysis/scoring.ts';
 import { placeVisibility, processLedger, scanGrid, parseGridPlans, type SearchLedger, type VisibilityScan } from './analysis/visibility.ts';
 import { analyseWebsite, type WebsiteAnalysis } from './analysis/website.ts';
-import { effectiveTier } from '../services/entitlements.ts';
+import { payerOf } from '../services/plan-candidates.ts';
 import type { Tier } from '../../common/constants.ts';
 import type { AnalysedPlace, ReportData, ReportInput, Review } from './types.ts';
 
@@ -166,12 +166,14 @@ export function gridKeywords(category: Category, providerLabel: string | null, c
   return [...chosen, head, ...category.services].map((k) => k.toLowerCase());
 }
 
-/** The plan the grid is sized by (the business's account's, free for a visitor's business) and the
- *  keywords its owner chose on the dashboard. */
+/** The plan the grid is sized by (whoever pays for the business: its owner, else the consultant
+ *  whose client it is; free for a visitor's business) and the keywords chosen for it on the
+ *  dashboard or the client page. */
 async function gridChoice(ctx: AppContext, businessId: string): Promise<{ tier: Tier; keywords: string[] }> {
-  const [row] = await ctx.db.all<{ tier: string | null; status: string | null; keywords: string | null }>(sql`
-    SELECT u.subscription_tier AS tier, u.subscription_status AS status, b.visibility_keywords AS keywords
-    FROM businesses b LEFT JOIN users u ON u.id = b.user_id WHERE b.id = ${businessId}`);
+  const [[row], { tier }] = await Promise.all([
+    ctx.db.all<{ keywords: string | null }>(sql`SELECT b.visibility_keywords AS keywords FROM businesses b WHERE b.id = ${businessId}`),
+    payerOf(ctx, businessId),
+  ]);
   let keywords: string[] = [];
   try {
     const parsed: unknown = row?.keywords ? JSON.parse(row.keywords) : [];
@@ -179,7 +181,6 @@ async function gridChoice(ctx: AppContext, businessId: string): Promise<{ tier: 
   } catch {
     // An unreadable value is no choice: the defaults.
   }
-  const tier = row?.tier ? effectiveTier({ subscriptionTier: row.tier, subscriptionStatus: row.status ?? '' }) : 'free';
   return { tier, keywords };
 }
 

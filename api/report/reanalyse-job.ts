@@ -5,8 +5,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import { businesses, businessMetrics } from '../../db/schema/businesses.ts';
 import type { JobDefinition } from '../jobs/types.ts';
 import type { ReanalysePayload } from '../jobs/types.ts';
-import { candidates } from '../services/plan-candidates.ts';
-import { can } from '../services/entitlements.ts';
+import { businessCan } from '../services/plan-candidates.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
 import type { AnalyseFn } from './generate-job.ts';
 import { persistReport } from './persist.ts';
@@ -25,7 +24,7 @@ export function businessReanalyseJob(deps: { analyse: AnalyseFn }): JobDefinitio
       const business = await ctx.db.query.businesses.findFirst({ where: eq(businesses.id, businessId) });
       if (!business) throw new PermanentJobError(`business ${businessId} not found`);
       // The plan may have lapsed (or the client been removed) between the tick and this run.
-      if (!(await candidates(ctx, businessId)).some((c) => can(c.plan, 'trends'))) {
+      if (!(await businessCan(ctx, businessId, 'trends'))) {
         await tools.saveProgress({ stage: 'skipped', reason: 'no account with a plan that includes trends' });
         return;
       }

@@ -1,7 +1,12 @@
-// The businesses the paid plans' scheduled work is for, each with the paid accounts it belongs to
-// (the owner, and each consultant whose client it is). The scheduler (api/jobs/schedule.ts) and the
-// jobs it enqueues ask here, then decide with api/services/entitlements.ts who qualifies.
+// Who pays for a business, and so which plan its features follow (decision 0212): the paid
+// accounts it belongs to (the owner, and each consultant whose client it is) and, of those, the
+// one whose plan it gets. The scheduler (api/jobs/schedule.ts), the jobs it enqueues and the
+// analysis (the visibility grid's size and keywords) ask here, then read the features with
+// api/services/entitlements.ts: no feature reads a plan from `businesses.user_id` alone, which is
+// empty for a consultant's client.
+import { TIERS, type Tier } from '../../common/constants.ts';
 import type { AppContext } from '../context.ts';
+import { can, effectiveTier, type Feature } from './entitlements.ts';
 
 export interface Candidate {
   businessId: string;
@@ -39,4 +44,45 @@ export async function candidates(ctx: AppContext, businessId?: string): Promise<
     plan: { subscriptionTier: String(r.tier), subscriptionStatus: String(r.status) },
     lastAt: r.last_at === null ? null : Number(r.last_at),
   }));
+}
+
+/**
+ * The account whose plan a business gets, from the accounts it belongs to: its owner when the
+ * owner pays, else the consultant whose client it is; where more than one pays (an owner on Pro
+ * who is also an agency's client), the best plan in good standing, the owner first on a tie. Null
+ * when nobody pays: the business has the free plan. Pure, so a scheduler pass that read every
+ * candidate at once decides as a single business's check does.
+ */
+export function payerAmong(accounts: readonly Candidate[]): Candidate | null {
+  let best: Candidate | null = null;
+  let bestRank = 0;
+  for (const a of [...accounts].sort((x, y) => (x.via === y.via ? 0 : x.via === 'owner' ? -1 : 1))) {
+    const rank = TIERS.indexOf(effectiveTier(a.plan));
+    if (rank > bestRank) [best, bestRank] = [a, rank];
+  }
+  return best;
+}
+
+/** Who pays for one business, and the tier its features follow ('free' when nobody does). */
+export async function payerOf(ctx: AppContext, businessId: string): Promise<{ payer: Candidate | null; tier: Tier }> {
+  const payer = payerAmong(await candidates(ctx, businessId));
+  return { payer, tier: payer ? effectiveTier(payer.plan) : 'free' };
+}
+
+/** Whether a business has a feature, by the plan of whoever pays for it. */
+export async function businessCan(ctx: AppContext, businessId: string, feature: Feature): Promise<boolean> {
+  const { payer } = await payerOf(ctx, businessId);
+  return payer !== null && can(payer.plan, feature);
+}
+
+/** Every candidate business with its payer (the scheduler's pass): one entry per business. */
+export function payersByBusiness(all: readonly Candidate[]): Map<string, Candidate> {
+  const grouped = new Map<string, Candidate[]>();
+  for (const c of all) grouped.set(c.businessId, [...(grouped.get(c.businessId) ?? []), c]);
+  const out = new Map<string, Candidate>();
+  for (const [businessId, accounts] of grouped) {
+    const payer = payerAmong(accounts);
+    if (payer) out.set(businessId, payer);
+  }
+  return out;
 }

@@ -11,7 +11,7 @@ import type { AppContext } from '../context.ts';
 import { ALERTS_NOTIFY } from '../email/alerts-notify-job.ts';
 import { enqueue } from '../jobs/queue.ts';
 import type { JobDefinition } from '../jobs/types.ts';
-import { candidates } from './plan-candidates.ts';
+import { businessCan, candidates, payersByBusiness } from './plan-candidates.ts';
 import { PermanentJobError, RetryLaterError } from '../jobs/errors.ts';
 import { createProvider } from '../report/analyse.ts';
 import { ProviderError, type PlacesProvider } from '../report/analysis/providers/types.ts';
@@ -39,7 +39,9 @@ export function reviewCheckPeriod(now: Date, minutes: number): string {
 /** Enqueues this period's check of every monitored business (once per period, however many ticks). */
 export async function scheduleReviewChecks(ctx: AppContext, now: Date): Promise<number> {
   const period = reviewCheckPeriod(now, ctx.env.REVIEW_CHECK_INTERVAL_MINUTES);
-  const due = new Set((await candidates(ctx)).filter((c) => c.lastAt !== null && can(c.plan, 'earlyWarning')).map((c) => c.businessId));
+  // Each business by the plan of whoever pays for it (its owner, else its consultant).
+  const payers = payersByBusiness((await candidates(ctx)).filter((c) => c.lastAt !== null));
+  const due = [...payers].filter(([, payer]) => can(payer.plan, 'earlyWarning')).map(([businessId]) => businessId);
   let queued = 0;
   for (const businessId of due) {
     const payload: ReviewsCheckPayload = { businessId, period };
@@ -54,7 +56,7 @@ export function reviewsCheckJob(options: { provider?: (ctx: AppContext) => Place
       const { businessId } = job.payload;
       if (typeof businessId !== 'string') throw new PermanentJobError('payload needs businessId');
       // The plan is checked again at run time: it may have lapsed since the tick.
-      if (!(await candidates(ctx, businessId)).some((c) => can(c.plan, 'earlyWarning'))) return tools.saveProgress({ stage: 'skipped', reason: 'no plan with the Early Warning Monitor' });
+      if (!(await businessCan(ctx, businessId, 'earlyWarning'))) return tools.saveProgress({ stage: 'skipped', reason: 'no plan with the Early Warning Monitor' });
       const business = await ctx.db.query.businesses.findFirst({ where: eq(businesses.id, businessId) });
       if (!business?.placeId || business.latitude === null || business.longitude === null) return tools.saveProgress({ stage: 'skipped', reason: 'not identified with the provider yet' });
       const provider = options.provider?.(ctx) ?? createProvider(ctx.env, new Date());
