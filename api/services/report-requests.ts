@@ -1,5 +1,7 @@
 // The free-report intake: de-duplication, rate limits, then the business, the request, the
 // consent record and the report.generate job written together in one batch (one transaction).
+// A signed-in owner's (or a consultant's client's) place that is already a business gets the
+// request as a new snapshot of that business; its settings stay (decision 0212).
 import { createHash, randomUUID } from 'node:crypto';
 import { and, asc, eq, gt, lte } from 'drizzle-orm';
 import { CONSENT_TEXT_VERSION } from '../../common/schemas/report-request-rules.ts';
@@ -11,6 +13,7 @@ import { errorText } from '../log.ts';
 import { locatableOffline } from '../report/analysis/geocode.ts';
 import { enqueueStatement } from '../jobs/queue.ts';
 import type { ReportGeneratePayload } from '../jobs/types.ts';
+import { knownPlace } from './business-place.ts';
 import { consumeRateLimits } from './rate-limit.ts';
 
 /** A second identical request within this window returns the first request's id. */
@@ -85,7 +88,8 @@ export async function submitReportRequest({ ctx, input, requester, agency }: { c
     throw error;
   }
 
-  const businessId = randomUUID();
+  const known = await knownPlace(ctx, input, { userId: requester.userId, clientId: agency?.clientId });
+  const businessId = known?.businessId ?? randomUUID();
   const requestId = randomUUID();
   const now = new Date();
   const details = Object.fromEntries(PAYLOAD_FIELDS.map((key) => [key, input[key]])) as Pick<ReportRequest, (typeof PAYLOAD_FIELDS)[number]>;
@@ -96,7 +100,11 @@ export async function submitReportRequest({ ctx, input, requester, agency }: { c
   // One row per fingerprint and ten-minute window, held by a unique index (decision 0094).
   const dedupeKey = `${fingerprint}:${Math.floor(now.getTime() / DUPLICATE_WINDOW_MS)}`;
 
-  const business = ctx.db.insert(businesses).values({ id: businessId, userId: requester.userId, ...details, createdAt: now, updatedAt: now });
+  // A known place takes the request's details as its latest (the address as now written, the
+  // contact); its threshold, keywords and history are untouched.
+  const business = known
+    ? ctx.db.update(businesses).set({ ...details, updatedAt: now }).where(eq(businesses.id, businessId))
+    : ctx.db.insert(businesses).values({ id: businessId, userId: requester.userId, ...details, createdAt: now, updatedAt: now });
   const request = ctx.db.insert(reportRequests).values({
     id: requestId,
     businessId,
