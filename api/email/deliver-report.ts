@@ -1,14 +1,22 @@
-// Sends a report's e-mail once. The report row is claimed with one atomic UPDATE before sending;
-// a send the transport reports as failed releases the claim so a retry can send. A send that was
-// interrupted (the process died) is judged once the claim is old enough: the outbox can tell
-// whether the message was written; an SMTP server cannot, so it is sent again with the same
-// Message-ID, which makes a second copy recognisable as the same message (mail clients thread or
-// drop it) rather than the report silently never arriving (decision 0051, amended).
+// Sends a report's e-mail, at least once, and a second time only after an interrupted send. The
+// report row is claimed with one atomic UPDATE before sending, with the e-mail's Message-ID (the
+// "sending" record); the first write after the server's acceptance sets `email_sent` (the "sent"
+// record), retried through database faults for as long as no other attempt could act. A send the
+// transport reports as failed releases the claim so a retry can send. A send that was interrupted
+// between the claim and the "sent" record (the process died) is judged once the claim is old
+// enough: the outbox can tell whether the message was written; an SMTP server cannot, so it is
+// sent again with the same Message-ID, which makes a second copy recognisable as the same message
+// (mail systems drop or thread it) rather than the report silently never arriving (decision 0051,
+// amended). Every send ends within SEND_DEADLINE_MS, and a stopping process waits for its sends
+// to be recorded (`reportSendsSettled`), so only a process killed outright (or a database away for
+// the whole CLAIM_IN_FLIGHT_MS) sends a second copy.
 import { and, eq, isNull } from 'drizzle-orm';
 import { businesses } from '../../db/schema/businesses.ts';
 import { reports } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
 import { RetryLaterError } from '../jobs/errors.ts';
+import { warnOncePerMinute } from '../jobs/faults.ts';
+import { errorMessage } from '../log.ts';
 import { reportSender } from '../services/branding-profiles.ts';
 import type { ReportData } from '../report/types.ts';
 import { agencyMailer, whiteLabelAddress } from '../services/agency-mail.ts';
@@ -18,16 +26,45 @@ import { forgetLinkUrl } from '../services/data-rights/forget-link.ts';
 
 /** A claim younger than this may belong to a worker that is sending right now. */
 export const CLAIM_IN_FLIGHT_MS = 2 * 60 * 1000;
+/** A send ends by this long whatever the mail server does: well inside CLAIM_IN_FLIGHT_MS, so no
+ *  other attempt sends while this one may still be talking to the server. */
+export const SEND_DEADLINE_MS = 60 * 1000;
+/** The "sent" record is tried until the claim is this close to being judged by another attempt. */
+const RECORD_MARGIN_MS = 5 * 1000;
 
 type ReportRow = typeof reports.$inferSelect;
 type BusinessRow = typeof businesses.$inferSelect;
 
 export type DeliveryOutcome = 'sent' | 'already-sent';
 
+const inFlight = new WeakMap<AppContext, Set<Promise<unknown>>>();
+
+/** Waits, up to `withinMs`, for the report e-mails this context is delivering to be sent and
+ *  recorded: a stopping process must not cut a send between the server's acceptance and its record. */
+export async function reportSendsSettled(ctx: AppContext, withinMs = SEND_DEADLINE_MS + RECORD_MARGIN_MS): Promise<void> {
+  const pending = [...(inFlight.get(ctx) ?? [])];
+  if (pending.length === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.allSettled(pending), new Promise((done) => (timer = setTimeout(done, withinMs)))]);
+  clearTimeout(timer);
+}
+
 export async function deliverReport(
   ctx: AppContext,
   input: { report: ReportRow; business: BusinessRow; png: Buffer; pdf: Buffer },
 ): Promise<DeliveryOutcome> {
+  let sends = inFlight.get(ctx);
+  if (!sends) inFlight.set(ctx, (sends = new Set()));
+  const delivery = deliver(ctx, input);
+  sends.add(delivery);
+  try {
+    return await delivery;
+  } finally {
+    sends.delete(delivery);
+  }
+}
+
+async function deliver(ctx: AppContext, input: { report: ReportRow; business: BusinessRow; png: Buffer; pdf: Buffer }): Promise<DeliveryOutcome> {
   // White-label or not is read from the report row, like its files and its online page; white-label
   // mail leaves through the agency's own server when it has one (api/services/agency-mail.ts).
   const sender = await reportSender(ctx, input.report);
@@ -67,7 +104,7 @@ async function claimAndSend(
     }
     const delivered = mailer.wasDelivered(current.emailMessageId ?? messageId);
     if (delivered === true) {
-      await markSent(ctx, current.id);
+      await recordSent(ctx, current.id, now);
       return 'already-sent';
     }
     if (delivered === null) ctx.log.warn('report e-mail sent again after an interrupted send', { reportId: current.id });
@@ -103,17 +140,43 @@ async function claimAndSend(
   // A client report goes to the client with the consultant in copy.
   if (report.ccEmail) message.cc = report.ccEmail;
   try {
-    await mailer.send(message);
+    await mailer.send({ ...message, signal: AbortSignal.timeout(SEND_DEADLINE_MS) });
   } catch (error) {
     // Not sent: let a later attempt try again.
     await ctx.db.update(reports).set({ emailClaimedAt: null }).where(eq(reports.id, report.id));
     throw error;
   }
-  await markSent(ctx, report.id);
+  // Nothing before this write: until it lands, a process killed outright means a second copy.
+  await recordSent(ctx, report.id, report.emailClaimedAt ?? now);
   ctx.log.info('report e-mail sent', { reportId: report.id, via: whiteLabelFrom && mailer !== mailerFor(ctx) ? 'agency-smtp' : mailer.kind });
   return 'sent';
 }
 
-async function markSent(ctx: AppContext, reportId: string) {
-  await ctx.db.update(reports).set({ emailSent: true, emailSentAt: new Date() }).where(eq(reports.id, reportId));
+/**
+ * The "sent" record. A database that refuses or does not answer is tried again, with back-off,
+ * until shortly before another attempt could judge the claim (CLAIM_IN_FLIGHT_MS after it): given
+ * up at once, the job would be retried and the e-mail sent a second time. A failure is kept as
+ * words only: its error holds the failed statement, which keeps a file database's connection from
+ * committing until the error is collected (db/client.ts), so it must not be held while waiting.
+ */
+async function recordSent(ctx: AppContext, reportId: string, claimedAt: Date): Promise<void> {
+  const until = claimedAt.getTime() + CLAIM_IN_FLIGHT_MS - RECORD_MARGIN_MS;
+  for (let wait = 100; ; wait = Math.min(5_000, wait * 2)) {
+    // In a transaction of its own: on a file, a plain write made while an earlier failed write of
+    // this connection awaits finalisation is reported done, then undone when that one is
+    // finalised; a COMMIT says so ("statements in progress"), and the record is tried again.
+    const failure = await ctx.db
+      .batch([ctx.db.update(reports).set({ emailSent: true, emailSentAt: new Date() }).where(eq(reports.id, reportId))])
+      .then(
+        () => null,
+        (error: unknown) => errorMessage(error),
+      );
+    if (failure === null) return;
+    if (Date.now() + wait >= until) {
+      ctx.log.error('report e-mail sent but not recorded: it may be sent again with the same Message-ID', { reportId, error: failure });
+      throw new Error(`the e-mail was sent but could not be recorded: ${failure}`);
+    }
+    warnOncePerMinute(ctx, `record-sent:${reportId}`, 'report e-mail sent, recording it failed: trying again', { reportId, error: failure });
+    await new Promise((r) => setTimeout(r, wait));
+  }
 }

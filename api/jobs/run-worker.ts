@@ -1,9 +1,10 @@
 // Starts the job worker for a process (the web process with WORKER=inline, or `npm run worker`)
-// and returns the function that stops it: finish or release the jobs, then close the render
-// threads and the mail transport.
+// and returns the function that stops it: finish or release the jobs, let a report e-mail being
+// sent be sent and recorded, then close the render threads and the mail transport.
 import { availableParallelism } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AppContext } from '../context.ts';
+import { reportSendsSettled } from '../email/deliver-report.ts';
 import { closeMailer } from '../email/mailer.ts';
 import { threadRenderer } from '../report/render/renderer.ts';
 import { productionDeps } from './production.ts';
@@ -52,6 +53,8 @@ export function runWorker(ctx: AppContext, options: { inline: boolean }): () => 
   return async () => {
     delay?.disable();
     await worker.stop();
+    // A released job may be inside an SMTP conversation: cut now, it would be sent again later.
+    await reportSendsSettled(ctx);
     await renderer.close();
     closeMailer(ctx);
   };

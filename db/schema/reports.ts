@@ -28,7 +28,8 @@ export const reports = sqliteTable(
     // the account: the owner's or the consultant's e-mail). The unsubscribe link acts on it.
     recipientEmail: text('recipient_email'),
     emailSent: integer('email_sent', { mode: 'boolean' }).notNull().default(false),
-    // Set atomically just before sending: the guard that makes the e-mail go out at most once.
+    // Set atomically just before sending, with the Message-ID ("sending"): only one attempt sends
+    // at a time, and one that finds it old and `email_sent` unset sends again with that Message-ID.
     emailClaimedAt: integer('email_claimed_at', { mode: 'timestamp_ms' }),
     emailSentAt: integer('email_sent_at', { mode: 'timestamp_ms' }),
     emailMessageId: text('email_message_id'),
@@ -37,6 +38,10 @@ export const reports = sqliteTable(
     // First time the online report was opened from its link; when the job gave up on the report.
     openedAt: integer('opened_at', { mode: 'timestamp_ms' }),
     failedAt: integer('failed_at', { mode: 'timestamp_ms' }),
+    // A client report whose e-mail waits for the agency's own mail server: since when, and what the
+    // server did (in our words); or, once failed, why (decision 0210). Shown where the agency looks.
+    mailWaitingSince: integer('mail_waiting_since', { mode: 'timestamp_ms' }),
+    mailProblem: text('mail_problem'),
     createdAt: createdAt(),
     expiresAt: integer('expires_at', { mode: 'timestamp_ms' }),
   },

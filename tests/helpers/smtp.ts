@@ -2,7 +2,8 @@
 // answering a message (for the crash tests): 'before-keeping' never keeps it (the sender dies
 // before the server accepted it), 'after-keeping' keeps it but never says so (the server has it,
 // the sender dies before hearing back). `onMessageData` is called when a message's data starts;
-// `auth` makes it require a user and password.
+// `beforeAccept` is awaited once a message is kept, before the server says so; `auth` makes it
+// require a user and password.
 import PostalMime, { type Email } from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
 
@@ -17,6 +18,8 @@ export interface SmtpOptions {
   /** A server that requires this user and password (plain AUTH, without TLS: loopback only). */
   auth?: { user: string; pass: string };
   onMessageData?: () => void;
+  /** Awaited after a message is kept and before the server accepts it (its 250). */
+  beforeAccept?: () => Promise<void>;
   /** A port of its own (a server started again where a stopped one listened); any free one by default. */
   port?: number;
 }
@@ -45,6 +48,7 @@ export async function startSmtpServer(options: SmtpOptions = {}) {
         };
         received.push({ raw, parsed: await PostalMime.parse(raw), envelope });
         if (options.hold === 'after-keeping') return;
+        await options.beforeAccept?.();
         callback();
       });
     },
