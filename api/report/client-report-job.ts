@@ -1,7 +1,8 @@
 // `client.report`: a consultant's client gets its report by e-mail, with the consultant in copy
 // (a test goes to the consultant alone). Its own `reports` row records consultant, client and
-// branding profile, and carries the e-mail's at-most-once claim, so a crash at any point ends in
-// one e-mail. A fresh analysis is run when the business has none from the last day; otherwise the
+// branding profile, and carries the e-mail's claim, so a crash ends in one e-mail, or in two with
+// one Message-ID when it falls between the server's acceptance and the record (deliver-report.ts).
+// A fresh analysis is run when the business has none from the last day; otherwise the
 // latest one is reported (the scheduled re-analyses keep paid plans' businesses current).
 import { and, desc, eq, isNotNull } from 'drizzle-orm';
 import { users } from '../../db/schema/auth.ts';
