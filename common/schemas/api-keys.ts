@@ -1,6 +1,7 @@
 // API keys (issue 16): what a key may do, and the create and roll forms, shared by the
 // /account screen and the API.
 import { z } from '../zod.ts';
+import { plainText } from './plain-text.ts';
 
 export const API_SCOPES = ['reports:read', 'reports:write', 'businesses:read', 'alerts:read', 'alerts:write', 'clients:read', 'clients:write', 'webhooks:write'] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
@@ -21,7 +22,7 @@ export const ROLL_GRACE_HOURS = { default: 24, max: 168 } as const;
 export const API_KEY_NAME_MAX = 60;
 
 export const createApiKeySchema = z.strictObject({
-  name: z.string().trim().min(1, 'Give the key a name').max(API_KEY_NAME_MAX, `At most ${API_KEY_NAME_MAX} characters`),
+  name: z.string().trim().min(1, 'Give the key a name').max(API_KEY_NAME_MAX, `At most ${API_KEY_NAME_MAX} characters`).check(plainText('The name')),
   scopes: z.array(z.enum(API_SCOPES, { error: 'Unknown scope' })).min(1, 'Choose at least one scope').transform((s) => [...new Set(s)]),
 });
 export type CreateApiKeyInput = z.output<typeof createApiKeySchema>;

@@ -1,8 +1,10 @@
 import { ACCOUNT_ROLES, EMAIL_MAX_LENGTH, MIN_PASSWORD_LENGTH } from '../constants.ts';
 import { z } from '../zod.ts';
+import { plainText } from './plain-text.ts';
 
 const email = z.string().trim().toLowerCase().max(EMAIL_MAX_LENGTH, 'Invalid email').pipe(z.email());
 const COMPANY_REQUIRED = 'Company name is required for consultants';
+const COMPANY_LABEL = 'Company name';
 
 export const loginSchema = z.strictObject({
   email,
@@ -19,7 +21,7 @@ export const signupSchema = z
       .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`)
       .max(128, 'Password must be at most 128 characters long'),
     role: z.enum(ACCOUNT_ROLES),
-    companyName: z.string().trim().max(200).optional(),
+    companyName: z.string().trim().max(200).check(plainText(COMPANY_LABEL)).optional(),
   })
   .superRefine((value, ctx) => {
     if (value.role === 'consultant' && !value.companyName) {
@@ -37,7 +39,7 @@ export const signupFormSchema = z
     password: z.string().min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`),
     confirmPassword: z.string(),
     role: z.enum(ACCOUNT_ROLES),
-    companyName: z.string().trim(),
+    companyName: z.string().trim().check(plainText(COMPANY_LABEL)),
     acceptTerms: z.literal(true, 'You must be 18 or older and accept the Terms of Service'),
   })
   .superRefine(

@@ -2,6 +2,7 @@
 // details and footer on every report it sends. Colours are #RRGGBB; the defaults are the spec's.
 import { BRAND_COLOURS } from '../constants.ts';
 import { z } from '../zod.ts';
+import { plainText } from './plain-text.ts';
 import { isEmail, isWebsiteUrl, MESSAGES } from './report-request-rules.ts';
 
 export const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
@@ -9,17 +10,18 @@ export const LOGO_MAX_BYTES = 1024 * 1024;
 export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 
 const colour = (fallback: string) => z.string().trim().regex(HEX_COLOUR, 'Use a colour like #3B82F6').transform((v) => v.toUpperCase()).default(fallback);
-const optionalText = (max: number) => z.string().trim().max(max).optional().transform((v) => (v ? v : null));
+/** Optional text of characters that show (decision 0211); `label` names the field in its message. */
+const optionalText = (max: number, label: string) => z.string().trim().max(max).check(plainText(label)).optional().transform((v) => (v ? v : null));
 
 export const brandingProfileSchema = z.strictObject({
-  companyName: z.string().trim().min(1, 'Required').min(2).max(120),
+  companyName: z.string().trim().min(1, 'Required').min(2).max(120).check(plainText('Company name')),
   primaryColor: colour(BRAND_COLOURS.primary),
   secondaryColor: colour(BRAND_COLOURS.secondary),
   accentColor: colour(BRAND_COLOURS.accent),
   contactEmail: z.string().trim().max(254).refine((v) => v === '' || isEmail(v), MESSAGES.email).optional().transform((v) => (v ? v.toLowerCase() : null)),
-  contactPhone: optionalText(40),
-  website: z.string().trim().max(2048).refine((v) => v === '' || isWebsiteUrl(v), MESSAGES.url).optional().transform((v) => (v ? v : null)),
-  footerText: optionalText(300),
+  contactPhone: optionalText(40, 'Contact phone'),
+  website: z.string().trim().max(2048).refine((v) => v === '' || isWebsiteUrl(v), MESSAGES.url).check(plainText('Website')).optional().transform((v) => (v ? v : null)),
+  footerText: optionalText(300, 'Footer text'),
   isDefault: z.boolean().optional(),
   poweredBy: z.boolean().optional(),
 });
@@ -57,7 +59,7 @@ export const mailServerSchema = z.strictObject({
     .regex(/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/, 'Enter a host name like smtp.example.com'),
   port: z.coerce.number({ error: MAIL_PORT_MESSAGE }).refine((p) => (MAIL_PORTS as readonly number[]).includes(p), MAIL_PORT_MESSAGE),
   security: z.enum(MAIL_SECURITY, { error: 'Choose TLS, STARTTLS or none' }),
-  username: optionalText(254),
+  username: optionalText(254, 'User name'),
   password: z.string().max(500).optional(),
   fromAddress: z.string().trim().max(254).refine(isEmail, MESSAGES.email).transform((v) => v.toLowerCase()),
 });

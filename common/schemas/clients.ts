@@ -2,7 +2,8 @@
 // API validates it. The business's details are the report form's fields with the report form's
 // rules (report-request.ts); the client's name and e-mail are the report's addressee.
 import { z } from '../zod.ts';
-import { REQUIRED, TEXT_BOUNDS, TRIMMED_PATTERN } from './report-request-rules.ts';
+import { PLAIN_LINE_PATTERN, PLAIN_LINES_PATTERN, plainText } from './plain-text.ts';
+import { REQUIRED, TEXT_BOUNDS } from './report-request-rules.ts';
 import { emailField, reportRequestSchema } from './report-request.ts';
 
 export const REPORT_FREQUENCIES = ['monthly', 'weekly'] as const;
@@ -12,9 +13,9 @@ export const NOTES_MAX = 2000;
 const business = reportRequestSchema.pick({ company: true, website: true, address: true, city: true, state: true, zip: true });
 
 const clientFields = {
-  clientName: z.string().trim().min(1, REQUIRED).min(TEXT_BOUNDS.fullName.min).max(TEXT_BOUNDS.fullName.max).meta({ pattern: TRIMMED_PATTERN }),
+  clientName: z.string().trim().min(1, REQUIRED).min(TEXT_BOUNDS.fullName.min).max(TEXT_BOUNDS.fullName.max).check(plainText('Client name')).meta({ pattern: PLAIN_LINE_PATTERN }),
   clientEmail: emailField(TEXT_BOUNDS.email.max),
-  notes: z.string().trim().max(NOTES_MAX).optional(),
+  notes: z.string().trim().max(NOTES_MAX).check(plainText('Notes', { multiline: true })).meta({ pattern: PLAIN_LINES_PATTERN }).optional(),
   reportFrequency: z.enum(REPORT_FREQUENCIES).optional(),
   /** null or absent: the consultant's default branding profile. */
   brandingProfileId: z.string().uuid().nullable().optional(),

@@ -4,6 +4,7 @@
 // same reason as the report form, docs/decisions/0020). A unit test requires both to agree.
 import { isEmail } from './report-request-rules.ts';
 import { EMAIL_MAX_LENGTH } from '../constants.ts';
+import { plainTextError } from '../plain-text.ts';
 
 export const CONTACT_SUBJECTS = [
   { value: 'general', label: 'General Inquiry' },
@@ -30,6 +31,11 @@ export const CONTACT_MESSAGES = {
   messageTooLong: `Message must be at most ${CONTACT_BOUNDS.message.max} characters`,
 } as const;
 
+/** How a field's message names it when its text holds a control or invisible character (decision 0211). */
+export const CONTACT_LABELS = { name: 'Name', message: 'Message' } as const;
+/** The message keeps its line breaks and tabs; the name is one line. */
+export const CONTACT_MULTILINE = { multiline: true } as const;
+
 export type ContactFields = 'name' | 'email' | 'subject' | 'message';
 export type ContactErrors = Partial<Record<ContactFields, string>>;
 
@@ -39,13 +45,18 @@ const trimmed = (value: unknown) => (typeof value === 'string' ? value.trim() : 
 export function checkContactMessage(input: Record<string, unknown>): ContactErrors {
   const errors: ContactErrors = {};
   const name = trimmed(input.name);
-  if (name.length < CONTACT_BOUNDS.name.min) errors.name = CONTACT_MESSAGES.name;
-  else if (name.length > CONTACT_BOUNDS.name.max) errors.name = CONTACT_MESSAGES.nameTooLong;
+  const nameError = name.length < CONTACT_BOUNDS.name.min ? CONTACT_MESSAGES.name : name.length > CONTACT_BOUNDS.name.max ? CONTACT_MESSAGES.nameTooLong : plainTextError(CONTACT_LABELS.name, name);
+  if (nameError) errors.name = nameError;
   const email = trimmed(input.email);
   if (!isEmail(email) || email.length > CONTACT_BOUNDS.email.max) errors.email = CONTACT_MESSAGES.email;
   if (!(CONTACT_SUBJECT_VALUES as readonly unknown[]).includes(input.subject)) errors.subject = CONTACT_MESSAGES.subject;
   const message = trimmed(input.message);
-  if (message.length < CONTACT_BOUNDS.message.min) errors.message = CONTACT_MESSAGES.message;
-  else if (message.length > CONTACT_BOUNDS.message.max) errors.message = CONTACT_MESSAGES.messageTooLong;
+  const messageError =
+    message.length < CONTACT_BOUNDS.message.min
+      ? CONTACT_MESSAGES.message
+      : message.length > CONTACT_BOUNDS.message.max
+        ? CONTACT_MESSAGES.messageTooLong
+        : plainTextError(CONTACT_LABELS.message, message, CONTACT_MULTILINE);
+  if (messageError) errors.message = messageError;
   return errors;
 }

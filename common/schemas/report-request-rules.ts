@@ -64,8 +64,6 @@ export const EMAIL_PATTERN = "^(?!.*\\.\\.)[A-Za-z0-9._%+'-]+@(?:[A-Za-z0-9](?:[
 export const ZIP_PATTERN = '^\\d{5}(?:-\\d{4})?$';
 /** For the document: addresses `isWebsiteUrl` accepts (a subset: dotted names, a letter-led top level). */
 export const WEBSITE_PATTERN = '^https?://(?:(?![Xx][Nn]--)[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)+(?![Xx][Nn]--)[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?::[1-9][0-9]{0,3})?(?:[/?#][!-~]*)?$';
-/** For the document: text that is the same once trimmed (the API trims, then counts characters). */
-export const TRIMMED_PATTERN = '^\\S(?:[\\s\\S]*\\S)?$';
 const EMAIL = new RegExp(EMAIL_PATTERN);
 const ZIP = new RegExp(ZIP_PATTERN);
 

@@ -2,6 +2,8 @@
 // /api/submit-request), as the API validates it. Bounds, predicates and messages come from
 // report-request-rules.ts, which the form island also runs in the browser without zod.
 import { z } from '../zod.ts';
+import { PLAIN_LINE_PATTERN, plainText } from './plain-text.ts';
+import { TEXT_LABELS } from './report-request-text.ts';
 import {
   EMAIL_PATTERN,
   isEmail,
@@ -12,15 +14,15 @@ import {
   REQUIRED,
   STATE_CODES,
   TEXT_BOUNDS,
-  TRIMMED_PATTERN,
   WEBSITE_PATTERN,
   ZIP_PATTERN,
 } from './report-request-rules.ts';
 
 const text = (bounds: { min: number; max: number }) =>
   z.string().trim().min(1, REQUIRED).min(bounds.min).max(bounds.max);
-/** Text bounded once trimmed; the document says so with a pattern (no surrounding spaces). */
-const trimmedText = (bounds: { min: number; max: number }) => text(bounds).meta({ pattern: TRIMMED_PATTERN });
+/** Text bounded once trimmed, of characters that show (decision 0211); the document says so with
+ *  a pattern (no surrounding spaces). */
+const trimmedText = (bounds: { min: number; max: number }, label: string) => text(bounds).check(plainText(label)).meta({ pattern: PLAIN_LINE_PATTERN });
 
 /** An e-mail address; the document carries the exact rule (`format` and `pattern`). */
 export const emailField = (max: number) =>
@@ -29,13 +31,13 @@ export const emailField = (max: number) =>
 const requiredChoice = (iss: { input?: unknown }) => (iss.input === '' || iss.input === undefined ? REQUIRED : undefined);
 
 export const reportRequestSchema = z.strictObject({
-  fullName: trimmedText(TEXT_BOUNDS.fullName),
+  fullName: trimmedText(TEXT_BOUNDS.fullName, TEXT_LABELS.fullName),
   email: emailField(TEXT_BOUNDS.email.max),
-  company: trimmedText(TEXT_BOUNDS.company),
+  company: trimmedText(TEXT_BOUNDS.company, TEXT_LABELS.company),
   role: z.enum(REPORT_ROLE_VALUES, { error: requiredChoice }),
-  website: text(TEXT_BOUNDS.website).refine(isWebsiteUrl, MESSAGES.url).meta({ format: 'uri', pattern: WEBSITE_PATTERN }),
-  address: trimmedText(TEXT_BOUNDS.address),
-  city: trimmedText(TEXT_BOUNDS.city),
+  website: text(TEXT_BOUNDS.website).refine(isWebsiteUrl, MESSAGES.url).check(plainText(TEXT_LABELS.website)).meta({ format: 'uri', pattern: WEBSITE_PATTERN }),
+  address: trimmedText(TEXT_BOUNDS.address, TEXT_LABELS.address),
+  city: trimmedText(TEXT_BOUNDS.city, TEXT_LABELS.city),
   state: z.enum(STATE_CODES, { error: requiredChoice }),
   zip: z.string().trim().min(1, REQUIRED).refine(isZip, MESSAGES.zip).meta({ pattern: ZIP_PATTERN }),
   // Not in the spec's payload: a request without it still gets its report, but no marketing mail.

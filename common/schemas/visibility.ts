@@ -3,6 +3,7 @@
 // (the category as people search it, then its services).
 import { MAX_VISIBILITY_KEYWORDS } from '../visibility-bands.ts';
 import { z } from '../zod.ts';
+import { plainText } from './plain-text.ts';
 
 export { MAX_VISIBILITY_KEYWORDS };
 
@@ -14,7 +15,8 @@ export const visibilityKeywordsSchema = z.object({
         .trim()
         .min(2, 'Each keyword needs at least 2 characters')
         .max(60, 'Each keyword can be at most 60 characters')
-        .refine((k) => !/[<>{}\\]/.test(k), 'Keywords are words people search for, without <, >, { } or \\'),
+        .refine((k) => !/[<>{}\\]/.test(k), 'Keywords are words people search for, without <, >, { } or \\')
+        .check(plainText('A keyword')),
       { error: 'Send the keywords as a list' },
     )
     .max(MAX_VISIBILITY_KEYWORDS, `At most ${MAX_VISIBILITY_KEYWORDS} keywords`)

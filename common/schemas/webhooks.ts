@@ -1,5 +1,6 @@
 // Outgoing webhooks (issue 16): the events an endpoint may receive, and the endpoint form.
 import { z } from '../zod.ts';
+import { OPTIONAL_PLAIN_LINE_PATTERN, plainText } from './plain-text.ts';
 
 export const WEBHOOK_EVENTS = ['report.completed', 'report.failed', 'alert.created', 'lead.created', 'visibility.changed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
@@ -27,6 +28,6 @@ export const createWebhookSchema = z.strictObject({
     .refine((u) => !new URL(u).username && !new URL(u).password, { message: 'No user name or password in the address', when: (payload) => !payload.issues.length })
     .meta({ pattern: WEBHOOK_URL_PATTERN }),
   events: z.array(z.enum(WEBHOOK_EVENTS, { error: 'Unknown event' })).min(1, 'Choose at least one event').transform((e) => [...new Set(e)]),
-  description: z.string().trim().max(200).optional(),
+  description: z.string().trim().max(200).check(plainText('The description')).meta({ pattern: OPTIONAL_PLAIN_LINE_PATTERN }).optional(),
 });
 export type CreateWebhookInput = z.output<typeof createWebhookSchema>;

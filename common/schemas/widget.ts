@@ -2,6 +2,7 @@
 // form's request with the same rules and messages (report-request.ts), consent required (the
 // form's line names the agency) and a honeypot field people never see.
 import { z } from '../zod.ts';
+import { plainText } from './plain-text.ts';
 import { normaliseHostPattern, WIDGET_COMPONENTS } from '../widget.ts';
 import { MESSAGES } from './report-request-rules.ts';
 import { reportRequestSchema } from './report-request.ts';
@@ -33,7 +34,7 @@ export function scoreCardChoiceError(components: readonly string[], scoreCardCli
 }
 
 export const widgetKeySchema = z.strictObject({
-  name: z.string().trim().min(1, 'Required').max(80),
+  name: z.string().trim().min(1, 'Required').max(80).check(plainText('The name')),
   allowedHostnames: z
     .array(hostname)
     .min(1, 'Add at least one hostname')

@@ -11,6 +11,9 @@ const variants: Array<[string, unknown]> = [
   ['email', ''], ['email', 'dana'], ['email', 'dana@example'], ['email', 'da..na@example.com'], ['email', ' dana@example.com '], ['email', `${'a'.repeat(250)}@x.co`], ['email', null],
   ['subject', ''], ['subject', 'general'], ['subject', 'sales'], ['subject', 'agency'], ['subject', 'Sales'], ['subject', undefined],
   ['message', ''], ['message', '123456789'], ['message', '1234567890'], ['message', '   12345678   '], ['message', 'x'.repeat(5000)], ['message', 'x'.repeat(5001)], ['message', false],
+  // Control, invisible and text-direction characters (decision 0211): a message keeps its lines.
+  ['name', 'Dana\u0000 Whitfield'], ['name', 'Dana\tWhitfield'], ['name', 'Dana\nWhitfield'], ['name', 'Da\u200Bna'], ['name', 'D\u202E'], ['name', 'דנה\u200F כהן'],
+  ['message', 'Line one of it\r\nand\tline two'], ['message', 'Hello there\u0007 team'], ['message', 'Hello there\u2028 team'], ['message', 'Hello \u2066there\u2069 team'],
 ];
 
 describe('checkContactMessage agrees with contactMessageSchema', () => {

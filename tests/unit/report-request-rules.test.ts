@@ -2,6 +2,7 @@
 // message per field, over valid and invalid values of every field.
 import { describe, expect, it } from 'vitest';
 import { checkReportRequest, CONSENT_TEXT, STATE_CODES, US_STATES } from '../../common/schemas/report-request-rules.ts';
+import { withTextErrors } from '../../common/schemas/report-request-text.ts';
 import { reportRequestSchema } from '../../common/schemas/report-request.ts';
 import { fieldErrors } from '../../common/zod.ts';
 
@@ -18,13 +19,13 @@ const base = {
 };
 
 const variants: Record<keyof typeof base, string[]> = {
-  fullName: ['', ' ', 'M', 'Mo', ' M ', 'x'.repeat(100), 'x'.repeat(101)],
+  fullName: ['', ' ', 'M', 'Mo', ' M ', 'x'.repeat(100), 'x'.repeat(101), 'Maria\u0000', 'Ma\u200Bria', 'M\u0000', `${'x'.repeat(101)}\u0000`, 'محمد\u200C علي', 'Maria\tLopez'],
   email: ['', 'maria', 'maria@', '@x.com', 'maria@x', 'maria@x.c', 'maria@x.co', 'Maria.Lopez+tag@Sub.Example.ORG', 'a..b@x.com', 'maria@-x.com', ' maria@x.com ', `${'a'.repeat(250)}@x.com`],
-  company: ['', 'L', 'LP', 'x'.repeat(151)],
+  company: ['', 'L', 'LP', 'x'.repeat(151), 'Lopez\u2060Plumbing', '👩🏽\u200D🔧 Lopez', 'Lopez\u200D Plumbing'],
   role: ['', 'owner', 'director', 'gm', 'marketing', 'other', 'Owner', 'ceo'],
-  website: ['', 'lopez.com', 'http://lopez.com', 'https://www.lopez.com/path?q=1', 'ftp://lopez.com', 'https://localhost', 'javascript:alert(1)', 'https://', 'http://lopez', ' https://lopez.com '],
-  address: ['', '12 A', '12 Ab', 'x'.repeat(201)],
-  city: ['', 'A', 'Al'],
+  website: ['https://lopez.com/\u0000', 'https://lopez.com/a\tb', 'https://lopez\u200B.com', 'lopez.com\u0000', '', 'lopez.com', 'http://lopez.com', 'https://www.lopez.com/path?q=1', 'ftp://lopez.com', 'https://localhost', 'javascript:alert(1)', 'https://', 'http://lopez', ' https://lopez.com '],
+  address: ['', '12 A', '12 Ab', 'x'.repeat(201), '1200 Barton\nSprings Rd', '1200 \u202EBarton'],
+  city: ['', 'A', 'Al', 'Aus\u0085tin', 'תל אביב\u200E'],
   state: ['', 'TX', 'tx', 'DC', 'Texas', ...STATE_CODES],
   zip: ['', '7870', '78704', '78704-1234', '78704-12', '787041', 'abcde', ' 78704 '],
 };
@@ -38,12 +39,12 @@ describe('checkReportRequest matches the API schema', () => {
   for (const [field, values] of Object.entries(variants)) {
     it.each(values)(`${field} = %j`, (value) => {
       const input = { ...base, [field]: value };
-      expect(checkReportRequest(input)).toEqual(zodErrors(input));
+      expect(withTextErrors(input, checkReportRequest(input))).toEqual(zodErrors(input));
     });
   }
 
   it('agrees when every field is missing', () => {
-    expect(checkReportRequest({})).toEqual(zodErrors({}));
+    expect(withTextErrors({}, checkReportRequest({}))).toEqual(zodErrors({}));
   });
 
   it('requires consent only in the form', () => {
