@@ -8,6 +8,7 @@ import { mailBacklog } from '../api/services/health.ts';
 import { ACCOUNT_GRACE_DAYS } from '../api/services/data-rights/account-closure.ts';
 import { describeErasure, forgetEmail } from '../api/services/data-rights/erasure.ts';
 import { runRetentionPurge } from '../api/services/data-rights/retention-job.ts';
+import { REPORT_DOMAIN_CLAIM_DAYS } from '../api/services/report-domains.ts';
 import { requestAccountExport } from '../api/services/data-rights/export.ts';
 import { setupBilling } from '../api/services/billing/catalogue.ts';
 import { refundSubscription } from '../api/services/billing/refund.ts';
@@ -96,10 +97,11 @@ async function main(args: string[]): Promise<number> {
       const { email } = await requestAccountExport(ctx, rest[0]!);
       console.log(`Export queued for ${email}: the worker builds it and e-mails the download link (valid 7 days) to that address.`);
     } else if (command === 'purge-expired') {
-      const { freeReports: r, closedAccounts, expiredExports } = await runRetentionPurge(ctx);
+      const { freeReports: r, closedAccounts, expiredExports, expiredDomainClaims } = await runRetentionPurge(ctx);
       console.log(`Free reports with no request since ${r.cutoff.toISOString().slice(0, 10)} erased: ${r.businesses} business(es), ${r.reports} report(s), ${r.reportFiles} file folder(s).`);
       console.log(`Closed accounts past their ${ACCOUNT_GRACE_DAYS} days erased: ${closedAccounts}.`);
       console.log(`Expired export archives removed: ${expiredExports}.`);
+      console.log(`Report domain claims unverified for ${REPORT_DOMAIN_CLAIM_DAYS} days released (their agencies e-mailed): ${expiredDomainClaims}.`);
     } else if (command === 'send-waiting-mail') {
       const n = await sendWaitingMail({ ctx });
       console.log(n ? `${n} job(s) waiting for the mail server are due now: a running worker sends them within seconds.` : 'No e-mail is waiting for the mail server.');

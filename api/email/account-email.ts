@@ -1,5 +1,6 @@
 // The `account.email` job: the e-mails better-auth asks us to send (password reset, address
-// confirmation after sign-up, confirmation of a new address). better-auth's callbacks only
+// confirmation after sign-up, confirmation of a new address), and the account's notices (an export
+// ready, the account closed, a report domain claim released). better-auth's callbacks only
 // enqueue, so a request answers in the same time whether or not an e-mail goes out (no account
 // enumeration by timing) and a mail server outage delays the e-mail instead of failing the call.
 import { createHash } from 'node:crypto';
@@ -14,16 +15,23 @@ import { escapeHtml } from './report-email.ts';
 
 export const ACCOUNT_EMAIL = 'account.email';
 
-export const ACCOUNT_EMAIL_KINDS = ['reset-password', 'verify-email', 'change-email', 'export-ready', 'account-closed'] as const;
+export const ACCOUNT_EMAIL_KINDS = ['reset-password', 'verify-email', 'change-email', 'export-ready', 'account-closed', 'report-domain-taken', 'report-domain-expired'] as const;
 export type AccountEmailKind = (typeof ACCOUNT_EMAIL_KINDS)[number];
 
 export interface AccountEmailPayload {
   kind: AccountEmailKind;
   to: string;
   url: string;
+  /** The report domain a `report-domain-*` notice is about (a normalised host name). */
+  domain?: string;
+  /** Tells one notice from another of the same kind, address and link (its Message-ID). */
+  ref?: string;
 }
 
-const COPY: Record<AccountEmailKind, { subject: string; heading: string; body: string; button: string; ignore: string }> = {
+type Copy = { subject: string; heading: string; body: string; button: string; ignore: string };
+const domainOf = (p: AccountEmailPayload) => p.domain ?? 'your report domain';
+
+const COPY: Record<AccountEmailKind, Copy | ((payload: AccountEmailPayload) => Copy)> = {
   'reset-password': {
     subject: `Reset your ${PRODUCT_NAME} password`,
     heading: 'Reset your password',
@@ -59,10 +67,26 @@ const COPY: Record<AccountEmailKind, { subject: string; heading: string; body: s
     button: 'Restore or export my account',
     ignore: 'If you did not delete your account, open the link and restore it, then change your password.',
   },
+  // A claim on a report domain holds nothing until verified (decision 0213).
+  'report-domain-taken': (p) => ({
+    subject: `Your claim on ${domainOf(p)} was released`,
+    heading: 'Your report domain claim was released',
+    body: `Another ${PRODUCT_NAME} account proved that it controls ${domainOf(p)} with the domain's DNS TXT record before your branding profile did, so the domain is theirs now and your claim on it was released. Your e-mails keep linking to our address.`,
+    button: 'Open Branding',
+    ignore: `If ${domainOf(p)} is yours, check who can change its DNS records, then add it again on the Branding page.`,
+  }),
+  'report-domain-expired': (p) => ({
+    subject: `Your claim on ${domainOf(p)} ended unverified`,
+    heading: 'Your report domain claim ended',
+    body: `Your branding profile claimed ${domainOf(p)}, but its DNS TXT record was not found within 7 days, so the claim was released: an unverified claim cannot hold a domain longer. Your e-mails keep linking to our address.`,
+    button: 'Open Branding',
+    ignore: 'Add the domain again once its DNS records are in place, then press "Check DNS".',
+  }),
 };
 
 export function accountEmail(ctx: AppContext, payload: AccountEmailPayload): MailMessage {
-  const copy = COPY[payload.kind];
+  const entry = COPY[payload.kind];
+  const copy = typeof entry === 'function' ? entry(payload) : entry;
   const footer = `${OPERATOR.legalName}, ${OPERATOR.postalAddress}`;
   const text = [copy.heading, '', copy.body, '', `${copy.button}: ${payload.url}`, '', copy.ignore, '', '-- ', footer].join('\n');
   const html = `<!doctype html><html lang="en"><body style="margin:0;background:#f1f5f9;font-family:Inter,Segoe UI,Helvetica,Arial,sans-serif;color:#0f172a">
@@ -76,7 +100,7 @@ export function accountEmail(ctx: AppContext, payload: AccountEmailPayload): Mai
 </div>
 <p style="margin:16px 0 0;font-size:12px;color:#64748b;text-align:center">${escapeHtml(footer)}</p>
 </div></body></html>`;
-  const key = createHash('sha256').update(payload.url).digest('hex').slice(0, 24);
+  const key = createHash('sha256').update(payload.ref ? `${payload.url}|${payload.ref}` : payload.url).digest('hex').slice(0, 24);
   return { messageId: messageIdFor(ctx, `account-${payload.kind}-${key}`), from: ctx.env.MAIL_FROM, to: payload.to, subject: copy.subject, text, html };
 }
 

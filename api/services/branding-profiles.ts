@@ -23,13 +23,13 @@ export const LOGO_PATH = '/api/branding/logos/';
 export const LOGO_FILE = /^[0-9a-f-]{36}-[0-9a-f]{16}\.png$/;
 
 type ProfileRow = typeof brandingProfiles.$inferSelect;
-export type BrandingProfile = Omit<ProfileRow, 'createdAt' | 'updatedAt' | 'domainVerifiedAt'> & { createdAt: string; updatedAt: string; clients: number; domain: DomainSetup | null };
+export type BrandingProfile = Omit<ProfileRow, 'createdAt' | 'updatedAt' | 'domainClaimedAt' | 'domainVerifiedAt'> & { createdAt: string; updatedAt: string; clients: number; domain: DomainSetup | null };
 
 export const profileNotFound = () => new AppError('not_found', 'Branding profile not found');
 export const logoFileOf = (url: string | null) => (url ? url.slice(url.lastIndexOf('/') + 1) : null);
 
 function shape(ctx: AppContext, row: ProfileRow, clientCount: number): BrandingProfile {
-  const { domainVerifiedAt: _verifiedAt, ...rest } = row;
+  const { domainClaimedAt: _claimedAt, domainVerifiedAt: _verifiedAt, ...rest } = row;
   return { ...rest, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(), clients: clientCount, domain: domainSetup(ctx, row) };
 }
 

@@ -1,4 +1,5 @@
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { sql } from 'drizzle-orm';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { users } from './auth.ts';
 import { businesses } from './businesses.ts';
 import { createdAt, id, updatedAt } from './columns.ts';
@@ -40,15 +41,33 @@ export const brandingProfiles = sqliteTable(
     // "Powered by LocalRank" under the agency's branding: off unless the agency turns it on.
     poweredBy: integer('powered_by', { mode: 'boolean' }).notNull().default(false),
     // The profile's own report domain (reports.agency.example): its e-mails' links point there once
-    // a DNS TXT record with `domainToken` proves the agency controls it (decision 0172).
-    customDomain: text('custom_domain').unique(),
+    // a DNS TXT record with `domainToken` proves the agency controls it (decision 0172). Until then
+    // it is a claim that holds nothing: several profiles may claim one domain, the first to verify
+    // keeps it and the others are released, and a claim unverified for 7 days ends (decision 0213).
+    customDomain: text('custom_domain'),
     domainToken: text('domain_token'),
+    domainClaimedAt: integer('domain_claimed_at', { mode: 'timestamp_ms' }),
     domainVerifiedAt: integer('domain_verified_at', { mode: 'timestamp_ms' }),
+    // The last claim the product released, shown on /branding until the agency adds a domain again.
+    domainReleased: text('domain_released', { mode: 'json' }).$type<ReleasedDomain>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('branding_profiles_consultant_id_idx').on(t.consultantId)],
+  (t) => [
+    index('branding_profiles_consultant_id_idx').on(t.consultantId),
+    index('branding_profiles_custom_domain_idx').on(t.customDomain),
+    // One verified profile per domain: the first verification wins, a second one is refused.
+    uniqueIndex('branding_profiles_verified_domain_unique').on(t.customDomain).where(sql`domain_verified_at IS NOT NULL`),
+  ],
 );
+
+/** Why a profile's claim on a report domain was released, and when. */
+export interface ReleasedDomain {
+  domain: string;
+  /** `taken`: another account verified the domain first; `expired`: not verified within 7 days. */
+  reason: 'taken' | 'expired';
+  at: string;
+}
 
 export const clients = sqliteTable(
   'clients',

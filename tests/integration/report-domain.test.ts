@@ -6,7 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMailer } from '../../api/email/mailer.ts';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
+import { runRetentionPurge, scheduleRetentionPurge } from '../../api/services/data-rights/retention-job.ts';
+import { REPORT_DOMAIN_CLAIM_DAYS } from '../../api/services/report-domains.ts';
 import { reportHostGate } from '../../api/services/report-host.ts';
+import { brandingProfiles } from '../../db/schema/consultants.ts';
 import { reports } from '../../db/schema/reports.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
@@ -104,5 +107,117 @@ describe('a report domain', () => {
     // Removed: the links go back to our host.
     expect((await call(t.app, 'DELETE', `/api/branding-profiles/${profile.id}/domain`, undefined, agency.cookie)).status).toBe(200);
     expect((await t.app.request(`/api/tls/ask?domain=${host}`)).status).toBe(404);
+  });
+});
+
+describe('claims on one domain by two agencies (issue 36, decision 0213)', () => {
+  const domain = 'reports.agency-a.example';
+  const label = `_report-domain.${domain}`;
+  const agencyWithProfile = async (name: string) => {
+    const user = await createUser(t.ctx, { role: 'consultant', tier: 'agency', companyName: name });
+    const profile = (await call(t.app, 'POST', '/api/branding-profiles', { companyName: name }, user.cookie)).body as { id: string };
+    return { ...user, profileId: profile.id, path: `/api/branding-profiles/${profile.id}/domain` };
+  };
+  const profileOf = async (agency: { cookie: string; profileId: string }) => (await call(t.app, 'GET', `/api/branding-profiles/${agency.profileId}`, undefined, agency.cookie)).body;
+  const mailTo = (email: string) => smtp.received.filter((m) => m.envelope.to.includes(email));
+  const txtOf = (setup: { records: Array<{ type: string; value: string }> }) => setup.records.find((r) => r.type === 'TXT')!.value;
+
+  it('both may claim; the squatter cannot verify without the TXT record; the owner verifies and wins; the squatter is released and e-mailed', async () => {
+    const owner = await agencyWithProfile('Agency A');
+    const squatter = await agencyWithProfile('Agency B');
+
+    // B claims A's domain first: a claim holds nothing, so A can still claim it.
+    const b = await call(t.app, 'PUT', squatter.path, { domain }, squatter.cookie);
+    expect(b.status).toBe(200);
+    expect(b.body).toMatchObject({ domain, verified: false });
+    const expires = Date.parse(b.body.claimExpiresAt);
+    expect(expires - Date.now()).toBeGreaterThan((REPORT_DOMAIN_CLAIM_DAYS * 24 - 1) * 3600_000);
+    expect(expires - Date.now()).toBeLessThanOrEqual(REPORT_DOMAIN_CLAIM_DAYS * 24 * 3600_000);
+    const a = await call(t.app, 'PUT', owner.path, { domain }, owner.cookie);
+    expect(a.status).toBe(200);
+    expect(a.body).toMatchObject({ domain, verified: false });
+    expect(txtOf(a.body)).not.toBe(txtOf(b.body));
+
+    // B cannot verify: no record, then only A's value (A controls the DNS).
+    const none = await call(t.app, 'POST', `${squatter.path}/verify`, undefined, squatter.cookie);
+    expect(none.body).toMatchObject({ verified: false });
+    expect(none.body.problem).toMatch(/No TXT record/);
+    txt[label] = [txtOf(a.body)];
+    const wrong = await call(t.app, 'POST', `${squatter.path}/verify`, undefined, squatter.cookie);
+    expect(wrong.body).toMatchObject({ verified: false });
+    expect(wrong.body.problem).toMatch(/does not hold/);
+    expect((await t.app.request(`/api/tls/ask?domain=${domain}`)).status).toBe(404);
+
+    // A verifies and wins; B's claim is released.
+    const verified = await call(t.app, 'POST', `${owner.path}/verify`, undefined, owner.cookie);
+    expect(verified.body).toMatchObject({ domain, verified: true, claimExpiresAt: null, problem: null });
+    expect((await t.app.request(`/api/tls/ask?domain=${domain}`)).status).toBe(200);
+    expect((await profileOf(owner)).domain).toMatchObject({ domain, verified: true });
+    const released = await profileOf(squatter);
+    expect(released.domain).toBeNull();
+    expect(released.domainReleased).toMatchObject({ domain, reason: 'taken' });
+    expect((await call(t.app, 'POST', `${squatter.path}/verify`, undefined, squatter.cookie)).status).toBe(404);
+    // Verified now: nobody else may claim it.
+    expect((await call(t.app, 'PUT', squatter.path, { domain }, squatter.cookie)).body.fields.domain).toMatch(/already in use/);
+
+    // B is told by e-mail, through the account e-mail; A gets no such e-mail.
+    await drain();
+    const [notice, ...more] = mailTo(squatter.email);
+    expect(more).toEqual([]);
+    expect(notice!.parsed.subject).toBe(`Your claim on ${domain} was released`);
+    expect(notice!.parsed.text).toContain(`Another LocalRank account proved that it controls ${domain}`);
+    expect(notice!.parsed.text).toContain('https://app.example.com/branding');
+    expect(mailTo(owner.email)).toEqual([]);
+
+    // Adding another domain clears the note.
+    await call(t.app, 'PUT', squatter.path, { domain: 'reports.agency-b.example' }, squatter.cookie);
+    expect((await profileOf(squatter)).domainReleased).toBeNull();
+  });
+
+  it('two verifications at once: exactly one wins, the other claim is released and says so', async () => {
+    const first = await agencyWithProfile('Agency F');
+    const second = await agencyWithProfile('Agency G');
+    const contested = 'reports.contested.example';
+    const a = (await call(t.app, 'PUT', first.path, { domain: contested }, first.cookie)).body;
+    const b = (await call(t.app, 'PUT', second.path, { domain: contested }, second.cookie)).body;
+    txt[`_report-domain.${contested}`] = [txtOf(a), txtOf(b)];
+    const results = (await Promise.all([first, second].map((agency) => call(t.app, 'POST', `${agency.path}/verify`, undefined, agency.cookie)))).map((r) => r.body);
+    expect(results.filter((r) => r.verified)).toHaveLength(1);
+    expect(results.find((r) => !r.verified)).toMatchObject({ released: true, problem: expect.stringMatching(/^Another account verified reports\.contested\.example first/) });
+    const rows = await t.ctx.db.query.brandingProfiles.findMany({ where: eq(brandingProfiles.customDomain, contested) });
+    expect(rows.map((r) => r.domainVerifiedAt !== null)).toEqual([true]);
+  });
+
+  it('one agency cannot claim the same domain on two of its profiles', async () => {
+    const agency = await agencyWithProfile('Agency E');
+    const second = (await call(t.app, 'POST', '/api/branding-profiles', { companyName: 'Agency E West' }, agency.cookie)).body as { id: string };
+    expect((await call(t.app, 'PUT', agency.path, { domain: 'reports.agency-e.example' }, agency.cookie)).status).toBe(200);
+    const again = await call(t.app, 'PUT', `/api/branding-profiles/${second.id}/domain`, { domain: 'reports.agency-e.example' }, agency.cookie);
+    expect(again.status).toBe(400);
+    expect(again.body.fields.domain).toBe('This domain is already added to your profile Agency E.');
+  });
+
+  it('an unverified claim older than 7 days is released by the daily purge job, its agency e-mailed; a younger one stays', async () => {
+    const stale = await agencyWithProfile('Agency C');
+    const fresh = await agencyWithProfile('Agency D');
+    expect((await call(t.app, 'PUT', stale.path, { domain: 'reports.agency-c.example' }, stale.cookie)).status).toBe(200);
+    expect((await call(t.app, 'PUT', fresh.path, { domain: 'reports.agency-d.example' }, fresh.cookie)).status).toBe(200);
+    const day = 24 * 3600_000;
+    const claimed = (profileId: string, ago: number) => t.ctx.db.update(brandingProfiles).set({ domainClaimedAt: new Date(Date.now() - ago) }).where(eq(brandingProfiles.id, profileId));
+    await claimed(stale.profileId, REPORT_DOMAIN_CLAIM_DAYS * day + 60_000);
+    await claimed(fresh.profileId, REPORT_DOMAIN_CLAIM_DAYS * day - 3600_000);
+
+    // The daily purge job (data.retention-purge), as the scheduler queues it.
+    await scheduleRetentionPurge(t.ctx);
+    await drain();
+    const gone = await profileOf(stale);
+    expect(gone.domain).toBeNull();
+    expect(gone.domainReleased).toMatchObject({ domain: 'reports.agency-c.example', reason: 'expired' });
+    expect((await profileOf(fresh)).domain).toMatchObject({ domain: 'reports.agency-d.example', verified: false });
+    const [notice] = mailTo(stale.email);
+    expect(notice!.parsed.subject).toBe('Your claim on reports.agency-c.example ended unverified');
+    expect(mailTo(fresh.email)).toEqual([]);
+    // Once released, another run finds nothing more to release.
+    expect((await runRetentionPurge(t.ctx)).expiredDomainClaims).toBe(0);
   });
 });

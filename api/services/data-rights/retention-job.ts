@@ -1,13 +1,15 @@
 // The daily purge: one `data.retention-purge` job per UTC day (keyed by the day, so ticks of
 // several processes queue it once). It erases free reports no account holds once their latest
 // request is FREE_REPORT_RETENTION_MONTHS old, closed accounts whose grace period has ended, and
-// export archives whose link has expired.
+// export archives whose link has expired; and it releases report domain claims left unverified
+// for 7 days (decision 0213), e-mailing their agencies.
 import type { AppContext } from '../../context.ts';
 import type { JobDefinition } from '../../jobs/types.ts';
 import { enqueue } from '../../jobs/queue.ts';
 import { purgeClosedAccounts } from './account-closure.ts';
 import { purgeExpiredFreeReports } from './erasure.ts';
 import { purgeExpiredExports } from './export.ts';
+import { releaseExpiredClaims } from '../report-domains.ts';
 
 export const RETENTION_PURGE = 'data.retention-purge';
 
@@ -22,6 +24,7 @@ export interface RetentionPurgeSummary {
   freeReports: Awaited<ReturnType<typeof purgeExpiredFreeReports>>;
   closedAccounts: number;
   expiredExports: number;
+  expiredDomainClaims: number;
 }
 
 /** The whole daily purge, as the job and `npm run admin -- purge-expired` run it. */
@@ -29,7 +32,8 @@ export async function runRetentionPurge(ctx: AppContext, now = new Date()): Prom
   const freeReports = await purgeExpiredFreeReports(ctx, now);
   const closedAccounts = await purgeClosedAccounts(ctx, now);
   const expiredExports = await purgeExpiredExports(ctx, now);
-  return { freeReports, closedAccounts, expiredExports };
+  const expiredDomainClaims = await releaseExpiredClaims(ctx, now);
+  return { freeReports, closedAccounts, expiredExports, expiredDomainClaims };
 }
 
 export const retentionPurgeJob: JobDefinition = {
