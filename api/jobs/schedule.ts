@@ -9,7 +9,7 @@
 // Who qualifies is decided by api/services/entitlements.ts (`trends`, `monthlyReports`): a
 // business's re-analysis by the plan of whoever pays for it (its owner, else the consultant whose
 // client it is: api/services/plan-candidates.ts), the monthly report by its recipient's, a client's
-// reports by its consultant's. Decisions 0063 and 0212.
+// reports by its consultant's. Decisions 0063 and 0214.
 import type { AppContext } from '../context.ts';
 import { errorText } from '../log.ts';
 import { can } from '../services/entitlements.ts';

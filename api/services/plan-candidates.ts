@@ -1,4 +1,4 @@
-// Who pays for a business, and so which plan its features follow (decision 0212): the paid
+// Who pays for a business, and so which plan its features follow (decision 0214): the paid
 // accounts it belongs to (the owner, and each consultant whose client it is) and, of those, the
 // one whose plan it gets. The scheduler (api/jobs/schedule.ts), the jobs it enqueues and the
 // analysis (the visibility grid's size and keywords) ask here, then read the features with
