@@ -10,6 +10,7 @@ import { enqueue } from '../jobs/queue.ts';
 import type { JobDefinition } from '../jobs/types.ts';
 import type { ReportGeneratePayload } from '../jobs/types.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
+import { settleListing } from '../services/business-listing.ts';
 import { emitEvent } from '../services/webhooks.ts';
 import { readCachedReportFile, renderReport, reportPdfUrl, writeReportFiles } from './files.ts';
 import { persistReport } from './persist.ts';
@@ -54,9 +55,14 @@ export function reportGenerateJob(deps: ReportJobDeps): JobDefinition<ReportGene
   return {
     async run(ctx, job, tools) {
       if (!isPayload(job.payload)) throw new PermanentJobError('payload needs requestId and businessId');
-      const { requestId, businessId, consultantId, brandingProfileId, clientId } = job.payload;
-      const business = await ctx.db.query.businesses.findFirst({ where: eq(businesses.id, businessId) });
-      if (!business) throw new PermanentJobError(`business ${businessId} not found`);
+      const { requestId, consultantId, brandingProfileId, clientId } = job.payload;
+      // The request names its business: its listing (below) may have moved it since the job was
+      // queued, and a merge of one place's businesses (decision 0212) too.
+      const request = await ctx.db.query.reportRequests.findFirst({ where: eq(reportRequests.id, requestId), columns: { businessId: true } });
+      let businessId = request?.businessId ?? job.payload.businessId;
+      const found = await ctx.db.query.businesses.findFirst({ where: eq(businesses.id, businessId) });
+      if (!found) throw new PermanentJobError(`business ${businessId} not found`);
+      let business = found;
       await ctx.db.update(reportRequests).set({ status: 'processing' }).where(eq(reportRequests.id, requestId));
 
       // Stage 1-2: analyse and persist, unless a previous attempt already persisted this request.
@@ -66,6 +72,11 @@ export function reportGenerateJob(deps: ReportJobDeps): JobDefinition<ReportGene
           deps.analyse(ctx, reportInput(business)),
         );
         tools.signal.throwIfAborted();
+        const settled = await settleListing(ctx, { businessId, requestId, listingId: data.business.place.placeId });
+        if (settled !== businessId) {
+          businessId = settled;
+          business = (await ctx.db.query.businesses.findFirst({ where: eq(businesses.id, businessId) }))!;
+        }
         const persisted = await timed('persist', () => persistReport(ctx, { businessId, requestId, reportType: 'free', data, consultantId, brandingProfileId, clientId }));
         report = (await ctx.db.query.reports.findFirst({ where: eq(reports.id, persisted.reportId) }))!;
         await tools.saveProgress({ stage: 'persisted', reportId: report.id, runId: report.runId });

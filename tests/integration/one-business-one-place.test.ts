@@ -14,6 +14,7 @@ import { webhookDeliveries } from '../../db/schema/api.ts';
 import { businesses, businessMetrics, reportRequests } from '../../db/schema/businesses.ts';
 import { clients } from '../../db/schema/consultants.ts';
 import { reviewAlerts } from '../../db/schema/reports.ts';
+import { reportDataFixture } from '../fixtures/report-data.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
 import { createUser } from '../helpers/factories.ts';
 
@@ -43,8 +44,8 @@ function dropped(data: ReportData): ReportData {
 }
 
 /** Runs the queued report jobs only (webhook deliveries stay queued, to be counted). */
-async function drainReports() {
-  const all = createRegistry({ analyse });
+async function drainReports(analyseWith = analyse) {
+  const all = createRegistry({ analyse: analyseWith });
   const worker = createWorker(t.ctx, { registry: { 'report.generate': all['report.generate']! } });
   while (await worker.runNext());
 }
@@ -187,5 +188,50 @@ describe('a business is one place, owned once', () => {
     await daysPass();
     const second = await submitForm({ ...FORM_AGAIN, email: 'visitor@example.com' });
     expect(await businessOf(second)).not.toBe(await businessOf(first));
+  });
+});
+
+describe('once the provider names the listing, the listing decides', () => {
+  /** An analysis whose provider found this owner's business as this (real) listing; anyone
+   *  else's request left queued by the tests above is analysed as usual. */
+  const listed = (email: string, listingId: string) => async (ctx: TestContext['ctx'], input: ReportInput) => {
+    if (input.email !== email) return analyse(ctx, input);
+    const data = reportDataFixture({ seed: 5 });
+    data.business.place.placeId = listingId;
+    return data;
+  };
+
+  it("an address written another way than the key folds: the report joins the account's business of that listing", async () => {
+    const owner = await createUser(t.ctx, { tier: 'pro' });
+    const first = await submitForm({ ...FORM, email: owner.email }, owner.cookie);
+    await drainReports(listed(owner.email, 'google:ChIJ-congress-100'));
+    const businessId = await businessOf(first);
+    await daysPass();
+    // Number after the street: another key, the same listing.
+    const second = await submitForm({ ...FORM, address: 'Congress Ave 100, Suite 4', company: 'Whitfield Dental Care', email: owner.email }, owner.cookie);
+    expect(await businessOf(second)).not.toBe(businessId);
+    await drainReports(listed(owner.email, 'google:ChIJ-congress-100'));
+    expect(await businessOf(second)).toBe(businessId);
+    expect(await ownedBy(owner.userId)).toBe(1);
+    expect((await t.ctx.db.query.businesses.findFirst({ where: eq(businesses.id, businessId) }))!.company).toBe('Whitfield Dental Care');
+    expect(await t.ctx.db.$count(businessMetrics, and(eq(businessMetrics.businessId, businessId), eq(businessMetrics.isMainBusiness, true)))).toBe(2);
+  });
+
+  it('another listing at the same address (no unit given) is another business; the first keeps its own details', async () => {
+    const owner = await createUser(t.ctx, { tier: 'pro' });
+    const dental = await submitForm({ ...FORM, address: '300 Congress Ave', email: owner.email }, owner.cookie);
+    await drainReports(listed(owner.email, 'google:ChIJ-dental-300'));
+    const dentalId = await businessOf(dental);
+    await daysPass();
+    const bar = await submitForm({ ...FORM, address: '300 Congress Ave', company: 'Congress Bar', email: owner.email }, owner.cookie);
+    expect(await businessOf(bar)).toBe(dentalId);
+    await drainReports(listed(owner.email, 'google:ChIJ-bar-300'));
+    const barId = await businessOf(bar);
+    expect(barId).not.toBe(dentalId);
+    const [dentalRow, barRow] = await Promise.all([dentalId, barId].map((id) => t.ctx.db.query.businesses.findFirst({ where: eq(businesses.id, id) })));
+    expect(dentalRow).toMatchObject({ company: 'Whitfield Dental', placeId: 'google:ChIJ-dental-300' });
+    expect(barRow).toMatchObject({ company: 'Congress Bar', placeId: 'google:ChIJ-bar-300', userId: owner.userId });
+    expect(await t.ctx.db.$count(businessMetrics, and(eq(businessMetrics.businessId, dentalId), eq(businessMetrics.isMainBusiness, true)))).toBe(1);
+    expect(await t.ctx.db.$count(businessMetrics, and(eq(businessMetrics.businessId, barId), eq(businessMetrics.isMainBusiness, true)))).toBe(1);
   });
 });
