@@ -71,6 +71,8 @@ try {
   const lead = { id: 'l1', fullName: 'Sam Ortiz', company: 'Ortiz Plumbing', email: 'sam@ortizplumbing.com', sourceHostname: 'northstar-marketing.com', status: 'requested', queuedReason: null } as Parameters<typeof leadsEmail>[2][number];
   const user = { id: 'u1', email: 'owner@austinfamilydental.com', subscriptionTier: 'pro' } as Parameters<typeof paymentFailedEmail>[1];
 
+  const failed = { id: 'r1', email: 'dana.whitfield@gmail.com', fullName: 'Dana Whitfield', company: 'Austin Family Dental', address: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' };
+
   const messages: Array<[string, MailMessage]> = [
     ['report (free)', report('free')],
     ['report (monthly)', report('monthly')],
@@ -80,7 +82,8 @@ try {
     ['widget lead', leadsEmail(ctx, { userId: 'u1', email: 'owner@northstar-marketing.com' }, [lead], 'lead-l1')],
     ['widget lead digest', leadsEmail(ctx, { userId: 'u1', email: 'owner@northstar-marketing.com' }, [lead, { ...lead, id: 'l2', fullName: 'Ana Ruiz', email: 'ana@ruizbakery.com', company: 'Ruiz Bakery', status: 'queued', queuedReason: 'plan' }], 'digest-2026-11-25')],
     ...ACCOUNT_EMAIL_KINDS.map((kind): [string, MailMessage] => [`account: ${kind}`, accountEmail(ctx, { kind, to: 'owner@austinfamilydental.com', url: `${env.PUBLIC_BASE_URL}/reset-password?token=abcdef0123456789` })]),
-    ['report failed', reportFailedEmail(ctx, { id: 'r1', email: 'dana.whitfield@gmail.com', fullName: 'Dana Whitfield', company: 'Austin Family Dental', address: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' })],
+    ['report failed', reportFailedEmail(ctx, failed)],
+    ['report failed (white-label)', reportFailedEmail(ctx, failed, { branding, consultant: { companyName: 'Northstar Marketing', email: 'owner@northstar-marketing.com' }, whiteLabelFrom: 'reports@northstar-marketing.com' })],
     ['payment failed', paymentFailedEmail(ctx, user, 'in_123')],
     ['contact notification', contactNotifyEmail(ctx, { id: 'c1', name: 'Dana Whitfield', email: 'dana.whitfield@gmail.com', subject: 'billing', message: 'Hello, how do I change the card on my plan?', createdAt: now } as Parameters<typeof contactNotifyEmail>[1])],
   ];

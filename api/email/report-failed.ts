@@ -1,14 +1,25 @@
 // The `report.failed` job: the e-mail a visitor gets when their free report could not be made
 // (report.generate gave up). The form promised a report, so silence would leave them waiting.
-// Enqueued with a key per request, so it goes out once; replies go to the operator.
+// Enqueued with a key per request, so it goes out once.
+//
+// Whose e-mail it is follows the report's own rule (api/services/branding-profiles.ts
+// `reportSender`, decision 0170): a visitor of our form hears from us, replies reaching the
+// operator; an agency's widget lead or client, on a plan with white-label, hears from the agency
+// alone: its name over the white-label address, through its own mail server when it has one, its
+// contact address for replies, its footer, a link to its website (none without one), and nothing
+// of ours in any header or part.
 import { eq } from 'drizzle-orm';
 import { OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
 import { reportRequests } from '../../db/schema/businesses.ts';
+import { widgetLeads } from '../../db/schema/widget.ts';
 import type { AppContext } from '../context.ts';
 import type { JobDefinition } from '../jobs/types.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
-import { mailerFor, messageIdFor, type MailMessage } from './mailer.ts';
-import { escapeHtml, firstName } from './report-email.ts';
+import { contactLine, POWERED_BY, themeOf, type Branding } from '../report/branding.ts';
+import { agencyMailer, whiteLabelAddress } from '../services/agency-mail.ts';
+import { reportSender } from '../services/branding-profiles.ts';
+import { domainOf, mailerFor, messageIdFor, type MailMessage } from './mailer.ts';
+import { escapeHtml, firstName, senderFor } from './report-email.ts';
 
 export interface FailedRequest {
   id: string;
@@ -21,39 +32,72 @@ export interface FailedRequest {
   zip: string;
 }
 
-export function reportFailedEmail(ctx: AppContext, request: FailedRequest): MailMessage {
+/** Who the e-mail is from: ours (no branding), or an agency's white-label identity. */
+export interface FailureSender {
+  branding: Branding | null;
+  /** The consultant behind the request: a reply reaches them when the branding has no contact address. */
+  consultant?: { companyName: string; email: string } | null;
+  /** The address a white-label message leaves from (the agency's server's, or WHITE_LABEL_MAIL_FROM). */
+  whiteLabelFrom?: string | null;
+}
+
+/** The `report.failed` payload: the request, and for an agency's lead or client whose report it was. */
+export interface ReportFailedPayload {
+  requestId: string;
+  consultantId?: string | null;
+  brandingProfileId?: string | null;
+}
+
+export function reportFailedEmail(ctx: AppContext, request: FailedRequest, sender: FailureSender = { branding: null }): MailMessage {
+  const branding = sender.branding;
   const where = `${request.address}, ${request.city}, ${request.state} ${request.zip}`;
-  const formUrl = `${ctx.env.PUBLIC_BASE_URL}/#report-form`;
-  const subject = `We could not finish your ${PRODUCT_NAME} report for ${request.company}`;
+  // Ours: back to our form. An agency's: to its website, where its form is; none without one.
+  const againUrl = branding ? branding.website : `${ctx.env.PUBLIC_BASE_URL}/#report-form`;
+  const theme = themeOf(branding);
+  const subject = branding ? `We could not finish your report for ${request.company}` : `We could not finish your ${PRODUCT_NAME} report for ${request.company}`;
   const paragraphs = [
     `We tried to build the free report you asked for on ${request.company} (${where}) and could not finish it.`,
-    'The usual cause is an address we cannot place on the map. Please check the street, city, state and ZIP code and ask again; it takes a minute.',
+    `The usual cause is an address we cannot place on the map. Please check the street, city, state and ZIP code and ask again${againUrl ? '' : ' where you asked before'}; it takes a minute.`,
     `If the address is right, reply to this e-mail and we will look into it.`,
   ];
-  const footer = `You receive this e-mail because you requested a free report on ${PRODUCT_NAME}. ${OPERATOR.legalName}, ${OPERATOR.postalAddress}`;
-  const text = [`Hi ${firstName(request.fullName)},`, '', ...paragraphs.flatMap((p) => [p, '']), `Ask again: ${formUrl}`, '', '-- ', footer].join('\n');
+  const footer = branding
+    ? [`You receive this e-mail because you asked ${branding.companyName} for a report on ${request.company}.`, branding.footerText, contactLine(branding), branding.poweredBy ? POWERED_BY : null].filter(Boolean).join('\n')
+    : `You receive this e-mail because you requested a free report on ${PRODUCT_NAME}. ${OPERATOR.legalName}, ${OPERATOR.postalAddress}`;
+  const text = [`Hi ${firstName(request.fullName)},`, '', ...paragraphs.flatMap((p) => [p, '']), ...(againUrl ? [`Ask again: ${againUrl}`, ''] : []), '-- ', footer].join('\n');
   const html = `<!doctype html><html lang="en"><body style="margin:0;background:#f1f5f9;font-family:Inter,Segoe UI,Helvetica,Arial,sans-serif;color:#0f172a">
 <div style="max-width:560px;margin:0 auto;padding:32px 20px">
-<div style="background:#ffffff;border:1px solid #e2e8f0;border-radius:12px;padding:28px">
-<h1 style="margin:0 0 16px;font-size:20px">We could not finish your report</h1>
+<div style="background:#ffffff;border:1px solid #e2e8f0;border-radius:12px;padding:28px${branding ? `;border-top:6px solid ${theme.brand}` : ''}">
+${branding ? `<p style="margin:0 0 12px;font-size:16px;font-weight:700;color:${theme.secondaryInk}">${escapeHtml(branding.companyName)}</p>\n` : ''}<h1 style="margin:0 0 16px;font-size:20px">We could not finish your report</h1>
 <p style="margin:0 0 12px;font-size:15px;color:#334155">Hi ${escapeHtml(firstName(request.fullName))},</p>
 ${paragraphs.map((p) => `<p style="margin:0 0 12px;font-size:15px;color:#334155">${escapeHtml(p)}</p>`).join('\n')}
-<p style="margin:20px 0 0"><a href="${escapeHtml(formUrl)}" style="display:inline-block;background:#3B82F6;color:#ffffff;text-decoration:none;font-weight:600;padding:10px 18px;border-radius:8px">Ask for the report again</a></p>
+${againUrl ? `<p style="margin:20px 0 0"><a href="${escapeHtml(againUrl)}" style="display:inline-block;background:${theme.brand};color:${theme.onBrand};text-decoration:none;font-weight:600;padding:10px 18px;border-radius:8px">Ask for the report again</a></p>` : ''}
 </div>
-<p style="margin:16px 0 0;font-size:12px;color:#64748b">${escapeHtml(footer)}</p>
+<p style="margin:16px 0 0;font-size:12px;color:#64748b">${footer.split('\n').map(escapeHtml).join('<br>')}</p>
 </div></body></html>`;
+  const whiteFrom = branding ? (sender.whiteLabelFrom ?? whiteLabelAddress(ctx)) : null;
+  const replyTo = branding ? (branding.contactEmail ?? sender.consultant?.email ?? null) : ctx.env.OPERATOR_EMAIL;
   return {
-    messageId: messageIdFor(ctx, `report-failed-${request.id}`),
-    from: ctx.env.MAIL_FROM,
+    messageId: messageIdFor(ctx, `report-failed-${request.id}`, whiteFrom ? domainOf(whiteFrom) : undefined),
+    from: senderFor(ctx, branding, whiteFrom),
     to: request.email,
-    replyTo: ctx.env.OPERATOR_EMAIL,
+    ...(replyTo ? { replyTo } : {}),
     subject,
     text,
     html,
   };
 }
 
-export const reportFailedJob: JobDefinition<{ requestId: string }> = {
+/** Whose request it was: the payload's agency, else (a job queued before it carried one) the
+ *  widget lead the request was made for. */
+async function agencyOf(ctx: AppContext, payload: ReportFailedPayload) {
+  if (payload.consultantId) return { consultantId: payload.consultantId, brandingProfileId: payload.brandingProfileId ?? null };
+  const lead = await ctx.db.query.widgetLeads.findFirst({ columns: { consultantId: true, brandingProfileId: true }, where: eq(widgetLeads.requestId, payload.requestId) });
+  return { consultantId: lead?.consultantId ?? null, brandingProfileId: lead?.brandingProfileId ?? null };
+}
+
+export const reportFailedJob: JobDefinition<ReportFailedPayload> = {
+  // An agency's message may leave through the agency's own server: the customer lane (decision 0210).
+  customerServer: { payloadField: 'consultantId' },
   async run(ctx, job) {
     const requestId = job.payload?.requestId;
     if (typeof requestId !== 'string') throw new PermanentJobError('payload needs requestId');
@@ -61,6 +105,14 @@ export const reportFailedJob: JobDefinition<{ requestId: string }> = {
     if (!request) throw new PermanentJobError(`report request ${requestId} not found`);
     if (request.status === 'sent') return; // an operator's retry made the report after all
     const details = request.payload as Omit<FailedRequest, 'id' | 'email'>;
-    await mailerFor(ctx).send(reportFailedEmail(ctx, { ...details, id: request.id, email: request.email }));
+    // The report e-mail's own identity rule and mail route (api/email/deliver-report.ts).
+    const { branding, consultant } = await reportSender(ctx, await agencyOf(ctx, job.payload));
+    const agency = branding && consultant ? await agencyMailer(ctx, consultant.id) : null;
+    const message = reportFailedEmail(ctx, { ...details, id: request.id, email: request.email }, { branding, consultant, whiteLabelFrom: agency?.fromAddress ?? null });
+    try {
+      await (agency?.mailer ?? mailerFor(ctx)).send(message);
+    } finally {
+      agency?.mailer.close();
+    }
   },
 };

@@ -6,6 +6,7 @@ import { businesses, reportRequests } from '../../db/schema/businesses.ts';
 import { reports } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
 import { deliverReport } from '../email/deliver-report.ts';
+import type { ReportFailedPayload } from '../email/report-failed.ts';
 import { enqueue } from '../jobs/queue.ts';
 import type { JobDefinition } from '../jobs/types.ts';
 import type { ReportGeneratePayload } from '../jobs/types.ts';
@@ -108,7 +109,7 @@ export function reportGenerateJob(deps: ReportJobDeps): JobDefinition<ReportGene
     },
     async onGiveUp(ctx, job) {
       if (!isPayload(job.payload)) return;
-      const { requestId } = job.payload;
+      const { requestId, consultantId, brandingProfileId } = job.payload;
       await ctx.db.update(reportRequests).set({ status: 'failed' }).where(and(eq(reportRequests.id, requestId), ne(reportRequests.status, 'sent')));
       await emitReportEvent(ctx, requestId, 'report.failed');
       // A report whose e-mail was handed to the mail server by an interrupted attempt may well
@@ -116,8 +117,10 @@ export function reportGenerateJob(deps: ReportJobDeps): JobDefinition<ReportGene
       // the failed job and its reason.
       const report = await ctx.db.query.reports.findFirst({ where: eq(reports.requestId, requestId) });
       if (report?.emailClaimedAt) return;
-      // The visitor is told by e-mail, once per request ever (the key), whatever retries follow.
-      await enqueue(ctx.db, { type: 'report.failed', payload: { requestId }, key: `report.failed:${requestId}` });
+      // The visitor is told by e-mail, once per request ever (the key), whatever retries follow;
+      // an agency's lead or client by the agency (api/email/report-failed.ts).
+      const payload: ReportFailedPayload = { requestId, ...(consultantId ? { consultantId, brandingProfileId: brandingProfileId ?? null } : {}) };
+      await enqueue(ctx.db, { type: 'report.failed', payload: { ...payload }, key: `report.failed:${requestId}` });
     },
   };
 }
