@@ -236,40 +236,42 @@ function finaliseFailedStatements(): void {
 /** A connection opened while the file could not be written (a restore with the wrong owner, a
  *  volume remounted read-only) stays read-only after the file is writable again. */
 const READ_ONLY = /SQLITE_READONLY|readonly database/i;
-const REOPEN_EVERY_MS = 1_000;
 const CLOSE_OLD_AFTER_MS = 5_000;
 
 /**
- * A file database's client that, when a call fails on a locked or full database, makes the
- * connection usable again shortly after; and when one fails on a read-only file, opens a new
- * connection (at most once a second), so writes are taken again by themselves once the file is
- * writable, with no restart. The object drizzle holds stays the same; its calls go to the
- * connection in use.
+ * A file database's client that leaves a connection as soon as a call on it fails on a locked,
+ * full or read-only database, and goes on with a new one. The failed statement stays active on the
+ * old connection until the garbage collector finalises it, and a write made on that connection
+ * meanwhile reports success but is rolled back with it (measured: a value written after a busy
+ * failure read back by another connection as the old value, and by the writer itself once the
+ * statement was finalised). A read-only connection also stays read-only after the file is writable
+ * again; on the new one, the refused call runs once more, so writes are taken again with no
+ * restart. The object drizzle holds stays the same; its calls go to the connection in use and
+ * wait while a new one opens.
  */
 function recoveringClient(first: Client, open: () => Promise<Client>): Client {
   const use = (c: Client) => ({ execute: c.execute.bind(c), batch: c.batch.bind(c), executeMultiple: c.executeMultiple.bind(c), close: c.close.bind(c) });
   let current = use(first);
   let reopening: Promise<boolean> | null = null;
-  let reopenedAt = 0;
-  /** A new connection in place of the current one; false when one was opened less than a second ago. */
-  const reopen = (): Promise<boolean> => {
-    if (reopening) return reopening;
-    if (Date.now() - reopenedAt < REOPEN_EVERY_MS) return Promise.resolve(false);
-    reopening = open()
+  /** A new connection in place of the current one (one for any number of failures at once). */
+  const reopen = (): Promise<boolean> =>
+    (reopening ??= open()
       .then((fresh) => {
         const old = current;
         current = use(fresh);
-        // A call already running on the old connection finishes there first.
-        setTimeout(() => old.close(), CLOSE_OLD_AFTER_MS).unref();
+        // After the failed statement is finalised (finaliseFailedStatements); a call already
+        // running on the old connection has finished by then.
+        setTimeout(() => {
+          try {
+            old.close();
+          } catch {
+            // its statement not finalised yet: the connection goes with the collector
+          }
+        }, CLOSE_OLD_AFTER_MS).unref();
         return true;
       })
       .catch(() => false)
-      .finally(() => {
-        reopening = null;
-        reopenedAt = Date.now();
-      });
-    return reopening;
-  };
+      .finally(() => (reopening = null)));
   const faultOf = (error: unknown) => {
     const { code, message } = (error ?? {}) as { code?: string; message?: string };
     return `${code ?? ''} ${message ?? ''}`;
@@ -277,13 +279,15 @@ function recoveringClient(first: Client, open: () => Promise<Client>): Client {
   const guard =
     <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
+      if (reopening) await reopening;
       try {
         return await call(...args);
       } catch (error) {
         const text = faultOf(error);
-        if (STORAGE_FAULT.test(text)) finaliseFailedStatements();
-        // Refused by a read-only connection, the call did nothing: on a new connection it runs once.
-        if (READ_ONLY.test(text) && (await reopen())) return call(...args);
+        if (!STORAGE_FAULT.test(text)) throw error;
+        finaliseFailedStatements();
+        // Refused by a read-only connection, the call did nothing: on the new one it runs once more.
+        if ((await reopen()) && READ_ONLY.test(text)) return call(...args);
         throw error;
       }
     };

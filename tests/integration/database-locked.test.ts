@@ -39,4 +39,23 @@ describe.skipIf(ON_SQLD)('a database file locked by another process', () => {
     }
     expect(after, JSON.stringify(after.body)).toMatchObject({ status: 202 });
   }, 30_000);
+
+  it('keeps a write made on the same process right after a busy failure (the failed statement is left with its connection)', async () => {
+    const path = join(t.dataDir, 'app.db');
+    await t.ctx.db.$client.execute('CREATE TABLE IF NOT EXISTS scratch (id INTEGER PRIMARY KEY, v INTEGER)');
+    await t.ctx.db.$client.execute('INSERT OR REPLACE INTO scratch VALUES (1, 1)');
+    const other = new Database(path);
+    other.exec('BEGIN IMMEDIATE');
+    await expect(t.ctx.db.$client.execute('UPDATE scratch SET v = 99 WHERE id = 1')).rejects.toThrow(/SQLITE_BUSY|locked/);
+    other.exec('ROLLBACK');
+    await t.ctx.db.$client.execute('UPDATE scratch SET v = 2 WHERE id = 1');
+    const read = () => Number((other.prepare('SELECT v FROM scratch WHERE id = 1').get() as { v: number }).v);
+    expect(read()).toBe(2);
+    // Once the failed statement has been finalised (a collection runs shortly after the failure),
+    // the write is still there: it was not part of the failed statement's transaction.
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(read()).toBe(2);
+    expect(Number((await t.ctx.db.$client.execute('SELECT v FROM scratch WHERE id = 1')).rows[0]!.v)).toBe(2);
+    other.close();
+  }, 30_000);
 });
