@@ -1,7 +1,9 @@
 // The durable job queue on the `jobs` table. Enqueueing is part of the caller's transaction when
 // a transaction is passed, so "stored" and "queued" happen together or not at all.
+import { and, eq, sql } from 'drizzle-orm';
 import { jobs } from '../../db/schema/operations.ts';
 import type { Db } from '../../db/client.ts';
+import { CUSTOMER_SERVER_WAIT_PREFIX } from './faults.ts';
 
 export type JobType = 'report.generate' | (string & {});
 
@@ -36,4 +38,21 @@ export function enqueueStatement(db: Tx, input: EnqueueInput) {
     .insert(jobs)
     .values({ type: input.type, payload: input.payload, key: input.key, runAt: input.runAt ?? new Date(), maxAttempts: input.maxAttempts ?? 5 })
     .onConflictDoNothing({ target: jobs.key });
+}
+
+/** The jobs waiting for one customer's server (api/jobs/worker.ts records whose server as
+ *  progress.serverOwner) are due now: the customer fixed it, or changed or removed it. */
+export async function runWaitingForServerNow(db: Pick<Db, 'update'>, owner: string, now = new Date()): Promise<number> {
+  const rows = await db
+    .update(jobs)
+    .set({ runAt: now })
+    .where(
+      and(
+        eq(jobs.status, 'queued'),
+        sql`substr(${jobs.lastError}, 1, ${CUSTOMER_SERVER_WAIT_PREFIX.length}) = ${CUSTOMER_SERVER_WAIT_PREFIX}`,
+        sql`json_extract(${jobs.progress}, '$.serverOwner') = ${owner}`,
+      ),
+    )
+    .returning({ id: jobs.id });
+  return rows.length;
 }

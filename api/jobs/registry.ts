@@ -2,6 +2,7 @@
 // so the web process (WORKER=inline), `npm run worker`, the CLI and the tests agree.
 import type { AppContext } from '../context.ts';
 import { ACCOUNT_EMAIL, accountEmailJob } from '../email/account-email.ts';
+import { agencyMailUnavailableJob } from '../email/agency-mail-unavailable.ts';
 import { ALERTS_NOTIFY, alertsNotifyJob } from '../email/alerts-notify-job.ts';
 import { VISIBILITY_ALERT, visibilityAlertJob } from '../email/visibility-alert-job.ts';
 import { contactNotifyJob } from '../email/contact-notify-job.ts';
@@ -20,6 +21,8 @@ import { WEBHOOK_DISABLED, webhookDisabledJob } from '../email/webhook-disabled.
 import { webhookDeliverJob, type WebhookFetchOptions } from '../services/webhook-delivery.ts';
 import { WEBHOOK_DELIVER } from '../services/webhooks.ts';
 import { REVIEWS_CHECK, reviewsCheckJob } from '../services/review-check.ts';
+import { AGENCY_MAIL_UNAVAILABLE } from '../services/agency-mail.ts';
+import { withReportMailState } from '../services/report-mail-state.ts';
 import type { JobRegistry } from './types.ts';
 import type { PlacesProvider } from '../report/analysis/providers/types.ts';
 
@@ -42,7 +45,8 @@ export function createRegistry(deps: JobDeps): JobRegistry {
       ? {
           'report.generate': { ...reportGenerateJob({ ...deps, analyse }), customerServer: { payloadField: 'consultantId' } },
           'business.reanalyse': businessReanalyseJob({ analyse }),
-          [CLIENT_REPORT]: { ...clientReportJob({ analyse, renderer: deps.renderer, onStage: deps.onStage }), customerServer: true },
+          // While its e-mail waits for the agency's server, or once it failed, the report row says why.
+          [CLIENT_REPORT]: { ...withReportMailState(clientReportJob({ analyse, renderer: deps.renderer, onStage: deps.onStage })), customerServer: true },
         }
       : {}),
     'report.monthly': reportMonthlyJob({ renderer: deps.renderer }),
@@ -51,6 +55,7 @@ export function createRegistry(deps: JobDeps): JobRegistry {
     [ALERTS_NOTIFY]: alertsNotifyJob,
     [VISIBILITY_ALERT]: visibilityAlertJob,
     [ACCOUNT_EMAIL]: accountEmailJob,
+    [AGENCY_MAIL_UNAVAILABLE]: agencyMailUnavailableJob,
     // Every other attempt has the worker's deadline (JOB_DEADLINE_MS, 10 minutes); these two walk
     // whole accounts or the whole table and may take longer.
     [RETENTION_PURGE]: { ...retentionPurgeJob, deadlineMs: 30 * MINUTE },

@@ -11,13 +11,14 @@
 // refused, an address refused, not a mail server).
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { MAIL_SERVER_TESTS_PER_HOUR, type MailServerInput } from '../../common/schemas/branding.ts';
 import { agencyMailServers } from '../../db/schema/consultants.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import type { Mailer, MailMessage } from '../email/mailer.ts';
 import { CustomerServerUnavailableError, PermanentJobError } from '../jobs/errors.ts';
+import { enqueue, runWaitingForServerNow } from '../jobs/queue.ts';
 import { SmtpSessionError, smtpSend, type SmtpSent, type SmtpSteps } from '../lib/smtp-session.ts';
 import { checkedMailAddress, MailHostNotFound, mailHostToSave } from './agency-mail-address.ts';
 import { failureWords, sentWords } from './agency-mail-words.ts';
@@ -35,6 +36,8 @@ export interface MailServerView {
   fromAddress: string;
   testedAt: string | null;
   lastError: string | null;
+  /** Since when the server has been away (e-mail waiting for it), or null. */
+  unavailableSince: string | null;
 }
 
 
@@ -76,6 +79,7 @@ const view = (row: ServerRow): MailServerView => ({
   fromAddress: row.fromAddress,
   testedAt: row.testedAt?.toISOString() ?? null,
   lastError: row.lastError,
+  unavailableSince: row.unavailableSince?.toISOString() ?? null,
 });
 
 const rowOf = (ctx: AppContext, consultantId: string) => ctx.db.query.agencyMailServers.findFirst({ where: eq(agencyMailServers.consultantId, consultantId) });
@@ -99,18 +103,25 @@ export async function saveMailServer(ctx: AppContext, access: ConsultantAccess, 
     }
     passwordEncrypted = input.password === '' ? null : encryptSecret(ctx, input.password);
   }
-  const values = { host, port: input.port, security: input.security, username: input.username, passwordEncrypted, fromAddress: input.fromAddress, testedAt: null, lastError: null, updatedAt: new Date() };
+  const values = { host, port: input.port, security: input.security, username: input.username, passwordEncrypted, fromAddress: input.fromAddress, testedAt: null, lastError: null, unavailableSince: null, updatedAt: new Date() };
   await ctx.db
     .insert(agencyMailServers)
     .values({ consultantId: access.consultant.id, ...values })
     .onConflictDoUpdate({ target: agencyMailServers.consultantId, set: values });
+  // New settings: what waited for the old ones is tried with these now.
+  await runWaitingForServerNow(ctx.db, access.consultant.id);
   return getMailServer(ctx, access);
 }
 
 export async function deleteMailServer(ctx: AppContext, access: ConsultantAccess) {
   await ctx.db.delete(agencyMailServers).where(eq(agencyMailServers.consultantId, access.consultant.id));
+  // Without a server of its own, what waited for it leaves from our address now.
+  await runWaitingForServerNow(ctx.db, access.consultant.id);
   return getMailServer(ctx, access);
 }
+
+/** How a job's error about the agency's server begins; what follows is said to the agency. */
+export const AGENCY_MAIL_REASON = "the agency's mail server: ";
 
 /** The name we greet an agency's server with: our public host's (never this machine's name). */
 const greetingName = (ctx: AppContext) => (ctx.env.PUBLIC_BASE_URL ? new URL(ctx.env.PUBLIC_BASE_URL).hostname : hostname());
@@ -144,6 +155,40 @@ function failureOf(ctx: AppContext, row: ServerRow, thrown: unknown, deadlineMs:
   return { words, transient, steps, code: cause instanceof SmtpSessionError ? cause.failure : cause instanceof MailHostNotFound ? 'dns' : 'address' };
 }
 
+/** The job that tells an agency its server is away (api/email/agency-mail-unavailable.ts), keyed
+ *  by the outage's start: once per outage. */
+export const AGENCY_MAIL_UNAVAILABLE = 'agency-mail.unavailable';
+export interface AgencyMailUnavailablePayload {
+  consultantId: string;
+  /** When the outage began (ISO). */
+  since: string;
+}
+const agencyMailUnavailableKey = (p: AgencyMailUnavailablePayload) => `${AGENCY_MAIL_UNAVAILABLE}:${p.consultantId}:${Date.parse(p.since)}`;
+
+/** The agency's server is away: noted from the outage's start, and the agency told once per
+ *  outage, through our own mail server (api/email/agency-mail-unavailable.ts). */
+async function noteUnavailable(ctx: AppContext, consultantId: string, words: string) {
+  const [row] = await ctx.db
+    .update(agencyMailServers)
+    .set({ lastError: words, unavailableSince: sql`coalesce(${agencyMailServers.unavailableSince}, ${Date.now()})` })
+    .where(eq(agencyMailServers.consultantId, consultantId))
+    .returning({ since: agencyMailServers.unavailableSince });
+  if (!row?.since) return;
+  const payload: AgencyMailUnavailablePayload = { consultantId, since: row.since.toISOString() };
+  await enqueue(ctx.db, { type: AGENCY_MAIL_UNAVAILABLE, payload: { ...payload }, key: agencyMailUnavailableKey(payload) });
+}
+
+/** The server answered (it took the message, or refused it in SMTP): an outage is over, and what
+ *  waited for the server goes now. */
+async function noteReachable(ctx: AppContext, consultantId: string, lastError: string | null) {
+  const [before] = await ctx.db.select({ since: agencyMailServers.unavailableSince }).from(agencyMailServers).where(eq(agencyMailServers.consultantId, consultantId));
+  await ctx.db.update(agencyMailServers).set({ lastError, unavailableSince: null }).where(eq(agencyMailServers.consultantId, consultantId));
+  if (before?.since) {
+    const due = await runWaitingForServerNow(ctx.db, consultantId);
+    ctx.log.info("agency mail server back", { consultantId, downForMs: Date.now() - before.since.getTime(), waitingJobsDue: due });
+  }
+}
+
 /** A Mailer over the agency's server, for one send, or null without one. A failure is thrown as
  *  CustomerServerUnavailableError (wait for the server) or PermanentJobError (give up), with our
  *  words for it, also kept on the row so /branding shows it. */
@@ -160,12 +205,14 @@ export async function agencyMailer(ctx: AppContext, consultantId: string): Promi
           const { sent } = await sendThrough(ctx, row, message, deadlineMs);
           // Sent to those the server took; one it refused (a copy's address, say) is noted for the agency.
           const note = sent.rejected.length > 0 ? `The server refused ${sent.rejected.join(', ')}` : null;
-          await ctx.db.update(agencyMailServers).set({ lastError: note }).where(eq(agencyMailServers.consultantId, consultantId));
+          await noteReachable(ctx, consultantId, note);
           return { messageId: message.messageId };
         } catch (error) {
           const failure = failureOf(ctx, row, error, deadlineMs);
-          await ctx.db.update(agencyMailServers).set({ lastError: failure.words }).where(eq(agencyMailServers.consultantId, consultantId));
-          const reason = `the agency's mail server: ${failure.words}`;
+          if (failure.transient) await noteUnavailable(ctx, consultantId, failure.words);
+          else if (failure.steps.greeted) await noteReachable(ctx, consultantId, failure.words);
+          else await ctx.db.update(agencyMailServers).set({ lastError: failure.words }).where(eq(agencyMailServers.consultantId, consultantId));
+          const reason = `${AGENCY_MAIL_REASON}${failure.words}`;
           throw failure.transient ? new CustomerServerUnavailableError(reason, consultantId) : new PermanentJobError(reason);
         }
       },
@@ -211,7 +258,11 @@ export async function testMailServer(ctx: AppContext, access: ConsultantAccess) 
     said = lastError = failure.words;
     ctx.log.warn('agency mail server test failed', { consultantId: access.consultant.id, host: row.host, failure: failure.code });
   }
-  await ctx.db.update(agencyMailServers).set({ testedAt: new Date(), lastError }).where(eq(agencyMailServers.consultantId, access.consultant.id));
+  await ctx.db.update(agencyMailServers).set({ testedAt: new Date() }).where(eq(agencyMailServers.consultantId, access.consultant.id));
+  // A test that went out ends an outage and sends what waited for the server; one that did not
+  // is kept for /branding, and does not start an outage (nothing waits on a test).
+  if (lastError === null) await noteReachable(ctx, access.consultant.id, null);
+  else await ctx.db.update(agencyMailServers).set({ lastError }).where(eq(agencyMailServers.consultantId, access.consultant.id));
   return { sent: lastError === null, to: access.user.email, error: lastError, said, steps: { connected: steps.connected, tls: steps.tls, auth: steps.auth } };
 }
 

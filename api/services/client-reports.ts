@@ -12,7 +12,12 @@ import { clientNotFound, getClient } from './clients.ts';
 import type { ConsultantAccess } from './consultant-access.ts';
 import { can } from './entitlements.ts';
 
-export type ReportStatus = 'sending' | 'sent' | 'opened' | 'failed';
+/** 'waiting': the e-mail waits for the agency's own mail server (decision 0210). */
+export type ReportStatus = 'sending' | 'waiting' | 'sent' | 'opened' | 'failed';
+
+/** A report's status from its row (one that waited and then went out is sent). */
+export const reportStatus = (r: { failedAt: Date | null; openedAt: Date | null; emailSent: boolean; mailWaitingSince: Date | null }): ReportStatus =>
+  r.failedAt ? 'failed' : r.openedAt ? 'opened' : r.emailSent ? 'sent' : r.mailWaitingSince ? 'waiting' : 'sending';
 
 export async function clientDetail({ ctx, access, clientId }: { ctx: AppContext; access: ConsultantAccess; clientId: string }) {
   const client = await getClient({ ctx, access, clientId });
@@ -26,7 +31,11 @@ export async function clientDetail({ ctx, access, clientId }: { ctx: AppContext;
     createdAt: r.createdAt.toISOString(),
     sentAt: r.emailSentAt?.toISOString() ?? null,
     openedAt: r.openedAt?.toISOString() ?? null,
-    status: (r.failedAt ? 'failed' : r.openedAt ? 'opened' : r.emailSent ? 'sent' : 'sending') as ReportStatus,
+    status: reportStatus(r),
+    /** Since when it waits for the agency's mail server (status 'waiting'). */
+    waitingSince: r.mailWaitingSince?.toISOString() ?? null,
+    /** What the agency's mail server did, in our words, while waiting or once failed; null otherwise. */
+    problem: !r.emailSent && (r.failedAt || r.mailWaitingSince) ? r.mailProblem : null,
     link: r.signedUrl && r.expiresAt && r.expiresAt.getTime() > now ? r.signedUrl : null,
   }));
   const earlyWarning = can(access.user, 'earlyWarning');

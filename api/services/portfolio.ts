@@ -36,6 +36,9 @@ export interface PortfolioRow {
   lastReport: string | null;
   /** When the next scheduled report goes out; null when none is scheduled. */
   nextReport: string | null;
+  /** A client's latest report, newer than the last one sent, that waits for the agency's own mail
+   *  server or failed: since when it waits, and what the server did (decision 0210); else null. */
+  reportProblem: { status: 'waiting' | 'failed'; since: string | null; problem: string | null } | null;
 }
 
 export interface Portfolio {
@@ -61,7 +64,11 @@ SELECT v.tier, v.status, y.* FROM v LEFT JOIN (
     (SELECT count(*) FROM business_metrics r WHERE r.run_id = m.run_id) AS places,
     (SELECT count(*) FROM business_metrics r WHERE r.run_id = m.run_id AND r.overall_score > m.overall_score) AS higher,
     (SELECT count(*) FROM review_alerts a WHERE a.business_id = b.id AND a.alert_triggered = 1 AND coalesce(a.review_date, a.created_at) >= ?3) AS alerts,
-    (SELECT max(r.email_sent_at) FROM reports r WHERE r.business_id = b.id AND r.email_sent = 1) AS last_report
+    (SELECT max(r.email_sent_at) FROM reports r WHERE r.business_id = b.id AND r.email_sent = 1) AS last_report,
+    (SELECT json_object('failed', r.failed_at, 'since', r.mail_waiting_since, 'problem', r.mail_problem) FROM reports r
+       WHERE r.client_id = x.client_id AND r.email_sent = 0 AND (r.failed_at IS NOT NULL OR r.mail_waiting_since IS NOT NULL)
+         AND r.created_at > coalesce((SELECT max(s.created_at) FROM reports s WHERE s.client_id = x.client_id AND s.email_sent = 1), 0)
+       ORDER BY r.created_at DESC LIMIT 1) AS report_problem
   FROM x JOIN businesses b ON b.id = x.id
   LEFT JOIN business_metrics m ON m.id = (
     SELECT z.id FROM business_metrics z WHERE z.business_id = b.id AND z.is_main_business = 1 ORDER BY z.reported_at DESC LIMIT 1)
@@ -70,6 +77,12 @@ ORDER BY y.kind, lower(coalesce(y.client_name, y.company)), y.id`;
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(Number(v)).toISOString());
+
+function problemOf(v: unknown): PortfolioRow['reportProblem'] {
+  if (typeof v !== 'string') return null;
+  const p = JSON.parse(v) as { failed: number | null; since: number | null; problem: string | null };
+  return { status: p.failed !== null ? 'failed' : 'waiting', since: iso(p.since), problem: p.problem };
+}
 
 /** The signed-in viewer's portfolio; 401 signed out, 403 plan_required on a plan without the dashboard. */
 export async function getPortfolio({ ctx, cookie, now = new Date() }: { ctx: AppContext; cookie: string | null | undefined; now?: Date }): Promise<Portfolio> {
@@ -106,6 +119,7 @@ export async function getPortfolio({ ctx, cookie, now = new Date() }: { ctx: App
           openAlerts: alertsIncluded ? Number(r.alerts) : null,
           lastReport: iso(r.last_report),
           nextReport: isClient ? nextClientReport(r.frequency === 'weekly' ? 'weekly' : 'monthly', now).toISOString() : r.reported_at === null ? null : ownNext,
+          reportProblem: isClient ? problemOf(r.report_problem) : null,
         };
       }),
   };

@@ -112,6 +112,9 @@ export const agencyMailServers = sqliteTable('agency_mail_servers', {
   // The last "send a test": when it went out, or the server's answer when it did not.
   testedAt: integer('tested_at', { mode: 'timestamp_ms' }),
   lastError: text('last_error'),
+  // Since when the server has been away (not found, refusing, silent): the outage the agency is
+  // told about once; cleared when the server answers again (decision 0210).
+  unavailableSince: integer('unavailable_since', { mode: 'timestamp_ms' }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -38,6 +38,10 @@ export const reports = sqliteTable(
     // First time the online report was opened from its link; when the job gave up on the report.
     openedAt: integer('opened_at', { mode: 'timestamp_ms' }),
     failedAt: integer('failed_at', { mode: 'timestamp_ms' }),
+    // A client report whose e-mail waits for the agency's own mail server: since when, and what the
+    // server did (in our words); or, once failed, why (decision 0210). Shown where the agency looks.
+    mailWaitingSince: integer('mail_waiting_since', { mode: 'timestamp_ms' }),
+    mailProblem: text('mail_problem'),
     createdAt: createdAt(),
     expiresAt: integer('expires_at', { mode: 'timestamp_ms' }),
   },

@@ -5,8 +5,10 @@
 // - relay: a mail server, by relaying to a local SMTP server (tests/helpers/smtp.ts);
 // - tarpit: greets with 220, then answers every command with `250-still thinking` lines, one
 //   every `everyMs`, and never a last line (issue 36);
-// - banner: another service on a mail port: an SSH banner, or an HTTP server's 400, at once.
+// - banner: another service on a mail port: an SSH banner, or an HTTP server's 400, at once;
+// - refusing: a mail server that refuses every recipient (550).
 import net from 'node:net';
+import { SMTPServer } from 'smtp-server';
 
 export interface LoopbackServer {
   /** The address it listens on (also what AGENCY_MAIL_PRIVATE_ADDRESSES must list). */
@@ -87,4 +89,20 @@ export function startBanner(kind: 'ssh' | 'http') {
     if (kind === 'ssh') socket.write(`${SSH_BANNER}\r\n`);
     else socket.end(`${HTTP_STATUS}\r\nServer: nginx/1.24.0\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
   });
+}
+
+/** A mail server that answers every RCPT TO with `550 <text>`. */
+export async function startRefusing(text = 'No such user here') {
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onRcptTo(_address, _session, callback) {
+      callback(Object.assign(new Error(text), { responseCode: 550 }));
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as net.AddressInfo).port;
+  const relay = await startRelay(port);
+  return { ...relay, close: async () => (await relay.close(), await new Promise<void>((resolve) => server.close(() => resolve()))) };
 }

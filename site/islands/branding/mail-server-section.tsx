@@ -95,7 +95,11 @@ export default function MailServerSection() {
       {server ? (
         <p>
           Your clients' reports leave from <strong>{server.fromAddress}</strong> through {server.host}:{server.port}.{' '}
-          {server.lastError ? (
+          {server.unavailableSince ? (
+            <span className="field-error" role="alert">
+              Your clients' reports have been waiting for this server since {new Date(server.unavailableSince).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC. {server.lastError} Once it is fixed, send a test: the waiting reports then go out at once.
+            </span>
+          ) : server.lastError ? (
             <span className="field-error" role="alert">Last attempt failed: {server.lastError}</span>
           ) : server.testedAt ? (
             <span className="muted">Last test went out on {new Date(server.testedAt).toLocaleString('en-US')}.</span>

@@ -11,7 +11,7 @@ import RadarChart from '../dashboard/radar-chart.tsx';
 import TrendChart from '../dashboard/trend-chart.tsx';
 import ClientForm from './client-form.tsx';
 import { AccessError, loadProfiles } from './clients-page.tsx';
-import { FREQUENCY_LABELS, fmtChange, fmtDay, scoreText, STATUS_LABELS, type ClientDetail, type ProfileOption } from './clients-data.ts';
+import { FREQUENCY_LABELS, fmtChange, fmtDay, mailProblemText, scoreText, STATUS_LABELS, type ClientDetail, type ProfileOption } from './clients-data.ts';
 import { platformLabel } from '../early-warning/early-warning-data.ts';
 import '../dashboard/dashboard.css';
 import VisibilityCard from '../dashboard/visibility-card.tsx';
@@ -173,7 +173,11 @@ export default function ClientPage({ clientId }: { clientId: string }) {
                   <tr key={r.id} data-testid="report-row">
                     <td>{fmtDay(r.sentAt ?? r.createdAt)}{r.type === 'client-test' && <span className="badge">Test</span>}</td>
                     <td className="breakable">{r.to}{r.cc && <span className="muted small">cc {r.cc}</span>}</td>
-                    <td><span className="status-pill" data-status={r.status}>{STATUS_LABELS[r.status]}</span>{r.openedAt && <span className="muted small">{fmtDay(r.openedAt)}</span>}</td>
+                    <td>
+                      <span className="status-pill" data-status={r.status}>{STATUS_LABELS[r.status]}</span>
+                      {r.openedAt && <span className="muted small">{fmtDay(r.openedAt)}</span>}
+                      {(r.status === 'waiting' || r.status === 'failed') && <span className="report-problem" data-status={r.status}>{mailProblemText({ status: r.status, since: r.waitingSince, problem: r.problem })}</span>}
+                    </td>
                     <td>{r.link ? <a href={r.link}>View</a> : <span className="muted small">Expired</span>}</td>
                   </tr>
                 ))}

@@ -15,10 +15,22 @@ export interface ProfileOption {
 }
 
 export const FREQUENCY_LABELS: Record<ReportFrequency, string> = { monthly: 'Monthly (on the 1st)', weekly: 'Weekly (on Mondays)' };
-export const STATUS_LABELS: Record<ClientReport['status'], string> = { sending: 'Sending', sent: 'Sent', opened: 'Opened', failed: 'Failed' };
+export const STATUS_LABELS: Record<ClientReport['status'], string> = { sending: 'Sending', waiting: 'Waiting', sent: 'Sent', opened: 'Opened', failed: 'Failed' };
 
 export const fmtDay = (iso: string | null) =>
   iso ? new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' }) : '–';
+
+/** "Nov 27, 2026, 10:02 UTC": a moment, where the hour matters (an outage). */
+export const fmtMoment = (iso: string) =>
+  `${new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' })} UTC`;
+
+/** What the agency reads of a report that waits for its mail server or failed (decision 0210):
+ *  "Waiting for your mail server since …" and what it did, or "Failed: …". */
+export function mailProblemText(p: { status: string; since: string | null; problem: string | null }): string | null {
+  if (p.status === 'waiting') return `Waiting for your mail server since ${p.since ? fmtMoment(p.since) : 'a moment ago'}${p.problem ? `. ${p.problem}` : '.'}`;
+  if (p.status === 'failed') return `Failed: ${p.problem ?? 'the report could not be made. Send it again.'}`;
+  return null;
+}
 
 export function fmtChange(change: number | null): string {
   if (change === null) return '–';

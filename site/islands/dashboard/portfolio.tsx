@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { scoreBand } from '../../../common/constants.ts';
 import type { Portfolio, PortfolioRow } from '../../../api/services/portfolio.ts';
 import { ApiError, apiRequest } from '../../lib/api.ts';
-import { fmtChange, fmtDay, scoreText } from '../clients/clients-data.ts';
+import { fmtChange, fmtDay, mailProblemText, scoreText } from '../clients/clients-data.ts';
 import { ErrorState, Loading, UpgradeOffer } from './dashboard-states.tsx';
 import { errorStateOf } from './dashboard-data.ts';
 import './dashboard.css';
@@ -153,7 +153,10 @@ export default function PortfolioView() {
                     <td className="num" data-label="Alerts" title={r.openAlerts === null ? 'Early Warning is not part of your plan' : `Low-rated reviews of the last ${alertWindowDays} days`}>
                       {r.openAlerts === null ? '–' : r.openAlerts > 0 ? <a href={`/early-warning/${encodeURIComponent(r.businessId)}`}>{r.openAlerts}</a> : '0'}
                     </td>
-                    <td data-label="Last report">{r.lastReport ? fmtDay(r.lastReport) : 'None yet'}</td>
+                    <td data-label="Last report">
+                      {r.lastReport ? fmtDay(r.lastReport) : 'None yet'}
+                      {r.reportProblem && <span className="report-problem" data-status={r.reportProblem.status}>{mailProblemText(r.reportProblem)}</span>}
+                    </td>
                     <td data-label="Next report">{r.nextReport ? fmtDay(r.nextReport) : '–'}</td>
                   </tr>
                 ))}
