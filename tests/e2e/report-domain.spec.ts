@@ -6,7 +6,13 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import PostalMime from 'postal-mime';
 import { addClient } from './clients.ts';
-import { expect, test } from './fixtures.ts';
+import { addSessionCookie, expect, test } from './fixtures.ts';
+import { createUser } from '../helpers/factories.ts';
+
+// Both tests write the DNS server's records (one file): one after the other.
+test.describe.configure({ mode: 'serial' });
+const txtFile = () => join(process.env.E2E_DATA_DIR!, 'dns-txt.json');
+const publishTxt = (name: string, values: string[]) => writeFileSync(txtFile(), JSON.stringify({ ...(existsSync(txtFile()) ? JSON.parse(readFileSync(txtFile(), 'utf8')) : {}), [name]: values }));
 
 const outbox = () => join(process.env.E2E_DATA_DIR!, 'outbox');
 async function mailTo(address: string) {
@@ -50,7 +56,7 @@ test("a client's white-label report opens from the e-mail on the agency's verifi
   await expect(panel.getByRole('alert')).toContainText('No TXT record');
   // The agency adds the TXT record at its DNS host.
   const value = await panel.getByTestId('dns-TXT').innerText();
-  writeFileSync(join(process.env.E2E_DATA_DIR!, 'dns-txt.json'), JSON.stringify({ [`_report-domain.${domain}`]: [value] }));
+  publishTxt(`_report-domain.${domain}`, [value]);
   await panel.getByRole('button', { name: 'Check DNS' }).click();
   await expect(panel).toContainText('Verified');
   await page.screenshot({ path: info.outputPath('branding-domain.png'), fullPage: true });
@@ -78,4 +84,66 @@ test("a client's white-label report opens from the e-mail on the agency's verifi
   for (const path of ['/', '/account', '/api/auth/me', '/dashboard']) expect(await statusAt(port, domain, path), path).toBe(404);
   expect(await statusAt(port, `unknown-${stamp}.localhost`, '/')).toBe(421);
   expect(await statusAt(port, `unknown-${stamp}.localhost`, `/report/${token}`)).toBe(421);
+});
+
+test('a claim holds nothing until verified: the owner verifies, the squatter sees its claim released and is e-mailed', async ({ page, browser, signIn, appCtx, baseURL }, info) => {
+  test.setTimeout(90_000);
+  const stamp = Date.now().toString(36);
+  const domain = `reports-${stamp}.agency-a.localhost`;
+  const profile = async (p: typeof page, name: string) => {
+    await p.goto('/branding');
+    await p.getByRole('button', { name: 'New Profile' }).click();
+    await p.getByLabel('Company name (shown instead of LocalRank)').fill(name);
+    await p.getByRole('button', { name: 'Save Profile' }).click();
+    const card = p.getByTestId('profile-card');
+    await card.getByLabel('Report domain (optional)').fill(domain);
+    await card.getByRole('button', { name: 'Add' }).click();
+    return card;
+  };
+  /** The page at 1280 and 390 px, toasts closed and scrolled to the top (the bar is sticky). */
+  const shoot = async (p: typeof page, name: string) => {
+    for (const close of await p.getByRole('button', { name: 'Close' }).all()) await close.click();
+    for (const width of [1280, 390]) {
+      await p.setViewportSize({ width, height: 900 });
+      await p.evaluate(() => window.scrollTo(0, 0));
+      await p.screenshot({ path: info.outputPath(`${name}-${width}.png`), fullPage: true });
+    }
+    await p.setViewportSize({ width: 1280, height: 900 });
+  };
+
+  // Agency B claims agency A's domain first: its screen says the claim holds nothing yet.
+  const squatter = await signIn({ role: 'consultant', tier: 'agency', companyName: `Squat Media ${stamp}` });
+  const squatterCard = await profile(page, 'Squat Media');
+  const claim = squatterCard.getByTestId('domain-panel');
+  await expect(claim).toContainText('Not verified yet');
+  await expect(claim.getByTestId('domain-claim')).toContainText('whoever verifies the domain first gets it');
+  await expect(claim.getByTestId('domain-claim')).toContainText('Unverified, it ends on');
+  await claim.getByRole('button', { name: 'Check DNS' }).click();
+  await expect(claim.getByRole('alert')).toContainText('No TXT record');
+  await shoot(page, 'branding-claim-unverified');
+
+  // Agency A, in its own browser, claims it too (not refused) and verifies with its TXT record.
+  const owner = await createUser(appCtx, { role: 'consultant', tier: 'agency', companyName: `Agency A ${stamp}` });
+  const ownerContext = await browser.newContext({ baseURL });
+  const ownerPage = await ownerContext.newPage();
+  await addSessionCookie(ownerPage, owner.cookie, baseURL!);
+  const ownerCard = await profile(ownerPage, 'Agency A');
+  const ownerPanel = ownerCard.getByTestId('domain-panel');
+  await expect(ownerPanel).toContainText('Not verified yet');
+  publishTxt(`_report-domain.${domain}`, [await ownerPanel.getByTestId('dns-TXT').innerText()]);
+  await ownerPanel.getByRole('button', { name: 'Check DNS' }).click();
+  await expect(ownerPanel).toContainText('Verified');
+  await ownerContext.close();
+
+  // B's screen: the claim is gone, with the reason; B's e-mail says so too.
+  await page.reload();
+  const note = page.getByTestId('profile-card').getByTestId('domain-released');
+  await expect(note).toContainText(`${domain} is no longer claimed by this profile`);
+  await expect(note).toContainText('another account proved it controls the domain');
+  await shoot(page, 'branding-claim-released');
+  await expect.poll(() => mailTo(squatter.email), { timeout: 45_000 }).toBeTruthy();
+  expect((await mailTo(squatter.email))!.subject).toBe(`Your claim on ${domain} was released`);
+  await note.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(note).toHaveCount(0);
+  await expect(page.getByTestId('profile-card').getByLabel('Report domain (optional)')).toBeVisible();
 });

@@ -104,7 +104,7 @@ export default function BrandingPage() {
                   <button type="button" className="btn btn-secondary" onClick={() => setEditing(p)} disabled={editing !== null}>Edit</button>
                   <button type="button" className="btn btn-ghost" onClick={() => void remove(p)}>Delete</button>
                 </div>
-                <DomainPanel profileId={p.id} domain={p.domain} onChanged={() => void reload()} />
+                <DomainPanel profileId={p.id} domain={p.domain} released={p.domainReleased} onChanged={() => void reload()} />
               </div>
             </article>
           ))}
