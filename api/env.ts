@@ -69,6 +69,9 @@ const schema = z.object({
     .transform((v) => v || undefined)
     .pipe(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional())
     .optional(),
+  // How long our own mail server has in all for one message; past it the message waits for the
+  // server like one that does not answer (decision 0210).
+  SMTP_DEADLINE_MS: whole('must be a number of milliseconds from 1000 to 600000', 1_000, 600_000, 120_000),
   // A sender's display name of two words reads as a person's or a team's to spam filters (one word
   // and an HTML mail with an image scores TO_NO_BRKTS_HTML_IMG on SpamAssassin).
   MAIL_FROM: z.string().trim().min(3).default('LocalRank Reports <reports@localrank.app>'),

@@ -46,12 +46,16 @@ function outboxMailer(ctx: AppContext): Mailer {
   };
 }
 
-function smtpMailer(url: string): Mailer {
+function smtpMailer(url: string, deadlineMs: number): Mailer {
   const transport = nodemailer.createTransport(url);
   return {
     kind: 'smtp',
     async send(message) {
-      const info = await transport.sendMail(message).catch((error: unknown) => {
+      // One deadline for the whole conversation (decision 0210): a server that keeps answering a
+      // line at a time would otherwise hold the job for as long as it likes.
+      const signal = AbortSignal.timeout(deadlineMs);
+      const info = await transport.sendMail({ ...message, signal }).catch((error: unknown) => {
+        if (signal.aborted) throw new MailUnavailableError(`the mail server is unavailable: it did not finish within ${deadlineMs / 1000} s`, { cause: error });
         // Refused, timed out, "try again later" (4xx): the job waits for the server (api/jobs/faults.ts).
         if (mailServerUnavailable(error)) throw new MailUnavailableError(`the mail server is unavailable: ${(error as Error).message}`, { cause: error });
         throw error;
@@ -70,7 +74,7 @@ const mailers = new WeakMap<AppContext, Mailer>();
 export function mailerFor(ctx: AppContext): Mailer {
   let mailer = mailers.get(ctx);
   if (!mailer) {
-    mailer = ctx.env.SMTP_URL ? smtpMailer(ctx.env.SMTP_URL) : outboxMailer(ctx);
+    mailer = ctx.env.SMTP_URL ? smtpMailer(ctx.env.SMTP_URL, ctx.env.SMTP_DEADLINE_MS) : outboxMailer(ctx);
     mailers.set(ctx, mailer);
   }
   return mailer;
