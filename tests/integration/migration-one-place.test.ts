@@ -21,15 +21,16 @@ let dir: string;
 let sqld: Sqld | null = null;
 let db: Db;
 
-/** The migrations folder as it was before TAG: the journal stops short of it. */
-function migrationsBefore(): string {
-  const folder = join(dir, 'migrations-before');
+/** The migrations folder as it was just before TAG (or just after it): the journal stops short
+ *  of it (or at it), so migrations added later change nothing here. */
+function migrationsUpTo(including: boolean): string {
+  const folder = join(dir, including ? 'migrations-with' : 'migrations-before');
   cpSync(MIGRATIONS, folder, { recursive: true });
   const journalPath = join(folder, 'meta', '_journal.json');
   const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
   const at = journal.entries.findIndex((e) => e.tag === TAG);
   expect(at).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, at);
+  journal.entries = journal.entries.slice(0, including ? at + 1 : at);
   writeFileSync(journalPath, JSON.stringify(journal));
   return folder;
 }
@@ -179,11 +180,13 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'localrank-migration-'));
   sqld = ON_SQLD ? await startSqld() : null;
   db = await openDb(sqld ? sqld.url : `file:${join(dir, 'copy.db')}`);
-  await migrateDb(db, migrationsBefore());
+  await migrateDb(db, migrationsUpTo(false));
   await seed();
   before = await snapshot();
-  await migrateDb(db);
+  await migrateDb(db, migrationsUpTo(true));
   after = await snapshot();
+  // And every migration after it still applies.
+  await migrateDb(db);
 }, 120_000);
 
 afterAll(async () => {
