@@ -83,21 +83,19 @@ test('shows every field message in red under its input', async ({ page }) => {
   await expect(message('zip')).toHaveCount(0);
 });
 
-test('a pasted invisible or control character is named under its field and nothing is sent (decision 0211)', async ({ page, appCtx }, info) => {
+test('a pasted invisible or control character is named under its field, from the API\'s 400, and nothing is stored (decision 0211)', async ({ page, appCtx }, info) => {
   const form = await openForm(page);
   const values = await fillValid(page, { company: 'Lopez\u200BPlumbing', city: 'Aus\u202Etin' });
-  let sent = 0;
-  page.on('request', (request) => void (request.url().endsWith('/api/submit-request') && sent++));
   await form.getByRole('button', { name: 'Generate My Free Report' }).click();
   await expect(form.locator('#rf-company-error')).toHaveText('Company name contains an invisible character (U+200B ZERO WIDTH SPACE). Type the text again instead of pasting it.');
   await expect(form.locator('#rf-city-error')).toHaveText('City contains a text-direction control (U+202E RIGHT-TO-LEFT OVERRIDE), which changes the order text is shown in. Remove it.');
   await expect(form.getByLabel('Company Name')).toBeFocused();
+  for (const close of await page.getByRole('button', { name: 'Close' }).all()) await close.click();
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await form.locator('#rf-company').scrollIntoViewIfNeeded();
     await page.screenshot({ path: info.outputPath(`report-form-invisible-${width}.png`) });
   }
-  expect(sent).toBe(0);
   expect(await appCtx.db.select().from(reportRequests).where(eq(reportRequests.email, values.email))).toEqual([]);
 });
 

@@ -10,7 +10,6 @@ import {
   type ReportRequestErrors,
   type ReportRequestFields,
 } from '../../../common/schemas/report-request-rules.ts';
-import { withTextErrors } from '../../../common/schemas/report-request-text.ts';
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { StateOptions } from '../ui/state-options.tsx';
 import { toast } from '../../lib/toasts.ts';
@@ -68,7 +67,7 @@ export default function ReportForm() {
     const data = new FormData(event.currentTarget);
     const payload: Record<string, unknown> = Object.fromEntries(TEXT_FIELDS.map((name) => [name, String(data.get(name) ?? '').trim()]));
     payload.consent = data.get('consent') === 'on';
-    const found = withTextErrors(payload, checkReportRequest(payload, { requireConsent: true }));
+    const found = checkReportRequest(payload, { requireConsent: true });
     setErrors(found);
     setFormError('');
     if (Object.keys(found).length) {
