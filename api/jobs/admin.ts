@@ -24,7 +24,8 @@ export async function listJobs({ ctx, status, limit = 50 }: { ctx: AppContext; s
 export async function retryJob({ ctx, id }: { ctx: AppContext; id: string }) {
   const rows = await ctx.db
     .update(jobs)
-    .set({ status: 'queued', attempts: 0, runAt: new Date(), finishedAt: null, leaseUntil: null, lockedBy: null, updatedAt: new Date() })
+    // Its deadline overruns start again too (api/jobs/worker.ts DEADLINE_LIMIT); the rest of its progress stays.
+    .set({ status: 'queued', attempts: 0, runAt: new Date(), finishedAt: null, leaseUntil: null, lockedBy: null, updatedAt: new Date(), progress: sql`json_remove(${jobs.progress}, '$.overruns')` })
     .where(and(eq(jobs.id, id), inArray(jobs.status, ['failed'])))
     .returning({ id: jobs.id, type: jobs.type });
   if (rows.length === 0) {

@@ -4,6 +4,7 @@
 // attempt, until it has overrun DEADLINE_LIMIT times.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { retryJob } from '../../api/jobs/admin.ts';
 import { enqueue } from '../../api/jobs/queue.ts';
 import type { JobRegistry } from '../../api/jobs/types.ts';
 import { createWorker, DEADLINE_LIMIT } from '../../api/jobs/worker.ts';
@@ -94,5 +95,10 @@ describe('deadlines', () => {
     } finally {
       await worker.stop();
     }
+    // Brought back by the operator, it has its overruns again (the rest of its progress kept).
+    await retryJob({ ctx: t.ctx, id });
+    const retried = await jobRow(id);
+    expect(retried.status).toBe('queued');
+    expect((retried.progress as Record<string, unknown>).overruns).toBeUndefined();
   });
 });
