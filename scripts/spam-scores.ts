@@ -78,6 +78,8 @@ try {
     ['report (monthly)', report('monthly')],
     ['report (client)', report('client')],
     ['report (client, white-label)', report('client', true)],
+    // The agency's own copy of a client's report: a message of its own, to the agency (issue 37).
+    ['report (agency copy)', { ...reportEmail(ctx, { ...base, to: 'owner@northstar-marketing.com', fullName: '', messageId: '<report-client-copy-wl@northstar-marketing.com>', scoreCard: branded.png, pdf: branded.pdf, kind: 'client', branding, consultantName: 'Northstar Marketing', replyTo: 'owner@northstar-marketing.com', whiteLabelFrom: 'reports@northstar-marketing.com', copyOf: { name: 'Dana Whitfield', email: 'dana.whitfield@gmail.com' } }) }],
     ['Early Warning alerts', alertsEmail(ctx, business, { userId: 'u1', email: 'owner@austinfamilydental.com' }, [alert], await unsubscribeToken(ctx, 'owner@austinfamilydental.com'))],
     ['widget lead', leadsEmail(ctx, { userId: 'u1', email: 'owner@northstar-marketing.com' }, [lead], 'lead-l1')],
     ['widget lead digest', leadsEmail(ctx, { userId: 'u1', email: 'owner@northstar-marketing.com' }, [lead, { ...lead, id: 'l2', fullName: 'Ana Ruiz', email: 'ana@ruizbakery.com', company: 'Ruiz Bakery', status: 'queued', queuedReason: 'plan' }], 'digest-2026-11-25')],

@@ -37,6 +37,16 @@ type BusinessRow = typeof businesses.$inferSelect;
 
 export type DeliveryOutcome = 'sent' | 'already-sent';
 
+export interface DeliveryInput {
+  report: ReportRow;
+  /** The business, with the recipient's address and name in place of the form's where they differ. */
+  business: BusinessRow;
+  png: Buffer;
+  pdf: Buffer;
+  /** A client report's copy to the consultant (its own message, its own unsubscribe): the client it went to. */
+  copyOf?: { name: string; email: string } | null;
+}
+
 const inFlight = new WeakMap<AppContext, Set<Promise<unknown>>>();
 
 /** Waits, up to `withinMs`, for the report e-mails this context is delivering to be sent and
@@ -51,7 +61,7 @@ export async function reportSendsSettled(ctx: AppContext, withinMs = SEND_DEADLI
 
 export async function deliverReport(
   ctx: AppContext,
-  input: { report: ReportRow; business: BusinessRow; png: Buffer; pdf: Buffer },
+  input: DeliveryInput,
 ): Promise<DeliveryOutcome> {
   let sends = inFlight.get(ctx);
   if (!sends) inFlight.set(ctx, (sends = new Set()));
@@ -64,7 +74,7 @@ export async function deliverReport(
   }
 }
 
-async function deliver(ctx: AppContext, input: { report: ReportRow; business: BusinessRow; png: Buffer; pdf: Buffer }): Promise<DeliveryOutcome> {
+async function deliver(ctx: AppContext, input: DeliveryInput): Promise<DeliveryOutcome> {
   // White-label or not is read from the report row, like its files and its online page; white-label
   // mail leaves through the agency's own server when it has one (api/services/agency-mail.ts).
   const sender = await reportSender(ctx, input.report);
@@ -80,7 +90,7 @@ async function deliver(ctx: AppContext, input: { report: ReportRow; business: Bu
 
 async function claimAndSend(
   ctx: AppContext,
-  input: { report: ReportRow; business: BusinessRow; png: Buffer; pdf: Buffer },
+  input: DeliveryInput,
   { sender, whiteLabelFrom, mailer }: { sender: Awaited<ReturnType<typeof reportSender>>; whiteLabelFrom: string | null; mailer: Mailer },
 ): Promise<DeliveryOutcome> {
   const { business } = input;
@@ -136,9 +146,10 @@ async function claimAndSend(
     // consultant's clients have their data in an account instead.
     ...(report.requestId && report.reportType === 'free' ? { deleteDataUrl: await forgetLinkUrl(ctx, report.requestId) } : {}),
     whiteLabelFrom,
+    copyOf: input.copyOf ?? null,
   });
-  // A client report goes to the client with the consultant in copy.
-  if (report.ccEmail) message.cc = report.ccEmail;
+  // One recipient per message, so its unsubscribe link is that address's alone: a client report's
+  // copy to the consultant is a message of its own (api/report/client-report-job.ts), never a Cc.
   try {
     await mailer.send({ ...message, signal: AbortSignal.timeout(SEND_DEADLINE_MS) });
   } catch (error) {

@@ -43,6 +43,9 @@ export interface ReportEmailInput {
   deleteDataUrl?: string;
   /** White-label: the address the message leaves from (the agency's server's, or WHITE_LABEL_MAIL_FROM). */
   whiteLabelFrom?: string | null;
+  /** A client report's copy to the consultant: the client it was sent to. The copy is its own
+   *  message with its own unsubscribe, for the consultant's address alone. */
+  copyOf?: { name: string; email: string } | null;
 }
 
 /** Letters without their accents, for a file name every mail client and disk accepts ("Łódź Café" → "lodz-cafe"). */
@@ -139,21 +142,28 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
   const name = theme.name;
   // A client report is the consultant's: sent in their agency's name, or ours with theirs.
   const from = input.kind === 'client' ? (branding?.companyName ?? input.consultantName ?? PRODUCT_NAME) : name;
+  const copyOf = input.kind === 'client' ? (input.copyOf ?? null) : null;
   const month = new Date(data.generatedAt).toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
   const label = data.sampleData ? ` (${SAMPLE_DATA_LABEL.toLowerCase()})` : '';
   const subject = monthly
     ? `Your ${name} monthly report${label}, ${month}: ${b.place.name} ${ranks}`
-    : input.kind === 'client'
+    : copyOf
+      ? `Copy of the report sent to ${copyOf.name}${label}: ${b.place.name} ${ranks}`
+      : input.kind === 'client'
       ? `Your ${branding ? '' : `${PRODUCT_NAME} `}report from ${from}${label}: ${b.place.name} ${ranks}`
       : `Your ${name} report${label}: ${b.place.name} ${ranks}`;
   const intro = monthly
     ? `Your monthly ${name} report for ${b.place.name} is ready.`
-    : input.kind === 'client'
+    : copyOf
+      ? `This is your copy of the report on ${b.place.name} sent to ${copyOf.name} (${copyOf.email}), as they received it.`
+      : input.kind === 'client'
       ? `${from} has prepared your report for ${b.place.name}.`
       : `Your free ${name} report for ${b.place.name} is ready.`;
   const reason = monthly
     ? `You receive this e-mail because your ${name} plan includes monthly reports.`
-    : input.kind === 'client'
+    : copyOf
+      ? `You receive this copy because you report to ${copyOf.name} on ${b.place.name}. Unsubscribing stops the copies to your address only; ${copyOf.name} keeps receiving the reports.`
+      : input.kind === 'client'
       ? `You receive this e-mail because ${from} reports to you on ${b.place.name}.`
       : `You receive this e-mail because you requested a free report on ${name}.`;
   const topRecs = data.recommendations.slice(0, 3);
@@ -221,6 +231,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
           }${escapeHtml(name)}</div>
         </td></tr>
         <tr><td style="padding:8px 28px">
+          ${copyOf ? `<p style="margin:8px 0 12px;padding:10px 12px;background:#f8fafc;border:1px solid #e2e8f0;border-radius:8px;color:#334155;font-size:14px">${escapeHtml(intro)}</p>` : ''}
           <h1 style="font-size:22px;line-height:1.3;margin:8px 0 4px">Your report for ${escapeHtml(b.place.name)} is ready</h1>
           <p style="margin:0 0 16px;color:#475569;font-size:15px">Hi ${escapeHtml(firstName(input.fullName))}, here is how you compare with the top ${data.competitors.length} ${escapeHtml(data.category.toLowerCase())} businesses within ${data.radiusMiles} miles.</p>
           ${data.sampleData ? `<p style="margin:0 0 16px;padding:10px 12px;background:#fffbeb;border:1px solid #fcd34d;border-radius:8px;color:#92400e;font-size:14px"><strong>${escapeHtml(SAMPLE_DATA_LABEL)}.</strong> ${escapeHtml(note)}</p>` : ''}

@@ -1,7 +1,9 @@
-// `client.report`: a consultant's client gets its report by e-mail, with the consultant in copy
-// (a test goes to the consultant alone). Its own `reports` row records consultant, client and
-// branding profile, and carries the e-mail's claim, so a crash ends in one e-mail, or in two with
-// one Message-ID when it falls between the server's acceptance and the record (deliver-report.ts).
+// `client.report`: a consultant's client gets its report by e-mail, and the consultant a copy of
+// it as a message of its own (a test goes to the consultant alone). Each message has its own
+// `reports` row (the copy's type 'client-copy'), which records consultant, client and branding
+// profile, carries that e-mail's claim and its unsubscribe link: the consultant unsubscribing from
+// copies never opts the client out (issue 37). A crash ends in one e-mail each, or in two with one
+// Message-ID when it falls between the server's acceptance and the record (deliver-report.ts).
 // A fresh analysis is run when the business has none from the last day; otherwise the
 // latest one is reported (the scheduled re-analyses keep paid plans' businesses current).
 import { and, desc, eq, isNotNull } from 'drizzle-orm';
@@ -15,7 +17,7 @@ import { PermanentJobError } from '../jobs/errors.ts';
 import { brandingFor } from '../services/branding-profiles.ts';
 import { can } from '../services/entitlements.ts';
 import { isUnsubscribed } from '../services/reports.ts';
-import type { ClientReportPayload } from './client-report-schedule.ts';
+import { COPY_TYPE, type ClientReportPayload } from './client-report-schedule.ts';
 import { renderReport, reportPdfUrl, writeReportFiles } from './files.ts';
 import type { AnalyseFn, Stage } from './generate-job.ts';
 import { newReportLink, persistReport } from './persist.ts';
@@ -45,7 +47,9 @@ export function clientReportJob(deps: { analyse: AnalyseFn; renderer?: Renderer;
       if (!can(user, 'clientManagement')) return tools.saveProgress({ stage: 'skipped', reason: 'plan without client management' });
       if (kind === 'scheduled' && client.archivedAt) return tools.saveProgress({ stage: 'skipped', reason: 'client archived' });
       const to = kind === 'test' ? user.email : client.clientEmail;
-      if (await isUnsubscribed(ctx, to)) return tools.saveProgress({ stage: 'skipped', reason: 'recipient unsubscribed' });
+      // A test is asked for by the address it goes to, just now: an earlier opt-out (of the copies)
+      // does not refuse it. The client's own opt-out pauses its reports (the client page says so).
+      if (kind !== 'test' && (await isUnsubscribed(ctx, to))) return tools.saveProgress({ stage: 'skipped', reason: 'recipient unsubscribed' });
       const branding = await brandingFor(ctx, { user, consultantId: consultant.id, profileId: client.brandingProfileId });
 
       let report = typeof job.progress.reportId === 'string' ? await ctx.db.query.reports.findFirst({ where: eq(reports.id, job.progress.reportId) }) : undefined;
@@ -56,7 +60,6 @@ export function clientReportJob(deps: { analyse: AnalyseFn; renderer?: Renderer;
           brandingProfileId: branding?.id ?? null,
           reportType: kind === 'test' ? 'client-test' : 'client',
           recipientEmail: to,
-          ccEmail: kind === 'test' ? null : user.email,
         };
         const latest = await ctx.db.query.reports.findFirst({
           where: and(eq(reports.businessId, business.id), isNotNull(reports.data)),
@@ -91,6 +94,25 @@ export function clientReportJob(deps: { analyse: AnalyseFn; renderer?: Renderer;
       const outcome = await deliverReport(ctx, { report: report!, business: recipient, png: rendered.png, pdf: rendered.pdf });
       deps.onStage?.('deliver', performance.now() - started);
       await tools.saveProgress({ stage: 'delivered', email: outcome });
+
+      // The consultant's copy: what the client got, to the consultant's address, with its own
+      // unsubscribe; none after the consultant opted out of them, nor to the client's own address.
+      if (kind === 'test' || user.email.toLowerCase() === to.toLowerCase()) return;
+      let copy = typeof job.progress.copyId === 'string' ? await ctx.db.query.reports.findFirst({ where: eq(reports.id, job.progress.copyId) }) : undefined;
+      if (!copy) {
+        if (await isUnsubscribed(ctx, user.email)) return tools.saveProgress({ copy: 'skipped: consultant unsubscribed from copies' });
+        const { businessId, runId, data, consultantId, clientId, brandingProfileId } = report!;
+        [copy] = await ctx.db
+          .insert(reports)
+          .values({ businessId, runId, data, consultantId, clientId, brandingProfileId, reportType: COPY_TYPE, recipientEmail: user.email, ...newReportLink(ctx) })
+          .returning();
+        await tools.saveProgress({ copyId: copy!.id });
+      }
+      writeReportFiles(ctx, copy!, rendered);
+      await ctx.db.update(reports).set({ pdfUrl: reportPdfUrl(ctx, copy!.token!) }).where(eq(reports.id, copy!.id));
+      tools.signal.throwIfAborted();
+      const copied = await deliverReport(ctx, { report: copy!, business: { ...business, email: user.email, fullName: '' }, png: rendered.png, pdf: rendered.pdf, copyOf: { name: client.clientName, email: client.clientEmail } });
+      await tools.saveProgress({ copy: copied });
     },
     async onGiveUp(ctx, job) {
       const reportId = job.progress.reportId;

@@ -16,6 +16,9 @@ export interface ClientReportPayload {
   period: string;
 }
 
+/** The report type of a client report's copy to its consultant: a message of its own (issue 37). */
+export const COPY_TYPE = 'client-copy';
+
 export const clientReportKey = (p: ClientReportPayload) => `${CLIENT_REPORT}:${p.kind}:${p.period}:client-${p.clientId}`;
 
 /** Monday 00:00 UTC of the week `now` is in. */

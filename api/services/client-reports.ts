@@ -11,6 +11,9 @@ import { brandingFor } from './branding-profiles.ts';
 import { clientNotFound, getClient } from './clients.ts';
 import type { ConsultantAccess } from './consultant-access.ts';
 import { can } from './entitlements.ts';
+import { AppError } from '../errors.ts';
+import { COPY_TYPE } from '../report/client-report-schedule.ts';
+import { optOutsOf } from './reports.ts';
 
 /** 'waiting': the e-mail waits for the agency's own mail server (decision 0210). */
 export type ReportStatus = 'sending' | 'waiting' | 'sent' | 'opened' | 'failed';
@@ -38,6 +41,7 @@ export async function clientDetail({ ctx, access, clientId }: { ctx: AppContext;
     problem: !r.emailSent && (r.failedAt || r.mailWaitingSince) ? r.mailProblem : null,
     link: r.signedUrl && r.expiresAt && r.expiresAt.getTime() > now ? r.signedUrl : null,
   }));
+  const listed = withCopies(rows, sent);
   const earlyWarning = can(access.user, 'earlyWarning');
   const alerts =
     earlyWarning && client.business
@@ -52,18 +56,50 @@ export async function clientDetail({ ctx, access, clientId }: { ctx: AppContext;
   const branding = await brandingFor(ctx, { user: access.user, consultantId: access.consultant.id, profileId: client.brandingProfileId });
   return {
     client,
-    reports: sent,
+    reports: listed,
     alerts,
     branding: branding ? { id: branding.id, companyName: branding.companyName, fromDefault: branding.id !== client.brandingProfileId } : null,
     access: { earlyWarning, whiteLabel: can(access.user, 'whiteLabel') },
   };
 }
 
-/** Queues the client's report now (to the client, consultant in copy) or a test to the consultant. */
+/** Queues the client's report now (to the client, and a copy to the consultant) or a test to the
+ *  consultant. A client who unsubscribed is refused with the reason (409): nothing is queued. */
 export async function sendClientReport({ ctx, access, clientId, to, now = new Date() }: { ctx: AppContext; access: ConsultantAccess; clientId: string; to: 'client' | 'me'; now?: Date }) {
   const row = await ctx.db.query.clients.findFirst({ where: and(eq(clients.id, clientId), eq(clients.consultantId, access.consultant.id)) });
   if (!row?.businessId) throw clientNotFound();
+  const optedOut = to === 'client' ? (await optOutsOf(ctx, [row.clientEmail])).get(row.clientEmail.toLowerCase()) : undefined;
+  if (optedOut) throw unsubscribedClient(row, optedOut);
   const payload: ClientReportPayload = { clientId, kind: to === 'me' ? 'test' : 'now', period: askedPeriod(now) };
   const queued = await enqueue(ctx.db, { type: CLIENT_REPORT, payload: { ...payload }, key: clientReportKey(payload) });
   return { queued: queued !== null, to: to === 'me' ? access.user.email : row.clientEmail };
+}
+
+/** The 409 of a send to a client who unsubscribed: who, since when, and that nothing went out. */
+export function unsubscribedClient(client: { clientName: string; clientEmail: string }, since: Date) {
+  const day = since.toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+  return new AppError('conflict', `${client.clientName} unsubscribed from these reports on ${day}, so reports to ${client.clientEmail} are paused. Nothing was sent.`);
+}
+
+/**
+ * The client's reports, each with the consultant's copy of it beside it (the copy is a message of
+ * its own: made right after the report, from the same analysis run). Copies are not listed apart.
+ */
+function withCopies<T extends { id: string; type: string; to: string | null; status: ReportStatus; sentAt: string | null; openedAt: string | null }>(
+  rows: ReadonlyArray<{ id: string; runId: string | null; reportType: string; createdAt: Date }>,
+  listed: T[],
+) {
+  const byId = new Map(listed.map((r) => [r.id, r]));
+  const copyOf = new Map<string, T>();
+  // Newest first: each copy goes with the latest report of its run made before it that has none yet.
+  for (const copy of rows.filter((r) => r.reportType === COPY_TYPE)) {
+    const original = rows.find((r) => r.reportType === 'client' && r.runId === copy.runId && r.createdAt.getTime() <= copy.createdAt.getTime() && !copyOf.has(r.id));
+    if (original && byId.has(copy.id)) copyOf.set(original.id, byId.get(copy.id)!);
+  }
+  return listed
+    .filter((r) => r.type !== COPY_TYPE)
+    .map((r) => {
+      const copy = copyOf.get(r.id);
+      return { ...r, copy: copy ? { to: copy.to, status: copy.status, sentAt: copy.sentAt, openedAt: copy.openedAt } : null };
+    });
 }

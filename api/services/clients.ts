@@ -13,8 +13,9 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { enqueueStatement } from '../jobs/queue.ts';
 import { reportFiles } from '../report/files.ts';
-import { CLIENT_REPORT, clientReportKey, nextClientReport, type ClientReportPayload } from '../report/client-report-schedule.ts';
+import { CLIENT_REPORT, clientReportKey, COPY_TYPE, nextClientReport, type ClientReportPayload } from '../report/client-report-schedule.ts';
 import type { ConsultantAccess } from './consultant-access.ts';
+import { optOutsOf } from './reports.ts';
 
 export const clientNotFound = () => new AppError('not_found', 'Client not found');
 type ClientRow = typeof clients.$inferSelect;
@@ -30,7 +31,10 @@ export interface ClientSummary {
   createdAt: string;
   business: { id: string; company: string; website: string; address: string; city: string; state: string; zip: string } | null;
   latest: { overall: number | null; rank: number | null; of: number; reportedAt: string; change: number | null } | null;
+  /** Null when none is scheduled: archived, not analysed yet, or the client unsubscribed. */
   nextReport: string | null;
+  /** When the client unsubscribed from its report e-mails (they are paused since); null when subscribed. */
+  unsubscribedAt: string | null;
 }
 
 // Each client with its business and the latest two snapshots of the business itself (the change
@@ -54,10 +58,12 @@ const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 export async function listClients({ ctx, access, search, now = new Date() }: { ctx: AppContext; access: ConsultantAccess; search?: string; now?: Date }): Promise<ClientSummary[]> {
   const { rows } = await ctx.db.$client.execute({ sql: LIST_SQL, args: [access.consultant.id] });
+  const optOuts = await optOutsOf(ctx, rows.map((r) => String(r.client_email)));
   const all = rows.map((r): ClientSummary => {
     const overall = num(r.overall);
     const previous = num(r.previous);
     const archived = r.archived_at !== null;
+    const unsubscribedAt = optOuts.get(String(r.client_email).toLowerCase()) ?? null;
     return {
       id: String(r.id),
       clientName: String(r.client_name),
@@ -81,7 +87,8 @@ export async function listClients({ ctx, access, search, now = new Date() }: { c
               reportedAt: new Date(Number(r.reported_at)).toISOString(),
               change: overall !== null && previous !== null ? Math.round((overall - previous) * 100) / 100 : null,
             },
-      nextReport: archived || r.business_id === null ? null : nextClientReport(String(r.report_frequency) as ReportFrequency, now).toISOString(),
+      nextReport: archived || r.business_id === null || unsubscribedAt ? null : nextClientReport(String(r.report_frequency) as ReportFrequency, now).toISOString(),
+      unsubscribedAt: unsubscribedAt?.toISOString() ?? null,
     };
   });
   const q = search?.trim().toLowerCase();
@@ -162,8 +169,9 @@ export async function updateClient({ ctx, access, clientId, input }: { ctx: AppC
 /** What deleting a client removes, spelled out for the confirmation. */
 export async function deletionPreview(ctx: AppContext, access: ConsultantAccess, clientId: string) {
   const row = await ownedClient(ctx, access, clientId);
-  const sent = await ctx.db.select({ id: reports.id }).from(reports).where(eq(reports.clientId, row.id));
-  return { clientName: row.clientName, reports: sent.length, businessRemoved: row.businessId ? !(await businessHeldElsewhere(ctx, row)) : false };
+  const sent = await ctx.db.select({ type: reports.reportType }).from(reports).where(eq(reports.clientId, row.id));
+  // The reports sent for the client (the consultant's copies go with them, uncounted).
+  return { clientName: row.clientName, reports: sent.filter((r) => r.type !== COPY_TYPE).length, businessRemoved: row.businessId ? !(await businessHeldElsewhere(ctx, row)) : false };
 }
 
 async function businessHeldElsewhere(ctx: AppContext, row: ClientRow): Promise<boolean> {
@@ -181,7 +189,7 @@ async function businessHeldElsewhere(ctx: AppContext, row: ClientRow): Promise<b
 export async function deleteClient({ ctx, access, clientId }: { ctx: AppContext; access: ConsultantAccess; clientId: string }) {
   const row = await ownedClient(ctx, access, clientId);
   const removeBusiness = row.businessId !== null && !(await businessHeldElsewhere(ctx, row));
-  const sent = await ctx.db.select({ id: reports.id }).from(reports).where(removeBusiness ? eq(reports.businessId, row.businessId!) : eq(reports.clientId, row.id));
+  const sent = await ctx.db.select({ id: reports.id, type: reports.reportType }).from(reports).where(removeBusiness ? eq(reports.businessId, row.businessId!) : eq(reports.clientId, row.id));
   const ids = sent.map((r) => r.id);
   await ctx.db.batch([
     ctx.db.delete(reports).where(ids.length ? inArray(reports.id, ids) : isNull(reports.id)),
@@ -189,5 +197,5 @@ export async function deleteClient({ ctx, access, clientId }: { ctx: AppContext;
     ...(removeBusiness ? [ctx.db.delete(businesses).where(eq(businesses.id, row.businessId!))] : []),
   ]);
   for (const id of ids) rmSync(reportFiles(ctx, id).dir, { recursive: true, force: true });
-  return { deleted: true, reports: ids.length, businessRemoved: removeBusiness };
+  return { deleted: true, reports: sent.filter((r) => r.type !== COPY_TYPE).length, businessRemoved: removeBusiness };
 }

@@ -8,6 +8,7 @@ import { unauthenticated } from '../errors.ts';
 import { nextClientReport } from '../report/client-report-schedule.ts';
 import { planRequired } from './dashboard.ts';
 import { can } from './entitlements.ts';
+import { optOutsOf } from './reports.ts';
 import { ALERT_WINDOW_DAYS, isSamplePlace } from './review-alerts.ts';
 import { sessionTokenFrom } from './session-token.ts';
 import { VIEWER_CTE } from './viewer-sql.ts';
@@ -34,8 +35,10 @@ export interface PortfolioRow {
   openAlerts: number | null;
   /** When the last report e-mail about the business went out; null when none has. */
   lastReport: string | null;
-  /** When the next scheduled report goes out; null when none is scheduled. */
+  /** When the next scheduled report goes out; null when none is scheduled (a client who unsubscribed has none). */
   nextReport: string | null;
+  /** When the client unsubscribed from its report e-mails: its reports are paused. Null while subscribed, and for the viewer's own. */
+  unsubscribedAt: string | null;
   /** A client's latest report, newer than the last one sent, that waits for the agency's own mail
    *  server or failed: since when it waits, and what the server did (decision 0210); else null. */
   reportProblem: { status: 'waiting' | 'failed'; since: string | null; problem: string | null } | null;
@@ -50,14 +53,14 @@ export interface Portfolio {
 const PORTFOLIO_SQL = `
 WITH v AS (${VIEWER_CTE.session}),
 x AS (
-  SELECT b.id, NULL AS client_id, NULL AS client_name, NULL AS frequency, 0 AS kind FROM businesses b, v WHERE b.user_id = v.user_id
+  SELECT b.id, NULL AS client_id, NULL AS client_name, NULL AS frequency, NULL AS client_email, 0 AS kind FROM businesses b, v WHERE b.user_id = v.user_id
   UNION ALL
-  SELECT cl.business_id, cl.id, cl.client_name, cl.report_frequency, 1 FROM clients cl, v
+  SELECT cl.business_id, cl.id, cl.client_name, cl.report_frequency, cl.client_email, 1 FROM clients cl, v
   WHERE cl.consultant_id = v.consultant_id AND cl.archived_at IS NULL AND cl.business_id IS NOT NULL
     AND cl.business_id NOT IN (SELECT id FROM businesses WHERE user_id = v.user_id)
 )
 SELECT v.tier, v.status, y.* FROM v LEFT JOIN (
-  SELECT x.id, x.client_id, x.client_name, x.frequency, x.kind, b.company, b.city, b.state, b.place_id,
+  SELECT x.id, x.client_id, x.client_name, x.frequency, x.client_email, x.kind, b.company, b.city, b.state, b.place_id,
     m.overall_score AS overall, m.reported_at,
     (SELECT p.overall_score FROM business_metrics p WHERE p.business_id = b.id AND p.is_main_business = 1 AND p.reported_at < m.reported_at
        ORDER BY p.reported_at DESC LIMIT 1) AS previous,
@@ -96,6 +99,8 @@ export async function getPortfolio({ ctx, cookie, now = new Date() }: { ctx: App
   // The owners' monthly report goes out on the first of the month, on a plan that has it, for an
   // analysed business (api/jobs/schedule.ts).
   const ownNext = can(plan, 'monthlyReports') ? nextClientReport('monthly', now).toISOString() : null;
+  // A client who unsubscribed gets no report until they subscribe again: the row says so instead of a date.
+  const optOuts = await optOutsOf(ctx, rows.flatMap((r) => (typeof r.client_email === 'string' ? [r.client_email] : [])));
   return {
     alertWindowDays: ALERT_WINDOW_DAYS,
     rows: rows
@@ -104,6 +109,7 @@ export async function getPortfolio({ ctx, cookie, now = new Date() }: { ctx: App
         const overall = num(r.overall);
         const previous = num(r.previous);
         const isClient = r.client_id !== null;
+        const unsubscribedAt = isClient ? (optOuts.get(String(r.client_email).toLowerCase()) ?? null) : null;
         return {
           businessId: String(r.id),
           company: String(r.company),
@@ -118,7 +124,8 @@ export async function getPortfolio({ ctx, cookie, now = new Date() }: { ctx: App
           latestAt: iso(r.reported_at),
           openAlerts: alertsIncluded ? Number(r.alerts) : null,
           lastReport: iso(r.last_report),
-          nextReport: isClient ? nextClientReport(r.frequency === 'weekly' ? 'weekly' : 'monthly', now).toISOString() : r.reported_at === null ? null : ownNext,
+          nextReport: isClient ? (unsubscribedAt ? null : nextClientReport(r.frequency === 'weekly' ? 'weekly' : 'monthly', now).toISOString()) : r.reported_at === null ? null : ownNext,
+          unsubscribedAt: unsubscribedAt?.toISOString() ?? null,
           reportProblem: isClient ? problemOf(r.report_problem) : null,
         };
       }),

@@ -1,7 +1,7 @@
 // The online report behind a signed link: look it up by token, save its business to the signed-in
 // user's account, and one-click unsubscribe. The token is the proof: whoever holds the link got it
 // at the report's e-mail address.
-import { and, desc, eq, isNull, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 import { businesses, consentRecords, emailOptOuts, reportRequests } from '../../db/schema/businesses.ts';
 import { reports } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
@@ -55,17 +55,22 @@ export async function saveReportToAccount({ ctx, token, userId }: { ctx: AppCont
 
 /**
  * Withdraws marketing consent for the address the report was sent to (a monthly report's account
- * address, else the business's form address) and records the opt-out. Idempotent.
+ * address, else the business's form address) and records the opt-out, once per address: a second
+ * POST (mail clients retry one-click) changes nothing, and the date shown ("unsubscribed on …")
+ * stays the first one. An address that consented again since its opt-out opts out anew.
  */
 export async function unsubscribeByReportToken({ ctx, token }: { ctx: AppContext; token: string }) {
   const target = await unsubscribeTarget(ctx, token);
   if (!target) throw notFound('This unsubscribe link is not valid.');
-  const { email, reportId } = target;
+  const { reportId } = target;
+  const email = target.email.toLowerCase();
+  if (await isUnsubscribed(ctx, email)) return { email };
   const now = new Date();
   await ctx.db.batch([
     ctx.db.update(consentRecords).set({ withdrawnAt: now }).where(and(eq(consentRecords.email, email), isNull(consentRecords.withdrawnAt))),
     ctx.db.update(reportRequests).set({ marketingConsent: false }).where(eq(reportRequests.email, email)),
-    ctx.db.insert(emailOptOuts).values({ email, reportId, createdAt: now }),
+    // One row per address (a unique index): a stale one, from before a later consent, is moved on.
+    ctx.db.insert(emailOptOuts).values({ email, reportId, createdAt: now }).onConflictDoUpdate({ target: emailOptOuts.email, set: { reportId, createdAt: now } }),
   ]);
   ctx.log.info('unsubscribed', { reportId, via: reportId ? 'report' : 'address link' });
   return { email };
@@ -92,16 +97,44 @@ export async function unsubscribeTarget(ctx: AppContext, token: string): Promise
   return { email: found.report.recipientEmail ?? found.business.email, reportId: found.report.id, report: found.report };
 }
 
+type ConsentRow = { consentedAt: Date; withdrawnAt: Date | null };
+
 /**
- * True when the address has opted out (marketing and monthly mail must skip it): its latest
- * consent is withdrawn, or it used an unsubscribe link after its latest consent (an address
- * that never sent the form, such as a consultant's, has only the latter).
+ * The one rule of an opt-out: since when the address has opted out (marketing, monthly and client
+ * report mail must skip it), or null. Its latest consent is withdrawn, or it used an unsubscribe
+ * link after its latest consent (an address that never sent the form, such as a consultant's or a
+ * client's, has only the latter).
  */
+export function optedOutSince(latestConsent: ConsentRow | null | undefined, optOutAt: Date | null | undefined): Date | null {
+  if (latestConsent?.withdrawnAt) return latestConsent.withdrawnAt;
+  return optOutAt && (!latestConsent || optOutAt.getTime() >= latestConsent.consentedAt.getTime()) ? optOutAt : null;
+}
+
+/** Since when each of these addresses has opted out, for those that have (keys lower case). */
+export async function optOutsOf(ctx: AppContext, addresses: readonly string[]): Promise<Map<string, Date>> {
+  const emails = [...new Set(addresses.map((a) => a.toLowerCase()))];
+  const out = new Map<string, Date>();
+  if (emails.length === 0) return out;
+  const [consents, optOuts] = await Promise.all([
+    ctx.db.select({ email: consentRecords.email, consentedAt: consentRecords.consentedAt, withdrawnAt: consentRecords.withdrawnAt }).from(consentRecords).where(inArray(consentRecords.email, emails)),
+    ctx.db.select({ email: emailOptOuts.email, at: emailOptOuts.createdAt }).from(emailOptOuts).where(inArray(emailOptOuts.email, emails)),
+  ]);
+  const latest = new Map<string, ConsentRow>();
+  for (const c of consents) {
+    const key = c.email.toLowerCase();
+    if ((latest.get(key)?.consentedAt.getTime() ?? -Infinity) <= c.consentedAt.getTime()) latest.set(key, c);
+  }
+  const optOutAt = new Map(optOuts.map((o) => [o.email.toLowerCase(), o.at]));
+  for (const email of emails) {
+    const since = optedOutSince(latest.get(email), optOutAt.get(email));
+    if (since) out.set(email, since);
+  }
+  return out;
+}
+
+/** True when the address has opted out (optedOutSince). */
 export async function isUnsubscribed(ctx: AppContext, email: string): Promise<boolean> {
-  const latest = await ctx.db.query.consentRecords.findFirst({ where: eq(consentRecords.email, email), orderBy: (c, { desc }) => [desc(c.consentedAt)] });
-  if (latest?.withdrawnAt) return true;
-  const [optOut] = await ctx.db.select({ at: emailOptOuts.createdAt }).from(emailOptOuts).where(eq(emailOptOuts.email, email)).orderBy(desc(emailOptOuts.createdAt)).limit(1);
-  return Boolean(optOut && (!latest || optOut.at.getTime() >= latest.consentedAt.getTime()));
+  return (await optOutsOf(ctx, [email])).size > 0;
 }
 
 /** The first time a report's online page was opened (the client page shows "Opened"). */

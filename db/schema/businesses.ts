@@ -150,7 +150,8 @@ export const consentRecords = sqliteTable(
 // An address that used a report e-mail's unsubscribe link. Consent records only exist for
 // addresses that sent the form; a monthly report may go to an account (a consultant) that never
 // did, and its opt-out must stick all the same. A later consent (a new form with the box ticked)
-// outweighs an earlier opt-out. Decision 0066.
+// outweighs an earlier opt-out. Decision 0066. One row per address, in lower case (issue 37): a
+// repeated one-click POST changes nothing; an opt-out after a later consent moves the row's date.
 export const emailOptOuts = sqliteTable(
   'email_opt_outs',
   {
@@ -159,5 +160,5 @@ export const emailOptOuts = sqliteTable(
     reportId: text('report_id'),
     createdAt: createdAt(),
   },
-  (t) => [index('email_opt_outs_email_idx').on(t.email)],
+  (t) => [uniqueIndex('email_opt_outs_email_idx').on(t.email)],
 );

@@ -1,6 +1,6 @@
 // An agency's working day in the browser: a branding profile with a logo (and its live preview),
 // two clients (each reported on at once), a client's page with its charts and reports, "Send
-// report now", the white-label e-mail that reaches the client with the agency in copy, and the
+// report now", the white-label e-mail that reaches the client (the agency gets a copy of its own), and the
 // white-label online report opened from it.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -67,7 +67,8 @@ test('an agency brands its reports, adds two clients and sends a report now', as
   await addClient(page, first);
   await addClient(page, { name: `Sam Ortiz ${stamp}`, email: `sam-${stamp}@client.example`, company: `Ortiz Plumbing ${stamp}`, zip: '78704' });
   await expect.poll(() => mailsTo(first.email).length, { timeout: 30_000 }).toBe(1);
-  expect(mailsTo(first.email)[0]).toContain(`Cc: ${agency.email}`);
+  expect(mailsTo(first.email)[0]).not.toContain(`Cc: ${agency.email}`);
+  await expect.poll(() => mailsTo(agency.email).filter((m) => m.includes('Subject: Copy of the report sent to')).length, { timeout: 15_000 }).toBe(1);
   await page.reload();
   await expect(page.getByTestId('client-row')).toHaveCount(2);
   await expect(page.getByTestId('client-row').first().locator('.badge').first()).toHaveText(/^\d+\.\d\d$/);

@@ -1,9 +1,9 @@
 // Client management and branding profiles: a consultant adds clients (each reported on at once,
-// to the client with the consultant in copy), sends reports, archives and deletes; an agency keeps
+// to the client, and a copy to the consultant), sends reports, archives and deletes; an agency keeps
 // branding profiles with logos. Every route checks each id against the signed-in consultant.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRegistry } from '../../api/jobs/registry.ts';
@@ -50,7 +50,7 @@ const newClient = (overrides: Record<string, unknown> = {}) => ({
 const png = (colour: string) => sharp({ create: { width: 80, height: 40, channels: 3, background: colour } }).png().toBuffer();
 
 describe('clients', () => {
-  it('adds a client, reports on its business at once (to the client, consultant in copy) and lists its scores', async () => {
+  it('adds a client, reports on its business at once (to the client, and a copy to the consultant) and lists its scores', async () => {
     const agency = await createUser(t.ctx, { role: 'consultant', tier: 'agency', companyName: 'Northstar Marketing' });
     const created = await call(t.app, 'POST', '/api/clients', newClient(), agency.cookie);
     expect(created.status).toBe(201);
@@ -62,11 +62,12 @@ describe('clients', () => {
     const before = outbox().length;
     expect(await drain()).toBe(1);
     const mail = outbox().slice(before).map(mailText);
-    expect(mail).toHaveLength(1);
+    expect(mail).toHaveLength(2);
     expect(mail[0]).toContain('To: dana@client.example');
-    expect(mail[0]).toContain(`Cc: ${agency.email}`);
-    const [row] = await t.ctx.db.select().from(reports).where(eq(reports.clientId, client.id));
-    expect(row).toMatchObject({ consultantId: agency.viewer.consultant!.id, reportType: 'client', emailSent: true, recipientEmail: 'dana@client.example', ccEmail: agency.email });
+    expect(mail[1]).toContain(`To: ${agency.email}`);
+    for (const m of mail) expect(m).not.toContain('Cc:');
+    const [row] = await t.ctx.db.select().from(reports).where(and(eq(reports.clientId, client.id), eq(reports.reportType, 'client')));
+    expect(row).toMatchObject({ consultantId: agency.viewer.consultant!.id, reportType: 'client', emailSent: true, recipientEmail: 'dana@client.example', ccEmail: null });
     expect(row!.pdfUrl).toMatch(/^https:\/\/app\.example\.com\/api\/reports\/.+\/report\.pdf$/);
 
     const list = await call(t.app, 'GET', '/api/clients?search=whitfield', undefined, agency.cookie);
@@ -108,8 +109,11 @@ describe('clients', () => {
     const before = outbox().length;
     expect(await drain()).toBe(2);
     const mail = outbox().slice(before).map(mailText);
-    expect(mail.filter((m) => m.includes('To: owner@send.example') && m.includes(`Cc: ${pro.email}`))).toHaveLength(1);
-    expect(mail.filter((m) => m.includes(`To: ${pro.email}`) && !m.includes('Cc:'))).toHaveLength(1);
+    // The report to the client, the consultant's copy of it, and the test.
+    expect(mail.filter((m) => m.includes('To: owner@send.example') && !m.includes('Cc:'))).toHaveLength(1);
+    const toConsultant = mail.filter((m) => m.split(/\r?\n/).includes(`To: ${pro.email}`));
+    expect(toConsultant.filter((m) => /^Subject: Copy of the report sent to /m.test(m))).toHaveLength(1);
+    expect(toConsultant.filter((m) => !/^Subject: Copy of/m.test(m))).toHaveLength(1);
     expect((await call(t.app, 'POST', `/api/clients/${id}/send`, { to: 'everyone' }, pro.cookie)).status).toBe(400);
   });
 
@@ -123,7 +127,8 @@ describe('clients', () => {
     await t.ctx.db.update(jobs).set({ status: 'queued', runAt: new Date(0) }).where(eq(jobs.id, mine.id));
     await drain();
     expect(outbox().length).toBe(count);
-    expect(await t.ctx.db.select().from(reports).where(eq(reports.clientId, id))).toHaveLength(1);
+    // The report and the consultant's copy, each once.
+    expect((await t.ctx.db.select().from(reports).where(eq(reports.clientId, id))).map((r) => r.reportType).sort()).toEqual(['client', 'client-copy']);
   });
 
   it('edits, archives and deletes a client, saying what deletion removes', async () => {
@@ -135,7 +140,7 @@ describe('clients', () => {
     expect(edited.body).toMatchObject({ clientName: 'Dana W.', reportFrequency: 'weekly', archived: true, nextReport: null });
     const preview = await call(t.app, 'GET', `/api/clients/${client.id}/deletion`, undefined, pro.cookie);
     expect(preview.body).toEqual({ clientName: 'Dana W.', reports: 1, businessRemoved: true });
-    const [report] = await t.ctx.db.select().from(reports).where(eq(reports.clientId, client.id));
+    const [report] = await t.ctx.db.select().from(reports).where(and(eq(reports.clientId, client.id), eq(reports.reportType, 'client')));
     expect(existsSync(reportFiles(t.ctx, report!.id).pdf)).toBe(true);
     const deleted = await call(t.app, 'DELETE', `/api/clients/${client.id}`, undefined, pro.cookie);
     expect(deleted.body).toEqual({ deleted: true, reports: 1, businessRemoved: true });

@@ -69,7 +69,7 @@ describe('scheduleTick', () => {
     const { period } = reanalysisPeriod(now, 7);
     expect((await jobsOf('business.reanalyse')).map((j) => j.key).sort()).toEqual([`reanalyse:${period}:business-${proBiz.id}`, `reanalyse:${period}:business-${clientBiz.id}`].sort());
     // The free owner of the consultant's client and the lapsed plan get nothing; the consultant's
-    // client gets its client report (consultant in copy) instead of a monthly report.
+    // client gets its client report (and the consultant a copy) instead of a monthly report.
     expect((await jobsOf('report.monthly')).map((j) => j.key).sort()).toEqual(
       [`monthly:2026-12:business-${proBiz.id}:user-${pro.userId}`, `monthly:2026-12:business-${freshBiz.id}:user-${fresh.userId}`].sort(),
     );

@@ -242,7 +242,8 @@ export const clientSchema = z
       })
       .nullable()
       .describe('The latest analysis; null before the first.'),
-    nextReport: z.string().nullable().describe('When the next scheduled report goes out (ISO 8601); null when archived or without a business.'),
+    nextReport: z.string().nullable().describe('When the next scheduled report goes out (ISO 8601); null when archived, without a business, or unsubscribed.'),
+    unsubscribedAt: z.string().nullable().describe("When the client unsubscribed from its report e-mails (ISO 8601): its reports are paused and a send now answers 409. Null while subscribed."),
   })
   .openapi('Client');
 

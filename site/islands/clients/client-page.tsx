@@ -11,7 +11,7 @@ import RadarChart from '../dashboard/radar-chart.tsx';
 import TrendChart from '../dashboard/trend-chart.tsx';
 import ClientForm from './client-form.tsx';
 import { AccessError, loadProfiles } from './clients-page.tsx';
-import { FREQUENCY_LABELS, fmtChange, fmtDay, mailProblemText, scoreText, STATUS_LABELS, type ClientDetail, type ProfileOption } from './clients-data.ts';
+import { FREQUENCY_LABELS, fmtChange, fmtDay, unsubscribedText, mailProblemText, scoreText, STATUS_LABELS, type ClientDetail, type ProfileOption } from './clients-data.ts';
 import { platformLabel } from '../early-warning/early-warning-data.ts';
 import '../dashboard/dashboard.css';
 import VisibilityCard from '../dashboard/visibility-card.tsx';
@@ -116,10 +116,16 @@ export default function ClientPage({ clientId }: { clientId: string }) {
           </p>
         </div>
         <nav className="dash-nav" aria-label="Client actions">
-          <button type="button" className="btn btn-primary" onClick={() => void send('client')} disabled={busy !== null || !business}>{busy === 'client' ? 'Sending...' : 'Send report now'}</button>
+          <button type="button" className="btn btn-primary" onClick={() => void send('client')} disabled={busy !== null || !business || client.unsubscribedAt !== null} aria-describedby={client.unsubscribedAt ? 'client-unsubscribed' : undefined}>{busy === 'client' ? 'Sending...' : 'Send report now'}</button>
           <button type="button" className="btn btn-secondary" onClick={() => void send('me')} disabled={busy !== null || !business}>{busy === 'me' ? 'Sending...' : 'Send a test to me'}</button>
         </nav>
       </header>
+
+      {client.unsubscribedAt && (
+        <p className="opt-out-banner" id="client-unsubscribed" role="note" data-testid="client-unsubscribed">
+          <strong>{unsubscribedText(client.clientName, client.unsubscribedAt)}</strong> They used the unsubscribe link of a report e-mail, so no report goes to <span className="breakable">{client.clientEmail}</span>, scheduled or sent now, until they ask for a report again with the consent box ticked. Your own copies and tests are not affected.
+        </p>
+      )}
 
       {editing && <ClientForm client={client} profiles={profiles} onCancel={() => setEditing(false)} onSaved={() => { setEditing(false); void reload(); }} />}
 
@@ -138,8 +144,8 @@ export default function ClientPage({ clientId }: { clientId: string }) {
         </div>
         <div className="card ew-stat">
           <p className="label">Next report</p>
-          <p className="ew-stat-value small-value">{client.nextReport ? fmtDay(client.nextReport) : client.archived ? 'Paused' : '–'}</p>
-          <p className="muted small">{FREQUENCY_LABELS[client.reportFrequency]}</p>
+          <p className="ew-stat-value small-value">{client.nextReport ? fmtDay(client.nextReport) : client.archived || client.unsubscribedAt ? 'Paused' : '–'}</p>
+          <p className="muted small">{client.unsubscribedAt ? 'Unsubscribed' : FREQUENCY_LABELS[client.reportFrequency]}</p>
         </div>
       </section>
 
@@ -172,7 +178,7 @@ export default function ClientPage({ clientId }: { clientId: string }) {
                 {detail.reports.map((r) => (
                   <tr key={r.id} data-testid="report-row">
                     <td>{fmtDay(r.sentAt ?? r.createdAt)}{r.type === 'client-test' && <span className="badge">Test</span>}</td>
-                    <td className="breakable">{r.to}{r.cc && <span className="muted small">cc {r.cc}</span>}</td>
+                    <td className="breakable">{r.to}{r.cc && <span className="muted small">cc {r.cc}</span>}{r.copy && <span className="muted small" data-testid="report-copy">Your copy: {STATUS_LABELS[r.copy.status].toLowerCase()}</span>}</td>
                     <td>
                       <span className="status-pill" data-status={r.status}>{STATUS_LABELS[r.status]}</span>
                       {r.openedAt && <span className="muted small">{fmtDay(r.openedAt)}</span>}

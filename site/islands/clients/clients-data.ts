@@ -32,6 +32,9 @@ export function mailProblemText(p: { status: string; since: string | null; probl
   return null;
 }
 
+/** A client's opt-out, as the client page and the portfolio word it. */
+export const unsubscribedText = (name: string, at: string) => `${name} unsubscribed on ${fmtDay(at)}; reports paused.`;
+
 export function fmtChange(change: number | null): string {
   if (change === null) return '–';
   return `${change > 0 ? '+' : change < 0 ? '−' : '±'}${Math.abs(change).toFixed(2)}`;

@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { scoreBand } from '../../../common/constants.ts';
 import type { Portfolio, PortfolioRow } from '../../../api/services/portfolio.ts';
 import { ApiError, apiRequest } from '../../lib/api.ts';
-import { fmtChange, fmtDay, mailProblemText, scoreText } from '../clients/clients-data.ts';
+import { fmtChange, fmtDay, unsubscribedText, mailProblemText, scoreText } from '../clients/clients-data.ts';
 import { ErrorState, Loading, UpgradeOffer } from './dashboard-states.tsx';
 import { errorStateOf } from './dashboard-data.ts';
 import './dashboard.css';
@@ -157,7 +157,7 @@ export default function PortfolioView() {
                       {r.lastReport ? fmtDay(r.lastReport) : 'None yet'}
                       {r.reportProblem && <span className="report-problem" data-status={r.reportProblem.status}>{mailProblemText(r.reportProblem)}</span>}
                     </td>
-                    <td data-label="Next report">{r.nextReport ? fmtDay(r.nextReport) : '–'}</td>
+                    <td data-label="Next report">{r.unsubscribedAt && r.client ? <span className="opt-out-note" data-testid="portfolio-unsubscribed">{unsubscribedText(r.client.name, r.unsubscribedAt)}</span> : r.nextReport ? fmtDay(r.nextReport) : '–'}</td>
                   </tr>
                 ))}
               </tbody>
