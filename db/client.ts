@@ -250,15 +250,15 @@ const CLOSE_OLD_AFTER_MS = 5_000;
  * wait while a new one opens.
  */
 function recoveringClient(first: Client, open: () => Promise<Client>): Client {
-  const use = (c: Client) => ({ execute: c.execute.bind(c), batch: c.batch.bind(c), executeMultiple: c.executeMultiple.bind(c), close: c.close.bind(c) });
-  let current = use(first);
+  const methodsOf = (c: Client) => ({ execute: c.execute.bind(c), batch: c.batch.bind(c), executeMultiple: c.executeMultiple.bind(c), close: c.close.bind(c) });
+  let current = methodsOf(first);
   let reopening: Promise<boolean> | null = null;
   /** A new connection in place of the current one (one for any number of failures at once). */
   const reopen = (): Promise<boolean> =>
     (reopening ??= open()
       .then((fresh) => {
         const old = current;
-        current = use(fresh);
+        current = methodsOf(fresh);
         // After the failed statement is finalised (finaliseFailedStatements); a call already
         // running on the old connection has finished by then.
         setTimeout(() => {
