@@ -101,8 +101,9 @@ async function claimAndSend(
     .update(reports)
     .set({ emailClaimedAt: now, emailMessageId: messageId })
     .where(and(eq(reports.id, input.report.id), eq(reports.emailSent, false), isNull(reports.emailClaimedAt)))
-    .returning();
-  let report = claimed[0];
+    .returning({ emailClaimedAt: reports.emailClaimedAt, emailMessageId: reports.emailMessageId });
+  // Only the claim's own columns come back: the rest of the row, its data among them, is in hand.
+  let report = claimed[0] && { ...input.report, ...claimed[0] };
   if (!report) {
     const current = (await ctx.db.query.reports.findFirst({ where: eq(reports.id, input.report.id) }))!;
     if (current.emailSent) return 'already-sent';

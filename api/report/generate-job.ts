@@ -79,7 +79,9 @@ export function reportGenerateJob(deps: ReportJobDeps): JobDefinition<ReportGene
           business = (await ctx.db.query.businesses.findFirst({ where: eq(businesses.id, businessId) }))!;
         }
         const persisted = await timed('persist', () => persistReport(ctx, { businessId, requestId, reportType: 'free', data, consultantId, brandingProfileId, clientId }));
-        report = (await ctx.db.query.reports.findFirst({ where: eq(reports.id, persisted.reportId) }))!;
+        // Read back without its data, which is in hand (on a libSQL server, hundreds of KB each way).
+        const row = (await ctx.db.query.reports.findFirst({ where: eq(reports.id, persisted.reportId), columns: { data: false } }))!;
+        report = { ...row, data: persisted.data };
         await tools.saveProgress({ stage: 'persisted', reportId: report.id, runId: report.runId });
       }
       const data = report.data as ReportData;

@@ -32,6 +32,8 @@ export interface PersistedReport {
   reportId: string;
   token: string;
   runId: string;
+  /** The report's data as stored (its `data` column), so the caller need not read it back. */
+  data: Omit<ReportData, 'ownReviews'>;
 }
 
 /** A new report row's link: an unguessable token, the signed URL and the times it works between. */
@@ -137,5 +139,5 @@ export async function persistReport(ctx: AppContext, input: PersistInput): Promi
   ] as const;
   await ctx.db.batch(statements);
   await emitVisibilityChange(ctx, businessId, runId, now);
-  return { reportId, token: link.token, runId };
+  return { reportId, token: link.token, runId, data };
 }
