@@ -157,6 +157,8 @@ export interface ClusterOptions {
   env?: Record<string, string>;
   /** sqld's admin API (its /metrics counters) on a port of its own. */
   adminApi?: boolean;
+  /** Settings of one process of the cluster only, by its name ('web a', 'worker 1', …). */
+  envOf?: (name: string) => Record<string, string>;
 }
 
 export interface Cluster {
@@ -209,15 +211,15 @@ export async function startCluster(migrate: (env: Record<string, string>) => Pro
     const own = tempDir('migrate');
     stoppers.push(async () => rmSync(own, { recursive: true, force: true }));
     await migrate(envFor(own));
-    const webEnv = (): Record<string, string> => ({ ...envFor(tempDir('web')), WORKER: 'off', TRUST_PROXY: 'true' });
+    const webEnv = (name: string): Record<string, string> => ({ ...envFor(tempDir('web')), WORKER: 'off', TRUST_PROXY: 'true', ...options.envOf?.(name) });
     const webs: Web[] = [];
     const workers: Proc[] = [];
     stoppers.push(() => Promise.all(webs.map((w) => w.stop())));
     stoppers.push(() => Promise.all(workers.map((w) => w.stop())));
     const names = 'abcdefgh';
     await Promise.all([
-      ...Array.from({ length: options.webs ?? 2 }, async (_, i) => void webs.push(await startWeb(`web ${names[i]}`, webEnv()))),
-      ...Array.from({ length: options.workers ?? 2 }, async (_, i) => void workers.push(await startWorkerProcess(`worker ${i + 1}`, envFor(tempDir('worker'))))),
+      ...Array.from({ length: options.webs ?? 2 }, async (_, i) => void webs.push(await startWeb(`web ${names[i]}`, webEnv(`web ${names[i]}`)))),
+      ...Array.from({ length: options.workers ?? 2 }, async (_, i) => void workers.push(await startWorkerProcess(`worker ${i + 1}`, { ...envFor(tempDir('worker')), ...options.envOf?.(`worker ${i + 1}`) }))),
     ]);
     webs.sort((x, y) => x.name.localeCompare(y.name));
     workers.sort((x, y) => x.name.localeCompare(y.name));
