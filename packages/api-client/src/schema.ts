@@ -794,8 +794,10 @@ export interface components {
                 /** @description Change of the overall score since the analysis before; null with only one. */
                 change: number | null;
             } | null;
-            /** @description When the next scheduled report goes out (ISO 8601); null when archived or without a business. */
+            /** @description When the next scheduled report goes out (ISO 8601); null when archived, without a business, or unsubscribed. */
             nextReport: string | null;
+            /** @description When the client unsubscribed from its report e-mails (ISO 8601): its reports are paused and a send now answers 409. Null while subscribed. */
+            unsubscribedAt: string | null;
         };
         /**
          * @example {
