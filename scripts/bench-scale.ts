@@ -1,4 +1,4 @@
-// npm run bench:scale [-- --reports 150 --concurrency 24 --only file|sqld]
+// npm run bench:scale [-- --reports 150 --concurrency 24 --only file|sqld --worker-concurrency 2]
 // One bounded load, two set-ups (issue 35; ARCHITECTURE "Budgets", scale-out):
 //   file: one process on a database file, its worker inline (`npm start`'s default);
 //   sqld: a libSQL server, 2 web processes (WORKER=off) behind a round-robin proxy and 2
@@ -13,6 +13,7 @@
 // when it is missed. `--profile`: each sqld set-up process also counts its own requests to the
 // server (scripts/lib/hrana-profile.ts): round trips, statements, time waited and bytes per report,
 // by kind. `--cpu-prof <dir>`: every node process writes a V8 CPU profile there when it stops.
+// `--worker-concurrency`: the sqld set-up's workers' WORKER_CONCURRENCY (the product's default otherwise).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -30,6 +31,7 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     profile: { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
+    'worker-concurrency': { type: 'string' },
   },
 });
 const REPORTS = Math.min(2000, Number(args.reports));
@@ -268,7 +270,7 @@ async function sqldRun(): Promise<Result> {
       ctx.db.$client.close();
     }, {
       adminApi: true,
-      env: LIMITS,
+      env: { ...LIMITS, ...(args['worker-concurrency'] ? { WORKER_CONCURRENCY: args['worker-concurrency'] } : {}) },
       envOf: (name): Record<string, string> => {
         const prof = cpuProf(`sqld-${name}`);
         if (!args.profile) return prof;
@@ -298,6 +300,7 @@ async function sqldRun(): Promise<Result> {
   }
 }
 
+if (args['worker-concurrency']) console.log(`sqld set-up: WORKER_CONCURRENCY=${args['worker-concurrency']} in each worker`);
 const results: Result[] = [];
 for (const [name, run] of [['file', fileRun], ['sqld', sqldRun]] as const) {
   if (args.only && args.only !== name) continue;
