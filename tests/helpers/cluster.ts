@@ -217,10 +217,13 @@ export async function startCluster(migrate: (env: Record<string, string>) => Pro
     stoppers.push(() => Promise.all(webs.map((w) => w.stop())));
     stoppers.push(() => Promise.all(workers.map((w) => w.stop())));
     const names = 'abcdefgh';
-    await Promise.all([
+    // Every start is waited for, failed or not, so none is left running when another fails.
+    const started = await Promise.allSettled([
       ...Array.from({ length: options.webs ?? 2 }, async (_, i) => void webs.push(await startWeb(`web ${names[i]}`, webEnv(`web ${names[i]}`)))),
       ...Array.from({ length: options.workers ?? 2 }, async (_, i) => void workers.push(await startWorkerProcess(`worker ${i + 1}`, { ...envFor(tempDir('worker')), ...options.envOf?.(`worker ${i + 1}`) }))),
     ]);
+    const failed = started.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
     webs.sort((x, y) => x.name.localeCompare(y.name));
     workers.sort((x, y) => x.name.localeCompare(y.name));
     const proxy = await startProxy(webs.map((w) => ({ name: w.name, port: w.port })), proxyPort);

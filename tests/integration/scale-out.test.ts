@@ -28,7 +28,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 let cluster: Cluster | undefined;
 let ctx: AppContext | undefined;
 /** The operator's machine, where the admin CLI runs: a DATA_DIR of its own. */
-const opsDir = mkdtempSync(join(tmpdir(), 'localrank-ops-'));
+let opsDir = '';
 const A = 'web a';
 const B = 'web b';
 const PASSWORD = 'correct-horse-battery-staple';
@@ -36,6 +36,7 @@ const TEST_MS = 120_000;
 
 beforeAll(async () => {
   if (ON_SQLD) return;
+  opsDir = mkdtempSync(join(tmpdir(), 'localrank-ops-'));
   cluster = await startCluster(
     async (env) => {
       ctx = await createContext(loadEnv({ ...env, LOG_LEVEL: 'silent' }), { migrate: true });
@@ -48,7 +49,7 @@ beforeAll(async () => {
 afterAll(async () => {
   ctx?.db.$client.close();
   await cluster?.stop();
-  rmSync(opsDir, { recursive: true, force: true });
+  if (opsDir) rmSync(opsDir, { recursive: true, force: true });
 }, 60_000);
 
 /** On a failure, what the processes said. */
