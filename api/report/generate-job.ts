@@ -1,6 +1,8 @@
 // The `report.generate` job: analyse → persist → render → deliver. Each stage is idempotent and
 // resumable: the persisted report row (unique per request) marks analysis done, the files on
-// disk mark rendering done, and the report's e-mail claim makes the e-mail go out at most once.
+// disk mark rendering done, and the report's e-mail claim makes the e-mail go out once, or twice
+// with the same Message-ID if a worker dies between the mail server's acceptance and the record
+// (at least once: docs/operations.md).
 import { and, eq, ne } from 'drizzle-orm';
 import { businesses, reportRequests } from '../../db/schema/businesses.ts';
 import { reports } from '../../db/schema/reports.ts';
@@ -102,7 +104,8 @@ export function reportGenerateJob(deps: ReportJobDeps): JobDefinition<ReportGene
         await tools.saveProgress({ stage: 'rendered' });
       }
 
-      // Stage 4: deliver, at most once per report.
+      // Stage 4: deliver, once per report (again, with the same Message-ID, only after a crash
+      // between the mail server's acceptance and the record).
       tools.signal.throwIfAborted();
       const outcome = await timed('deliver', () => deliverReport(ctx, { report, business, png, pdf }));
       await ctx.db.update(reportRequests).set({ status: 'sent' }).where(eq(reportRequests.id, requestId));
