@@ -331,6 +331,8 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
     if (failures.length) notes.push(`Reviews could not be read for ${failures.length} of ${all.length} businesses (${failures[0]}); their review details are marked unknown.`);
     if (provider.name === 'google' && results.some(Boolean)) notes.push('Google shares up to 5 reviews per business, the ones it finds most relevant, and no owner replies: sentiment, star shares and themes are read from those few reviews; counts of recent reviews and owner-reply figures cannot be measured from them and are left out for every business.');
     if (provider.name === 'yelp' && results.some(Boolean)) notes.push('Yelp shares a few of the newest reviews per business (3 on most plans) and no owner replies: sentiment, star shares and themes are read from those few reviews; owner-reply figures are left out for every business.');
+    const notYetOpen = all.filter((_, i) => profiles[i]?.status === 'future_opening').map((p) => p.listing.name);
+    if (notYetOpen.length) notes.push(`${notYetOpen.join(', ')} ${notYetOpen.length === 1 ? 'is' : 'are'} listed by ${providerLabel} as not open yet: whether ${notYetOpen.length === 1 ? 'it operates does' : 'they operate do'} not apply until ${notYetOpen.length === 1 ? 'it opens' : 'they open'}.`);
     return results;
   });
 

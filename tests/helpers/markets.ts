@@ -132,6 +132,43 @@ export const MARKETS = {
       return { center: CENTER, searchHits: [me], nearby: [me, ...competitors(origin, ['Pizzería Napoli', 'Restaurante La Casa', ...CAFE_NAMES.slice(2, 9)], 'restaurant', 'Restaurant', SPANISH)] };
     },
   },
+  /** Nothing else of its kind within the 20 miles: the competitor search finds only the business's
+   *  own listing (as Google returns it) and a place 30 miles away. */
+  'no-competitors': {
+    company: 'Prairie Creek Diner',
+    address: '100 Congress Ave',
+    website: '',
+    market: (origin: string): StandinMarket => {
+      const me = own(origin, 'Prairie Creek Diner');
+      const far = { ...competitors(origin, ['Faraway Grill'], 'restaurant', 'Restaurant')[0]!, id: 'far', offset: [0.45, 0.1] as [number, number] };
+      return { center: CENTER, searchHits: [me], nearby: [me, far] };
+    },
+  },
+  /** A thin market: two competitors within the 20 miles. */
+  'two-competitors': {
+    company: 'Prairie Creek Diner',
+    address: '100 Congress Ave',
+    website: '',
+    market: (origin: string): StandinMarket => {
+      const me = own(origin, 'Prairie Creek Diner');
+      return { center: CENTER, searchHits: [me], nearby: [me, ...competitors(origin, CAFE_NAMES.slice(2, 4), 'restaurant', 'Restaurant')] };
+    },
+  },
+  /** Google's documented edge values: the business is open 24/7 (one period, day 0 at 00:00, no
+   *  close), one competitor is not open yet (FUTURE_OPENING), another's price level is
+   *  PRICE_LEVEL_UNSPECIFIED. */
+  'provider-contract': {
+    company: 'Night Owl Diner',
+    address: '100 Congress Ave',
+    website: '',
+    market: (origin: string): StandinMarket => {
+      const me = own(origin, 'Night Owl Diner', { details: { regularOpeningHours: { openNow: true, periods: [{ open: { day: 0, hour: 0, minute: 0 } }], weekdayDescriptions: ['Monday: Open 24 hours'] }, priceLevel: 'PRICE_LEVEL_INEXPENSIVE' } });
+      const rest = competitors(origin, CAFE_NAMES.slice(2, 9), 'restaurant', 'Restaurant');
+      rest[0] = { ...rest[0]!, details: { businessStatus: 'FUTURE_OPENING' } };
+      rest[1] = { ...rest[1]!, details: { priceLevel: 'PRICE_LEVEL_UNSPECIFIED' } };
+      return { center: CENTER, searchHits: [me], nearby: [me, ...rest] };
+    },
+  },
 } satisfies Record<string, MarketCase>;
 
 export type MarketName = keyof typeof MARKETS;

@@ -35,6 +35,9 @@ export interface StandinPlace {
   /** Google primaryType / Yelp category alias. */
   type?: string;
   typeLabel?: string;
+  /** Place Details fields that replace the stand-in's defaults (businessStatus,
+   *  regularOpeningHours, priceLevel...), as Google would send them. */
+  details?: Record<string, unknown>;
   /** Ad pixels are on the website; nothing here. */
 }
 
@@ -97,6 +100,7 @@ function gDetails(p: StandinPlace, english: boolean) {
     photos: Array.from({ length: 4 }, (_, k) => ({ name: `places/${p.id}/photos/${k}` })),
     types: [p.type ?? 'dentist', 'establishment'],
     paymentOptions: { acceptsCreditCards: true },
+    ...p.details,
   };
 }
 

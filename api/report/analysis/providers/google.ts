@@ -66,14 +66,29 @@ function places(body: unknown, provider = 'google' as const): Listing[] {
   return list.map((p) => toListing(p as GPlace)).filter((l): l is Listing => l !== null);
 }
 
-const STATUS = { OPERATIONAL: 'operational', CLOSED_TEMPORARILY: 'closed_temporarily', CLOSED_PERMANENTLY: 'closed_permanently' } as const;
+// businessStatus as Places API (New) documents it: FUTURE_OPENING is a place that is not open yet
+// (never an unknown status); BUSINESS_STATUS_UNSPECIFIED and anything else is unknown.
+const STATUS = { OPERATIONAL: 'operational', CLOSED_TEMPORARILY: 'closed_temporarily', CLOSED_PERMANENTLY: 'closed_permanently', FUTURE_OPENING: 'future_opening' } as const;
+// priceLevel: PRICE_LEVEL_UNSPECIFIED says Google does not know it (no price level), never a level
+// called "unspecified".
+const PRICE_LEVELS = { PRICE_LEVEL_FREE: 'free', PRICE_LEVEL_INEXPENSIVE: 'inexpensive', PRICE_LEVEL_MODERATE: 'moderate', PRICE_LEVEL_EXPENSIVE: 'expensive', PRICE_LEVEL_VERY_EXPENSIVE: 'very expensive' } as const;
 type Point = { day?: unknown; hour?: unknown; minute?: unknown };
+
+/** Days and hours open a week from regularOpeningHours.periods. A place open 24/7 is one period
+ *  opening on day 0 at 00:00 with no close (Places API (New)): 7 days, 168 hours, not "1 day". A
+ *  period with no close that is not that one says nothing Google documents, so it is left out. */
+export function openingHoursOf(periods: unknown): { days: number; weeklyHours: number } | null {
+  if (!Array.isArray(periods)) return null;
+  const list = (periods as Array<{ open?: Point; close?: Point } | null>).filter((x) => x !== null && typeof x === 'object' && num(x.open?.day) !== null);
+  const at = (t: Point | undefined) => (num(t?.hour) ?? 0) * 60 + (num(t?.minute) ?? 0);
+  const alwaysOpen = list.some((x) => !x!.close && num(x!.open!.day) === 0 && at(x!.open) === 0);
+  if (alwaysOpen) return { days: 7, weeklyHours: 168 };
+  return weeklyHours(list.filter((x) => x!.close && num(x!.close.day) !== null).map((x) => ({ day: num(x!.open!.day)!, open: at(x!.open), close: at(x!.close) })));
+}
 
 /** The profile fields of a Place Details answer. A field Google leaves out is empty for the place. */
 export function profileOf(p: Record<string, unknown>): ListingProfile {
-  const periods = ((p.regularOpeningHours as { periods?: unknown } | undefined)?.periods ?? []) as Array<{ open?: Point; close?: Point }>;
-  const at = (t: Point | undefined) => (num(t?.hour) ?? 0) * 60 + (num(t?.minute) ?? 0);
-  const hours = Array.isArray(periods) ? weeklyHours(periods.filter((x) => num(x.open?.day) !== null).map((x) => ({ day: num(x.open!.day)!, open: at(x.open), close: x.close ? at(x.close) : at(x.open) }))) : null;
+  const hours = openingHoursOf((p.regularOpeningHours as { periods?: unknown } | undefined)?.periods ?? []);
   const attributes: ListingProfile['attributes'] = {};
   const groups = [p.accessibilityOptions, p.paymentOptions, p.parkingOptions, { goodForChildren: p.goodForChildren, allowsDogs: p.allowsDogs, restroom: p.restroom }];
   for (const g of groups) {
@@ -86,7 +101,7 @@ export function profileOf(p: Record<string, unknown>): ListingProfile {
     photos: Array.isArray(p.photos) ? p.photos.length : 0,
     types: Array.isArray(p.types) ? p.types.length : 0,
     editorialSummary: Boolean(str((p.editorialSummary as { text?: unknown } | undefined)?.text)),
-    priceLevel: str(p.priceLevel)?.replace(/^PRICE_LEVEL_/, '').toLowerCase().replace(/_/g, ' ') ?? null,
+    priceLevel: PRICE_LEVELS[str(p.priceLevel) as keyof typeof PRICE_LEVELS] ?? null,
     attributes,
   };
 }

@@ -58,7 +58,8 @@ export type ListingAttribute = (typeof LISTING_ATTRIBUTES)[number];
 /** The listing's profile as the provider gives it from its place details. A field left out
  *  (undefined) is one the provider does not give at all; null is one it gives, empty for this place. */
 export interface ListingProfile {
-  status?: 'operational' | 'closed_temporarily' | 'closed_permanently' | null;
+  /** future_opening: listed, not open yet (Google's FUTURE_OPENING). */
+  status?: 'operational' | 'closed_temporarily' | 'closed_permanently' | 'future_opening' | null;
   /** Regular opening hours: days open a week and hours open a week. */
   hours?: { days: number; weeklyHours: number } | null;
   photos?: number;
