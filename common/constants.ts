@@ -9,6 +9,14 @@ export const MIN_DATA_POINTS = 90;
  *  measured; below it the score reads "Not enough data" (decision 0080). */
 export const COVERAGE_FLOOR = 0.5;
 export const NOT_ENOUGH_DATA = 'Not enough data';
+/** The fewest competitors within the radius a rank, a share of the market and the Market Share
+ *  score need (decision 0216): with fewer, the report compares the business with each competitor it
+ *  found but gives no rank, no share and no Market Share score. */
+export const MIN_MARKET_COMPETITORS = 3;
+/** Whether a report with this many competitors has a market to rank the business in and share. */
+export const isMarket = (competitors: number) => competitors >= MIN_MARKET_COMPETITORS;
+/** What a rank, a share or the Market Share score reads without a market. */
+export const NO_MARKET = 'No market';
 
 /** What every surface showing sample data says, in an owner's words (label and one sentence). */
 export const SAMPLE_DATA_LABEL = 'Example figures, not your real listings';

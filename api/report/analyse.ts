@@ -5,7 +5,7 @@
 // the data it would have given is marked missing and a note says why. A failed competitor search,
 // or a transient failure (429, 5xx, timeout) of the business lookup, fails the stage
 // (ProviderStageError) so the job retries: a report is never made against fewer places than exist.
-import { COMPETITOR_COUNT, PRECISION, round, SEARCH_RADIUS_MILES } from '../../common/constants.ts';
+import { COMPETITOR_COUNT, isMarket, MIN_MARKET_COMPETITORS, PRECISION, round, SEARCH_RADIUS_MILES } from '../../common/constants.ts';
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import type { Env } from '../env.ts';
@@ -385,6 +385,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
         othersWithin5: others.filter((d) => d <= 5).length,
         prominencePosition: order.findIndex((o) => o.i === i) + 1,
         reviewPosition: positions[i] ?? null,
+        competitors: competitors.length,
       };
       const subject: Subject = {
         listing: p.listing,
@@ -443,7 +444,10 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
     analysed.forEach((a, i) => (a.rank = r[i]!));
     const LABEL = { reviews: 'Online Reviews', digitalPresence: 'Digital Presence', engagement: 'Customer Engagement', marketShare: 'Market Share' } as const;
     if (basis.length === 0) notes.push('Too little could be measured for most businesses to give an overall score or a rank.');
-    else if (basis.length < 4) notes.push(`The overall score and the rank compare ${basis.map((k) => LABEL[k]).join(' and ')} only: the other scores could not be measured for most businesses.`);
+    else if (!isMarket(competitors.length)) {
+      const found = competitors.length === 0 ? `No ${category.label.toLowerCase()} competitor was found within ${SEARCH_RADIUS_MILES} miles` : `Only ${competitors.length} ${category.label.toLowerCase()} competitor${competitors.length === 1 ? ' was' : 's were'} found within ${SEARCH_RADIUS_MILES} miles`;
+      notes.push(`${found}: a rank, a share of the market and the Market Share score need at least ${MIN_MARKET_COMPETITORS} (decision 0216), so the report gives none of them. The overall score is the weighted mean of ${basis.map((k) => LABEL[k]).join(', ')}, their weights rescaled to add up to 100%.`);
+    } else if (basis.length < 4) notes.push(`The overall score and the rank compare ${basis.map((k) => LABEL[k]).join(' and ')} only: the other scores could not be measured for most businesses.`);
     const noOverall = analysed.filter((a) => a.scores.overall === null).length;
     if (basis.length > 0 && noOverall > 0) notes.push(`${noOverall} business${noOverall === 1 ? ' has' : 'es have'} "Not enough data" for an overall score and ${noOverall === 1 ? 'is' : 'are'} listed after those that have one, without a rank.`);
 

@@ -68,3 +68,48 @@ describe('Google\'s contract read as Google means it', () => {
     for (const p of [d.business, ...d.competitors]) expect(String(pointOf(p, 'listing.price_level').value)).not.toMatch(/unspecified/i);
   });
 });
+
+describe('a market is a market only with competitors in it (decision 0216)', () => {
+  it('no competitor within the radius: no rank, no share, no Market Share score, no "you lead"; the overall from the other three, the business\'s own findings kept', async () => {
+    const d = await (await harness('no-competitors')).analyse();
+    expect(d.competitors).toEqual([]);
+    const b = d.business;
+    expect(b.scores.marketShare).toBeNull();
+    expect(b.scores.marketSharePercent).toBeNull();
+    expect(b.breakdown.marketShare.parts).toEqual([]);
+    for (const key of ['market.review_share', 'market.review_position', 'market.prominence_position', 'market.average_rating']) expect(pointOf(b, key), key).toMatchObject({ status: 'not_applicable', value: null });
+    expect(pointOf(b, 'market.review_position').how).toMatch(/No market: no competitor was found within 20 miles/);
+    // The business's own findings stay measured (shown, not scored).
+    expect(pointOf(b, 'market.review_volume')).toMatchObject({ status: 'measured', value: 80, score: null });
+    expect(pointOf(b, 'reviews.rating')).toMatchObject({ status: 'measured' });
+    // The overall: Online Reviews 30, Digital Presence 25, Engagement 20, rescaled to 100.
+    const { reviews, digitalPresence, engagement } = b.scores;
+    expect(b.scores.overall).toBeCloseTo((0.3 * reviews! + 0.25 * digitalPresence! + 0.2 * engagement!) / 0.75, 2);
+    expect(d.recommendations.every((r) => r.score !== 'marketShare')).toBe(true);
+    const { findings, reportLines } = await import('../../api/report/render/summary.ts');
+    const text = [...findings(d), ...reportLines(d)].join('\n');
+    expect(text).not.toMatch(/#1 of 1|you lead|100\.00% of the reviews|top 0/);
+    expect(text).toMatch(/No market to rank you in: no other restaurant was found within 20 miles/);
+    expect(text).toMatch(/rank No market · market share No market/);
+    expect(text).toMatch(/Market Share\s+No market/);
+    expect(text).toMatch(/The overall score weighs Online Reviews 40%, Digital Presence 33\.33%, Customer Engagement 26\.67%/);
+    expect(d.notes.join(' ')).toMatch(/No restaurant competitor was found within 20 miles: a rank, a share of the market and the Market Share score need at least 3/);
+  });
+
+  it('two competitors: compared side by side, with no rank, no share and no Market Share score for anyone', async () => {
+    const d = await (await harness('two-competitors')).analyse();
+    expect(d.competitors).toHaveLength(2);
+    for (const p of [d.business, ...d.competitors]) {
+      expect(p.scores.marketShare).toBeNull();
+      expect(p.scores.marketSharePercent).toBeNull();
+      expect(p.scores.overall).not.toBeNull();
+    }
+    // A comparison with the competitors found is still made.
+    expect(pointOf(d.business, 'market.rating_vs_average').status).toBe('measured');
+    const { findings, reportLines } = await import('../../api/report/render/summary.ts');
+    const text = [...findings(d), ...reportLines(d)].join('\n');
+    expect(text).not.toMatch(/#\d of 3|you lead|% of the reviews in this market are yours/);
+    expect(text).toMatch(/Too few competitors to rank you: 2 other restaurants were found within 20 miles/);
+    expect(text).toMatch(/Your overall score is \d+\.\d\d: (above|below|level with) /);
+  });
+});

@@ -1,13 +1,13 @@
 // THE registry of data points: every data point the analysis reports is defined here once, with
 // its label, source, unit, the score it feeds, its weight and how it is normalised. The scores,
 // the recommendations and docs/methodology.md (`npm run docs:methodology`) are all derived from it.
-import { COMPETITOR_COUNT, digitsOnly } from '../../../common/constants.ts';
+import { COMPETITOR_COUNT, digitsOnly, isMarket, MIN_MARKET_COMPETITORS, SEARCH_RADIUS_MILES } from '../../../common/constants.ts';
 import type { AbsentBecause, DataPoint, ProviderName, ScoreKey } from '../types.ts';
 import { LISTING_ATTRIBUTES, type Listing, type ListingAttribute, type ListingProfile } from './providers/types.ts';
 import { containsPhrase, nameCoverage } from './matching.ts';
 import type { ReviewAnalysis } from './reviews.ts';
 import type { GridMetrics } from './visibility.ts';
-import type { WebsiteAnalysis } from './website.ts';
+import { SLOW_MS, type WebsiteAnalysis } from './website.ts';
 
 export type Value = number | string | boolean | null;
 /** Could not be measured for this place (a provider failure, a source that does not give it). */
@@ -20,7 +20,7 @@ export const ABSENT = Symbol('absent');
 /** The source does not give it for this place (owner replies, counts of recent reviews from a
  *  few excerpts, Yelp's websites): unknown, and left out for every place when no place has it. */
 export const NOT_GIVEN = Symbol('not given');
-type Got = Value | typeof UNKNOWN | typeof NA | typeof ABSENT | typeof NOT_GIVEN;
+type Got = Value | typeof UNKNOWN | typeof NA | typeof ABSENT | typeof NOT_GIVEN | PartialGot;
 
 /** The provider does not list the business: its listing's points are measured as absent (what a
  *  customer searching finds), one fact behind them all. */
@@ -65,6 +65,24 @@ export interface MarketView {
   prominencePosition: number;
   /** Position by review count (1 = the most; ties share); null when the place's count is unknown. */
   reviewPosition: number | null;
+  /** Competitors of the report's business within the radius (left out: a market, as before
+   *  decision 0216). Below MIN_MARKET_COMPETITORS there is no position, no share and no Market
+   *  Share score; with none, no figure of a market at all. */
+  competitors?: number;
+}
+
+/** Points that place the business in its market: a position or a share needs a market
+ *  (MIN_MARKET_COMPETITORS competitors); the market's figures need at least one competitor. */
+const MARKET_POSITIONS = new Set(['market.review_share', 'market.review_position', 'market.prominence_position']);
+const MARKET_FIGURES = new Set(['market.review_count_vs_median', 'market.rating_vs_average', 'market.total_reviews', 'market.average_rating', 'market.median_reviews', 'market.nearest_other_miles', 'market.others_within_5_miles']);
+/** Why a market point does not apply, or null when it does. */
+function noMarketWhy(key: string, def: DataPointDef, competitors: number | undefined): string | null {
+  if (competitors === undefined || isMarket(competitors)) return null;
+  const found = competitors === 0 ? `no competitor was found within ${SEARCH_RADIUS_MILES} miles` : `only ${competitors} competitor${competitors === 1 ? ' was' : 's were'} found within ${SEARCH_RADIUS_MILES} miles`;
+  if (MARKET_POSITIONS.has(key)) return `No market: ${found}, and a position or a share needs at least ${MIN_MARKET_COMPETITORS} (decision 0216).`;
+  if (MARKET_FIGURES.has(key) && competitors === 0) return `No market: ${found}, so there is nothing to compare with.`;
+  if (def.score === 'marketShare') return `Shown, not scored: ${found}, and the Market Share score needs at least ${MIN_MARKET_COMPETITORS} (decision 0216).`;
+  return null;
 }
 
 /** read: the homepage answered; down: listed but did not answer; none: no website listed;
@@ -135,8 +153,49 @@ const band = (zeroLo: number, idealLo: number, idealHi: number, zeroHi: number):
 
 /** Website points: read from the homepage; worst (scored) or not applicable (descriptive) when
  *  the site is down or there is none; unknown when the source does not say. */
-const web = (f: (a: WebsiteAnalysis) => Value | typeof NA | typeof UNKNOWN) => (s: Subject): Got =>
-  s.siteState === 'read' && s.site ? f(s.site) : s.siteState === 'unknown' ? UNKNOWN : ABSENT;
+const web = (f: (a: WebsiteAnalysis) => Value | typeof NA | typeof UNKNOWN) => (s: Subject): Got => {
+  if (s.siteState !== 'read' || !s.site) return s.siteState === 'unknown' ? UNKNOWN : ABSENT;
+  const site = s.site;
+  if (!site.unseen?.length && !site.atLeast?.length) return f(site);
+  // Which fields the point reads: a field not (all) seen, or a lower bound, qualifies its value.
+  const touched = new Set<string>();
+  const value = f(new Proxy(site, { get: (t, k) => (touched.add(String(k)), t[k as keyof WebsiteAnalysis]) }));
+  const unseen = [...touched].filter((k) => site.unseen.includes(k));
+  const atLeast = [...touched].some((k) => site.atLeast.includes(k));
+  if (unseen.length === 0 && !atLeast) return value;
+  return { partial: true, value, emptyUnseen: unseen.some((k) => isEmpty(site[k as keyof WebsiteAnalysis])), unseen: unseen.length > 0, atLeast, why: site.unseenWhy ?? '' };
+};
+/** A value read from part of a page (or from nothing), as `web` qualifies it; `resolvePartial` decides. */
+interface PartialGot {
+  partial: true;
+  value: Value | typeof NA | typeof UNKNOWN;
+  /** A field it reads was not seen whole and holds nothing: its absence is not known. */
+  emptyUnseen: boolean;
+  unseen: boolean;
+  /** It reads a lower bound (the time to a page still arriving, a size not all counted). */
+  atLeast: boolean;
+  why: string;
+}
+const isEmpty = (v: unknown): boolean =>
+  v === null || v === undefined || v === false || v === 0 || v === '' || (Array.isArray(v) ? v.length === 0 : typeof v === 'object' ? Object.values(v as object).every(isEmpty) : false);
+const isPartial = (g: unknown): g is PartialGot => typeof g === 'object' && g !== null && (g as PartialGot).partial === true;
+/** Whether a normalisation gives the same for `v` as for any larger value (a lower bound is then exact). */
+const saturated = (norm: Norm, v: number) => (norm.kind === 'bool' ? false : norm.kind === 'band' ? v >= norm.zeroHi : v >= norm.hi);
+/** A value from a page not seen whole: what was found holds (a title, a "yes"), what was not found
+ *  is unknown (it may be in the part not read, or drawn by a script), and so is a count or a
+ *  measure of a part; a lower bound holds where the point's scale reaches its end before it. Never
+ *  a claim that something is missing from a page that was not read. */
+function resolvePartial(def: DataPointDef, g: PartialGot): { value: Value; atLeast: boolean } | { unknown: string } {
+  if (g.emptyUnseen) return { unknown: g.why };
+  const v = g.value;
+  if (v === UNKNOWN || v === NA) return { unknown: g.why };
+  if (g.atLeast && typeof v === 'number') {
+    if (!g.unseen && def.norm && saturated(def.norm, v)) return { value: v, atLeast: true };
+    return { unknown: g.why || 'Only a lower bound was measured.' };
+  }
+  if (g.unseen && (v === false || v === null || typeof v === 'number')) return { unknown: g.why };
+  return { value: v, atLeast: false };
+}
 /** Review points are unknown when the provider's reviews could not be read. */
 const rev = (f: (r: ReviewAnalysis) => Value | typeof NA | typeof UNKNOWN | typeof NOT_GIVEN) => (s: Subject): Got => (s.reviews ? f(s.reviews) : UNKNOWN);
 /** Counts within the last `days` need every review of that window: exact when the source gives
@@ -278,11 +337,11 @@ const REGISTRY: DataPointDef[] = [
   d('engagement.responses_last_90_days', 'Owner responses in the last 90 days', 'reviews', 'responses', null, 0, null, 'Owner responses dated within the last 90 days.', resp((r) => r.responsesLast90)),
 
   // Website: basics and performance
-  d('site.reachable', 'Website reachable', 'website', 'yes/no', 'digitalPresence', 6, BOOL, 'The homepage answered with a success status through the safe fetcher (not applicable without a website).', (s) => ({ read: true, down: false, none: NA, unknown: UNKNOWN } as const)[s.siteState], ['Fix your website', 'Your website did not answer when we visited. Check your hosting and domain; an unreachable site loses every visitor.']),
+  d('site.reachable', 'Website reachable', 'website', 'yes/no', 'digitalPresence', 6, BOOL, 'The website\'s server answered: with its homepage, or with a refusal of automated visitors (bot protection), which is not a site that is down. No: no connection, no DNS answer, no answer in time, an error page, or a server error (5xx) on each of 3 tries (not applicable without a website).', (s) => ({ read: true, down: false, none: NA, unknown: UNKNOWN } as const)[s.siteState], ['Fix your website', 'Your website did not answer when we visited. Check your hosting and domain; an unreachable site loses every visitor.']),
   d('site.https', 'HTTPS', 'website', 'yes/no', 'digitalPresence', 4, BOOL, 'The final homepage URL uses HTTPS.', web((a) => a.https), ['Serve your site over HTTPS', 'Browsers mark plain-HTTP sites "Not secure". Turn on a free certificate with your host.']),
   d('site.status', 'Homepage HTTP status', 'website', 'code', null, 0, null, 'HTTP status of the homepage.', web((a) => a.status)),
-  d('site.response_ms', 'Response time', 'website', 'ms', 'digitalPresence', 3, inverse(300, 3000), 'Time to the full homepage body, milliseconds.', web((a) => a.responseMs), ['Speed up your website', 'Your homepage is slow to load. Compress images, cache pages and consider faster hosting.']),
-  d('site.page_weight_kb', 'Page weight', 'website', 'KB', 'digitalPresence', 2, inverse(200, 3000), 'Size of the homepage HTML, KB.', web((a) => a.pageWeightKb), ['Make your homepage lighter', 'Your homepage is heavy; trim unused scripts and inline content.']),
+  d('site.response_ms', 'Response time', 'website', 'ms', 'digitalPresence', 3, inverse(300, SLOW_MS), 'Time to the full homepage body, milliseconds; a page still arriving at the time limit counts the limit, at least (slow at 3000 or more). Not measured when the site refuses automated visitors.', web((a) => a.responseMs), ['Speed up your website', 'Your homepage is slow to load. Compress images, cache pages and consider faster hosting.']),
+  d('site.page_weight_kb', 'Page weight', 'website', 'KB', 'digitalPresence', 2, inverse(200, 3000), 'Size of the homepage HTML, KB: the declared length, else every byte counted (a page cut at the size limit is still counted, not kept, while the time lasts).', web((a) => a.pageWeightKb), ['Make your homepage lighter', 'Your homepage is heavy; trim unused scripts and inline content.']),
   d('site.redirects', 'Redirects to the homepage', 'website', 'redirects', null, 0, null, 'Redirects followed to reach the homepage (at most 5).', web((a) => a.redirects)),
   d('site.final_url', 'Homepage address', 'website', 'URL', null, 0, null, 'The homepage URL after redirects.', web((a) => a.finalUrl)),
   d('site.hsts', 'HSTS header', 'website', 'yes/no', null, 0, null, 'The homepage sends Strict-Transport-Security.', web((a) => a.hsts)),
@@ -501,13 +560,16 @@ export function describeNorm(norm: Norm | null): string {
 
 /** The data points of one place, in registry order, each with its status. */
 export function collectDataPoints(subject: Subject): DataPoint[] {
-  return collectMarket([subject], '')[0]!;
+  return collectMarket([subject], '', { wholeMarket: false })[0]!;
 }
 
 /** The data points of every place compared, on one basis: a point the source gives for none of
  *  them (owner replies, Yelp's websites) does not apply to any of them. A point that could not be
  *  read because a call failed stays unknown. */
-export function collectMarket(subjects: Subject[], sourceLabel: string): DataPoint[][] {
+export function collectMarket(subjects: Subject[], sourceLabel: string, options: { wholeMarket?: boolean } = {}): DataPoint[][] {
+  // Every place of the report (a market of one, without competitors, too); one place alone
+  // (collectDataPoints) cannot tell a point the source never gives from one it lacks for this place.
+  const wholeMarket = options.wholeMarket ?? true;
   const gots = subjects.map((s) =>
     DATA_POINTS.map((def): Got | typeof NOT_LISTED | typeof NO_REVIEWS => {
       if (!s.listingFound && def.score && (LISTING_SCORED(def.key) || def.key === 'listing.found')) return s.lookupFailed ? UNKNOWN : def.key === 'listing.found' ? false : NOT_LISTED;
@@ -517,12 +579,21 @@ export function collectMarket(subjects: Subject[], sourceLabel: string): DataPoi
     }),
   );
   // An unlisted business's points do not stop a point no listing gives from being left out for all.
-  const droppedForAll = DATA_POINTS.map((_, i) => subjects.length > 1 && gots.some((g) => g[i] === NOT_GIVEN) && gots.every((g) => g[i] === NOT_GIVEN || g[i] === NA || g[i] === NOT_LISTED));
+  const droppedForAll = DATA_POINTS.map((_, i) => wholeMarket && gots.some((g) => g[i] === NOT_GIVEN) && gots.every((g) => g[i] === NOT_GIVEN || g[i] === NA || g[i] === NOT_LISTED));
   return subjects.map((subject, si) =>
     DATA_POINTS.map((def, i) => {
       const got = gots[si]![i]!;
-      const base = { key: def.key, label: def.label, unit: def.unit, score: def.score, ...(def.derived ? { derived: true } : {}) };
+      const noMarket = noMarketWhy(def.key, def, subject.market.competitors);
+      // Without a market its positions and shares do not apply, and the Market Share points are
+      // the place's own findings, shown but feeding no score.
+      const base = { key: def.key, label: def.label, unit: def.unit, score: noMarket && def.score === 'marketShare' ? null : def.score, ...(def.derived ? { derived: true } : {}) };
+      if (noMarket && (MARKET_POSITIONS.has(def.key) || MARKET_FIGURES.has(def.key))) return { ...base, value: null, status: 'not_applicable' as const, how: noMarket };
       if (droppedForAll[i]) return { ...base, value: null, status: 'not_applicable' as const, how: `${sourceLabel} gives this for none of the businesses compared, so it is left out for all of them.` };
+      if (isPartial(got)) {
+        const r = resolvePartial(def, got);
+        if ('unknown' in r) return { ...base, value: null, status: 'unknown' as const, unseen: true, how: `${def.how} Not seen: ${r.unknown}` };
+        return { ...base, value: r.value, status: 'measured' as const, ...(r.atLeast ? { atLeast: true } : {}), how: howMeasured(def, subject) };
+      }
       if (got === NOT_GIVEN) return { ...base, value: null, status: 'unknown' as const, how: `${def.how} ${sourceLabel || 'The source'} does not give it for this business.` };
       // A scored point with no value is unknown, never its worst value.
       if (got === UNKNOWN || (got === null && def.score)) return { ...base, value: null, status: 'unknown' as const, how: def.how };
@@ -534,7 +605,7 @@ export function collectMarket(subjects: Subject[], sourceLabel: string): DataPoi
         if (!def.score) return { ...base, value: null, status: 'not_applicable' as const, derived: true, how: ABSENT_WHY[because] };
         return { ...base, value: null, status: 'measured' as const, derived: true, how: ABSENT_WHY[because], absentBecause: because };
       }
-      return { ...base, value: got, status: 'measured' as const, how: howMeasured(def, subject) };
+      return { ...base, value: got, status: 'measured' as const, how: noMarket ? `${howMeasured(def, subject)} ${noMarket}` : howMeasured(def, subject) };
     }),
   );
 }

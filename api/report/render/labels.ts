@@ -1,5 +1,5 @@
 // Names and formats every rendering of a report shares (PNG, PDF, e-mail, online page).
-import { BAND_LABELS, NOT_ENOUGH_DATA, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE, SCORE_KEYS, SCORE_LABELS, scoreBand, type ScoreBand } from '../../../common/constants.ts';
+import { BAND_LABELS, isMarket, MIN_MARKET_COMPETITORS, NO_MARKET, NOT_ENOUGH_DATA, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE, SCORE_KEYS, SCORE_LABELS, scoreBand, type ScoreBand } from '../../../common/constants.ts';
 import { OVERALL_WEIGHTS, overallBasis, rawValue } from '../analysis/scoring.ts';
 import type { AnalysedPlace, DataPoint, Recommendation, ReportData, ScoreKey } from '../types.ts';
 
@@ -15,7 +15,7 @@ export const BAND_RANGES: Array<{ band: ScoreBand; range: string; meaning: strin
 ];
 /** Grey for a score that could not be computed. */
 export const NO_SCORE_COLOUR = '#64748b';
-export { NOT_ENOUGH_DATA, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE };
+export { NO_MARKET, NOT_ENOUGH_DATA, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE };
 export const bandColour = (score: number | null) => (score === null ? NO_SCORE_COLOUR : BAND_COLOURS[scoreBand(score)]);
 export const bandLabel = (score: number | null) => (score === null ? NOT_ENOUGH_DATA : BAND_LABELS[scoreBand(score)]);
 
@@ -24,7 +24,37 @@ export const fmtScore = (n: number | null) => (n === null ? NOT_ENOUGH_DATA : n.
 
 /** The business's share of the market's reviews, in words; "Not enough data" when its review
  *  count is unknown (never 0.00%). */
-export const shareText = (percent: number | null) => (percent === null ? `Share of the reviews in this market: ${NOT_ENOUGH_DATA}` : `${percent.toFixed(2)}% of the reviews in this market are yours`);
+export const shareText = (percent: number | null, data?: ReportData) =>
+  data && !hasMarket(data) ? `Share of the reviews in this market: ${NO_MARKET}` : percent === null ? `Share of the reviews in this market: ${NOT_ENOUGH_DATA}` : `${percent.toFixed(2)}% of the reviews in this market are yours`;
+
+/** Whether the report has a market to rank and share: at least MIN_MARKET_COMPETITORS competitors
+ *  within the radius (decision 0216). */
+export const hasMarket = (data: ReportData) => isMarket(data.competitors.length);
+
+/** The sentence every surface gives a report without a market: what was found, what is not given,
+ *  what can still be compared. Null when there is a market. */
+export function noMarketText(data: ReportData): string | null {
+  if (hasMarket(data)) return null;
+  const n = data.competitors.length;
+  const kind = data.category.toLowerCase();
+  if (n === 0) {
+    return `No market to rank you in: no other ${kind} was found within ${data.radiusMiles} miles, so there is no rank, no share of the market and no Market Share score. Your own findings below still stand; compare yourself with the same kind of business in the nearest town, or with your own next report.`;
+  }
+  return `Too few competitors to rank you: ${n} other ${kind}${n === 1 ? ' was' : 's were'} found within ${data.radiusMiles} miles, and a rank or a share of the market needs at least ${MIN_MARKET_COMPETITORS}. You are compared with ${n === 1 ? 'it' : 'each of them'} side by side, with no rank, no share and no Market Share score.`;
+}
+
+/** "compared with its top 9 competitors within 20 miles" / "no competitor within 20 miles". */
+export function comparedWithText(data: ReportData): string {
+  const n = data.competitors.length;
+  if (n === 0) return `no ${data.category.toLowerCase()} competitor within ${data.radiusMiles} miles`;
+  if (!hasMarket(data)) return `compared with ${n === 1 ? 'the only competitor' : `the ${n} competitors`} within ${data.radiusMiles} miles (too few for a rank)`;
+  return `compared with the top ${n} competitors within ${data.radiusMiles} miles`;
+}
+
+/** A score as the report writes it: Market Share reads "No market" without one. */
+export const scoreText = (data: ReportData, key: ScoreKey | 'overall', value: number | null) => (key === 'marketShare' && value === null && !hasMarket(data) ? NO_MARKET : fmtScore(value));
+/** A score's band as the report writes it: Market Share reads "No market" without one. */
+export const bandText = (data: ReportData, key: ScoreKey | 'overall', value: number | null) => (key === 'marketShare' && value === null && !hasMarket(data) ? NO_MARKET : bandLabel(value));
 
 /** What a number on the 1-10 scale says, in an owner's words. */
 export function scaleMeaning(score: number | null): string {
@@ -91,6 +121,9 @@ export function overallWeightsText(data: ReportData): string {
   if (basis.length === SCORE_KEYS.length) return `The overall score weighs ${full}.`;
   const total = basis.reduce((s, k) => s + OVERALL_WEIGHTS[k], 0);
   const left = SCORE_KEYS.filter((k) => !basis.includes(k));
+  if (!hasMarket(data) && left.length === 1 && left[0] === 'marketShare') {
+    return `The overall score weighs ${basis.map((k) => `${SCORE_LABELS[k]} ${percent(OVERALL_WEIGHTS[k] / total)}`).join(', ')}: with fewer than ${MIN_MARKET_COMPETITORS} competitors there is no Market Share score, so its ${percent(OVERALL_WEIGHTS.marketShare)} is shared among the other three in proportion to their weights (usually ${full}).`;
+  }
   const why = data.provider === 'yelp' && left.every((k) => k === 'digitalPresence' || k === 'engagement') ? ' because Yelp does not give the businesses\' websites' : '';
   return `The overall score compares ${basis.map((k) => `${SCORE_LABELS[k]} (${percent(OVERALL_WEIGHTS[k] / total)})`).join(' and ')} only: ${left.map((k) => SCORE_LABELS[k]).join(' and ')} could not be measured for most businesses${why}, so every business is compared without ${left.length === 1 ? 'it' : 'them'} (usually ${full}).`;
 }
@@ -121,10 +154,12 @@ export const marketSize = (data: ReportData) => data.competitors.length + 1;
 /** What a place without an overall score ("Not enough data") shows for its rank: ranks compare
  *  overall scores only, so it is listed after the ranked places, without a number. */
 export const NOT_RANKED = 'Not ranked';
-/** "#3", or null for a place without an overall score. */
-export const rankNo = (p: AnalysedPlace) => (p.scores.overall === null ? null : `#${p.rank}`);
-/** "#3 of 10", or "Not ranked". */
-export const rankOf = (p: AnalysedPlace, data: ReportData) => (p.scores.overall === null ? NOT_RANKED : `#${p.rank} of ${marketSize(data)}`);
+/** "#3", or null for a place without an overall score or in a report without a market. */
+export const rankNo = (p: AnalysedPlace, data?: ReportData) => (p.scores.overall === null || (data && !hasMarket(data)) ? null : `#${p.rank}`);
+/** "#3 of 10", "Not ranked", or "No market" when there are too few competitors for a rank. */
+export const rankOf = (p: AnalysedPlace, data: ReportData) => (!hasMarket(data) ? NO_MARKET : p.scores.overall === null ? NOT_RANKED : `#${p.rank} of ${marketSize(data)}`);
+/** The business's rank for an API or a card: null without a market or an overall score. */
+export const rankValue = (p: AnalysedPlace, data: ReportData) => (!hasMarket(data) || p.scores.overall === null ? null : p.rank);
 
 /** Where the served methodology page lives (generated from docs/methodology.md at build time). */
 export const METHODOLOGY_PATH = '/methodology';

@@ -1,7 +1,7 @@
 // The report's executive summary in plain sentences, shared by the PDF and the online report.
 import type { AnalysedPlace, ReportData, ScoreKey } from '../types.ts';
 import { breakdownOf, coverageText } from './breakdown.ts';
-import { bandLabel, fmtScore, marketOn, marketSize, NOT_ENOUGH_DATA, notFoundText, overallWeightsText, ranked, rankNo, rankOf, SCORE_KEYS, SCORE_LABELS } from './labels.ts';
+import { bandLabel, fmtScore, hasMarket, marketOn, marketSize, NO_MARKET, noMarketText, NOT_ENOUGH_DATA, notFoundText, overallWeightsText, ranked, rankNo, rankOf, SCORE_KEYS, SCORE_LABELS, scoreText } from './labels.ts';
 import { fmtSolv, solvCell, visibilityLine, visibilityView } from './visibility.ts';
 
 export function findings(data: ReportData): string[] {
@@ -10,10 +10,14 @@ export function findings(data: ReportData): string[] {
   const out: string[] = [];
   const notFound = notFoundText(data);
   if (notFound) out.push(notFound);
+  const noMarket = noMarketText(data);
+  if (noMarket) out.push(noMarket);
   out.push(
     o.you === null
       ? `Too little of your business could be measured for an overall score; the sections below say which data is missing.`
-      : `You rank #${b.rank} of ${marketSize(data)} with an overall ${o.you.toFixed(2)}. The market median is ${o.median?.toFixed(2) ?? 'not known'}${o.leader && !o.leader.isYou ? `, and the leader, ${o.leader.name}, has ${o.leader.score.toFixed(2)}` : ', and you lead the market'}.`,
+      : noMarket
+        ? `Your overall score is ${o.you.toFixed(2)}${headToHead(data, o.you)}.`
+        : `You rank #${b.rank} of ${marketSize(data)} with an overall ${o.you.toFixed(2)}. The market median is ${o.median?.toFixed(2) ?? 'not known'}${o.leader && !o.leader.isYou ? `, and the leader, ${o.leader.name}, has ${o.leader.score.toFixed(2)}` : ', and you lead the market'}.`,
   );
   const scored = SCORE_KEYS.map((k) => ({ k, s: b.scores[k] as number | null })).filter((x): x is { k: ScoreKey; s: number } => x.s !== null);
   const best = scored.length ? scored.reduce((a, x) => (x.s > a.s ? x : a)) : null;
@@ -21,15 +25,15 @@ export function findings(data: ReportData): string[] {
   if (best && worst && best.s > worst.s) {
     out.push(`Your strongest score is ${SCORE_LABELS[best.k]} (${best.s.toFixed(2)}, ${bandLabel(best.s)}); the most room to grow is in ${SCORE_LABELS[worst.k]} (${worst.s.toFixed(2)}, ${bandLabel(worst.s)}).`);
   }
-  const unscored = SCORE_KEYS.filter((k) => b.scores[k] === null);
+  const unscored = SCORE_KEYS.filter((k) => b.scores[k] === null && !(k === 'marketShare' && noMarket));
   if (unscored.length) out.push(`${unscored.map((k) => SCORE_LABELS[k]).join(' and ')}: not enough data to score (${unscored.map((k) => coverageText(breakdownOf(b, k))).join('; ')}).`);
   const first = data.recommendations[0];
   if (first) out.push(`The biggest single gain: ${first.title.replace(/\.$/, '')} (up to +${first.gain.toFixed(2)} on ${SCORE_LABELS[first.score]}).`);
-  const behind = SCORE_KEYS.filter((k) => {
+  const behind = (noMarket ? [] : SCORE_KEYS).filter((k) => {
     const m = marketOn(data, k);
     return m.you !== null && m.median !== null && m.you < m.median;
   });
-  const level = SCORE_KEYS.filter((k) => !behind.includes(k) && marketOn(data, k).you !== null && marketOn(data, k).median !== null);
+  const level = (noMarket ? [] : SCORE_KEYS).filter((k) => !behind.includes(k) && marketOn(data, k).you !== null && marketOn(data, k).median !== null);
   if (behind.length) out.push(`Below the market median on ${behind.map((k) => SCORE_LABELS[k]).join(', ')}${level.length ? `; at or above it on ${level.map((k) => SCORE_LABELS[k]).join(', ')}` : ''}.`);
   out.push(overallWeightsText(data));
   const visibility = visibilityView(data);
@@ -42,6 +46,18 @@ export function findings(data: ReportData): string[] {
   return out;
 }
 
+
+/** The business against each competitor of a market too thin to rank: ", above X (6.10)"; nothing
+ *  without competitors. */
+function headToHead(data: ReportData, you: number): string {
+  const others = data.competitors.filter((c) => c.scores.overall !== null);
+  if (others.length === 0) return data.competitors.length === 0 ? ', measured on Online Reviews, Digital Presence and Customer Engagement' : '';
+  const above = others.filter((c) => c.scores.overall! < you).map((c) => `${c.place.name} (${c.scores.overall!.toFixed(2)})`);
+  const below = others.filter((c) => c.scores.overall! > you).map((c) => `${c.place.name} (${c.scores.overall!.toFixed(2)})`);
+  const level = others.filter((c) => c.scores.overall === you).map((c) => c.place.name);
+  const parts = [above.length ? `above ${above.join(' and ')}` : '', below.length ? `below ${below.join(' and ')}` : '', level.length ? `level with ${level.join(' and ')}` : ''].filter(Boolean);
+  return `: ${parts.join(', ')}`;
+}
 
 /** What a visitor found at a place's website: a listed site that did not answer is not "available";
  *  where the source gives no websites (Yelp), it says so. */
@@ -62,14 +78,15 @@ export function reportLines(d: ReportData): string[] {
   return [
     `${b.place.name} · ${d.category} · ${d.provider}${d.sampleData ? ' (SAMPLE DATA)' : ''}`,
     ...(notFoundText(d) ? [notFoundText(d)!] : []),
-    `Overall ${fmtScore(b.scores.overall)} · rank ${rankOf(b, d)} · market share ${b.scores.marketSharePercent === null ? NOT_ENOUGH_DATA : `${b.scores.marketSharePercent.toFixed(2)}%`}`,
-    ...SCORE_KEYS.map((k) => `  ${SCORE_LABELS[k].padEnd(22)} ${fmtScore(b.scores[k])}`),
+    `Overall ${fmtScore(b.scores.overall)} · rank ${rankOf(b, d)} · market share ${!hasMarket(d) ? NO_MARKET : b.scores.marketSharePercent === null ? NOT_ENOUGH_DATA : `${b.scores.marketSharePercent.toFixed(2)}%`}`,
+    ...(noMarketText(d) ? [noMarketText(d)!] : []),
+    ...SCORE_KEYS.map((k) => `  ${SCORE_LABELS[k].padEnd(22)} ${scoreText(d, k, b.scores[k])}`),
     `  Data points            ${b.dataPoints.length} (${independent} independent measured, ${unknown} unknown)`,
     ...(visibilityLine(d) ? [visibilityLine(d)!] : []),
     overallWeightsText(d),
     '',
     'Rank  Business                          Miles  Website            SoLV     Overall',
-    ...ranked(d).map((p) => `${(rankNo(p) ?? '–').padEnd(5)} ${pad(p.place.name + (p.isMainBusiness ? ' (you)' : ''), 33)} ${p.place.distanceMiles.toFixed(2).padStart(5)}  ${websiteStatus(p, d).padEnd(18)} ${solvCell(p).padStart(7)}  ${fmtScore(p.scores.overall)}`),
+    ...ranked(d).map((p) => `${(rankNo(p, d) ?? '–').padEnd(5)} ${pad(p.place.name + (p.isMainBusiness ? ' (you)' : ''), 33)} ${p.place.distanceMiles.toFixed(2).padStart(5)}  ${websiteStatus(p, d).padEnd(18)} ${solvCell(p).padStart(7)}  ${fmtScore(p.scores.overall)}`),
     '',
     'Recommendations',
     ...d.recommendations.map((r, i) => `  ${i + 1}. ${r.title} (+${r.gain.toFixed(2)} ${SCORE_LABELS[r.score]})`),
