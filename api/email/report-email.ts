@@ -6,7 +6,7 @@ import { COMPETITOR_COUNT, OPERATOR, PRODUCT_NAME } from '../../common/constants
 import type { AppContext } from '../context.ts';
 import { whiteLabelAddress } from '../services/agency-mail.ts';
 import { contactLine, onReportHost, POWERED_BY, sampleNote, themeOf, type Branding } from '../report/branding.ts';
-import { bandColour, fmtDate, fmtScore, marketSize, notFoundText, NOT_RANKED, overallWeightsText, rankNo, rankOf, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS } from '../report/render/labels.ts';
+import { bandColour, comparedWithText, fmtDate, fmtScore, hasMarket, marketSize, noMarketText, notFoundText, NOT_RANKED, overallWeightsText, rankNo, rankOf, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS, scoreText } from '../report/render/labels.ts';
 import type { ReportData } from '../report/types.ts';
 import { metricsText, NOT_MEASURED, RANK_BAND_ORDER, RANK_BANDS, VISIBILITY_TITLE, visibilityLine, visibilityView } from '../report/render/visibility.ts';
 import { domainOf, type MailMessage } from './mailer.ts';
@@ -127,7 +127,9 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
   const { data } = input;
   const b = data.business;
   const size = marketSize(data);
-  const ranks = rankNo(b) ? `ranks ${rankOf(b, data)}` : 'is not ranked';
+  // Without a market the subject ranks nothing: it says what there is (decision 0216).
+  const ranks = !hasMarket(data) ? (data.competitors.length === 0 ? 'has no competitor nearby to rank against' : 'has too few competitors nearby to rank') : rankNo(b) ? `ranks ${rankOf(b, data)}` : 'is not ranked';
+  const noMarket = noMarketText(data);
   const expires = fmtDate(input.expiresAt.toISOString());
   const monthly = input.kind === 'monthly';
   const branding = input.branding ?? null;
@@ -187,12 +189,13 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
     '',
     ...(data.sampleData ? [`${SAMPLE_DATA_LABEL.toUpperCase()}.`, note, ''] : []),
     ...(notFound ? [notFound, ''] : []),
+    ...(noMarket ? [noMarket, ''] : []),
     ...(gaps ? [gaps, ''] : []),
     measuredText(data),
     '',
     `Overall score: ${overallText}`,
     `Market rank: ${rankOf(b, data)} (${data.category}, within ${data.radiusMiles} miles)`,
-    ...SCORE_KEYS.map((k) => `- ${SCORE_LABELS[k]}: ${fmtScore(b.scores[k] as number | null)}`),
+    ...SCORE_KEYS.map((k) => `- ${SCORE_LABELS[k]}: ${scoreText(data, k, b.scores[k] as number | null)}`),
     ...(visibility ? ['', visibility] : []),
     weights,
     '',
@@ -211,10 +214,10 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
     footerText,
   ].join('\n');
 
-  const row = (label: string, score: number | null) => `
+  const row = (key: (typeof SCORE_KEYS)[number], score: number | null) => `
       <tr>
-        <td style="padding:6px 0;font-size:15px;color:#334155">${escapeHtml(label)}</td>
-        <td style="padding:6px 0;font-size:15px;font-weight:700;color:${bandColour(score)};text-align:right">${fmtScore(score)}</td>
+        <td style="padding:6px 0;font-size:15px;color:#334155">${escapeHtml(SCORE_LABELS[key])}</td>
+        <td style="padding:6px 0;font-size:15px;font-weight:700;color:${bandColour(score)};text-align:right">${scoreText(data, key, score)}</td>
       </tr>`;
 
   const html = `<!doctype html>
@@ -233,17 +236,18 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
         <tr><td style="padding:8px 28px">
           ${copyOf ? `<p style="margin:8px 0 12px;padding:10px 12px;background:#f8fafc;border:1px solid #e2e8f0;border-radius:8px;color:#334155;font-size:14px">${escapeHtml(intro)}</p>` : ''}
           <h1 style="font-size:22px;line-height:1.3;margin:8px 0 4px">Your report for ${escapeHtml(b.place.name)} is ready</h1>
-          <p style="margin:0 0 16px;color:#475569;font-size:15px">Hi ${escapeHtml(firstName(input.fullName))}, here is how you compare with the top ${data.competitors.length} ${escapeHtml(data.category.toLowerCase())} businesses within ${data.radiusMiles} miles.</p>
+          <p style="margin:0 0 16px;color:#475569;font-size:15px">Hi ${escapeHtml(firstName(input.fullName))}, ${hasMarket(data) ? `here is how you compare with the top ${data.competitors.length} ${escapeHtml(data.category.toLowerCase())} businesses within ${data.radiusMiles} miles.` : `here is your report (${escapeHtml(data.category.toLowerCase())}: ${escapeHtml(comparedWithText(data))}).`}</p>
           ${data.sampleData ? `<p style="margin:0 0 16px;padding:10px 12px;background:#fffbeb;border:1px solid #fcd34d;border-radius:8px;color:#92400e;font-size:14px"><strong>${escapeHtml(SAMPLE_DATA_LABEL)}.</strong> ${escapeHtml(note)}</p>` : ''}
           ${notFound ? `<p style="margin:0 0 16px;padding:10px 12px;background:#fff7ed;border:1px solid #fdba74;border-radius:8px;color:#9a3412;font-size:14px"><strong>${escapeHtml(notFound)}</strong></p>` : ''}
+          ${noMarket ? `<p style="margin:0 0 16px;padding:10px 12px;background:#f8fafc;border:1px solid #e2e8f0;border-radius:8px;color:#334155;font-size:14px">${escapeHtml(noMarket)}</p>` : ''}
           ${gaps ? `<p style="margin:0 0 16px;padding:10px 12px;background:#f8fafc;border:1px solid #e2e8f0;border-radius:8px;color:#334155;font-size:14px">${escapeHtml(gaps)}</p>` : ''}
-          <img src="cid:${scoreCardCid(whiteFrom)}" width="544" alt="${escapeHtml(`Overall score ${overallText}, ${rankNo(b) ? `rank ${b.rank} of ${size}` : NOT_RANKED.toLowerCase()}${data.sampleData ? `, ${SAMPLE_DATA_LABEL.toLowerCase()}` : ''}`)}" style="display:block;width:100%;max-width:544px;height:auto;border-radius:8px;border:1px solid #e2e8f0">
+          <img src="cid:${scoreCardCid(whiteFrom)}" width="544" alt="${escapeHtml(`Overall score ${overallText}, ${rankNo(b, data) ? `rank ${b.rank} of ${size}` : hasMarket(data) ? NOT_RANKED.toLowerCase() : 'no market to rank in'}${data.sampleData ? `, ${SAMPLE_DATA_LABEL.toLowerCase()}` : ''}`)}" style="display:block;width:100%;max-width:544px;height:auto;border-radius:8px;border:1px solid #e2e8f0">
         </td></tr>
         <tr><td style="padding:8px 28px">
           <table role="presentation" width="100%" cellpadding="0" cellspacing="0">
             <tr><td style="padding:6px 0;font-size:15px;font-weight:700">Overall score</td><td style="padding:6px 0;font-size:15px;font-weight:700;text-align:right;color:${bandColour(overall)}">${escapeHtml(overallText)}</td></tr>
             <tr><td style="padding:6px 0;font-size:15px;font-weight:700">Market rank</td><td style="padding:6px 0;font-size:15px;font-weight:700;text-align:right">${rankOf(b, data)}</td></tr>
-            ${SCORE_KEYS.map((k) => row(SCORE_LABELS[k], b.scores[k] as number | null)).join('')}
+            ${SCORE_KEYS.map((k) => row(k, b.scores[k] as number | null)).join('')}
           </table>
           <p style="margin:8px 0 0;color:#475569;font-size:13px">${escapeHtml(weights)} ${escapeHtml(measuredText(data))}</p>
         </td></tr>

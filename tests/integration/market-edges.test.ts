@@ -1,7 +1,17 @@
 // Markets at their thinnest and Google's documented edge values, against the local Google Places
 // stand-in (tests/helpers/places-standin.ts, markets.ts): a business with no competitor within the
 // radius, one with two, a place open 24/7, a place not open yet, a price level Google does not know.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readOutboxMessage } from '../../api/email/outbox.ts';
+import { createRegistry } from '../../api/jobs/registry.ts';
+import { createWorker } from '../../api/jobs/worker.ts';
+import { scoreCardTree } from '../../api/report/render/score-card.ts';
+import { reports } from '../../db/schema/reports.ts';
+import { createReportRequest } from '../helpers/report-requests.ts';
 import { analyseBusiness, type AnalyseOptions } from '../../api/report/analyse.ts';
 import type { ReportData, ReportInput } from '../../api/report/types.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
@@ -111,5 +121,38 @@ describe('a market is a market only with competitors in it (decision 0216)', () 
     expect(text).not.toMatch(/#\d of 3|you lead|% of the reviews in this market are yours/);
     expect(text).toMatch(/Too few competitors to rank you: 2 other restaurants were found within 20 miles/);
     expect(text).toMatch(/Your overall score is \d+\.\d\d: (above|below|level with) /);
+  });
+
+  it('says so on every surface: the PDF, the e-mail body and subject, the score card', async () => {
+    const h = await harness('no-competitors');
+    const registry = createRegistry({ analyse: (ctx, reportInput) => analyseBusiness(ctx, reportInput, { now: NOW, fetch: sites }) });
+    const worker = createWorker(h.t.ctx, { registry, backoffBaseMs: 1, backoffMaxMs: 1 });
+    const { request } = await createReportRequest(h.t.ctx, { company: MARKETS['no-competitors'].company });
+    await worker.runNext();
+    const report = (await h.t.ctx.db.select().from(reports).where(eq(reports.requestId, request.id)))[0]!;
+    expect(report.emailSent).toBe(true);
+    const data = report.data as ReportData;
+    expect(data.competitors).toEqual([]);
+    const wrong = /#1 of 1|rank 1 of 1|ranks #|you lead|100\.00% of the reviews|top 0/;
+    const file = readdirSync(join(h.t.dataDir, 'outbox')).find((f) => f.includes(report.id))!;
+    const mail = (await readOutboxMessage(h.t.ctx, file))!.email;
+    expect(mail.subject).toMatch(/Prairie Creek Diner has no competitor nearby to rank against$/);
+    expect(mail.subject).not.toMatch(wrong);
+    for (const body of [mail.text as string, mail.html as string]) {
+      expect(body).not.toMatch(wrong);
+      expect(body).toMatch(/No market to rank you in: no other restaurant was found within 20 miles/);
+      expect(body).toMatch(/Market Share: No market|>No market</);
+    }
+    expect(mail.text).toMatch(/Market rank: No market/);
+    const pdf = mail.attachments.find((a) => a.mimeType === 'application/pdf')!;
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf.content as ArrayBuffer)), { mergePages: true });
+    expect(text).not.toMatch(wrong);
+    expect(text).toMatch(/no restaurant competitor within 20 miles/);
+    expect(text).toMatch(/No market to rank in/);
+    expect(text).toMatch(/Share of the reviews in this market:\s+No market/);
+    const card = JSON.stringify(scoreCardTree(data));
+    expect(card).not.toMatch(wrong);
+    expect(card).toMatch(/no competitor within 20 miles/);
+    expect(card).toMatch(/No market to rank in/);
   });
 });

@@ -146,8 +146,10 @@ export function marketOn(data: ReportData, key: ScoreKey | 'overall') {
   const median = sorted.length < 2 ? null : sorted.length % 2 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
   const leader = scored.reduce<{ p: AnalysedPlace; s: number } | null>((best, x) => (!best || x.s > best.s ? x : best), null);
   const you = data.business.scores[key] as number | null;
-  const position = you === null ? null : scored.filter((x) => x.s > you).length + 1;
-  return { you, median, leader: leader && { name: leader.p.place.name, score: leader.s, isYou: leader.p.isMainBusiness }, position, scoredCount: scored.length };
+  // Without a market there is no position; with no competitor, no leader either (decision 0216).
+  const position = you === null || !hasMarket(data) ? null : scored.filter((x) => x.s > you).length + 1;
+  const lead = leader && data.competitors.length > 0 ? { name: leader.p.place.name, score: leader.s, isYou: leader.p.isMainBusiness } : null;
+  return { you, median, leader: lead, position, scoredCount: scored.length };
 }
 export const marketSize = (data: ReportData) => data.competitors.length + 1;
 

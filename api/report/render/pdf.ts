@@ -29,9 +29,13 @@ import {
   gainText,
   HOW_COMPUTED,
   legendText,
+  comparedWithText,
+  hasMarket,
   marketOn,
   marketSize,
   METHODOLOGY_SUMMARY,
+  NO_MARKET,
+  noMarketText,
   NOT_RANKED,
   ranked,
   rankNo,
@@ -157,7 +161,7 @@ function cover(doc: Doc, root: Struct, data: ReportData, look: Look) {
   doc.font('Regular').fontSize(10).fillColor(INK3);
   if (b.place.address) line(doc, sect, b.place.address, MARGIN, doc.y, CONTENT_WIDTH);
   doc.y += b.place.address ? 14 : 0;
-  line(doc, sect, `${data.category} · compared with the top ${data.competitors.length} competitors within ${data.radiusMiles} miles`, MARGIN, doc.y, CONTENT_WIDTH);
+  line(doc, sect, `${data.category} · ${comparedWithText(data)}`, MARGIN, doc.y, CONTENT_WIDTH);
   doc.y += 20;
   if (data.sampleData) {
     doc.font('Regular').fontSize(9.5);
@@ -194,9 +198,9 @@ function overview(doc: Doc, sect: Struct, data: ReportData, look: Look) {
   const pw = doc.widthOfString(label) + 16;
   pill(doc, sect, label, MARGIN + (cardW - pw) / 2, top + 102, bandColour(overall), tintOf(overall), 9);
   doc.font('Bold').fontSize(15).fillColor(INK);
-  line(doc, sect, rankNo(b) ? `Rank ${rankOf(b, data)}` : NOT_RANKED, MARGIN, top + 132, cardW, { align: 'center' });
+  line(doc, sect, rankNo(b, data) ? `Rank ${rankOf(b, data)}` : hasMarket(data) ? NOT_RANKED : `${NO_MARKET} to rank in`, MARGIN, top + 132, cardW, { align: 'center' });
   doc.font('Regular').fontSize(8.5).fillColor(INK3);
-  doc.text(shareText(b.scores.marketSharePercent), MARGIN + 14, top + 156, { width: cardW - 28, align: 'center', structParent: sect });
+  doc.text(shareText(b.scores.marketSharePercent, data), MARGIN + 14, top + 156, { width: cardW - 28, align: 'center', structParent: sect });
 
   // The radar: the business against the market median on the four scores.
   const medians = SCORE_KEYS.map((k) => marketOn(data, k).median);
@@ -259,11 +263,11 @@ function market(doc: Doc, root: Struct, data: ReportData) {
   const sect = doc.struct('Sect');
   root.add(sect);
   heading(doc, sect, 'How you compare', 240, 'H1');
-  para(doc, sect, `Overall scores of the ${marketSize(data)} businesses compared, in rank order. Your row is outlined.`, { colour: INK3 });
+  para(doc, sect, hasMarket(data) ? `Overall scores of the ${marketSize(data)} businesses compared, in rank order. Your row is outlined.` : `${noMarketText(data)} Your row is outlined.`, { colour: INK3 });
   const rows = ranked(data);
   const top = doc.y + 4;
-  figure(doc, sect, `Bar chart of overall scores: ${rows.map((p) => `${rankNo(p) ?? NOT_RANKED} ${p.place.name} ${fmtScore(p.scores.overall)}`).join('; ')}.`, () => {
-    bars(doc, rows.map((p) => ({ label: `${rankNo(p) ?? '–'}  ${p.place.name}${p.isMainBusiness ? ' (you)' : ''}`, score: p.scores.overall as number | null, strong: p.isMainBusiness })), MARGIN, top, CONTENT_WIDTH, 190, 18);
+  figure(doc, sect, `Bar chart of overall scores: ${rows.map((p) => `${rankNo(p, data) ?? (hasMarket(data) ? NOT_RANKED : '')} ${p.place.name} ${fmtScore(p.scores.overall)}`).join('; ')}.`, () => {
+    bars(doc, rows.map((p) => ({ label: `${rankNo(p, data) ?? '–'}  ${p.place.name}${p.isMainBusiness ? ' (you)' : ''}`, score: p.scores.overall as number | null, strong: p.isMainBusiness })), MARGIN, top, CONTENT_WIDTH, 190, 18);
   });
   doc.y = top + rows.length * 18 + 16;
   doc.x = MARGIN;
@@ -288,13 +292,13 @@ function market(doc: Doc, root: Struct, data: ReportData) {
     rows.map((p) => ({
       bold: p.isMainBusiness,
       cells: [
-        rankNo(p) ?? '–',
+        rankNo(p, data) ?? '–',
         p.isMainBusiness ? `${p.place.name} (you)` : p.place.name,
         p.isMainBusiness ? '-' : p.place.distanceMiles.toFixed(2),
         p.place.rating === null ? 'n/a' : p.place.rating.toFixed(1),
         p.place.reviewCount === null ? 'n/a' : String(p.place.reviewCount),
         solvCell(p),
-        ...SCORE_KEYS.map((k) => cell(p.scores[k] as number | null)),
+        ...SCORE_KEYS.map((k) => (k === 'marketShare' && !hasMarket(data) ? '–' : cell(p.scores[k] as number | null))),
         cell(p.scores.overall as number | null),
       ],
       muted: [6, 7, 8, 9, 10].filter((i) => (i < 10 ? p.scores[SCORE_KEYS[i - 6]!] : p.scores.overall) === null),
@@ -431,6 +435,8 @@ function scoreSection(doc: Doc, root: Struct, data: ReportData, key: ScoreKey, l
   const b = data.business;
   const breakdown = breakdownOf(b, key);
   const score = b.scores[key] as number | null;
+  // Market Share without a market: no score, and why (decision 0216).
+  const noMarket = key === 'marketShare' && score === null ? noMarketText(data) : null;
   const sect = doc.struct('Sect');
   root.add(sect);
   // Title row: name, score, band.
@@ -438,14 +444,14 @@ function scoreSection(doc: Doc, root: Struct, data: ReportData, key: ScoreKey, l
   doc.font('Bold').fontSize(18).fillColor(INK);
   line(doc, sect, SCORE_LABELS[key], MARGIN, top, 300, { type: 'H1' });
   doc.font('Bold').fontSize(score === null ? 13 : 20).fillColor(bandColour(score));
-  line(doc, sect, score === null ? 'Not enough data' : `${score.toFixed(2)} / 10`, MARGIN + 300, top + (score === null ? 4 : -2), CONTENT_WIDTH - 300, { align: 'right' });
+  line(doc, sect, score === null ? (noMarket ? NO_MARKET : 'Not enough data') : `${score.toFixed(2)} / 10`, MARGIN + 300, top + (score === null ? 4 : -2), CONTENT_WIDTH - 300, { align: 'right' });
   doc.y = top + 28;
-  const label = bandLabel(score);
+  const label = noMarket ? NO_MARKET : bandLabel(score);
   const pw = pill(doc, sect, label, MARGIN, doc.y, bandColour(score), tintOf(score), 8.5);
   doc.font('Regular').fontSize(8.5).fillColor(INK3);
   if (breakdown.totalWeight > 0) line(doc, sect, `${coverageText(breakdown)} (${Math.round(breakdown.coverage * 100)}%)`, MARGIN + pw + 10, doc.y + 4.5, CONTENT_WIDTH - pw - 10);
   doc.y += 28;
-  para(doc, sect, scaleMeaning(score), { colour: INK2, gap: 10 });
+  para(doc, sect, noMarket ?? scaleMeaning(score), { colour: INK2, gap: 10 });
 
   // What it means / why it matters, side by side.
   const colW = (CONTENT_WIDTH - 20) / 2;
@@ -475,7 +481,7 @@ function scoreSection(doc: Doc, root: Struct, data: ReportData, key: ScoreKey, l
   });
   doc.y = by + items.length * 18 + 4;
   doc.font('Regular').fontSize(8.5).fillColor(MUTED);
-  line(doc, sect, m.position === null ? `Not ranked on this score: not enough data.` : `#${m.position} of ${m.scoredCount} businesses with this score.`, MARGIN, doc.y, CONTENT_WIDTH);
+  line(doc, sect, m.position === null ? (hasMarket(data) ? `Not ranked on this score: not enough data.` : `Not ranked on this score: too few competitors for a rank.`) : `#${m.position} of ${m.scoredCount} businesses with this score.`, MARGIN, doc.y, CONTENT_WIDTH);
   doc.y += 20;
 
   // Top fixes.
@@ -642,7 +648,7 @@ export async function renderPdf(data: ReportData, links: ReportLinks, branding: 
     pdfVersion: '1.7',
     info: {
       Title: `${author} report: ${name}${data.sampleData ? ` (${SAMPLE_DATA_LABEL.toLowerCase()})` : ''}`,
-      Subject: `${name} against the top ${data.competitors.length} ${data.category.toLowerCase()} competitors within ${data.radiusMiles} miles: scores, rank, data points and recommendations`,
+      Subject: hasMarket(data) ? `${name} against the top ${data.competitors.length} ${data.category.toLowerCase()} competitors within ${data.radiusMiles} miles: scores, rank, data points and recommendations` : `${name}, ${data.category.toLowerCase()}: ${comparedWithText(data)}; scores, data points and recommendations`,
       Author: author,
       Creator: author,
       CreationDate: new Date(data.generatedAt),

@@ -7,7 +7,7 @@ import satori from 'satori';
 import { pngSize, themeOf, type Branding } from '../branding.ts';
 import type { ReportData } from '../types.ts';
 import { fallbackData, fallbacksFor, interFont } from './fonts.ts';
-import { bandColour, bandLabel, fmtDate, fmtScore, NOT_RANKED, rankNo, rankOf, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS } from './labels.ts';
+import { bandColour, bandLabel, fmtDate, fmtScore, hasMarket, NO_MARKET, NOT_RANKED, rankNo, rankOf, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS } from './labels.ts';
 
 export const SCORE_CARD_SIZE = { width: 1200, height: 630 } as const;
 
@@ -21,7 +21,7 @@ const h = (type: string, style: Style, ...children: Array<Node | string>): Node 
   props: { style: { display: 'flex', boxSizing: 'border-box', ...style }, children: children.length === 1 ? children[0] : children },
 });
 
-function scoreRow(label: string, score: number | null): Node {
+function scoreRow(label: string, score: number | null, empty = fmtScore(score)): Node {
   const width = score === null ? 0 : Math.max(2, Math.min(100, score * 10));
   return h(
     'div',
@@ -30,7 +30,7 @@ function scoreRow(label: string, score: number | null): Node {
       'div',
       { justifyContent: 'space-between', fontSize: 24, color: '#334155', marginBottom: 8 },
       h('span', {}, label),
-      h('span', { fontWeight: 700, color: score === null ? '#64748b' : '#0f172a', fontSize: score === null ? 20 : 24 }, fmtScore(score)),
+      h('span', { fontWeight: 700, color: score === null ? '#64748b' : '#0f172a', fontSize: score === null ? 20 : 24 }, score === null ? empty : fmtScore(score)),
     ),
     h('div', { height: 14, backgroundColor: '#e2e8f0', borderRadius: 7, width: '100%' }, h('div', { height: 14, width: `${width}%`, backgroundColor: bandColour(score), borderRadius: 7 })),
   );
@@ -78,7 +78,7 @@ export function scoreCardTree(data: ReportData, branding: Branding | null = null
         'div',
         { flexDirection: 'column', width: 400, alignItems: 'center', justifyContent: 'center', borderRight: '1px solid #e2e8f0', paddingRight: 36 },
         h('div', { fontSize: 30, fontWeight: 700, color: '#0f172a', marginBottom: 6, lineHeight: 1.2, ...clamp2 }, b.place.name),
-        h('div', { fontSize: 20, color: '#475569', marginBottom: 18, ...clamp2 }, `${data.category} · ${data.radiusMiles}-mile market`),
+        h('div', { fontSize: 20, color: '#475569', marginBottom: 18, ...clamp2 }, hasMarket(data) ? `${data.category} · ${data.radiusMiles}-mile market` : `${data.category} · ${data.competitors.length === 0 ? 'no competitor' : `${data.competitors.length} competitor${data.competitors.length === 1 ? '' : 's'}`} within ${data.radiusMiles} miles`),
         h(
           'div',
           { width: 190, height: 190, borderRadius: '50%', border: `14px solid ${bandColour(overall)}`, alignItems: 'center', justifyContent: 'center', flexDirection: 'column' },
@@ -89,9 +89,9 @@ export function scoreCardTree(data: ReportData, branding: Branding | null = null
           // No band to name without a score: the ring says "Not enough data" once.
           ...(overall === null ? [] : [h('div', { fontSize: 16, fontWeight: 600, color: bandColour(overall), marginTop: 2 }, bandLabel(overall))]),
         ),
-        h('div', { marginTop: 22, fontSize: 28, fontWeight: 700, color: theme.secondaryInk }, rankNo(b) ? `Rank ${rankOf(b, data)}` : NOT_RANKED),
+        h('div', { marginTop: 22, fontSize: 28, fontWeight: 700, color: theme.secondaryInk }, rankNo(b, data) ? `Rank ${rankOf(b, data)}` : hasMarket(data) ? NOT_RANKED : `${NO_MARKET} to rank in`),
       ),
-      h('div', { flex: 1, flexDirection: 'column', justifyContent: 'center', paddingLeft: 40 }, ...SCORE_KEYS.map((k) => scoreRow(SCORE_LABELS[k], b.scores[k] as number | null))),
+      h('div', { flex: 1, flexDirection: 'column', justifyContent: 'center', paddingLeft: 40 }, ...SCORE_KEYS.map((k) => scoreRow(SCORE_LABELS[k], b.scores[k] as number | null, k === 'marketShare' && !hasMarket(data) ? NO_MARKET : undefined))),
     ),
   );
 }
