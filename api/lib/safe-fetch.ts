@@ -13,7 +13,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import zlib, { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import ipaddr from 'ipaddr.js';
 
 export const SAFE_FETCH_DEFAULTS = { timeoutMs: 8000, maxBytes: 2 * 1024 * 1024, maxRedirects: 5, ports: [80, 443] } as const;
@@ -50,6 +50,13 @@ export interface SafeFetchOptions {
   body?: string;
   /** DNS resolver (tests inject one that answers with a private address); defaults to dns.lookup. */
   resolver?: typeof dnsLookup;
+  /** Keep what was read instead of failing (a website read as a visitor meets it): a body past
+   *  `maxBytes` is cut there (`truncated: 'size'`, the rest counted, not kept, up to
+   *  `countBytes`, while the time lasts), and a body still arriving at the time limit is what
+   *  arrived (`truncated: 'time'`). Without it either one is a SafeFetchError. */
+  partial?: boolean;
+  /** With `partial`: how many bytes past `maxBytes` are counted for the body's size (default 10 × maxBytes). */
+  countBytes?: number;
 }
 
 export interface SafeResponse {
@@ -63,6 +70,13 @@ export interface SafeResponse {
   redirects: string[];
   /** The address connected to ('in-process' for the product's sample sites). */
   address: string;
+  /** With `partial`: why the body is only the first part of what the server sent, or null. */
+  truncated: 'size' | 'time' | null;
+  /** The body's full size in bytes: the declared Content-Length, else the bytes received (kept
+   *  or only counted); `sizeExact` is false when reading stopped before the end without a
+   *  declared length (then it is a lower bound). */
+  size: number;
+  sizeExact: boolean;
 }
 
 const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96') as [ipaddr.IPv6, number];
@@ -139,6 +153,9 @@ interface OneResponse {
   headers: Record<string, string>;
   body: Buffer;
   address: string;
+  truncated: 'size' | 'time' | null;
+  size: number;
+  sizeExact: boolean;
 }
 
 function flatHeaders(raw: http.IncomingHttpHeaders): Record<string, string> {
@@ -187,21 +204,49 @@ function requestOnce(url: URL, options: SafeFetchOptions, signal: AbortSignal, m
         const address = res.socket?.remoteAddress ?? '';
         const chunks: Buffer[] = [];
         let size = 0;
+        let kept = 0;
         const declared = Number(res.headers['content-length'] ?? 0);
-        if (declared > maxBytes) {
+        const partial = options.partial ?? false;
+        const countLimit = maxBytes + (options.countBytes ?? 10 * maxBytes);
+        const done = (truncated: 'size' | 'time' | null, sizeExact: boolean) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve({ status: res.statusCode ?? 0, headers: flatHeaders(res.headers), body: Buffer.concat(chunks), address, truncated, size: declared > size ? declared : size, sizeExact: sizeExact || declared >= size });
+        };
+        // A body still arriving at the time limit: what arrived is the page as far as a visitor
+        // waiting that long would see it.
+        const onAbort = () => {
+          if (!partial) return;
+          done(kept < size ? 'size' : 'time', false);
+          res.destroy();
+        };
+        signal.addEventListener('abort', onAbort);
+        if (declared > maxBytes && !partial) {
           res.destroy();
           return reject(new SafeFetchError('too_large', `body larger than ${maxBytes} bytes`));
         }
         res.on('data', (chunk: Buffer) => {
           size += chunk.length;
           if (size > maxBytes) {
-            res.destroy();
-            reject(new SafeFetchError('too_large', `body larger than ${maxBytes} bytes`));
+            if (!partial) {
+              res.destroy();
+              reject(new SafeFetchError('too_large', `body larger than ${maxBytes} bytes`));
+              return;
+            }
+            if (kept < maxBytes) {
+              chunks.push(chunk.subarray(0, maxBytes - kept));
+              kept = maxBytes;
+            }
+            // The declared length is the size; else count on (not keeping) up to the limit.
+            if (declared > 0 || size >= countLimit) {
+              done('size', declared > 0);
+              res.destroy();
+            }
             return;
           }
+          kept += chunk.length;
           chunks.push(chunk);
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: flatHeaders(res.headers), body: Buffer.concat(chunks), address }));
+        res.on('end', () => done(kept < size ? 'size' : null, true));
         res.on('error', reject);
       },
     );
@@ -230,7 +275,7 @@ async function inProcessOnce(url: URL, site: InProcessSite, maxBytes: number): P
   const headers: Record<string, string> = {};
   res.headers.forEach((v, k) => (headers[k.toLowerCase()] = v));
   const body = await readLimited(res.body, maxBytes);
-  return { status: res.status, headers, body, address: 'in-process' };
+  return { status: res.status, headers, body, address: 'in-process', truncated: null, size: body.length, sizeExact: true };
 }
 
 /** The body as text in the charset the Content-Type (or the page's own meta tag) names; UTF-8 otherwise. */
@@ -243,14 +288,16 @@ function decodeText(body: Buffer, contentType: string | undefined): string {
   }
 }
 
-/** We ask for identity encoding; a server that compresses anyway is decoded, within the size limit. */
-function decode(body: Buffer, encoding: string | undefined, maxBytes: number): Buffer {
+/** We ask for identity encoding; a server that compresses anyway is decoded, within the size
+ *  limit; a body cut short is decoded as far as it goes. */
+function decode(body: Buffer, encoding: string | undefined, maxBytes: number, cut = false): Buffer {
   const e = encoding?.trim().toLowerCase();
   if (!e || e === 'identity' || body.length === 0) return body;
+  const flush = cut ? { finishFlush: zlib.constants.Z_SYNC_FLUSH } : {};
   try {
-    if (e === 'gzip' || e === 'x-gzip') return gunzipSync(body, { maxOutputLength: maxBytes });
-    if (e === 'deflate') return inflateSync(body, { maxOutputLength: maxBytes });
-    if (e === 'br') return brotliDecompressSync(body, { maxOutputLength: maxBytes });
+    if (e === 'gzip' || e === 'x-gzip') return gunzipSync(body, { maxOutputLength: maxBytes, ...flush });
+    if (e === 'deflate') return inflateSync(body, { maxOutputLength: maxBytes, ...flush });
+    if (e === 'br') return brotliDecompressSync(body, { maxOutputLength: maxBytes, ...(cut ? { finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH } : {}) });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new SafeFetchError('too_large', `decoded body larger than ${maxBytes} bytes`);
     throw new SafeFetchError('network', `could not decode ${e} body`);
@@ -296,7 +343,7 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
         url = next;
         continue;
       }
-      const body = decode(one.body, one.headers['content-encoding'], maxBytes);
+      const body = decode(one.body, one.headers['content-encoding'], maxBytes, one.truncated !== null);
       return {
         url: url.href,
         status: one.status,
@@ -306,6 +353,9 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
         elapsedMs: performance.now() - started,
         redirects,
         address: one.address,
+        truncated: one.truncated,
+        size: one.size,
+        sizeExact: one.sizeExact,
       };
     }
   } finally {

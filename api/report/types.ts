@@ -83,6 +83,12 @@ export interface DataPoint {
    *  answer, there is no website, the provider does not list the business, it has no reviews.
    *  Recommendations fold such points into the one action that fixes that fact. */
   absentBecause?: AbsentBecause;
+  /** The value is a lower bound that scores as the value itself (a page still arriving after the
+   *  time limit: "at least 8000 ms"). */
+  atLeast?: boolean;
+  /** Unknown because that part of the website could not be seen (a site refusing automated
+   *  visitors, a page cut short or drawn by JavaScript), never because it is missing. */
+  unseen?: boolean;
 }
 
 export type AbsentBecause = 'site_down' | 'no_site' | 'not_listed' | 'no_reviews';
@@ -142,6 +148,26 @@ export interface AnalysedPlace {
   reviewVelocity: Record<string, unknown>;
   sentiment: Record<string, unknown>;
   ads: Record<string, unknown>;
+  /** How its website was met (decision 0217); absent on reports made before it, and when no
+   *  website was read. */
+  website?: WebsiteRead;
+}
+
+/** down: no connection, no DNS answer, no answer in time, an error page, a 5xx on every try;
+ *  refused: the server refuses automated visitors (403/429, a bot-protection challenge);
+ *  too_large: only the first part read; slow: answered slowly; script_rendered: the page's
+ *  content is drawn by JavaScript; read: read in full. */
+export type SiteReadState = 'read' | 'down' | 'refused' | 'too_large' | 'slow' | 'script_rendered';
+
+export interface WebsiteRead {
+  state: SiteReadState;
+  /** Why, in words ("a Cloudflare challenge page (HTTP 503)", "no DNS answer for its domain"). */
+  detail: string | null;
+  /** Besides the headline: also slow, also drawn by JavaScript. */
+  slow: boolean;
+  scriptRendered: boolean;
+  /** Website data points that could not be seen (unknown, not missing). */
+  unseen: number;
 }
 
 export interface Recommendation {

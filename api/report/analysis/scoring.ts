@@ -23,7 +23,8 @@ export function rawValue(point: DataPoint): string {
   if (typeof point.value === 'boolean') return point.value ? 'Yes' : 'No';
   if (typeof point.value === 'string') return point.unit && point.unit !== 'text' && point.unit !== 'URL' ? `${point.value} ${point.unit}` : point.value;
   const n = Number.isInteger(point.value) ? String(point.value) : point.value.toFixed(2);
-  return point.unit === 'yes/no' || !point.unit ? n : withUnit(n, point.unit);
+  const shown = point.unit === 'yes/no' || !point.unit ? n : withUnit(n, point.unit);
+  return point.atLeast ? `at least ${shown}` : shown;
 }
 
 /** The most one review among `n` excerpts can move each excerpt-based point's normalised value:
@@ -154,6 +155,7 @@ export function formatValue(point: DataPoint): string {
   if (point.value === null) return 'none';
   if (typeof point.value === 'boolean') return point.value ? 'yes' : 'no';
   if (point.unit === 'yes/no' || point.unit === 'text') return String(point.value);
+  if (point.atLeast) return `at least ${withUnit(typeof point.value === 'number' && !Number.isInteger(point.value) ? point.value.toFixed(2) : String(point.value), point.unit)}`;
   return withUnit(typeof point.value === 'number' && !Number.isInteger(point.value) ? point.value.toFixed(2) : String(point.value), point.unit);
 }
 

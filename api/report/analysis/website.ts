@@ -6,11 +6,41 @@ import * as cheerio from 'cheerio';
 import { digitsOnly } from '../../../common/constants.ts';
 import { safeFetch, SafeFetchError, type SafeFetchOptions, type SafeResponse } from '../../lib/safe-fetch.ts';
 import { SAMPLE_SITES_PATH } from './sample-sites.ts';
+import type { SiteReadState } from '../types.ts';
+
+/** How a visitor's homepage was met (decision 0217): read in full; down (no connection, no DNS
+ *  answer, no answer in time, an error status, a 5xx on every try); refusing automated visitors
+ *  (403/429 or a bot-protection challenge page: the server is up, the page was not shown to us);
+ *  too large (the first SITE_FETCH_MAX_BYTES read); slow (answered, the whole page took SLOW_MS
+ *  or more, or was still arriving at the time limit); its content drawn by JavaScript (the HTML
+ *  is a shell this check does not run). */
+export type { SiteReadState };
+
+/** A homepage taking this long or more to arrive is slow: where the response-time point reaches its worst. */
+export const SLOW_MS = 3000;
 
 export interface WebsiteAnalysis {
   url: string;
+  /** The server answered (not down): a page, or a refusal of automated visitors. */
   reachable: boolean;
   error: string | null;
+  /** The headline of how the homepage was met. */
+  state: SiteReadState;
+  /** Why, in words: "HTTP 403", "a Cloudflare challenge page (HTTP 503)", "no DNS answer for the domain"... */
+  detail: string | null;
+  /** The bot protection recognised on a refusal ('Cloudflare', 'Sucuri', 'DataDome', 'Akamai'...), or null. */
+  refusedBy: string | null;
+  /** Conditions besides the headline: slow, cut at the size or the time limit, drawn by JavaScript. */
+  slow: boolean;
+  truncated: 'size' | 'time' | null;
+  scriptRendered: boolean;
+  /** Fields of this record whose absence could not be seen (a page not read, not all read or not
+   *  rendered; a file that refused us): a value found in them holds, an empty one is unknown. */
+  unseen: string[];
+  /** Numeric fields that are lower bounds (a page still arriving, a size not all counted). */
+  atLeast: string[];
+  /** Why the unseen fields could not be seen, one sentence. */
+  unseenWhy: string | null;
   finalUrl: string | null;
   https: boolean;
   status: number | null;
@@ -181,9 +211,9 @@ async function tryFetch(url: string, options: SafeFetchOptions): Promise<SafeRes
   }
 }
 
-export function unreachable(url: string, error: string): WebsiteAnalysis {
+export function unreachable(url: string, error: string, detail: string | null = null): WebsiteAnalysis {
   return {
-    url, reachable: false, error, finalUrl: null, https: /^https:/i.test(url), status: null, responseMs: null, pageWeightKb: null, redirects: 0,
+    url, reachable: false, error, state: 'down', detail: detail ?? error, refusedBy: null, slow: false, truncated: null, scriptRendered: false, unseen: [], atLeast: [], unseenWhy: null, finalUrl: null, https: /^https:/i.test(url), status: null, responseMs: null, pageWeightKb: null, redirects: 0,
     title: null, metaDescription: null, h1: [], h2Count: 0, viewport: false, lang: false, canonical: false, charset: false,
     schemaTypes: [], schemaLocalBusiness: false, schemaAddress: false, schemaOpeningHours: false, schemaPhone: null,
     ogTitle: false, ogDescription: false, ogImage: false, twitterCard: false, favicon: false, robotsTxt: false, sitemap: false, sitemapInRobots: false,
@@ -204,9 +234,13 @@ export function unreachable(url: string, error: string): WebsiteAnalysis {
 const LOCAL_BUSINESS_TYPES = /LocalBusiness|Dentist|Restaurant|Plumber|AutoRepair|HairSalon|BeautySalon|LegalService|Attorney|HealthClub|ExerciseGym|VeterinaryCare|RealEstateAgent|HVACBusiness|HomeAndConstructionBusiness|MedicalBusiness|Store|FoodEstablishment|ProfessionalService/;
 
 /** Parse a fetched homepage (exported for fixture tests). */
-export function extractFromHtml(html: string, pageUrl: URL, headers: Record<string, string> = {}): Omit<WebsiteAnalysis, 'url' | 'reachable' | 'error' | 'finalUrl' | 'status' | 'responseMs' | 'pageWeightKb' | 'redirects' | 'robotsTxt' | 'sitemap' | 'sitemapInRobots'> {
+type NotFromHtml = 'url' | 'reachable' | 'error' | 'state' | 'detail' | 'refusedBy' | 'slow' | 'truncated' | 'scriptRendered' | 'unseen' | 'atLeast' | 'unseenWhy' | 'finalUrl' | 'status' | 'responseMs' | 'pageWeightKb' | 'redirects' | 'robotsTxt' | 'sitemap' | 'sitemapInRobots';
+export function extractFromHtml(html: string, pageUrl: URL, headers: Record<string, string> = {}): Omit<WebsiteAnalysis, NotFromHtml> {
   const $ = cheerio.load(html);
-  const text = $('body').text().replace(/\s+/g, ' ').trim();
+  // What a visitor reads: the body's text without scripts, styles and the no-script fallback.
+  const body = $('body').clone();
+  body.find('script, style, noscript, template').remove();
+  const text = body.text().replace(/\s+/g, ' ').trim();
   const all = html;
 
   const schemaTypes: string[] = [];
@@ -373,22 +407,107 @@ export function extractFromHtml(html: string, pageUrl: URL, headers: Record<stri
   };
 }
 
-/** Fetch and read one website. Never throws: an unreachable site comes back with reachable=false. */
-export async function analyseWebsite(url: string, fetchOptions: SafeFetchOptions): Promise<WebsiteAnalysis> {
-  let home: SafeResponse;
-  try {
-    home = await safeFetch(url, fetchOptions);
-  } catch (error) {
-    return unreachable(url, error instanceof SafeFetchError ? `${error.reason}: ${error.message}` : String(error));
+/** Bot protection, recognised by its headers and its challenge or block page. A page matching
+ *  `page` is a refusal whatever its status (some challenges answer 200 or 202); `header` and
+ *  `server` are trusted only on an error status, since they are on the protected site's every
+ *  answer. */
+const PROTECTION: Array<{ name: string; page?: RegExp; header?: string; server?: RegExp }> = [
+  { name: 'Cloudflare', page: /<title>\s*(Just a moment\.\.\.|Attention Required! \| Cloudflare)|cf-browser-verification|window\._cf_chl_opt|Checking (if the site connection is secure|your browser before accessing)/i, header: 'cf-mitigated', server: /^cloudflare/i },
+  { name: 'Sucuri', page: /Sucuri WebSite Firewall|Access Denied - Sucuri|sucuri_cloudproxy_js/i, header: 'x-sucuri-block', server: /Sucuri/i },
+  { name: 'DataDome', page: /(geo|ct)\.captcha-delivery\.com/i, header: 'x-datadome' },
+  { name: 'Akamai', page: /Reference\s*(&#32;)?(#|&#35;)\s*\d+\.[0-9a-f]+\.\d+\.[0-9a-f]+|errors\.edgesuite\.net/i, server: /AkamaiGHost/i },
+  { name: 'Imperva', page: /Incapsula incident ID|_Incapsula_Resource/i, header: 'x-iinfo' },
+  { name: 'HUMAN (PerimeterX)', page: /px-captcha|_pxCaptcha/i },
+  { name: 'AWS WAF', page: /AwsWafIntegration|awswaf\.com/i, header: 'x-amzn-waf-action' },
+  { name: 'SiteGround', page: /sgcaptcha/i },
+  { name: 'Wordfence', page: /Generated by Wordfence|Your access to this site has been limited by the site owner/i },
+];
+
+/** The bot protection a response shows, or null. A challenge page is short: a long page that
+ *  merely loads a protection script is the site itself. */
+export function protectionOf(status: number, headers: Record<string, string>, html: string): string | null {
+  const shortPage = html.length < 64 * 1024;
+  for (const p of PROTECTION) {
+    if (p.page && shortPage && p.page.test(html)) return p.name;
+    if (status >= 400 && ((p.header && headers[p.header] !== undefined) || (p.server && p.server.test(headers.server ?? '')))) return p.name;
   }
-  if (home.status >= 400) return { ...unreachable(url, `HTTP ${home.status}`), status: home.status, responseMs: Math.round(home.elapsedMs) };
-  const finalUrl = new URL(home.url);
+  return null;
+}
+
+/** A page whose content a script draws: next to no text a visitor would read, a script, and a
+ *  mount point (an empty #root, #app, #__next...) or a no-script message asking for JavaScript. */
+export function drawnByScript(html: string): boolean {
+  const $ = cheerio.load(html);
+  if ($('script').length === 0) return false;
+  const body = $('body').clone();
+  body.find('script, style, noscript, template').remove();
+  const words = body.text().replace(/\s+/g, ' ').trim().split(' ').filter(Boolean).length;
+  if (words >= 25) return false;
+  const mount = $('#root, #app, #__next, #__nuxt, #___gatsby, #svelte, app-root, [data-reactroot], [ng-app], [ng-version]').filter((_, el) => $(el).text().trim() === '').length > 0;
+  const asks = /javascript/i.test($('noscript').text());
+  return mount || asks || words === 0;
+}
+
+/** Fields read from the page's HTML, and those of them read from its <head> (the head is seen
+ *  once the part read reaches the body). */
+const DOCUMENT_FIELDS = Object.keys(extractFromHtml('<html><head></head><body></body></html>', new URL('http://x.invalid/'))).filter((k) => !['https', 'hsts', 'compressed', 'cacheControl', 'xContentTypeOptions', 'permissionsPolicy'].includes(k));
+const HEAD_FIELDS = new Set(['title', 'metaDescription', 'viewport', 'lang', 'canonical', 'charset', 'ogTitle', 'ogDescription', 'ogImage', 'twitterCard', 'themeColor', 'appleTouchIcon', 'preconnectHints', 'renderBlockingScripts', 'noindex', 'csp', 'referrerPolicy', 'frameProtection', 'favicon']);
+
+/** A refused or failed request for robots.txt, the sitemap or the favicon says nothing about
+ *  whether the file exists. */
+const refusedOrFailed = (r: SafeResponse | null) => r === null || r.status === 401 || r.status === 403 || r.status === 429 || r.status >= 500;
+
+const DOWN_WORDS: Record<string, string> = {
+  dns: 'no DNS answer for its domain',
+  network: 'the connection was refused or dropped',
+  timeout: 'no answer within the time limit',
+  redirects: 'more than 5 redirects (a redirect loop)',
+  address: 'its address is not a public web address',
+  port: 'it is on a port a web browser does not use',
+  scheme: 'its address is not a web address',
+  credentials: 'its address carries a user name',
+  too_large: 'its page was too large',
+};
+
+/** How many times a homepage answering 5xx is asked before it counts as down. */
+export const SERVER_ERROR_TRIES = 3;
+
+/** Fetch and read one website, as a visitor meets it. Never throws: a site that is down comes
+ *  back with state 'down' (reachable=false). */
+export async function analyseWebsite(url: string, fetchOptions: SafeFetchOptions): Promise<WebsiteAnalysis> {
+  const limit = fetchOptions.timeoutMs ?? 8000;
+  const started = performance.now();
+  let home: SafeResponse | null = null;
+  let tries = 0;
+  while (tries < SERVER_ERROR_TRIES) {
+    tries++;
+    try {
+      home = await safeFetch(url, { ...fetchOptions, partial: true });
+    } catch (error) {
+      if (!(error instanceof SafeFetchError)) return unreachable(url, String(error));
+      const seconds = error.reason === 'timeout' ? ` (${(limit / 1000).toFixed(limit % 1000 ? 1 : 0)} s)` : '';
+      return unreachable(url, `${error.reason}: ${error.message}`, `${DOWN_WORDS[error.reason] ?? error.message}${seconds}`);
+    }
+    // A server error may pass: asked again, briefly, while the budget lasts.
+    if (home.status < 500 || protectionOf(home.status, home.headers, home.text()) !== null) break;
+    if (tries < SERVER_ERROR_TRIES && performance.now() - started + 500 * tries < limit) await new Promise((r) => setTimeout(r, 250 * tries));
+    else break;
+  }
+  const res = home!;
+  const elapsed = Math.round(res.elapsedMs);
+  const html = res.text();
+  const protection = protectionOf(res.status, res.headers, html);
+  const refused = protection !== null || res.status === 403 || res.status === 429;
+  if (!refused && res.status >= 400) {
+    const detail = res.status >= 500 ? `HTTP ${res.status} on ${tries} ${tries === 1 ? 'try' : 'tries'}` : `HTTP ${res.status}: the homepage answers with an error page`;
+    return { ...unreachable(url, `HTTP ${res.status}`, detail), status: res.status, responseMs: elapsed };
+  }
+  const finalUrl = new URL(res.url);
   const root = siteRoot(finalUrl);
   // robots.txt, the favicon and the sitemap share what is left of a budget of twice the page limit.
-  const limit = fetchOptions.timeoutMs ?? 8000;
-  const deadline = performance.now() + 2 * limit - home.elapsedMs;
+  const deadline = started + 2 * limit;
   const small = (): SafeFetchOptions => ({ ...fetchOptions, maxBytes: 512 * 1024, timeoutMs: Math.max(1, Math.min(limit, deadline - performance.now())) });
-  const extracted = extractFromHtml(home.text(), finalUrl, home.headers);
+  const extracted = refused ? { ...unreachable(url, ''), https: finalUrl.protocol === 'https:', hsts: Boolean(res.headers['strict-transport-security']) } : extractFromHtml(html, finalUrl, res.headers);
   const [robots, faviconRes] = await Promise.all([
     tryFetch(new URL('robots.txt', root).href, small()),
     extracted.favicon ? Promise.resolve(null) : tryFetch(new URL('favicon.ico', root).href, small()),
@@ -398,19 +517,65 @@ export async function analyseWebsite(url: string, fetchOptions: SafeFetchOptions
   const sitemapUrl = sitemapLine ? new URL(sitemapLine, root).href : new URL('sitemap.xml', root).href;
   const sitemapRes = deadline - performance.now() > 50 ? await tryFetch(sitemapUrl, small()) : null;
   const sitemapOk = Boolean(sitemapRes && sitemapRes.status === 200 && /<(urlset|sitemapindex)\b/i.test(sitemapRes.text()));
+  const favicon = extracted.favicon || Boolean(faviconRes && faviconRes.status === 200 && faviconRes.body.length > 0);
+
+  // What could not be seen, and why.
+  const unseen = new Set<string>();
+  const atLeast: string[] = [];
+  let unseenWhy: string | null = null;
+  const scriptRendered = !refused && drawnByScript(html);
+  const slow = !refused && (res.truncated === 'time' || elapsed >= SLOW_MS);
+  const kb = (n: number) => Math.round((n / 1024) * 10) / 10;
+  if (refused) {
+    for (const k of [...DOCUMENT_FIELDS, 'responseMs', 'pageWeightKb']) unseen.add(k);
+    unseenWhy = 'The site refuses automated visitors, so its homepage could not be read.';
+  } else if (scriptRendered) {
+    for (const k of DOCUMENT_FIELDS) unseen.add(k);
+    unseenWhy = 'The homepage\'s content is drawn by JavaScript, which this check does not run: what its HTML does not show could not be seen.';
+  } else if (res.truncated) {
+    // The head is whole once the part read reaches the body.
+    const headWhole = /<body[\s>]|<\/head>/i.test(html);
+    for (const k of DOCUMENT_FIELDS) if (!headWhole || !HEAD_FIELDS.has(k)) unseen.add(k);
+    unseenWhy = res.truncated === 'size'
+      ? `Only the first ${kb(res.body.length).toFixed(0)} KB of the homepage were read (its limit), so what is not in them could not be seen.`
+      : `The homepage was still arriving after ${(limit / 1000).toFixed(limit % 1000 ? 1 : 0)} s; what had not arrived could not be seen.`;
+  }
+  if (res.truncated === 'time') atLeast.push('responseMs');
+  if (!res.sizeExact) atLeast.push('pageWeightKb');
+  if (refusedOrFailed(robots)) for (const k of ['robotsTxt', 'sitemapInRobots']) unseen.add(k);
+  if (refusedOrFailed(sitemapRes) && !sitemapOk) unseen.add('sitemap');
+  if (!favicon && refusedOrFailed(faviconRes)) unseen.add('favicon');
+
+  const state: SiteReadState = refused ? 'refused' : res.truncated === 'size' ? 'too_large' : slow ? 'slow' : scriptRendered ? 'script_rendered' : 'read';
+  const detail = refused
+    ? `${protection ? `a ${protection} ${res.status >= 400 ? 'block or challenge page' : 'challenge page'}` : 'a refusal'} (HTTP ${res.status})`
+    : res.truncated === 'size'
+      ? `${res.sizeExact ? '' : 'more than '}${(res.size / 1024 / 1024).toFixed(1)} MB of HTML; the first ${(res.body.length / 1024 / 1024).toFixed(1)} MB read`
+      : slow
+        ? res.truncated === 'time' ? `still arriving after ${(elapsed / 1000).toFixed(1)} s` : `${(elapsed / 1000).toFixed(1)} s to the whole page`
+        : scriptRendered ? 'the HTML is a shell a script fills in' : null;
   return {
+    ...extracted,
     url,
     reachable: true,
     error: null,
+    state,
+    detail,
+    refusedBy: protection,
+    slow,
+    truncated: res.truncated,
+    scriptRendered,
+    unseen: [...unseen],
+    atLeast,
+    unseenWhy,
     finalUrl: finalUrl.href,
-    status: home.status,
-    responseMs: Math.round(home.elapsedMs),
-    pageWeightKb: Math.round((home.body.length / 1024) * 10) / 10,
-    redirects: home.redirects.length,
+    status: res.status,
+    responseMs: elapsed,
+    pageWeightKb: kb(res.size),
+    redirects: res.redirects.length,
     robotsTxt: robotsText !== null,
     sitemap: sitemapOk,
     sitemapInRobots: Boolean(sitemapLine),
-    ...extracted,
-    favicon: extracted.favicon || Boolean(faviconRes && faviconRes.status === 200 && faviconRes.body.length > 0),
+    favicon,
   };
 }
