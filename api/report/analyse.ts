@@ -25,6 +25,7 @@ import { overallBasis, overallOf, ranks, recommend, scorePlace } from './analysi
 import { placeVisibility, processLedger, scanGrid, parseGridPlans, type SearchLedger, type VisibilityScan } from './analysis/visibility.ts';
 import { analyseWebsite, type WebsiteAnalysis } from './analysis/website.ts';
 import { payerOf } from '../services/plan-candidates.ts';
+import { competitorWebsitesSentence, websiteRead, websiteSentence } from './render/website-state.ts';
 import type { Tier } from '../../common/constants.ts';
 import type { AnalysedPlace, ReportData, ReportInput, Review } from './types.ts';
 
@@ -104,6 +105,7 @@ async function guessCategory(input: ReportInput, fetchOptions: SafeFetchOptions)
 
 function techStack(site: WebsiteAnalysis | null): Record<string, unknown> {
   if (!site?.reachable) return { read: false, reason: site ? site.error : 'no website listed' };
+  if (site.state === 'refused') return { read: false, reason: `refuses automated visitors: ${site.detail}` };
   return { read: true, ...site.tech, https: site.https, viewport: site.viewport, schemaTypes: site.schemaTypes };
 }
 
@@ -132,7 +134,7 @@ function sentiment(r: ReviewAnalysis | null): Record<string, unknown> {
 }
 
 function ads(site: WebsiteAnalysis | null): Record<string, unknown> {
-  if (!site?.reachable) return { read: false };
+  if (!site?.reachable || site.state === 'refused') return { read: false };
   return { read: true, ...site.ads, pixels: Object.values(site.ads).filter(Boolean).length };
 }
 
@@ -341,7 +343,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
     mapLimit(all, env.SITE_FETCH_CONCURRENCY, async ({ listing: l }) => (l.website ? analyseWebsite(l.website, fetchOptions) : null)),
   );
   const ownSite = sites[0];
-  if (ownSite && !ownSite.reachable) notes.push(`Your website (${input.website}) did not answer when we visited (${ownSite.error}): it is scored as down, as a visitor would find it.`);
+  if (ownSite && !ownSite.reachable) notes.push(`Your website (${input.website}) did not answer when we visited (${ownSite.detail ?? ownSite.error}): it is scored as down, as a visitor would find it.`);
   if (!ownSite) notes.push('No website was given for the business: its website data points are scored as absent.');
   const noSite = sites.slice(1).filter((s) => !s).length;
   if (noSite > 0) notes.push(provider.name === 'yelp' ? 'Yelp does not give the websites of businesses, so the competitors\' websites are unknown and their Digital Presence and Customer Engagement read "Not enough data".' : `${noSite} competitor${noSite === 1 ? ' has' : 's have'} no website on ${providerLabel}.`);
@@ -435,8 +437,13 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
         reviewVelocity: velocity(reviewResults[i] ?? null),
         sentiment: sentiment(reviewResults[i] ?? null),
         ads: ads(sites[i] ?? null),
+        ...(sites[i] ? { website: websiteRead(sites[i]!, dataPoints) } : {}),
       };
     });
+    // How each website was met, when not read in full: the business's in its own words, the
+    // competitors' in one note, each with its reason (decision 0217).
+    const ownWords = analysed[0]!.website && analysed[0]!.website.state !== 'down' ? websiteSentence(analysed[0]!) : null;
+    if (ownWords) notes.push(ownWords);
     // The overall compares every place on the same scores: those most places have a number for.
     const basis = overallBasis(analysed.map((a) => a.scores));
     for (const a of analysed) a.scores.overall = overallOf(a.scores, basis);
@@ -450,6 +457,9 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
     } else if (basis.length < 4) notes.push(`The overall score and the rank compare ${basis.map((k) => LABEL[k]).join(' and ')} only: the other scores could not be measured for most businesses.`);
     const noOverall = analysed.filter((a) => a.scores.overall === null).length;
     if (basis.length > 0 && noOverall > 0) notes.push(`${noOverall} business${noOverall === 1 ? ' has' : 'es have'} "Not enough data" for an overall score and ${noOverall === 1 ? 'is' : 'are'} listed after those that have one, without a rank.`);
+
+    const competitorSites = competitorWebsitesSentence(analysed.slice(1));
+    if (competitorSites) notes.push(competitorSites);
 
     return {
       generatedAt: now.toISOString(),

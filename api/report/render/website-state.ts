@@ -53,8 +53,8 @@ export function websiteSentence(place: AnalysedPlace, own = true): string | null
 
 /** The competitors whose website was not read in full, one clause each ("Bay Dental: refuses
  *  automated visitors (HTTP 403)"), or null when all were. */
-export function competitorWebsitesSentence(data: ReportData): string | null {
-  const odd = data.competitors.filter((c) => c.website && c.website.state !== 'read');
+export function competitorWebsitesSentence(competitors: AnalysedPlace[]): string | null {
+  const odd = competitors.filter((c) => c.website && c.website.state !== 'read');
   if (odd.length === 0) return null;
   const clause = (c: AnalysedPlace) => {
     const w = c.website!;
