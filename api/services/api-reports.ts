@@ -2,11 +2,13 @@
 // (submitReportRequest: the same validation, de-duplication and job), read back by the request's
 // id with its status, scores, rank, competitors, recommendations and links. Only the requesting
 // account reads it; another account's id answers 404.
+import { isMarket } from '../../common/constants.ts';
 import type { ReportRequest } from '../../common/schemas/report-request.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { reportPdfUrl } from '../report/files.ts';
 import { reportUrl } from '../report/persist.ts';
+import { rankValue } from '../report/render/labels.ts';
 import type { AnalysedPlace, ReportData } from '../report/types.ts';
 import { and, eq } from 'drizzle-orm';
 import { clients } from '../../db/schema/consultants.ts';
@@ -45,7 +47,7 @@ SELECT rr.id, rr.status, rr.created_at, rr.business_id, b.company, r.data, r.tok
 FROM report_requests rr JOIN businesses b ON b.id = rr.business_id LEFT JOIN reports r ON r.request_id = rr.id
 WHERE rr.id = ?1 AND rr.user_id = ?2`;
 
-const place = (p: AnalysedPlace) => ({
+const place = (p: AnalysedPlace, data: ReportData) => ({
   name: p.place.name,
   address: p.place.address,
   website: p.place.website,
@@ -53,7 +55,7 @@ const place = (p: AnalysedPlace) => ({
   reviewCount: p.place.reviewCount,
   distanceMiles: p.place.distanceMiles,
   scores: p.scores,
-  rank: p.rank,
+  rank: rankValue(p, data),
 });
 
 export async function getReportViaApi({ ctx, userId, reportId }: { ctx: AppContext; userId: string; reportId: string }) {
@@ -74,9 +76,10 @@ export async function getReportViaApi({ ctx, userId, reportId }: { ctx: AppConte
             sampleData: data.sampleData,
             category: data.category,
             scores: data.business.scores,
-            rank: data.business.rank,
-            rankOf: data.competitors.length + 1,
-            competitors: data.competitors.map(place),
+            // No rank without a market (decision 0216).
+            rank: rankValue(data.business, data),
+            rankOf: isMarket(data.competitors.length) ? data.competitors.length + 1 : null,
+            competitors: data.competitors.map((c) => place(c, data)),
             recommendations: data.recommendations.map((r) => ({ title: r.title, detail: r.detail, score: r.score, gain: r.gain })),
             notes: data.notes,
             links: { pdf: token ? reportPdfUrl(ctx, token) : null, online: token ? reportUrl(ctx, token) : null },

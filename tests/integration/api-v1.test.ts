@@ -208,6 +208,19 @@ const drain = async () => {
 };
 
 describe('public API: reports', () => {
+  it('a report without a market (no competitor within the radius) has no rank, no share and no Market Share score, as the document says (decision 0216)', async () => {
+    const owner = await account();
+    const requested = await v1(owner.key, 'POST', '/reports', { ...FORM, company: 'Prairie Creek Dental' }, { 'idempotency-key': crypto.randomUUID() });
+    const alone = reportDataFixture({ seed: 12 });
+    alone.competitors = [];
+    alone.business.scores = { ...alone.business.scores, marketShare: null, marketSharePercent: null };
+    const worker = createWorker(t.ctx, { registry: createRegistry({ analyse: async () => alone }) });
+    while (await worker.runNext());
+    const done = await v1(owner.key, 'GET', `/reports/${requested.body.id}`);
+    expect(done.body.status).toBe('completed');
+    expect(done.body.result).toMatchObject({ rank: null, rankOf: null, competitors: [], scores: { marketShare: null, marketSharePercent: null } });
+  });
+
   it('requests a report with an Idempotency-Key, replays it, refuses another body with it, and reads the finished report', async () => {
     const owner = await account();
     const key = crypto.randomUUID();

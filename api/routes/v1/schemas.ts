@@ -154,9 +154,9 @@ const reportScores = z
     reviews: score('Online reviews score'),
     digitalPresence: score('Digital presence score'),
     engagement: score('Customer engagement score'),
-    marketShare: score('Market share score'),
-    overall: score('Overall score (the weighted mean of the four)'),
-    marketSharePercent: z.number().nullable().describe('Its reviews as a percent of all reviews in the report (two decimals); null when its review count is unknown.'),
+    marketShare: score('Market share score; null without a market (fewer than 3 competitors within the radius)'),
+    overall: score('Overall score (the weighted mean of the four; without a market, of the other three with their weights rescaled)'),
+    marketSharePercent: z.number().nullable().describe('Its reviews as a percent of all reviews in the report (two decimals); null when its review count is unknown, or without a market (fewer than 3 competitors within the radius).'),
   })
   .describe('The scores (see the methodology).');
 
@@ -178,8 +178,8 @@ export const reportSchema = z
         sampleData: z.boolean().describe('Made from offline sample data: example figures, not real listings.'),
         category: z.string().describe('The business category the competitors were found in (e.g. "dentist").'),
         scores: reportScores,
-        rank: z.number().int().describe("The business's rank by overall score among the compared businesses (1 is best)."),
-        rankOf: z.number().int().describe('How many businesses were ranked (the business and its competitors).'),
+        rank: z.number().int().nullable().describe("The business's rank by overall score among the compared businesses (1 is best); null when it has no overall score, or without a market: a rank needs at least 3 competitors within the radius."),
+        rankOf: z.number().int().nullable().describe('How many businesses were ranked (the business and its competitors); null without a market (fewer than 3 competitors).'),
         competitors: z.array(
           z.object({
             name: z.string().describe("The competitor's name as listed."),
@@ -189,7 +189,7 @@ export const reportSchema = z
             reviewCount: z.number().nullable().describe('How many reviews it has, if known.'),
             distanceMiles: z.number().describe('Miles from the business.'),
             scores: reportScores,
-            rank: z.number().int().describe('Its rank by overall score (1 is best).'),
+            rank: z.number().int().nullable().describe('Its rank by overall score (1 is best); null when it has no overall score, or without a market (fewer than 3 competitors).'),
           }),
         ).describe('The nearby competitors compared, nearest first.'),
         recommendations: z

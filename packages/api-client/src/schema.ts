@@ -436,17 +436,17 @@ export interface components {
                     digitalPresence: number | null;
                     /** @description Customer engagement score, 1 to 10 (two decimals); null when there is not enough data. */
                     engagement: number | null;
-                    /** @description Market share score, 1 to 10 (two decimals); null when there is not enough data. */
+                    /** @description Market share score; null without a market (fewer than 3 competitors within the radius), 1 to 10 (two decimals); null when there is not enough data. */
                     marketShare: number | null;
-                    /** @description Overall score (the weighted mean of the four), 1 to 10 (two decimals); null when there is not enough data. */
+                    /** @description Overall score (the weighted mean of the four; without a market, of the other three with their weights rescaled), 1 to 10 (two decimals); null when there is not enough data. */
                     overall: number | null;
-                    /** @description Its reviews as a percent of all reviews in the report (two decimals); null when its review count is unknown. */
+                    /** @description Its reviews as a percent of all reviews in the report (two decimals); null when its review count is unknown, or without a market (fewer than 3 competitors within the radius). */
                     marketSharePercent: number | null;
                 };
-                /** @description The business's rank by overall score among the compared businesses (1 is best). */
-                rank: number;
-                /** @description How many businesses were ranked (the business and its competitors). */
-                rankOf: number;
+                /** @description The business's rank by overall score among the compared businesses (1 is best); null when it has no overall score, or without a market: a rank needs at least 3 competitors within the radius. */
+                rank: number | null;
+                /** @description How many businesses were ranked (the business and its competitors); null without a market (fewer than 3 competitors). */
+                rankOf: number | null;
                 /** @description The nearby competitors compared, nearest first. */
                 competitors: {
                     /** @description The competitor's name as listed. */
@@ -469,15 +469,15 @@ export interface components {
                         digitalPresence: number | null;
                         /** @description Customer engagement score, 1 to 10 (two decimals); null when there is not enough data. */
                         engagement: number | null;
-                        /** @description Market share score, 1 to 10 (two decimals); null when there is not enough data. */
+                        /** @description Market share score; null without a market (fewer than 3 competitors within the radius), 1 to 10 (two decimals); null when there is not enough data. */
                         marketShare: number | null;
-                        /** @description Overall score (the weighted mean of the four), 1 to 10 (two decimals); null when there is not enough data. */
+                        /** @description Overall score (the weighted mean of the four; without a market, of the other three with their weights rescaled), 1 to 10 (two decimals); null when there is not enough data. */
                         overall: number | null;
-                        /** @description Its reviews as a percent of all reviews in the report (two decimals); null when its review count is unknown. */
+                        /** @description Its reviews as a percent of all reviews in the report (two decimals); null when its review count is unknown, or without a market (fewer than 3 competitors within the radius). */
                         marketSharePercent: number | null;
                     };
-                    /** @description Its rank by overall score (1 is best). */
-                    rank: number;
+                    /** @description Its rank by overall score (1 is best); null when it has no overall score, or without a market (fewer than 3 competitors). */
+                    rank: number | null;
                 }[];
                 /** @description What would raise the scores most, first. */
                 recommendations: {
