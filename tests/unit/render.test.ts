@@ -72,7 +72,7 @@ describe('PDF report', () => {
     expect(text).toMatch(/مطعم الش/);
   });
 
-  it('never prints one text over another (long names are cut with an ellipsis)', async () => {
+  it('never prints one text over another (long names wrap, never cut with an ellipsis)', async () => {
     const { pages: all } = await pages(await renderPdf(namedFixture(), LINKS));
     const overlaps: string[] = [];
     all.forEach((page, p) => {
@@ -86,7 +86,9 @@ describe('PDF report', () => {
         }
     });
     expect(overlaps).toEqual([]);
-    expect(all.map((p) => p.text).join(' ')).toMatch(/The Extraordinarily Long Named Fa[a-z ]*…/);
+    const text = all.map((p) => p.text).join(' ');
+    expect(text).toContain(LONG_NAME);
+    expect(text).not.toContain('…');
   });
 
   it('is a tagged PDF with a title, a subject and a language', async () => {

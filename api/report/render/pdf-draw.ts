@@ -1,6 +1,7 @@
-// Drawing helpers of the PDF report: text that fits its box (ellipsis, never overprint), tagged
-// structure (every text belongs to a structure element, decoration is an artifact), tables that
-// repeat their header across pages, and the vector charts (bars and the four-score radar).
+// Drawing helpers of the PDF report: text that fits its box (words wrap onto more lines; an
+// ellipsis only where one line is all there is, never overprint), tagged structure (every text
+// belongs to a structure element, decoration is an artifact), tables whose rows grow to their
+// wrapped text and repeat their header across pages, and the vector charts (bars and the radar).
 import type { ScoreBand } from '../../../common/constants.ts';
 import { scoreBand } from '../../../common/constants.ts';
 import { NO_SCORE_COLOUR } from './labels.ts';
@@ -117,9 +118,29 @@ export interface Row {
 }
 
 const ROW = 17;
+const PAD = 5;
 
-/** A table with a repeated header on each page; every cell is cut to its column (ellipsis). */
+/** A text cell wraps between words (a row grows to its tallest cell); a figure (a right-aligned
+ *  column) stays on one line. */
+const wraps = (c: Column) => c.align !== 'right';
+
+/** The height of a row: its tallest wrapped cell, at least one line's row. */
+function rowHeight(doc: Doc, columns: Column[], row: Row, fontSize: number) {
+  doc.font(row.bold ? 'Bold' : 'Regular').fontSize(fontSize);
+  let h = ROW;
+  row.cells.forEach((cell, i) => {
+    const c = columns[i]!;
+    if (wraps(c) && cell) h = Math.max(h, doc.heightOfString(cell, { width: c.width - 2 * PAD }) + 2 * PAD - 1);
+  });
+  return Math.ceil(h);
+}
+
+/** A table with a repeated header on each page. Its header and first rows start together (no
+ *  header alone at a page's foot), a row is never split across pages, and text cells wrap. */
 export function table(doc: Doc, parent: Struct, columns: Column[], rows: Row[], fontSize = 8) {
+  const heights = rows.map((r) => rowHeight(doc, columns, r, fontSize));
+  // The header with the first rows: all of a short table, else at least three rows.
+  ensureSpace(doc, ROW + heights.slice(0, rows.length <= 4 ? rows.length : 3).reduce((a, b) => a + b, 0));
   const t = doc.struct('Table');
   parent.add(t);
   const header = () => {
@@ -137,16 +158,17 @@ export function table(doc: Doc, parent: Struct, columns: Column[], rows: Row[], 
     doc.y = y + ROW;
   };
   header();
-  for (const row of rows) {
-    if (doc.y + ROW > CONTENT_BOTTOM) {
+  rows.forEach((row, r) => {
+    const h = heights[r]!;
+    if (doc.y + h > CONTENT_BOTTOM) {
       doc.addPage();
       doc.y = MARGIN;
       header();
     }
     const y = doc.y;
     artifact(doc, () => {
-      if (row.bold) doc.rect(MARGIN, y, CONTENT_WIDTH, ROW).fill('#eff6ff');
-      doc.moveTo(MARGIN, y + ROW).lineTo(MARGIN + CONTENT_WIDTH, y + ROW).lineWidth(0.5).strokeColor(LINE).stroke();
+      if (row.bold) doc.rect(MARGIN, y, CONTENT_WIDTH, h).fill('#eff6ff');
+      doc.moveTo(MARGIN, y + h).lineTo(MARGIN + CONTENT_WIDTH, y + h).lineWidth(0.5).strokeColor(LINE).stroke();
     });
     const tr = doc.struct('TR');
     t.add(tr);
@@ -154,12 +176,15 @@ export function table(doc: Doc, parent: Struct, columns: Column[], rows: Row[], 
     row.cells.forEach((cell, i) => {
       const c = columns[i]!;
       doc.font(row.bold ? 'Bold' : 'Regular').fontSize(fontSize).fillColor(row.muted?.includes(i) ? MUTED : INK);
-      line(doc, tr, cell, x + 5, y + 5, c.width - 10, { align: c.align, type: 'TD' });
+      if (wraps(c) && cell) {
+        doc.text(cell, x + PAD, y + PAD, { width: c.width - 2 * PAD, structParent: tr, structType: 'TD' });
+        doc.x = MARGIN;
+      } else line(doc, tr, cell, x + PAD, y + PAD, c.width - 2 * PAD, { align: c.align, type: 'TD' });
       x += c.width;
     });
     tr.end();
-    doc.y = y + ROW;
-  }
+    doc.y = y + h;
+  });
   t.end();
   doc.x = MARGIN;
 }
@@ -170,15 +195,23 @@ export interface Bar {
   strong?: boolean;
 }
 
-/** Horizontal 1-10 bars, one per row: label, bar coloured by band, value. */
+/** The rows' heights of `bars`: a label wraps between its words, its row grows with it. */
+export function barHeights(doc: Doc, items: Bar[], labelWidth: number, rowHeight = 16) {
+  return items.map((item) => Math.max(rowHeight, Math.ceil(doc.font(item.strong ? 'Bold' : 'Regular').fontSize(8.5).heightOfString(item.label, { width: labelWidth })) + 5));
+}
+
+/** Horizontal 1-10 bars, one per row: label (wrapped), bar coloured by band, value. Returns the y
+ *  under the last row. */
 export function bars(doc: Doc, items: Bar[], x: number, y: number, width: number, labelWidth: number, rowHeight = 16) {
   const valueWidth = 70;
   const barX = x + labelWidth + 8;
   const barW = width - labelWidth - 8 - valueWidth;
+  const heights = barHeights(doc, items, labelWidth, rowHeight);
+  let top = y;
   items.forEach((item, i) => {
-    const top = y + i * rowHeight;
+    if (i > 0) top += heights[i - 1]!;
     doc.font(item.strong ? 'Bold' : 'Regular').fontSize(8.5).fillColor(item.strong ? INK : INK2);
-    doc.text(fit(doc, item.label, labelWidth), x, top + 2, { width: labelWidth, lineBreak: false });
+    doc.text(item.label, x, top + 2, { width: labelWidth });
     doc.roundedRect(barX, top + 3, barW, rowHeight - 7, 2).fill('#f1f5f9');
     for (const g of [2, 4, 6, 8]) doc.moveTo(barX + (barW * g) / 10, top + 2).lineTo(barX + (barW * g) / 10, top + rowHeight - 3).lineWidth(0.4).strokeColor('#e2e8f0').stroke();
     if (item.score !== null) doc.roundedRect(barX, top + 3, Math.max(3, (barW * item.score) / 10), rowHeight - 7, 2).fill(bandFill(item.score));
@@ -186,7 +219,8 @@ export function bars(doc: Doc, items: Bar[], x: number, y: number, width: number
     doc.font(item.score === null ? 'Regular' : 'Bold').fontSize(item.score === null ? 7.5 : 8.5).fillColor(item.score === null ? NO_SCORE_COLOUR : INK);
     doc.text(item.score === null ? 'Not enough data' : item.score.toFixed(2), barX + barW + 6, top + 2, { width: valueWidth - 6, lineBreak: false });
   });
-  return y + items.length * rowHeight;
+  doc.x = x;
+  return y + heights.reduce((a, b) => a + b, 0);
 }
 
 export interface RadarSeries {

@@ -7,6 +7,9 @@
 //    then all recommendations, notes and the method in short. With sample data every page says so.
 // With an agency's branding (white-label) its name, logo, colours, contact details and footer
 // replace ours on every page, and nothing names LocalRank unless the profile shows "Powered by".
+// Sections follow one another on the page (a new page only when the next one's opening would not
+// fit), so no page is left near-empty by a section that ran a few rows over; a heading keeps its
+// first lines with it; text wraps rather than being cut (issue 40).
 import PDFDocument from 'pdfkit';
 import { OPERATOR, PRODUCT_NAME, scoreBand } from '../../../common/constants.ts';
 import { contactLine, pngSize, POWERED_BY, sampleNote, themeOf, type Branding } from '../branding.ts';
@@ -50,6 +53,7 @@ import {
 import {
   artifact,
   BAND_TINT,
+  barHeights,
   bars,
   clampLines,
   fit,
@@ -108,6 +112,24 @@ function heading(doc: Doc, parent: Struct, text: string, keep: number, level: 'H
   }
 }
 
+/** Where a section begins: on the current page after a gap, when its opening (`keep` points)
+ *  fits there; else at the top of the next page. */
+function sectionStart(doc: Doc, keep: number) {
+  if (doc.y > MARGIN + 1) doc.y += 22;
+  ensureSpace(doc, keep);
+}
+
+/** Text wrapped to `width` at (x, y), as a structure element of `type`; the position is left
+ *  where it was, and the height it took is returned. */
+function block(doc: Doc, parent: Struct, text: string, x: number, y: number, width: number, type = 'P') {
+  const [x0, y0] = [doc.x, doc.y];
+  const h = doc.heightOfString(text, { width });
+  doc.text(text, x, y, { width, structParent: parent, structType: type });
+  doc.x = x0;
+  doc.y = y0;
+  return h;
+}
+
 function bullets(doc: Doc, parent: Struct, items: string[], look: Look, width = CONTENT_WIDTH, x = MARGIN) {
   const list = doc.struct('L');
   parent.add(list);
@@ -155,8 +177,11 @@ function cover(doc: Doc, root: Struct, data: ReportData, look: Look) {
   doc.font('Regular').fontSize(9).fillColor(INK3);
   line(doc, sect, `Local market report · ${fmtDate(data.generatedAt)}`, MARGIN + used + 10, MARGIN + 3, CONTENT_WIDTH - used - 10, { align: 'right' });
   doc.y = MARGIN + 32;
-  doc.font('Bold').fontSize(22).fillColor(INK);
-  doc.text(clampLines(doc, b.place.name, CONTENT_WIDTH, 2), MARGIN, doc.y, { width: CONTENT_WIDTH, structParent: sect, structType: 'H1' });
+  // A long name takes a smaller size rather than being cut: two lines at 22 pt, else 17 pt.
+  doc.font('Bold').fontSize(22);
+  if (doc.heightOfString(b.place.name, { width: CONTENT_WIDTH }) > 2 * doc.currentLineHeight(true) + 0.5) doc.fontSize(17);
+  doc.fillColor(INK);
+  doc.text(clampLines(doc, b.place.name, CONTENT_WIDTH, 3), MARGIN, doc.y, { width: CONTENT_WIDTH, structParent: sect, structType: 'H1' });
   doc.y += 2;
   doc.font('Regular').fontSize(10).fillColor(INK3);
   if (b.place.address) line(doc, sect, b.place.address, MARGIN, doc.y, CONTENT_WIDTH);
@@ -259,17 +284,20 @@ function legend(doc: Doc, parent: Struct, overall: number | null) {
 // ---- the market ---------------------------------------------------------------------------
 
 function market(doc: Doc, root: Struct, data: ReportData) {
-  doc.addPage();
+  sectionStart(doc, 240);
   const sect = doc.struct('Sect');
   root.add(sect);
   heading(doc, sect, 'How you compare', 240, 'H1');
   para(doc, sect, hasMarket(data) ? `Overall scores of the ${marketSize(data)} businesses compared, in rank order. Your row is outlined.` : `${noMarketText(data)} Your row is outlined.`, { colour: INK3 });
   const rows = ranked(data);
+  const items = rows.map((p) => ({ label: `${rankNo(p, data) ?? '–'}  ${p.place.name}${p.isMainBusiness ? ' (you)' : ''}`, score: p.scores.overall as number | null, strong: p.isMainBusiness }));
+  ensureSpace(doc, barHeights(doc, items, 190, 18).reduce((a, b) => a + b, 0) + 4);
   const top = doc.y + 4;
+  let bottom = top;
   figure(doc, sect, `Bar chart of overall scores: ${rows.map((p) => `${rankNo(p, data) ?? (hasMarket(data) ? NOT_RANKED : '')} ${p.place.name} ${fmtScore(p.scores.overall)}`).join('; ')}.`, () => {
-    bars(doc, rows.map((p) => ({ label: `${rankNo(p, data) ?? '–'}  ${p.place.name}${p.isMainBusiness ? ' (you)' : ''}`, score: p.scores.overall as number | null, strong: p.isMainBusiness })), MARGIN, top, CONTENT_WIDTH, 190, 18);
+    bottom = bars(doc, items, MARGIN, top, CONTENT_WIDTH, 190, 18);
   });
-  doc.y = top + rows.length * 18 + 16;
+  doc.y = bottom + 16;
   doc.x = MARGIN;
   heading(doc, sect, 'Every score, side by side', 60, 'H2');
   const cell = (s: number | null) => (s === null ? 'No data' : s.toFixed(2));
@@ -335,7 +363,7 @@ function gridFigure(doc: Doc, sect: Struct, k: KeywordView, x: number, y: number
 function visibilityPage(doc: Doc, root: Struct, data: ReportData) {
   const view = visibilityView(data);
   if (!view) return;
-  doc.addPage();
+  sectionStart(doc, 300);
   const sect = doc.struct('Sect');
   root.add(sect);
   heading(doc, sect, VISIBILITY_TITLE, 240, 'H1');
@@ -404,11 +432,11 @@ function listingPage(doc: Doc, root: Struct, data: ReportData) {
   const listing = listingComparison(data);
   const signals = localSignals(data);
   if (listing.length === 0 && signals.length === 0) return;
-  doc.addPage();
+  sectionStart(doc, 200);
   const sect = doc.struct('Sect');
   root.add(sect);
   heading(doc, sect, 'Your listing against the market', 200, 'H1');
-  para(doc, sect, `What your listing and homepage show, against the ${data.competitors.length} competitors' (the count of those measured that have it). Where you lack what the market has, the last column says what to do.`, { colour: INK3 });
+  para(doc, sect, data.competitors.length === 0 ? 'What your listing and homepage show; no competitor was found to compare them with.' : `What your listing and homepage show, against the ${data.competitors.length} competitors' (the count of those measured that have it). Where you lack what the market has, the last column says what to do.`, { colour: INK3 });
   const columns = [
     { title: 'Field', width: 150 },
     { title: 'You', width: 56, align: 'right' as const },
@@ -431,7 +459,8 @@ function listingPage(doc: Doc, root: Struct, data: ReportData) {
 // ---- one section per score ------------------------------------------------------------------
 
 function scoreSection(doc: Doc, root: Struct, data: ReportData, key: ScoreKey, look: Look) {
-  doc.addPage();
+  // The title row, band, meaning and what it measures stay together, with the bars against the market.
+  sectionStart(doc, 300);
   const b = data.business;
   const breakdown = breakdownOf(b, key);
   const score = b.scores[key] as number | null;
@@ -475,11 +504,13 @@ function scoreSection(doc: Doc, root: Struct, data: ReportData, key: ScoreKey, l
     { label: 'Market median', score: m.median },
     { label: m.leader ? `Leader: ${m.leader.name}${m.leader.isYou ? ' (you)' : ''}` : 'Leader', score: m.leader?.score ?? null },
   ];
+  ensureSpace(doc, barHeights(doc, items, 190, 18).reduce((a, b) => a + b, 0) + 24);
   const by = doc.y;
+  let bottom = by;
   figure(doc, sect, `${SCORE_LABELS[key]}: you ${fmtScore(m.you)}, market median ${fmtScore(m.median)}, leader ${m.leader ? `${m.leader.name} ${m.leader.score.toFixed(2)}` : 'none'}.`, () => {
-    bars(doc, items, MARGIN, by, CONTENT_WIDTH, 190, 18);
+    bottom = bars(doc, items, MARGIN, by, CONTENT_WIDTH, 190, 18);
   });
-  doc.y = by + items.length * 18 + 4;
+  doc.y = bottom + 4;
   doc.font('Regular').fontSize(8.5).fillColor(MUTED);
   line(doc, sect, m.position === null ? (hasMarket(data) ? `Not ranked on this score: not enough data.` : `Not ranked on this score: too few competitors for a rank.`) : `#${m.position} of ${m.scoredCount} businesses with this score.`, MARGIN, doc.y, CONTENT_WIDTH);
   doc.y += 20;
@@ -489,14 +520,18 @@ function scoreSection(doc: Doc, root: Struct, data: ReportData, key: ScoreKey, l
   heading(doc, sect, 'Top fixes', 40, 'H3');
   if (fixes.length === 0) para(doc, sect, 'None of the report\'s largest gains is in this score. The table below shows which data points hold it back.', { colour: INK3 });
   for (const r of fixes) {
+    // The gain on the right, as wide as it is; the title wraps in what is left.
+    const gain = gainText(r, key);
+    const gainW = Math.min(CONTENT_WIDTH / 2, doc.font('Bold').fontSize(9.5).widthOfString(gain) + 2);
+    const titleH = doc.heightOfString(r.title, { width: CONTENT_WIDTH - gainW - 12 });
     doc.font('Regular').fontSize(9);
-    ensureSpace(doc, doc.heightOfString(r.detail, { width: CONTENT_WIDTH - 80 }) + 18);
+    ensureSpace(doc, doc.heightOfString(r.detail, { width: CONTENT_WIDTH - 80 }) + titleH + 4);
     const y = doc.y;
     doc.font('Bold').fontSize(9.5).fillColor(INK);
-    line(doc, sect, r.title, MARGIN, y, CONTENT_WIDTH - 130, { type: 'H4' });
+    block(doc, sect, r.title, MARGIN, y, CONTENT_WIDTH - gainW - 12, 'H4');
     doc.font('Bold').fontSize(9.5).fillColor('#047857');
-    line(doc, sect, gainText(r, key), MARGIN + CONTENT_WIDTH - 130, y, 130, { align: 'right' });
-    doc.font('Regular').fontSize(9).fillColor(INK3).text(r.detail, MARGIN, y + 14, { width: CONTENT_WIDTH - 80, lineGap: 1, structParent: sect });
+    line(doc, sect, gain, MARGIN + CONTENT_WIDTH - gainW, y, gainW, { align: 'right' });
+    doc.font('Regular').fontSize(9).fillColor(INK3).text(r.detail, MARGIN, y + titleH + 1, { width: CONTENT_WIDTH - 80, lineGap: 1, structParent: sect });
     doc.y += 8;
   }
   doc.y += 4;
@@ -530,12 +565,12 @@ function breakdownTable(doc: Doc, sect: Struct, breakdown: ScoreBreakdown, score
     doc,
     sect,
     [
-      { title: 'Data point', width: 190 },
+      { title: 'Data point', width: 180 },
       { title: 'Source', width: 50 },
-      { title: 'Raw value', width: 92, align: 'right' },
-      { title: 'Normalised', width: 58, align: 'right' },
-      { title: 'Weight', width: 48, align: 'right' },
-      { title: 'Contribution', width: 74, align: 'right' },
+      { title: 'Raw value', width: 92 },
+      { title: 'Normalised', width: 52, align: 'right' },
+      { title: 'Weight', width: 62, align: 'right' },
+      { title: 'Contribution', width: 76, align: 'right' },
     ],
     [
       ...parts.map((p) => ({
@@ -556,23 +591,26 @@ function breakdownTable(doc: Doc, sect: Struct, breakdown: ScoreBreakdown, score
 // ---- the end -------------------------------------------------------------------------------
 
 function closing(doc: Doc, root: Struct, data: ReportData, look: Look) {
-  doc.addPage();
+  sectionStart(doc, 160);
   const sect = doc.struct('Sect');
   root.add(sect);
   heading(doc, sect, 'What to do first', 60, 'H1');
   para(doc, sect, 'The changes that would raise your scores the most, largest gain first.', { colour: INK3 });
   data.recommendations.forEach((r, i) => {
+    const gain = `+${r.gain.toFixed(2)} ${SCORE_LABELS[r.score]}`;
+    const gainW = doc.font('Semibold').fontSize(8.5).widthOfString(gain) + 2;
+    const titleH = doc.font('Bold').fontSize(10).heightOfString(r.title, { width: CONTENT_WIDTH - 24 - gainW - 12 });
     doc.font('Regular').fontSize(9);
-    ensureSpace(doc, doc.heightOfString(r.detail, { width: CONTENT_WIDTH - 24 }) + 22);
+    ensureSpace(doc, doc.heightOfString(r.detail, { width: CONTENT_WIDTH - 24 }) + titleH + 8);
     const y = doc.y;
     artifact(doc, () => doc.circle(MARGIN + 8, y + 6, 8).fill(look.theme.brand));
     doc.font('Bold').fontSize(8.5).fillColor(look.theme.onBrand);
     line(doc, null, String(i + 1), MARGIN, y + 2, 16, { align: 'center' });
     doc.font('Bold').fontSize(10).fillColor(INK);
-    line(doc, sect, r.title, MARGIN + 24, y, CONTENT_WIDTH - 130, { type: 'H2' });
+    block(doc, sect, r.title, MARGIN + 24, y, CONTENT_WIDTH - 24 - gainW - 12, 'H2');
     doc.font('Semibold').fontSize(8.5).fillColor('#047857');
-    line(doc, sect, `+${r.gain.toFixed(2)} ${SCORE_LABELS[r.score]}`, MARGIN + CONTENT_WIDTH - 130, y + 1, 130, { align: 'right' });
-    doc.font('Regular').fontSize(9).fillColor(INK3).text(r.detail, MARGIN + 24, y + 15, { width: CONTENT_WIDTH - 24, lineGap: 1, structParent: sect });
+    line(doc, sect, gain, MARGIN + CONTENT_WIDTH - gainW, y + 1, gainW, { align: 'right' });
+    doc.font('Regular').fontSize(9).fillColor(INK3).text(r.detail, MARGIN + 24, y + Math.max(15, titleH + 2), { width: CONTENT_WIDTH - 24, lineGap: 1, structParent: sect });
     doc.y += 10;
   });
   if (data.notes.length > 0) {
