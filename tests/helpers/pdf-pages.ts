@@ -10,7 +10,7 @@ export interface PdfPage {
   /** The share of the content area, top margin to footer, that the page uses down to its lowest ink. */
   fill: number;
   items: Array<{ str: string; size: number; top: number; bottom: number }>;
-  /** Text items that end in an ellipsis. */
+  /** Text items anywhere on the page (its footer too) that end in an ellipsis. */
   cut: string[];
 }
 
@@ -40,11 +40,12 @@ export async function pdfPages(pdf: Buffer): Promise<PdfPage[]> {
         }
       }
       const content = await (await doc.getPage(i + 1)).getTextContent();
-      const items = (content.items as Array<{ str: string; transform: number[]; height: number }>)
+      const all = (content.items as Array<{ str: string; transform: number[]; height: number }>)
         .filter((t) => t.str.trim())
-        .map((t) => ({ str: t.str, size: t.height, bottom: PAGE.height - t.transform[5]!, top: PAGE.height - t.transform[5]! - t.height }))
-        .filter((t) => t.top >= MARGIN - 4 && t.bottom <= CONTENT_BOTTOM + 4);
-      out.push({ number: i + 1, fill: Math.min(1, Math.max(0, (lowest - MARGIN) / (CONTENT_BOTTOM - MARGIN))), items, cut: items.filter((t) => /…\s*$/.test(t.str)).map((t) => t.str) });
+        .map((t) => ({ str: t.str, size: t.height, bottom: PAGE.height - t.transform[5]!, top: PAGE.height - t.transform[5]! - t.height }));
+      // The page's content, without the header's label and the footer; cut text anywhere on it.
+      const items = all.filter((t) => t.top >= MARGIN - 4 && t.bottom <= CONTENT_BOTTOM + 4);
+      out.push({ number: i + 1, fill: Math.min(1, Math.max(0, (lowest - MARGIN) / (CONTENT_BOTTOM - MARGIN))), items, cut: all.filter((t) => /…\s*$/.test(t.str)).map((t) => t.str) });
     }
   } finally {
     raster.destroy();

@@ -4,16 +4,14 @@
 // - no page but the last is under a third full (measured on PDFium's rendering);
 // - no heading ends a page: every heading has body text under it on its page;
 // - no text is cut short with an ellipsis: what does not fit its column wraps.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyseBusiness } from '../../api/report/analyse.ts';
+import type { Branding } from '../../api/report/branding.ts';
 import { renderPdf } from '../../api/report/render/pdf.ts';
 import type { ReportData } from '../../api/report/types.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
-import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { pdfPages, type PdfPage } from '../helpers/pdf-pages.ts';
+import { startSampleAnalysis, type SampleAnalysis } from '../helpers/sample-analysis.ts';
 
 const LINKS = { methodologyUrl: 'https://localrank.example/methodology' };
 const LONG = 'Oberhausen-Wetherington Comprehensive Family and Cosmetic Dentistry of Greater Austin';
@@ -21,24 +19,30 @@ const NAMES = ['Стоматологическая клиника «Улыбка
 /** A heading: 11 pt or larger (body text is 10 pt or smaller). */
 const HEADING = 10.9;
 
-let t: TestContext;
-let server: Server;
-let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => void res.end();
+let analysis: SampleAnalysis;
 let sample: ReportData;
+let branding: Branding;
 
 beforeAll(async () => {
-  server = createServer((req, res) => handler(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  t = await createTestContext({ PUBLIC_BASE_URL: base });
-  handler = getRequestListener(t.app.fetch);
-  sample = await analyseBusiness(t.ctx, { businessId: 'b-pdf', fullName: 'Dana Example', email: 'dana@example.com', company: 'Barton Springs Dental', website: '', address: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' });
+  analysis = await startSampleAnalysis();
+  sample = await analysis.analyse();
+  branding = {
+    id: 'profile-p',
+    companyName: 'Northstar Marketing for Dentists and Orthodontists of Central Texas',
+    logoPng: await sharp({ create: { width: 300, height: 100, channels: 3, background: '#7c3aed' } }).png().toBuffer(),
+    logoUrl: null,
+    primaryColor: '#0F766E',
+    secondaryColor: '#3F1D38',
+    accentColor: '#F59E0B',
+    contactEmail: 'dentists@northstar.example',
+    contactPhone: '(512) 555-0188',
+    website: 'https://northstar.example',
+    footerText: 'Northstar Marketing LLC · 500 Main St, Austin, TX 78701',
+    poweredBy: true,
+  };
 }, 60_000);
 
-afterAll(async () => {
-  await t?.close();
-  await new Promise((resolve) => server?.close(resolve));
-});
+afterAll(() => analysis?.close());
 
 function many(): ReportData {
   const data = reportDataFixture({ company: LONG });
@@ -74,17 +78,18 @@ function problems(pages: PdfPage[]): string[] {
   return out;
 }
 
-const CASES: Array<[string, () => ReportData]> = [
+const CASES: Array<[string, () => ReportData, (() => Branding)?]> = [
   ['the sample analysis', () => sample],
   ['the sample analysis with long names in several scripts', longSample],
   ['nine competitors with long names', many],
   ['two competitors', few],
+  ['the sample analysis in an agency\'s branding', () => sample, () => branding],
 ];
 
 describe('PDF pagination', () => {
-  for (const [name, make] of CASES) {
+  for (const [name, make, brand] of CASES) {
     it(`${name}: no near-empty page, no heading alone at a page's end, no cut text`, async () => {
-      const pages = await pdfPages(await renderPdf(make(), LINKS));
+      const pages = await pdfPages(await renderPdf(make(), LINKS, brand?.() ?? null));
       const fills = pages.map((p) => Math.round(p.fill * 100));
       console.log(`${name}: ${pages.length} pages, fill % ${fills.join(' ')}; least full but the last ${Math.min(...fills.slice(0, -1))}%; cut ${pages.reduce((n, p) => n + p.cut.length, 0)}`);
       expect(problems(pages)).toEqual([]);

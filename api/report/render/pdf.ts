@@ -150,8 +150,9 @@ function bullets(doc: Doc, parent: Struct, items: string[], look: Look, width = 
 
 // ---- page 1 -------------------------------------------------------------------------------
 
-/** The name at the top of the first page: the agency's logo and name, or our mark and name. */
-function masthead(doc: Doc, sect: Struct, look: Look): number {
+/** The name at the top of the first page: the agency's logo and name, or our mark and name, in
+ *  the width the date (`beside` points) leaves; a long name takes two lines at a smaller size. */
+function masthead(doc: Doc, sect: Struct, look: Look, beside: number): number {
   const { theme, branding } = look;
   let x = MARGIN;
   if (branding?.logoPng) {
@@ -163,9 +164,15 @@ function masthead(doc: Doc, sect: Struct, look: Look): number {
     artifact(doc, () => doc.roundedRect(MARGIN, MARGIN, 16, 16, 4).fill(theme.brand));
     x += 22;
   }
+  const width = CONTENT_WIDTH - (x - MARGIN) - beside - 12;
   doc.font('Bold').fontSize(12).fillColor(theme.secondaryInk);
-  const width = Math.max(120, 300 - (x - MARGIN));
-  line(doc, sect, theme.name, x, MARGIN + 2, width);
+  if (doc.widthOfString(theme.name) <= width) line(doc, sect, theme.name, x, MARGIN + 2, width);
+  else {
+    doc.fontSize(9.5);
+    const [x0, y0] = [doc.x, doc.y];
+    doc.text(clampLines(doc, theme.name, width, 2), x, MARGIN - 2, { width, lineGap: 0, structParent: sect, structType: 'P' });
+    [doc.x, doc.y] = [x0, y0];
+  }
   return x - MARGIN + width;
 }
 
@@ -173,9 +180,10 @@ function cover(doc: Doc, root: Struct, data: ReportData, look: Look) {
   const b = data.business;
   const sect = doc.struct('Sect');
   root.add(sect);
-  const used = masthead(doc, sect, look);
+  const dated = `Local market report · ${fmtDate(data.generatedAt)}`;
+  const used = masthead(doc, sect, look, doc.font('Regular').fontSize(9).widthOfString(dated) + 2);
   doc.font('Regular').fontSize(9).fillColor(INK3);
-  line(doc, sect, `Local market report · ${fmtDate(data.generatedAt)}`, MARGIN + used + 10, MARGIN + 3, CONTENT_WIDTH - used - 10, { align: 'right' });
+  line(doc, sect, dated, MARGIN + used + 10, MARGIN + 3, CONTENT_WIDTH - used - 10, { align: 'right' });
   doc.y = MARGIN + 32;
   // A long name takes a smaller size rather than being cut: two lines at 22 pt, else 17 pt.
   doc.font('Bold').fontSize(22);
@@ -656,13 +664,16 @@ function pageFurniture(doc: Doc, data: ReportData, look: Look) {
     doc.font('Regular').fontSize(7.5).fillColor(MUTED);
     if (branding) {
       // The agency's name and contact details, then its footer text (and "Powered by" if chosen).
+      // Name and contact share the first line when they fit in it, else the contact takes the next.
       const contact = contactLine(branding);
-      doc.font('Semibold').fillColor(theme.secondaryInk).text(fit(doc, branding.companyName, 180), MARGIN, y, { width: 180, lineBreak: false, continued: false });
-      const nameW = Math.min(180, doc.widthOfString(branding.companyName)) + 3;
+      const firstW = CONTENT_WIDTH - 104;
+      doc.font('Semibold').fillColor(theme.secondaryInk).text(fit(doc, branding.companyName, firstW), MARGIN, y, { width: firstW, lineBreak: false, continued: false });
+      const nameW = Math.min(firstW, doc.widthOfString(branding.companyName)) + 3;
       doc.font('Regular').fillColor(MUTED);
-      if (contact) doc.text(fit(doc, `· ${contact}`, 410 - nameW), MARGIN + nameW, y, { width: 410 - nameW, lineBreak: false });
-      const second = [branding.footerText, branding.poweredBy ? POWERED_BY : null].filter(Boolean).join(' · ');
-      if (second) doc.text(fit(doc, second, CONTENT_WIDTH), MARGIN, y + 10, { width: CONTENT_WIDTH, lineBreak: false });
+      const together = Boolean(contact) && doc.widthOfString(`· ${contact}`) <= firstW - nameW;
+      if (contact && together) doc.text(`· ${contact}`, MARGIN + nameW, y, { width: firstW - nameW, lineBreak: false });
+      const second = [contact && !together ? contact : null, branding.footerText, branding.poweredBy ? POWERED_BY : null].filter(Boolean).join(' · ');
+      if (second) doc.text(clampLines(doc, second, CONTENT_WIDTH, 2), MARGIN, y + 10, { width: CONTENT_WIDTH, lineGap: 0 });
     } else {
       doc.text(`${PRODUCT_NAME} · ${OPERATOR.legalName} · ${OPERATOR.postalAddress}`, MARGIN, y, { width: 400, lineBreak: false });
     }
