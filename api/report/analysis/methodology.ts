@@ -1,6 +1,6 @@
 // docs/methodology.md, generated from the data-point registry (`npm run docs:methodology`).
 // A test fails when the committed file differs from what this produces.
-import { COMPETITOR_COUNT, COVERAGE_FLOOR, MIN_DATA_POINTS, NOT_ENOUGH_DATA, SCORE_MAX, SCORE_MIN, SEARCH_RADIUS_MILES, TIERS } from '../../../common/constants.ts';
+import { COMPETITOR_COUNT, COVERAGE_FLOOR, MIN_DATA_POINTS, MIN_MARKET_COMPETITORS, NOT_ENOUGH_DATA, SCORE_MAX, SCORE_MIN, SEARCH_RADIUS_MILES, TIERS } from '../../../common/constants.ts';
 import type { ScoreKey } from '../types.ts';
 import { DATA_POINTS, describeNorm, NEEDS_HISTORY, NOT_FROM, type Source } from './data-points.ts';
 import { EXCERPT_MAX_SWING, OVERALL_WEIGHTS, SCORE_KEYS } from './scoring.ts';
@@ -81,6 +81,13 @@ export function renderMethodology(): string {
     '**Market share** is a score from 1 to 10 like the others, made of two things no new competitor can reorder: the business\'s **position by review count** among the businesses compared (1st = best, on a fixed scale to the 10th) and its own **review volume** on a logarithmic scale (each tenfold counts the same). Shares themselves are not scored: on a share scale a competitor with 5,000 reviews entering the market pushes every business down by different amounts, and a business could climb in rank because others fell further. By position, such a competitor moves every business down one place alike, and the volume does not change, so it can lift nobody\'s rank (a property test checks this over random markets, to the hundredth the scores are rounded to). The share of local reviews is still shown, as a percent (two decimals), with "Not enough data" when the business\'s review count is unknown; so are the count against the market median, the rating against the market average, prominence and the share of recent reviews.',
     '',
     '**Rank**: the number of compared businesses with a higher overall score, plus one (equal scores share a rank). Businesses with no overall score rank after every business that has one, sharing the last rank.',
+    '',
+    `**A market needs competitors** (decision 0216). A rank, a share of the market and the Market Share score need at least ${MIN_MARKET_COMPETITORS} competitors within the ${SEARCH_RADIUS_MILES} miles: with fewer, a position can only say first or last and a share mostly counts how few places there are. ` +
+      'Below that there is no rank, no share and no Market Share score for any business of the report, and every surface says "No market" where they would be, with what was found and what can be compared instead. ' +
+      'The points that place a business in its market (share of local reviews, position by review count, prominence position) do not apply; with no competitor at all, neither do the market\'s figures (average rating, median review count, nearest other business). ' +
+      'The business\'s own Market Share findings (its review volume, its Share of Local Voice on the grid) are still measured and shown, but feed no score. ' +
+      `The overall score is then the weighted mean of ${SCORE_KEYS.filter((k) => k !== 'marketShare').map((k) => SCORE_NAMES[k]).join(', ')}, their weights rescaled to add up to 100% (${SCORE_KEYS.filter((k) => k !== 'marketShare').map((k) => `${SCORE_NAMES[k].toLowerCase()} ${Number(((OVERALL_WEIGHTS[k] / (1 - OVERALL_WEIGHTS.marketShare)) * 100).toFixed(2))}%`).join(', ')}). ` +
+      'With one or two competitors the report still compares the business with each of them by name, without a rank.',
     '',
     '**Recommendations**: for each measured data point of the business, the points its score would gain if it reached its best value ' +
       `(${SCORE_MAX - SCORE_MIN} × weight × (1 − normalised value) ÷ the score's measured weight). Data points are grouped by **lever**, what the owner would do ` +
