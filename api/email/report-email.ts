@@ -5,7 +5,9 @@
 import { COMPETITOR_COUNT, OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
 import type { AppContext } from '../context.ts';
 import { whiteLabelAddress } from '../services/agency-mail.ts';
+import { termsUsed } from './report-terms.ts';
 import { contactLine, onReportHost, POWERED_BY, sampleNote, themeOf, type Branding } from '../report/branding.ts';
+import { websiteSentence } from '../report/render/website-state.ts';
 import { bandColour, comparedWithText, fmtDate, fmtScore, hasMarket, marketSize, noMarketText, notFoundText, NOT_RANKED, overallWeightsText, rankNo, rankOf, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS, scoreText } from '../report/render/labels.ts';
 import type { ReportData } from '../report/types.ts';
 import { metricsText, NOT_MEASURED, RANK_BAND_ORDER, RANK_BANDS, VISIBILITY_TITLE, visibilityLine, visibilityView } from '../report/render/visibility.ts';
@@ -177,11 +179,16 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
   const replyTo = branding ? (branding.contactEmail ?? input.replyTo ?? null) : (input.replyTo ?? null);
   const gaps = dataGaps(data);
   const notFound = notFoundText(data);
+  // How the business's website was met, when not read in full (decision 0217).
+  const site = websiteSentence(b);
   const weights = overallWeightsText(data);
   const overall = b.scores.overall as number | null;
   const overallText = overall === null ? fmtScore(overall) : `${fmtScore(overall)} / 10`;
 
   const visibility = visibilityLine(data);
+  const visibilityBlock = visibilityHtml(data);
+  // The abbreviations and units this e-mail prints, explained (ARP, ATRP, "score per word", …).
+  const terms = termsUsed([visibility, visibilityBlock, weights, gaps, site, notFound, noMarket, ...topRecs.flatMap((r) => [r.title, r.detail])].filter(Boolean).join('\n'));
   const text = [
     `Hi ${firstName(input.fullName)},`,
     '',
@@ -190,6 +197,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
     ...(data.sampleData ? [`${SAMPLE_DATA_LABEL.toUpperCase()}.`, note, ''] : []),
     ...(notFound ? [notFound, ''] : []),
     ...(noMarket ? [noMarket, ''] : []),
+    ...(site ? [site, ''] : []),
     ...(gaps ? [gaps, ''] : []),
     measuredText(data),
     '',
@@ -202,6 +210,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
     'Where to start:',
     ...topRecs.map((r, i) => `${i + 1}. ${r.title}: ${r.detail}`),
     '',
+    ...(terms.length ? ['What the abbreviations mean:', ...terms.map((t) => `- ${t}`), ''] : []),
     `See the full report online (the link works until ${expires}):`,
     reportUrl,
     '',
@@ -240,6 +249,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
           ${data.sampleData ? `<p style="margin:0 0 16px;padding:10px 12px;background:#fffbeb;border:1px solid #fcd34d;border-radius:8px;color:#92400e;font-size:14px"><strong>${escapeHtml(SAMPLE_DATA_LABEL)}.</strong> ${escapeHtml(note)}</p>` : ''}
           ${notFound ? `<p style="margin:0 0 16px;padding:10px 12px;background:#fff7ed;border:1px solid #fdba74;border-radius:8px;color:#9a3412;font-size:14px"><strong>${escapeHtml(notFound)}</strong></p>` : ''}
           ${noMarket ? `<p style="margin:0 0 16px;padding:10px 12px;background:#f8fafc;border:1px solid #e2e8f0;border-radius:8px;color:#334155;font-size:14px">${escapeHtml(noMarket)}</p>` : ''}
+          ${site ? `<p style="margin:0 0 16px;padding:10px 12px;background:#f8fafc;border:1px solid #e2e8f0;border-radius:8px;color:#334155;font-size:14px">${escapeHtml(site)}</p>` : ''}
           ${gaps ? `<p style="margin:0 0 16px;padding:10px 12px;background:#f8fafc;border:1px solid #e2e8f0;border-radius:8px;color:#334155;font-size:14px">${escapeHtml(gaps)}</p>` : ''}
           <img src="cid:${scoreCardCid(whiteFrom)}" width="544" alt="${escapeHtml(`Overall score ${overallText}, ${rankNo(b, data) ? `rank ${b.rank} of ${size}` : hasMarket(data) ? NOT_RANKED.toLowerCase() : 'no market to rank in'}${data.sampleData ? `, ${SAMPLE_DATA_LABEL.toLowerCase()}` : ''}`)}" style="display:block;width:100%;max-width:544px;height:auto;border-radius:8px;border:1px solid #e2e8f0">
         </td></tr>
@@ -251,13 +261,17 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
           </table>
           <p style="margin:8px 0 0;color:#475569;font-size:13px">${escapeHtml(weights)} ${escapeHtml(measuredText(data))}</p>
         </td></tr>
-        ${visibilityHtml(data)}
+        ${visibilityBlock}
         <tr><td style="padding:8px 28px">
           <h2 style="font-size:17px;margin:12px 0 8px">Where to start</h2>
           <ol style="margin:0;padding-left:20px;color:#334155;font-size:15px">
             ${topRecs.map((r) => `<li style="margin-bottom:8px"><strong style="color:#0f172a">${escapeHtml(r.title)}</strong><br>${escapeHtml(r.detail)}</li>`).join('')}
           </ol>
         </td></tr>
+        ${terms.length ? `<tr><td style="padding:4px 28px 0">
+          <h2 style="font-size:15px;margin:8px 0 4px">What the abbreviations mean</h2>
+          <ul style="margin:0;padding-left:20px;color:#475569;font-size:13px;line-height:1.5">${terms.map((t) => `<li style="margin-bottom:4px">${escapeHtml(t)}</li>`).join('')}</ul>
+        </td></tr>` : ''}
         <tr><td style="padding:16px 28px 8px" align="left">
           <a href="${escapeHtml(reportUrl)}" style="display:inline-block;background:${theme.brand};color:${theme.onBrand};text-decoration:none;font-weight:700;font-size:15px;padding:12px 22px;border-radius:8px">View your full report</a>
           <p style="margin:12px 0 0;color:#475569;font-size:13px">The link works until ${escapeHtml(expires)}. The full report, with every data point, is attached as a PDF.</p>
