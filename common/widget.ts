@@ -21,6 +21,20 @@ export const WIDGET_COMPONENT_LABELS: Record<WidgetComponent, string> = { 'repor
 export const WIDGET_MAX_AGE = 300;
 
 export const WIDGET_NOT_ENABLED = 'This form is not enabled for this site.';
+/** The visitor's message in a frame sandboxed without allow-same-origin (its requests say Origin: null). */
+export const WIDGET_SANDBOXED = 'This form cannot run inside this frame.';
+
+/**
+ * What a refused widget call tells the site owner in the browser's console (issue 40), beside the
+ * visitor's short message: the Origin the browser sent and what to change. The same words for an
+ * unknown, a revoked and a foreign key (a stranger learns nothing about a key from them).
+ */
+export function widgetRefusalHint(origin: string | null | undefined): string {
+  if (origin === 'null') {
+    return 'LocalRank widget: this page is in an iframe sandboxed without allow-same-origin, so the browser sends its requests with "Origin: null", which no key can allow. Add allow-same-origin to the iframe\'s sandbox attribute (sandbox="allow-scripts allow-same-origin …"), or put the snippet on a page outside the frame.';
+  }
+  return `LocalRank widget: this key does not allow ${origin || 'a request without an Origin'}. On LocalRank's Website Widget page, add this site's hostname to the key's allowed hostnames, or use the snippet of a key that is not revoked.`;
+}
 
 /**
  * When a widget visitor's report goes out, as the lead's answer says (decision 0171): in the usual
@@ -36,15 +50,19 @@ export interface LeadThanks {
   title: string;
   text: string;
   card: boolean;
+  /** What shows where the score card will appear, until it does (null when none comes). */
+  wait: string | null;
 }
+
+const CARD_WAIT = 'Your score card appears here as soon as it is ready.';
 
 /** The thank-you in words that match when the report will come. */
 export function leadThanks(delivery: LeadDelivery, agency: string, usual: string): LeadThanks {
   if (delivery === 'minutes' || delivery === 'hour') {
-    return { title: 'Thank you! Your report is on its way.', text: `We're analysing your business and its top local competitors now. An email with your full report from ${agency} will arrive ${delivery === 'hour' ? 'within the hour' : `in ${usual}`}.`, card: true };
+    return { title: 'Thank you! Your report is on its way.', text: `We're analysing your business and its top local competitors now. An email with your full report from ${agency} will arrive ${delivery === 'hour' ? 'within the hour' : `in ${usual}`}.`, card: true, wait: CARD_WAIT };
   }
-  if (delivery === 'later') return { title: 'Thank you! Your request is saved.', text: `Your report cannot be prepared right now, so it will not arrive in the usual ${usual}. ${agency} has your request and the report will be emailed to you as soon as ${agency} releases it.`, card: false };
-  return { title: 'Thank you! Your request is saved.', text: `We could not locate the business address automatically. ${agency} has your request and will get back to you by email.`, card: false };
+  if (delivery === 'later') return { title: 'Thank you! Your request is saved.', text: `Your report cannot be prepared right now, so it will not arrive in the usual ${usual}. ${agency} has your request and the report will be emailed to you as soon as ${agency} releases it.`, card: false, wait: null };
+  return { title: 'Thank you! Your request is saved.', text: `We could not locate the business address automatically. ${agency} has your request and will get back to you by email.`, card: false, wait: null };
 }
 
 /**
@@ -130,8 +148,9 @@ export const widgetApiBase = (origin: string, publishableKey: string) => `${orig
 /**
  * The script-tag snippet: the loader, two hints that let the browser fetch the widget and the
  * key's config while it fetches the loader (one round trip before the form, not two; decision
- * 0205), and the elements, each naming its key (two agencies' snippets on one page keep their own
- * keys, whichever loader runs first). No inline script is needed. The config hint is `crossorigin`, which is
+ * 0205), and the elements, each naming its key in `data-key` (two agencies' snippets on one page
+ * keep their own keys, whichever loader runs first; `data-key`, not `key`, which Vue and React keep
+ * for themselves and never put on the element: issue 40). No inline script is needed. The config hint is `crossorigin`, which is
  * how the loader asks for it (a CORS GET with the default credentials); a hint that did not match
  * would be fetched twice.
  */
@@ -141,7 +160,22 @@ export function widgetSnippet({ baseUrl, publishableKey, components }: SnippetIn
     `<script async src="${origin}${WIDGET_BASE_PATH}${WIDGET_LOADER_FILE}" data-key="${publishableKey}"></script>`,
     `<link rel="preload" href="${origin}${WIDGET_BASE_PATH}${WIDGET_FILE}" as="script">`,
     `<link rel="preload" href="${widgetApiBase(origin, publishableKey)}/config" as="fetch" crossorigin>`,
-    ...components.map((c) => `<localrank-${c} key="${publishableKey}"></localrank-${c}>`),
+    ...components.map((c) => `<localrank-${c} data-key="${publishableKey}"></localrank-${c}>`),
+  ].join('\n');
+}
+
+/** The elements in a Vue (or Nuxt) app: the snippet's script and link lines go in the page's head,
+ *  the elements in a template with their key in `data-key`, and Vue is told they are custom elements. */
+export function widgetVueUsage({ publishableKey, components }: SnippetInput): string {
+  return [
+    `<!-- index.html (Nuxt: app.head in nuxt.config): the snippet's <script> and <link> lines -->`,
+    `<!-- A component's template: the key in data-key (Vue keeps "key" for itself) -->`,
+    '<template>',
+    ...components.map((c) => `  <localrank-${c} data-key="${publishableKey}"></localrank-${c}>`),
+    '</template>',
+    '',
+    `// vite.config.ts (Nuxt: vue.compilerOptions in nuxt.config)`,
+    `vue({ template: { compilerOptions: { isCustomElement: (tag) => tag.startsWith('localrank-') } } })`,
   ].join('\n');
 }
 
@@ -205,6 +239,9 @@ export interface WidgetConfig {
   website: string | null;
   components: WidgetComponent[];
   theme: WidgetTheme;
+  /** The form's consent line (widgetConsentText), written by the server like the thank-you: the
+   *  widget carries no wording it need not (its 10 KB budget). */
+  consent: string;
 }
 
 export interface ScoreCardData {

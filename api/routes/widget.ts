@@ -5,7 +5,7 @@
 // with credentials (decision 0116).
 import { Hono } from 'hono';
 import { widgetKeySchema, widgetLeadSchema } from '../../common/schemas/widget.ts';
-import { WIDGET_NOT_ENABLED } from '../../common/widget.ts';
+import { WIDGET_NOT_ENABLED, WIDGET_SANDBOXED, widgetRefusalHint } from '../../common/widget.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { clientIp, userAgent } from '../lib/client-info.ts';
@@ -65,9 +65,11 @@ export function widgetRoutes(ctx: AppContext) {
       c.header('Vary', 'Origin');
       c.header('Cache-Control', 'no-store');
       // A refused preflight has no CORS headers: the browser sends nothing more. Other refusals
-      // are readable by the widget (so it can say it is not enabled here) and carry nothing else.
-      if (c.req.method !== 'OPTIONS' && origin && origin !== 'null') c.header('Access-Control-Allow-Origin', origin);
-      return c.json({ code: 'forbidden', message: WIDGET_NOT_ENABLED }, 403);
+      // are readable by the widget, a sandboxed frame's (Origin: null) too, so it can say why to
+      // the visitor and what to change to the site owner (issue 40); they carry nothing else.
+      if (c.req.method !== 'OPTIONS' && origin) c.header('Access-Control-Allow-Origin', origin);
+      const sandboxed = origin === 'null';
+      return c.json({ code: sandboxed ? 'sandboxed' : 'forbidden', message: sandboxed ? WIDGET_SANDBOXED : WIDGET_NOT_ENABLED, hint: widgetRefusalHint(origin) }, 403);
     }
     c.header('Access-Control-Allow-Origin', origin!);
     c.header('Vary', 'Origin');

@@ -13,6 +13,7 @@ import {
   WIDGET_KEY,
   WIDGET_KEY_PREFIX,
   WIDGET_NOT_ENABLED,
+  widgetConsentText,
   type ScoreCardData,
   type WidgetComponent,
   type WidgetConfig,
@@ -155,10 +156,12 @@ async function profileOf(ctx: AppContext, key: WidgetKeyRow) {
 export async function widgetConfig(ctx: AppContext, key: WidgetKeyRow): Promise<WidgetConfig> {
   const profile = await profileOf(ctx, key);
   const consultant = await ctx.db.query.consultants.findFirst({ where: eq(consultants.id, key.consultantId) });
+  const agency = profile?.companyName ?? consultant?.companyName ?? '';
   return {
-    agency: profile?.companyName ?? consultant?.companyName ?? '',
+    agency,
     website: profile?.website ?? null,
     components: key.components,
+    consent: widgetConsentText(agency),
     theme: profile ? widgetTheme(profile.primaryColor, profile.secondaryColor, profile.accentColor) : DEFAULT_WIDGET_THEME,
   };
 }

@@ -83,8 +83,8 @@ test('an agency embeds the snippet on another origin; the visitor gets a score c
       `<script async src="${baseURL}/widget/v1/loader.js" data-key="${shownKey}"></script>`,
       `<link rel="preload" href="${baseURL}/widget/v1/widget.js" as="script">`,
       `<link rel="preload" href="${baseURL}/api/widget/v1/${shownKey}/config" as="fetch" crossorigin>`,
-      `<localrank-report-form key="${shownKey}"></localrank-report-form>`,
-      `<localrank-score-card key="${shownKey}"></localrank-score-card>`,
+      `<localrank-report-form data-key="${shownKey}"></localrank-report-form>`,
+      `<localrank-score-card data-key="${shownKey}"></localrank-score-card>`,
     ].join('\n'),
   );
   await expect(page.getByTestId('snippet-csp')).toContainText(`allow ${baseURL} in script-src and connect-src`);

@@ -140,12 +140,23 @@ describe('the widget API from other sites', () => {
     for (const origin of ['https://evil-example.com', 'https://northstar.example.evil.net', null]) {
       const refused = await visitor('GET', `${base}/config`, origin);
       expect(refused.status).toBe(403);
-      expect(refused.body).toEqual({ code: 'forbidden', message: 'This form is not enabled for this site.' });
+      // The visitor's message, and for the site owner's console the Origin refused and the fix.
+      expect(refused.body).toEqual({ code: 'forbidden', message: 'This form is not enabled for this site.', hint: expect.stringContaining(`this key does not allow ${origin ?? 'a request without an Origin'}. On LocalRank's Website Widget page, add this site's hostname`) });
+      // Readable by the widget on that page (a request without an Origin is no browser's CORS call).
+      expect(refused.headers.get('access-control-allow-origin')).toBe(origin);
       const refusedPreflight = await visitor('OPTIONS', `${base}/leads`, origin);
       expect(refusedPreflight.status).toBe(403);
       expect(refusedPreflight.headers.get('access-control-allow-origin')).toBeNull();
     }
     expect((await visitor('GET', '/api/widget/v1/lr_pk_unknownunknownunknown00/config', 'https://northstar.example')).status).toBe(403);
+
+    // A frame sandboxed without allow-same-origin sends "Origin: null": refused, readable by it
+    // (issue 40: it said "could not reach the server"), with what to change.
+    const sandboxed = await visitor('GET', `${base}/config`, 'null');
+    expect(sandboxed.status).toBe(403);
+    expect(sandboxed.headers.get('access-control-allow-origin')).toBe('null');
+    expect(sandboxed.headers.get('access-control-allow-credentials')).toBeNull();
+    expect(sandboxed.body).toEqual({ code: 'sandboxed', message: 'This form cannot run inside this frame.', hint: expect.stringContaining('Add allow-same-origin to the iframe') });
   });
 
   it('takes a lead through the report pipeline in the key\'s branding and shows its score card', async () => {

@@ -57,6 +57,8 @@ describe('the queue API', () => {
       currentScript: { src: 'https://app.example.com/widget/v1/loader.js', dataset: { key: 'lr_pk_from_tag' } },
       createElement: () => ({ async: false, src: '' }),
       head: { appendChild: (el: { src: string; async: boolean }) => (order.push('widget'), appended.push(el)) },
+      // The watch for what the page's CSP refuses (issue 40), added before any request.
+      addEventListener: (type: string) => order.push(type),
     };
     // The config request starts beside the widget's, after it (the widget is the longer download),
     // as the snippet's hint asks for it (no options: a CORS GET with the default credentials, or
@@ -72,7 +74,8 @@ describe('the queue API', () => {
     expect(win.LocalRank!.k).toBe('lr_pk_from_tag');
     expect(win.LocalRank!.q).toHaveLength(1);
     expect(fetched).toEqual([['https://app.example.com/api/widget/v1/lr_pk_from_tag/config', undefined]]);
-    expect(order).toEqual(['widget', 'config']);
+    expect(order).toEqual(['securitypolicyviolation', 'widget', 'config']);
+    expect(win.LocalRank!.v).toEqual({});
     expect(Object.keys(win.LocalRank!.c!)).toEqual(['lr_pk_from_tag']);
     expect(await win.LocalRank!.c!.lr_pk_from_tag).toEqual({ status: 200, data: { agency: 'Northstar' } });
     // A second agency's snippet on the same page: its key's config too, the widget still once.

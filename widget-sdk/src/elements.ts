@@ -1,7 +1,10 @@
 // The script-tag build's entry: the custom elements <localrank-report-form> and
 // <localrank-score-card> (each in its own shadow root; mounted when connected, unmounted when
 // removed, so single-page apps can remove and re-add them) and the queue API's replay:
-// LocalRank('init', { key }) and LocalRank('mount', { component, target, key? }).
+// LocalRank('init', { key }) and LocalRank('mount', { component, target, key? }). An element names
+// its key in `data-key`, an attribute no framework keeps for itself (Vue and React take `key` for
+// their own bookkeeping and never put it on the element, issue 40); `key`, the attribute of
+// snippets pasted before, is still read where it survives (plain HTML).
 import { createElement, render } from 'preact';
 import { widgetApi } from './api.ts';
 import { PublishedScoreCardView, ReportFormView } from './report-form.tsx';
@@ -21,12 +24,13 @@ function defineElement(name: Name) {
       connectedCallback() {
         const root = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
         adoptStyles(root);
-        const key = this.getAttribute('key') || global?.k || '';
+        const key = this.dataset.key || this.getAttribute('key') || global?.k || '';
         const origin = this.getAttribute('origin') || global?.o || '';
-        // The config request the loader started for this key, taken once.
-        const started = global?.c?.[key];
-        if (started) delete global!.c![key];
-        const api = widgetApi(origin, key, started);
+        // The config requests by key, the loader's among them: one per key and page, whoever
+        // asks first (a loader running later finds it there too).
+        const configs = (global!.c ||= {});
+        const started = configs[key];
+        const api = widgetApi(origin, key, configs, global!.v);
         // The views are written against React's types; in this build `react` is Preact.
         const mount = () => this.isConnected && render(createElement(VIEWS[name] as never, { api }), root);
         if (!started) return void mount();
@@ -46,17 +50,17 @@ function defineElement(name: Name) {
 }
 
 function run(command: Command, arg: unknown, state: QueueGlobal) {
-  if (command === 'init') {
+  if (command == 'init') {
     const key = (arg as { key?: string } | undefined)?.key;
     if (key) state.k = key;
-  } else if (command === 'mount') {
+  } else if (command == 'mount') {
     const options = arg as MountOptions;
-    const target = typeof options.target === 'string' ? document.querySelector(options.target) : options.target;
+    const target = typeof options.target == 'string' ? document.querySelector(options.target) : options.target;
     // Called from the page's head, the target may not be parsed yet: try again once it is.
     if (!target && document.readyState == 'loading') return void addEventListener('DOMContentLoaded', () => run(command, arg, state));
     if (!target || !(options.component in VIEWS)) return;
     const element = document.createElement(`localrank-${options.component}`);
-    if (options.key) element.setAttribute('key', options.key);
+    if (options.key) element.dataset.key = options.key;
     target.replaceChildren(element);
   }
 }

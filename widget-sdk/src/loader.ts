@@ -8,6 +8,7 @@
 // `trusted-types` directive lists names must list it (decision 0180).
 import { WIDGET_FILE, widgetApiBase } from '../../common/widget.ts';
 import { answer } from './api.ts';
+import { watchPolicy } from './policy.ts';
 import type { QueueGlobal } from './queue.ts';
 
 type TrustedTypes = { createPolicy(name: string, rules: { createScriptURL(url: string): string }): { createScriptURL(url: string): string } };
@@ -25,6 +26,8 @@ if (script) {
   if (key) L.k = L.k || key;
   if (!L.l) {
     L.l = 1;
+    // Before any request: what the page's CSP refuses is told apart from a network failure.
+    watchPolicy(L.o, (L.v = L.v || {}));
     const widget = document.createElement('script');
     const url = `${src.origin}${src.pathname.replace(/[^/]*$/, '')}${WIDGET_FILE}`;
     let trusted = url;
@@ -40,8 +43,9 @@ if (script) {
     document.head.appendChild(widget);
   }
   // This tag's key's config (a page may carry two agencies' snippets), fetched and read while the
-  // widget downloads; the widget picks the answer up. A CORS GET with the default credentials, as
-  // the snippet's `crossorigin` hint asks for it (on another origin no cookie is sent either way).
+  // widget downloads, unless the widget or another tag asked for it already (one request per key);
+  // the widget picks the answer up. A CORS GET with the default credentials, as the snippet's
+  // `crossorigin` hint asks for it (on another origin no cookie is sent either way).
   const configs = (L.c = L.c || {});
   if (key && !configs[key]) configs[key] = answer(fetch(`${widgetApiBase(L.o, key)}/config`));
 }

@@ -2,6 +2,7 @@
 // loader) records calls as `LocalRank.q`; the widget, once loaded, replays them in order and
 // takes the global's place, so later calls run at once.
 import type { Answer } from './api.ts';
+import type { Refusals } from './policy.ts';
 
 export type Command = 'init' | 'mount';
 export interface MountOptions {
@@ -22,6 +23,8 @@ export interface QueueGlobal {
   l?: number;
   /** The config requests the loader started, by key (the widget reads the answer). */
   c?: Record<string, Promise<Answer>>;
+  /** What the page's Content Security Policy refused on the product's origin (the loader's watch). */
+  v?: Refusals;
 }
 
 /** Replaces the stub with a live function and replays what was queued, in order. */
@@ -33,6 +36,7 @@ export function takeOver(win: { LocalRank?: QueueGlobal }, run: (command: Comman
   live.k = stub?.k;
   live.l = stub?.l;
   live.c = stub?.c;
+  live.v = stub?.v;
   win.LocalRank = live;
   for (const args of Array.from(queued)) run(args[0] as Command, args[1], live);
   return live;

@@ -4,7 +4,7 @@
 // components, so the script-tag build needs no hooks runtime (decision 0115).
 import { Component, createRef } from 'react';
 import { checkReportRequest, REPORT_ROLES, US_STATES, type ReportRequestErrors } from '../../common/schemas/report-request-rules.ts';
-import { widgetConsentText, WIDGET_NOT_ENABLED, type LeadThanks } from '../../common/widget.ts';
+import { WIDGET_NOT_ENABLED, type LeadThanks } from '../../common/widget.ts';
 import type { WidgetApi, WidgetApiError } from './api.ts';
 import { ScoreCardView } from './score-card.tsx';
 import { themeStyle } from './styles.ts';
@@ -43,8 +43,12 @@ interface State {
   said?: string;
 }
 
+/** Every view's root: in English, left to right, whatever the host page's language and direction
+ *  (lang and dir are inherited across the shadow boundary; a form in Arabic pages matched :lang(ar)). */
+const ROOT = { className: 'lr', lang: 'en', dir: 'ltr' } as const;
+
 const Note = ({ text, busy }: { text: string; busy?: boolean }) => (
-  <div className="lr" role="status" aria-busy={busy}>
+  <div {...ROOT} role="status" aria-busy={busy}>
     <p className="m">{text}</p>
   </div>
 );
@@ -57,7 +61,9 @@ class Configured extends Component<{ api: WidgetApi }, State> {
     if (this.state.config) return this.loaded();
     this.props.api.config().then(
       (config) => this.setState({ config }, () => this.loaded()),
-      (e: WidgetApiError) => this.setState({ off: e.status === 403 ? WIDGET_NOT_ENABLED : e.message }),
+      // The server's own words for a refusal (not enabled here, a sandboxed frame; the fix for
+      // the site owner went to the console), or the widget's for a blocked CSP or no connection.
+      (e: WidgetApiError) => this.setState({ off: e.message }),
     );
   }
   componentWillUnmount() {
@@ -76,10 +82,10 @@ export class ReportFormView extends Configured {
   heading = createRef<HTMLHeadingElement>();
 
   show(errors: Errors) {
-    const first = Object.keys(errors).find((name) => name !== 'form');
-    const count = Object.keys(errors).length - (errors.form ? 1 : 0);
+    const fields = Object.keys(errors).filter((name) => name != 'form');
+    const count = fields.length;
     this.setState({ errors, said: count ? `Please correct ${count} field${count > 1 ? 's' : ''}.` : errors.form });
-    if (first) this.form.current?.querySelector<HTMLElement>(`[name=${first}]`)?.focus();
+    if (count) this.form.current?.querySelector<HTMLElement>(`[name=${fields[0]}]`)?.focus();
   }
 
   poll(left: number) {
@@ -93,7 +99,7 @@ export class ReportFormView extends Configured {
     const data = new FormData(event.currentTarget);
     const payload: Record<string, unknown> = {};
     for (const [name] of FIELDS) payload[name] = String(data.get(name) ?? '').trim();
-    payload.consent = data.get('consent') === 'on';
+    payload.consent = data.get('consent') == 'on';
     if (data.get('nickname')) payload.nickname = data.get('nickname');
     const found = checkReportRequest(payload, { requireConsent: true });
     if (Object.keys(found).length) return this.show(found);
@@ -102,12 +108,13 @@ export class ReportFormView extends Configured {
       const { leadId, thanks } = await this.props.api.submit(payload);
       this.setState({ leadId, thanks, sending: false, said: thanks.title }, () => this.heading.current?.focus());
       // A report that waits has no score card to wait for.
-      if (!thanks.card) return;
+      if (!thanks.wait) return;
       this.timer = setTimeout(() => this.poll(POLL_TIMES), POLL_MS) as unknown as number;
     } catch (e) {
       const error = e as WidgetApiError;
       this.setState({ sending: false });
-      this.show({ ...error.fields, form: error.status === 403 ? WIDGET_NOT_ENABLED : error.message });
+      // A refusal's message is the server's (not enabled here, a sandboxed frame).
+      this.show({ ...error.fields, form: error.message });
     }
   };
 
@@ -123,10 +130,10 @@ export class ReportFormView extends Configured {
     );
     if (leadId) {
       return (
-        <div className="lr" style={themeStyle(config!.theme)}>
+        <div {...ROOT} style={themeStyle(config!.theme)}>
           <h3 ref={this.heading} tabIndex={-1}>{thanks!.title}</h3>
           <p className="m">{thanks!.text}</p>
-          {card ? <ScoreCardView data={card} agency={agency} website={config!.website} /> : thanks!.card && <p className="m">Your score card appears here as soon as it is ready.</p>}
+          {card ? <ScoreCardView data={card} agency={agency} website={config!.website} /> : thanks!.wait && <p className="m">{thanks!.wait}</p>}
           {live}
         </div>
       );
@@ -140,7 +147,7 @@ export class ReportFormView extends Configured {
       return error && <p className="e" id={`${name}-e`}>{error}</p>;
     };
     return (
-      <div className="lr" style={themeStyle(config!.theme)}>
+      <div {...ROOT} style={themeStyle(config!.theme)}>
         <h2>Get your free local market report</h2>
         <p className="m">{`See how your business ranks against its local competitors. From ${agency}.`}</p>
         <form ref={this.form} noValidate onSubmit={this.submit} aria-busy={sending}>
@@ -148,10 +155,10 @@ export class ReportFormView extends Configured {
             {FIELDS.map(([name, label, control, wide]) => (
               <div className={wide ? 'f w' : 'f'} key={name}>
                 <label htmlFor={name}>{label}</label>
-                {typeof control[0] === 'string' ? (
-                  <input {...a11y(name)} type={control[0]} autoComplete={control[1] as string} inputMode={name === 'zip' ? 'numeric' : undefined} />
+                {typeof control[0] == 'string' ? (
+                  <input {...a11y(name)} type={control[0]} autoComplete={control[1] as string} inputMode={name == 'zip' ? 'numeric' : undefined} />
                 ) : (
-                  <select {...a11y(name)} autoComplete={name === 'state' ? 'address-level1' : 'off'}>
+                  <select {...a11y(name)} autoComplete={name == 'state' ? 'address-level1' : 'off'}>
                     {/* Selected first, in React and Preact alike: nothing is chosen for the visitor. */}
                     <option value="">Select…</option>
                     {(control as readonly (readonly [string, string])[]).map(([value, text]) => (
@@ -169,7 +176,7 @@ export class ReportFormView extends Configured {
           </div>
           <label className="c" htmlFor="consent">
             <input type="checkbox" {...a11y('consent')} />
-            <span>{widgetConsentText(agency)}</span>
+            <span>{config!.consent}</span>
           </label>
           {message('consent')}
           {errors.form && <p className="e" role="alert">{errors.form}</p>}
@@ -196,7 +203,7 @@ export class PublishedScoreCardView extends Configured {
     if (gated) return gated;
     const { config, card, website } = this.state;
     return (
-      <div className="lr" style={themeStyle(config!.theme)}>
+      <div {...ROOT} style={themeStyle(config!.theme)}>
         <h2>{`Local market score by ${config!.agency}`}</h2>
         {card ? <ScoreCardView data={card} agency={config!.agency} website={website ?? null} /> : <p className="m">{card === null ? 'No scores are published yet.' : 'Loading…'}</p>}
       </div>

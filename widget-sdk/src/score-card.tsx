@@ -1,9 +1,10 @@
 // The score card: overall score, rank and the four scores, in the agency's colours. Used for the
 // lead's own result (after the form) and for a client's scores the agency publishes.
+import { NOT_ENOUGH_DATA, SAMPLE_DATA_LABEL } from '../../common/constants.ts';
 import type { ScoreCardData } from './types.ts';
 
 const LABELS = { reviews: 'Reviews', digitalPresence: 'Digital presence', engagement: 'Engagement', marketShare: 'Market share' } as const;
-const show = (n: number | null) => (n === null ? 'Not enough data' : n.toFixed(1));
+const show = (n: number | null) => (n === null ? NOT_ENOUGH_DATA : n.toFixed(1));
 
 export function ScoreCardView({ data, agency, website }: { data: ScoreCardData; agency: string; website: string | null }) {
   return (
@@ -21,7 +22,7 @@ export function ScoreCardView({ data, agency, website }: { data: ScoreCardData; 
           </li>
         ))}
       </ul>
-      {data.sampleData && <p className="m">Sample data, not live listings.</p>}
+      {data.sampleData && <p className="m">{`${SAMPLE_DATA_LABEL}.`}</p>}
       {website && /^https?:\/\//i.test(website) && (
         <a href={website} target="_blank" rel="noopener">{`More from ${agency}`}</a>
       )}

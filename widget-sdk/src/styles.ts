@@ -5,7 +5,7 @@ export const THEME_PROPERTIES = ['--lr-primary', '--lr-secondary', '--lr-accent'
 
 export const CSS = `
 :host{display:block}
-.lr{all:initial;display:block;font:15px/1.5 var(--lr-font,system-ui,sans-serif);color:#0f172a;background:#fff;border:1px solid #e2e8f0;border-radius:var(--lr-radius,12px);padding:20px;max-width:640px;margin-bottom:16px;direction:ltr;overflow-wrap:anywhere}
+.lr{all:initial;display:block;font:15px/1.5 var(--lr-font,system-ui,sans-serif);color:#0f172a;background:#fff;border:1px solid #e2e8f0;border-radius:var(--lr-radius,12px);padding:20px;max-width:640px;margin-bottom:16px;overflow-wrap:anywhere}
 *{box-sizing:border-box}
 h2,h3{font-size:19px;margin:0 0 6px;color:var(--lr-secondary)}
 p{margin:0 0 12px}
@@ -49,11 +49,10 @@ export function themeStyle(theme: Partial<Record<'primary' | 'onPrimary' | 'prim
   // DEFAULT_WIDGET_THEME's colours (common/widget.ts; a unit test keeps them equal), written out:
   // the colour maths stays on the server.
   const out: Record<string, string> = { '--lr-primary': '#2563EB', '--lr-secondary': '#1F2937', '--lr-accent': '#059669', '--lr-focus': '#01261A' };
-  if (!theme) return out;
-  const names = { primary: '--lr-primary', onPrimary: '--lr-on-primary', primaryInk: '--lr-primary-ink', secondary: '--lr-secondary', accent: '--lr-accent', focus: '--lr-focus' } as const;
-  for (const [key, property] of Object.entries(names)) {
-    const value = theme[key as keyof typeof names];
-    if (value && COLOUR.test(value)) out[property] = value;
+  // Each theme key's property is its name in kebab case (primaryInk: --lr-primary-ink).
+  for (const key of ['primary', 'onPrimary', 'primaryInk', 'secondary', 'accent', 'focus'] as const) {
+    const value = theme?.[key];
+    if (value && COLOUR.test(value)) out[`--lr-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`] = value;
   }
   return out;
 }
