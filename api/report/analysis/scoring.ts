@@ -15,9 +15,10 @@ const clampScore = (x: number) => Math.min(SCORE_MAX, Math.max(SCORE_MIN, round(
 const SPAN = SCORE_MAX - SCORE_MIN;
 
 /** The value as the report writes it, with its unit; 'Unknown' / 'Not applicable' when not
- *  measured, 'None' for a measured absence (no website, a site that did not answer). */
+ *  measured ('Not seen' for a part of a website that could not be seen), 'None' for a measured
+ *  absence (no website, a site that did not answer). */
 export function rawValue(point: DataPoint): string {
-  if (point.status === 'unknown') return 'Unknown';
+  if (point.status === 'unknown') return point.unseen ? 'Not seen' : 'Unknown';
   if (point.status === 'not_applicable') return 'Not applicable';
   if (point.value === null) return 'None';
   if (typeof point.value === 'boolean') return point.value ? 'Yes' : 'No';

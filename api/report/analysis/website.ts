@@ -527,7 +527,8 @@ export async function analyseWebsite(url: string, fetchOptions: SafeFetchOptions
   const slow = !refused && (res.truncated === 'time' || elapsed >= SLOW_MS);
   const kb = (n: number) => Math.round((n / 1024) * 10) / 10;
   if (refused) {
-    for (const k of [...DOCUMENT_FIELDS, 'responseMs', 'pageWeightKb']) unseen.add(k);
+    // The refusal's own headers are the firewall's, not the page's (HSTS holds for the whole host).
+    for (const k of [...DOCUMENT_FIELDS, 'responseMs', 'pageWeightKb', 'compressed', 'cacheControl', 'xContentTypeOptions', 'permissionsPolicy']) unseen.add(k);
     unseenWhy = 'The site refuses automated visitors, so its homepage could not be read.';
   } else if (scriptRendered) {
     for (const k of DOCUMENT_FIELDS) unseen.add(k);

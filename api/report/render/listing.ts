@@ -53,7 +53,7 @@ function rows(data: ReportData, fields: Field[], anyGap = false): ComparisonRow[
     const theirs = data.competitors.map((c) => point(c, f.key)).filter((d): d is DataPoint => d?.status === 'measured');
     // A field the source gives for nobody here is no comparison.
     if (own?.status !== 'measured' && theirs.length === 0) continue;
-    const yours = own?.status !== 'measured' ? 'Unknown' : f.kind === 'count' ? String(own.value ?? 0) : f.kind === 'text' ? (has(own, f.kind) ? String(own.value) : 'No') : has(own, f.kind) ? 'Yes' : 'No';
+    const yours = own?.status !== 'measured' ? (own?.unseen ? 'Not seen' : 'Unknown') : f.kind === 'count' ? String(own.value ?? 0) : f.kind === 'text' ? (has(own, f.kind) ? String(own.value) : 'No') : has(own, f.kind) ? 'Yes' : 'No';
     const lacks = own?.status === 'measured' && !has(own, f.kind);
     let market = 'Unknown';
     let gap = anyGap && lacks;

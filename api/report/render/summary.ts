@@ -1,8 +1,9 @@
 // The report's executive summary in plain sentences, shared by the PDF and the online report.
-import type { AnalysedPlace, ReportData, ScoreKey } from '../types.ts';
+import type { ReportData, ScoreKey } from '../types.ts';
 import { breakdownOf, coverageText } from './breakdown.ts';
 import { bandLabel, fmtScore, hasMarket, marketOn, marketSize, NO_MARKET, noMarketText, NOT_ENOUGH_DATA, notFoundText, overallWeightsText, ranked, rankNo, rankOf, SCORE_KEYS, SCORE_LABELS, scoreText } from './labels.ts';
 import { fmtSolv, solvCell, visibilityLine, visibilityView } from './visibility.ts';
+import { websiteSentence, websiteStatus } from './website-state.ts';
 
 export function findings(data: ReportData): string[] {
   const b = data.business;
@@ -12,6 +13,9 @@ export function findings(data: ReportData): string[] {
   if (notFound) out.push(notFound);
   const noMarket = noMarketText(data);
   if (noMarket) out.push(noMarket);
+  // How the website was met, when not read in full (decision 0217).
+  const site = websiteSentence(b);
+  if (site) out.push(site);
   out.push(
     o.you === null
       ? `Too little of your business could be measured for an overall score; the sections below say which data is missing.`
@@ -59,14 +63,9 @@ function headToHead(data: ReportData, you: number): string {
   return `: ${parts.join(', ')}`;
 }
 
-/** What a visitor found at a place's website: a listed site that did not answer is not "available";
- *  where the source gives no websites (Yelp), it says so. */
-export function websiteStatus(place: AnalysedPlace, data: ReportData): 'None listed' | 'Not given by Yelp' | 'Works' | 'Did not answer' | 'Listed' {
-  if (!place.place.website) return data.provider === 'yelp' && !place.isMainBusiness ? 'Not given by Yelp' : 'None listed';
-  const reachable = place.dataPoints.find((p) => p.key === 'site.reachable');
-  if (!reachable) return 'Listed';
-  return reachable.value === true ? 'Works' : 'Did not answer';
-}
+/** What a visitor found at a place's website (render/website-state.ts): none listed, not given by
+ *  Yelp, works, did not answer, refuses automated visitors, very large, slow, drawn by JavaScript. */
+export { websiteStatus };
 
 /** The report as `npm run report` prints it: the scores, the rank and share, how the overall is
  *  made, the competitors, the recommendations and the notes. */
@@ -85,8 +84,8 @@ export function reportLines(d: ReportData): string[] {
     ...(visibilityLine(d) ? [visibilityLine(d)!] : []),
     overallWeightsText(d),
     '',
-    'Rank  Business                          Miles  Website            SoLV     Overall',
-    ...ranked(d).map((p) => `${(rankNo(p, d) ?? '–').padEnd(5)} ${pad(p.place.name + (p.isMainBusiness ? ' (you)' : ''), 33)} ${p.place.distanceMiles.toFixed(2).padStart(5)}  ${websiteStatus(p, d).padEnd(18)} ${solvCell(p).padStart(7)}  ${fmtScore(p.scores.overall)}`),
+    'Rank  Business                          Miles  Website                     SoLV     Overall',
+    ...ranked(d).map((p) => `${(rankNo(p, d) ?? '–').padEnd(5)} ${pad(p.place.name + (p.isMainBusiness ? ' (you)' : ''), 33)} ${p.place.distanceMiles.toFixed(2).padStart(5)}  ${websiteStatus(p, d).padEnd(26)} ${solvCell(p).padStart(7)}  ${fmtScore(p.scores.overall)}`),
     '',
     'Recommendations',
     ...d.recommendations.map((r, i) => `  ${i + 1}. ${r.title} (+${r.gain.toFixed(2)} ${SCORE_LABELS[r.score]})`),
