@@ -2,6 +2,7 @@
 // stored and reported on at once), editing, archiving and deleting. Every function takes the
 // ConsultantAccess from requireConsultant and touches only that consultant's rows; another
 // consultant's client id is "Client not found", as an unknown one is.
+import { isMarket } from '../../common/constants.ts';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
@@ -82,7 +83,8 @@ export async function listClients({ ctx, access, search, now = new Date() }: { c
           ? null
           : {
               overall,
-              rank: overall === null ? null : Number(r.higher) + 1,
+              // No rank without a market: fewer than MIN_MARKET_COMPETITORS competitors (decision 0216).
+              rank: overall === null || !isMarket(Number(r.places) - 1) ? null : Number(r.higher) + 1,
               of: Number(r.places),
               reportedAt: new Date(Number(r.reported_at)).toISOString(),
               change: overall !== null && previous !== null ? Math.round((overall - previous) * 100) / 100 : null,

@@ -3,6 +3,7 @@
 // with its latest overall score, the change since the snapshot before, its rank in the latest
 // run, the Early Warning alerts of the alert window, and its last and next report. One SQL
 // statement; the same session and plan rules as the dashboard read (api/services/dashboard.ts).
+import { isMarket } from '../../common/constants.ts';
 import type { AppContext } from '../context.ts';
 import { unauthenticated } from '../errors.ts';
 import { nextClientReport } from '../report/client-report-schedule.ts';
@@ -119,7 +120,8 @@ export async function getPortfolio({ ctx, cookie, now = new Date() }: { ctx: App
           sampleData: isSamplePlace(r.place_id),
           overall,
           change: overall !== null && previous !== null ? Math.round((overall - previous) * 100) / 100 : null,
-          rank: overall === null || r.reported_at === null ? null : Number(r.higher) + 1,
+          // No rank without a market: fewer than MIN_MARKET_COMPETITORS competitors (decision 0216).
+          rank: overall === null || r.reported_at === null || !isMarket(Number(r.places) - 1) ? null : Number(r.higher) + 1,
           of: r.reported_at === null ? null : Number(r.places),
           latestAt: iso(r.reported_at),
           openAlerts: alertsIncluded ? Number(r.alerts) : null,

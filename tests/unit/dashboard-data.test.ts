@@ -73,7 +73,10 @@ describe('buildDashboard', () => {
     expect(v.trend).toHaveLength(1);
     expect(v.trend[0]!.at).toBe(Date.parse('2026-11-20T10:00:00.000Z'));
     expect(v.marketAverage).toBeNull();
-    expect(v.overallRank).toBe(1);
+    // Without competitors there is no market to rank in (decision 0216): no "#1 of 1".
+    expect(v.hasMarket).toBe(false);
+    expect(v.overallRank).toBeNull();
+    expect(v.cards.every((c) => c.rank === null)).toBe(true);
   });
 
   it('marks a business without its own metrics as not analysed yet', () => {

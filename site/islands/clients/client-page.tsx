@@ -2,7 +2,7 @@
 // with their status, its Early Warning alerts where the plan has them, the branding used, and the
 // actions: send the report now, send a test to me, edit, archive, delete.
 import { useEffect, useState } from 'react';
-import { ratingColour, scoreBand } from '../../../common/constants.ts';
+import { isMarket, NO_MARKET, ratingColour, scoreBand } from '../../../common/constants.ts';
 import { apiRequest, messageOf } from '../../lib/api.ts';
 import { toast } from '../../lib/toasts.ts';
 import { buildDashboard, type DashboardResponse, type DashboardView } from '../dashboard/dashboard-data.ts';
@@ -136,7 +136,7 @@ export default function ClientPage({ clientId }: { clientId: string }) {
         </div>
         <div className="card ew-stat">
           <p className="label">Market rank</p>
-          <p className="ew-stat-value">{latest?.rank ? `#${latest.rank} of ${latest.of}` : '–'}</p>
+          <p className="ew-stat-value">{latest?.rank ? `#${latest.rank} of ${latest.of}` : latest && latest.overall !== null && !isMarket(latest.of - 1) ? NO_MARKET : '–'}</p>
         </div>
         <div className="card ew-stat">
           <p className="label">Change since last report</p>

@@ -1,7 +1,7 @@
 // The dashboard answer turned into what the screen shows: numbers (scores may arrive as strings),
 // ranks by the spec's rule, deltas and trends from the business's own snapshots, the market
 // average for the radar. Pure functions, unit-tested.
-import { DASHBOARD_COMPETITOR_LIMIT, DASHBOARD_DETAIL_LIMIT, marketRank, NOT_ENOUGH_DATA, SCORE_KEYS, type ScoreKey } from '../../../common/constants.ts';
+import { DASHBOARD_COMPETITOR_LIMIT, DASHBOARD_DETAIL_LIMIT, isMarket, marketRank, NOT_ENOUGH_DATA, SCORE_KEYS, type ScoreKey } from '../../../common/constants.ts';
 
 import type { VisibilitySummary } from '../../../api/report/render/visibility.ts';
 
@@ -130,6 +130,8 @@ export interface DashboardView {
   /** null when the business has no overall score ("Not enough data"). */
   overallRank: number | null;
   total: number;
+  /** Competitors in the latest run: a rank and a share need a market (decision 0216). */
+  hasMarket: boolean;
   overallDelta: number | null;
   /** The snapshot the deltas compare with. */
   previousAt: number | null;
@@ -180,6 +182,9 @@ export function buildDashboard(res: DashboardResponse): DashboardView {
 
   const byCompetitor = new Map(metrics.filter((m) => m.competitorId).map((m) => [m.competitorId!, scoresOf(m)]));
   const overallAll = all.map((s) => s.overall).filter((v): v is number => v !== null);
+  // No rank without a market: fewer than MIN_MARKET_COMPETITORS competitors in the latest run.
+  const market = isMarket(Math.max(0, metrics.length - 1));
+  const marketRankOf = (v: number, among: number[]) => (market ? marketRank(v, among) : null);
   const competitors = (Array.isArray(res.competitors) ? res.competitors : []).slice(0, DASHBOARD_COMPETITOR_LIMIT).map((c): CompetitorView => {
     const s = byCompetitor.get(c.id) ?? null;
     return {
@@ -188,11 +193,11 @@ export function buildDashboard(res: DashboardResponse): DashboardView {
       reviewCount: num(c.reviewCount),
       distance: num(c.distanceFromBusiness),
       scores: s,
-      rank: s && s.overall !== null ? marketRank(s.overall, overallAll) : null,
+      rank: s && s.overall !== null ? marketRankOf(s.overall, overallAll) : null,
     };
   });
 
-  const overallRank = scores.overall === null ? null : marketRank(scores.overall, overallAll);
+  const overallRank = scores.overall === null ? null : marketRankOf(scores.overall, overallAll);
   const self = res.self ?? null;
   const reachable = self?.siteReachable;
   const you: CompetitorView = {
@@ -216,13 +221,14 @@ export function buildDashboard(res: DashboardResponse): DashboardView {
     scores,
     overallRank,
     total: Math.max(1, metrics.length),
+    hasMarket: market,
     overallDelta: delta('overall'),
     previousAt: previous?.at ?? null,
     latestAt: latest?.at ?? timeOf(main?.reportedAt),
     cards: SCORE_KEYS.map((key) => ({
       key,
       score: scores[key],
-      rank: scores[key] === null ? null : marketRank(scores[key]!, all.map((s) => s[key]).filter((v): v is number => v !== null)),
+      rank: scores[key] === null ? null : marketRankOf(scores[key]!, all.map((s) => s[key]).filter((v): v is number => v !== null)),
       delta: delta(key),
       percent: key === 'marketShare' ? scores.marketSharePercent : null,
     })),

@@ -4,7 +4,7 @@
 // businesses and their clients'. The server decides access and the plan.
 import { useEffect, useState } from 'react';
 import { BAND_LABELS, SCORE_LABELS } from '../../../common/constants.ts';
-import { NOT_ENOUGH_DATA, progressPercent, ratingColour, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE, scoreBand } from '../../../common/constants.ts';
+import { MIN_MARKET_COMPETITORS, NO_MARKET, NOT_ENOUGH_DATA, progressPercent, ratingColour, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE, SEARCH_RADIUS_MILES, scoreBand } from '../../../common/constants.ts';
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { checkSession, STORAGE_PREFIX } from '../../lib/session.ts';
 import type { DashboardBusiness } from '../../../api/services/dashboard.ts';
@@ -182,8 +182,14 @@ function DashboardView({ view }: { view: DashboardView }) {
         </div>
         <div className="card kpi">
           <p className="label">Market Rank</p>
-          <p className="kpi-value" data-testid="market-rank">{view.overallRank === null ? NOT_ENOUGH_DATA : <>#{view.overallRank}<span> of {view.total}</span></>}</p>
-          <p className="muted small">Among your business and {view.total - 1} local competitors, by overall score.</p>
+          <p className="kpi-value" data-testid="market-rank">{!view.hasMarket ? NO_MARKET : view.overallRank === null ? NOT_ENOUGH_DATA : <>#{view.overallRank}<span> of {view.total}</span></>}</p>
+          <p className="muted small" data-testid="market-rank-note">
+            {view.hasMarket
+              ? `Among your business and ${view.total - 1} local competitors, by overall score.`
+              : view.total - 1 === 0
+                ? `No competitor was found within ${SEARCH_RADIUS_MILES} miles: no rank and no share of the market. Your scores below are your own findings.`
+                : `Only ${view.total - 1} competitor${view.total - 1 === 1 ? '' : 's'} within ${SEARCH_RADIUS_MILES} miles: a rank needs at least ${MIN_MARKET_COMPETITORS}.`}
+          </p>
           {view.marketAverage && (
             <p className="muted small">
               Market average {fmtAverage((['reviews', 'digitalPresence', 'engagement', 'marketShare'] as const).map((k) => view.marketAverage![k]))} on the four scores.
@@ -203,7 +209,7 @@ function DashboardView({ view }: { view: DashboardView }) {
                 <h2>{SCORE_LABELS[card.key]}</h2>
                 {card.rank !== null && <span className="rank-chip">Rank #{card.rank}</span>}
               </div>
-              {card.score === null ? <p className="metric-score">{NOT_ENOUGH_DATA}</p> : <p className={`metric-score band-${b}`}>{fmtScore(card.score)}<span>/10</span></p>}
+              {card.score === null ? <p className="metric-score">{card.key === 'marketShare' && !view.hasMarket ? NO_MARKET : NOT_ENOUGH_DATA}</p> : <p className={`metric-score band-${b}`}>{fmtScore(card.score)}<span>/10</span></p>}
               {card.score !== null && <Bar percent={percent} band={b} />}
               {card.key === 'marketShare' && card.percent !== null && <p className="muted small" data-testid="review-share">Review share: {card.percent.toFixed(2)}% of local reviews</p>}
               <Delta value={card.delta} since={view.previousAt} short />

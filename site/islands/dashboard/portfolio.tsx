@@ -3,7 +3,7 @@
 // Early Warning alerts, last and next report. Sortable by any column, searchable; each row opens
 // that business's dashboard (which has the switcher). Loads once, like the dashboard.
 import { useEffect, useMemo, useState } from 'react';
-import { scoreBand } from '../../../common/constants.ts';
+import { isMarket, NO_MARKET, scoreBand } from '../../../common/constants.ts';
 import type { Portfolio, PortfolioRow } from '../../../api/services/portfolio.ts';
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { fmtChange, fmtDay, unsubscribedText, mailProblemText, scoreText } from '../clients/clients-data.ts';
@@ -149,7 +149,7 @@ export default function PortfolioView() {
                       {r.latestAt === null ? <span className="muted small">Analysing…</span> : <span className={`badge ${r.overall === null ? '' : `band-bg-${scoreBand(r.overall)}`}`}>{scoreText(r.overall)}</span>}
                     </td>
                     <td className="num" data-label="Change" data-trend={r.change ? (r.change > 0 ? 'up' : 'down') : undefined}>{fmtChange(r.change)}</td>
-                    <td className="num" data-label="Rank">{r.rank !== null ? `#${r.rank} of ${r.of}` : '–'}</td>
+                    <td className="num" data-label="Rank">{r.rank !== null ? `#${r.rank} of ${r.of}` : r.of !== null && r.overall !== null && !isMarket(r.of - 1) ? NO_MARKET : '–'}</td>
                     <td className="num" data-label="Alerts" title={r.openAlerts === null ? 'Early Warning is not part of your plan' : `Low-rated reviews of the last ${alertWindowDays} days`}>
                       {r.openAlerts === null ? '–' : r.openAlerts > 0 ? <a href={`/early-warning/${encodeURIComponent(r.businessId)}`}>{r.openAlerts}</a> : '0'}
                     </td>
