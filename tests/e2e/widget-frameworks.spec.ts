@@ -109,7 +109,11 @@ async function visitorPage(browser: Browser): Promise<{ context: BrowserContext;
  *  `localrank-` tags are custom elements, as /widget tells Vue sites to configure). */
 const vueSingleFile = {
   name: 'vue-single-file',
-  setup(esbuild: { onLoad(options: { filter: RegExp }, load: (args: { path: string }) => { contents: string; loader: 'ts' }): void }) {
+  setup(esbuild: {
+    onResolve(options: { filter: RegExp }, resolve: () => { path: string }): void;
+    onLoad(options: { filter: RegExp }, load: (args: { path: string }) => { contents: string; loader: 'ts' }): void;
+  }) {
+    esbuild.onResolve({ filter: /^virtual:widget-vue-host$/ }, () => ({ path: join(import.meta.dirname, 'widget-vue-host.vue') }));
     esbuild.onLoad({ filter: /\.vue$/ }, ({ path }) => {
       const { descriptor } = parse(readFileSync(path, 'utf8'), { filename: path });
       const compiled = compileScript(descriptor, { id: 'widget-vue-host', inlineTemplate: true, templateOptions: { compilerOptions: { isCustomElement: (tag: string) => tag.startsWith('localrank-') } } });
