@@ -12,6 +12,7 @@ import { health } from './services/health.ts';
 import { errorAnswer, V1_PREFIX } from './lib/problem.ts';
 import type { WebhookFetchOptions } from './services/webhook-delivery.ts';
 import { securityHeaders } from './lib/security-headers.ts';
+import { NOT_JSON_MESSAGE } from './lib/validate.ts';
 import { accountSecurityRoutes } from './routes/account-security.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -97,6 +98,10 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
       if (error.code === 'payload_too_large') c.header('Connection', 'close');
       if (error.status >= 500) ctx.log.error('request failed', { requestId: c.get('requestId'), route, error: error.message });
       return answer(c, error);
+    }
+    if (error instanceof HTTPException && error.status === 415) {
+      // A JSON route sent another media type (the public API's validators): said as such.
+      return answer(c, new AppError('unsupported_media_type', NOT_JSON_MESSAGE));
     }
     if (error instanceof HTTPException && error.status < 500) {
       // Hono's own 4xx (malformed JSON, wrong content type) in our shape.

@@ -13,7 +13,7 @@ export const problemSchema = z
     title: z.string().describe("The code's title, the same for every error of that code."),
     status: z.number().int().describe('The HTTP status, repeated.'),
     detail: z.string().describe('What went wrong, in a sentence for people.'),
-    code: z.string().describe('Our error code: invalid_input, unauthenticated, forbidden, plan_required, not_found, conflict, idempotency_mismatch, rate_limited, …'),
+    code: z.string().describe('Our error code: invalid_input, unauthenticated, forbidden, plan_required, not_found, conflict, payload_too_large, unsupported_media_type, unprocessable, rate_limited, headers_too_large, …'),
     fields: z.record(z.string(), z.string()).optional().describe('Per-field messages of a 400 invalid_input.'),
     instance: z.string().optional().describe('The request id, also sent as X-Request-Id.'),
   })
@@ -30,6 +30,7 @@ const TITLES: Record<string, string> = {
   unprocessable: 'Unprocessable request',
   gone: 'Gone',
   payload_too_large: 'Payload too large',
+  unsupported_media_type: 'Unsupported media type',
   method_not_allowed: 'Method not allowed',
   headers_too_large: 'Request headers too large',
   rate_limited: 'Too many requests',

@@ -37,8 +37,9 @@ export type ReportRow = typeof reports.$inferSelect;
 async function emitReportEvent(ctx: AppContext, requestId: string, type: 'report.completed' | 'report.failed') {
   const request = await ctx.db.query.reportRequests.findFirst({ where: eq(reportRequests.id, requestId) });
   if (!request?.userId || (type === 'report.failed' && request.status !== 'failed')) return;
-  const data = { reportId: requestId, businessId: request.businessId, status: type === 'report.completed' ? 'completed' : 'failed' };
-  await emitEvent(ctx, { userId: request.userId, type, eventKey: `${type}:${requestId}`, data });
+  const data = { reportId: requestId, businessId: request.businessId };
+  if (type === 'report.completed') await emitEvent(ctx, { userId: request.userId, type, eventKey: `${type}:${requestId}`, data: { ...data, status: 'completed' } });
+  else await emitEvent(ctx, { userId: request.userId, type, eventKey: `${type}:${requestId}`, data: { ...data, status: 'failed' } });
 }
 
 function isPayload(p: unknown): p is ReportGeneratePayload {

@@ -13,6 +13,7 @@ import { enqueue } from '../jobs/queue.ts';
 import { urlRefusal, type SafeFetchOptions, type SafeFetchRefusal } from '../lib/safe-fetch.ts';
 import { API_PLAN_MESSAGE } from './api-keys.ts';
 import { can } from './entitlements.ts';
+import { webhookBody, type WebhookEventData } from './webhook-events.ts';
 
 export const WEBHOOK_DELIVER = 'webhook.deliver';
 export const WEBHOOK_ENDPOINT_LIMIT = 10;
@@ -158,7 +159,7 @@ export function signingSecrets(endpoint: Pick<EndpointRow, 'secret' | 'previousS
  * leaves for an account whose plan no longer includes the API (its endpoints wait, unchanged, for
  * a renewal), like its keys answer plan_required.
  */
-export async function emitEvent(ctx: AppContext, input: { userId: string; type: WebhookEvent; eventKey: string; data: Record<string, unknown>; now?: Date }): Promise<number> {
+export async function emitEvent<E extends WebhookEvent>(ctx: AppContext, input: { userId: string; type: E; eventKey: string; data: WebhookEventData<E>; now?: Date }): Promise<number> {
   const now = input.now ?? new Date();
   if (!(await planIncludesApi(ctx, input.userId))) return 0;
   const endpoints = await ctx.db
@@ -166,8 +167,9 @@ export async function emitEvent(ctx: AppContext, input: { userId: string; type: 
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.userId, input.userId), isNull(webhookEndpoints.disabledAt), sql`EXISTS (SELECT 1 FROM json_each(${webhookEndpoints.events}) WHERE value = ${input.type})`));
   let queued = 0;
+  // Built through the event's schema (webhook-events.ts), the one the API document describes.
+  const payload = webhookBody(input.type, input.data, now);
   for (const endpoint of endpoints) {
-    const payload = JSON.stringify({ type: input.type, timestamp: now.toISOString(), data: input.data });
     const [delivery] = await ctx.db
       .insert(webhookDeliveries)
       .values({ endpointId: endpoint.id, messageId: newMessageId(), eventKey: input.eventKey, type: input.type, payload, nextAttemptAt: now, createdAt: now })

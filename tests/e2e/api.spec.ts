@@ -5,6 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { createWebhookEndpoint, emitEvent } from '../../api/services/webhooks.ts';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
 import { expect, test } from './fixtures.ts';
+import { alertCreatedData } from '../helpers/webhook-data.ts';
 
 test('an enterprise user creates an API key, calls the API with it, rolls and revokes it', async ({ page, appCtx, signIn, baseURL }) => {
   const owner = await signIn({ tier: 'enterprise' });
@@ -41,7 +42,7 @@ test('the delivery log shows each webhook delivery with its attempts, and resend
   const owner = await signIn({ tier: 'agency' });
   // A public address the offline machine cannot reach: the attempt is logged as unanswered.
   await createWebhookEndpoint({ ctx: appCtx, userId: owner.userId, input: { url: 'https://hooks.northstar-agency.com/localrank', events: ['alert.created'], description: 'Production' } });
-  await emitEvent(appCtx, { userId: owner.userId, type: 'alert.created', eventKey: 'alert.created:e2e', data: { alertId: 'e2e' } });
+  await emitEvent(appCtx, { userId: owner.userId, type: 'alert.created', eventKey: 'alert.created:e2e', data: alertCreatedData('e2e') });
   await page.goto('/account');
   const log = page.getByTestId('webhook-endpoint');
   await expect(log).toContainText('hooks.northstar-agency.com');

@@ -44,5 +44,11 @@ export function expectDocumented(doc: OpenApiDocument, method: string, url: stri
   checked.add(`${method.toUpperCase()} ${template} ${res.status}`);
 }
 
+/** Validates a value against a schema of the document (its $refs followed), as expectDocumented does. */
+export function matchesSchema(doc: OpenApiDocument, schema: unknown, value: unknown): { success: boolean; message?: string } {
+  const result = z.fromJSONSchema(inline(schema, doc) as never).safeParse(value);
+  return { success: result.success, message: result.error?.message };
+}
+
 export const operationsOf = (doc: OpenApiDocument) =>
   Object.entries(doc.paths).flatMap(([template, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${template}`));

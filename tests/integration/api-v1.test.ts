@@ -416,18 +416,18 @@ describe('public API: webhooks', () => {
       expect(rotated.body.secret).not.toBe(endpoint.body.secret);
       expect(Date.parse(rotated.body.previousSecretValidUntil) - Date.now()).toBeGreaterThan((WEBHOOK_SECRET_OVERLAP_HOURS - 1) * 3_600_000);
       // During the overlap a delivery carries two signatures: a receiver on either secret accepts it.
-      await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:rotation-1', data: { reportId: 'rotation-1' } });
+      await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:rotation-1', data: { reportId: 'rotation-1', businessId: 'business-1', status: 'completed' } });
       await drainWith(hook.port);
       const during = hook.received.at(-1)!;
       expect(String(during.headers['webhook-signature']).split(' ')).toHaveLength(2);
-      for (const secret of [endpoint.body.secret, rotated.body.secret]) expect(new Webhook(secret).verify(during.body, during.headers as Record<string, string>)).toMatchObject({ data: { reportId: 'rotation-1' } });
+      for (const secret of [endpoint.body.secret, rotated.body.secret]) expect(new Webhook(secret).verify(during.body, during.headers as Record<string, string>)).toMatchObject({ data: { reportId: 'rotation-1', businessId: 'business-1', status: 'completed' } });
       // After it, only the new secret signs.
       await t.ctx.db.update(webhookEndpoints).set({ previousSecretUntil: new Date(Date.now() - 1000) }).where(eq(webhookEndpoints.id, endpoint.body.id));
-      await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:rotation-2', data: { reportId: 'rotation-2' } });
+      await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:rotation-2', data: { reportId: 'rotation-2', businessId: 'business-1', status: 'completed' } });
       await drainWith(hook.port);
       const after = hook.received.at(-1)!;
       expect(String(after.headers['webhook-signature']).split(' ')).toHaveLength(1);
-      expect(new Webhook(rotated.body.secret).verify(after.body, after.headers as Record<string, string>)).toMatchObject({ data: { reportId: 'rotation-2' } });
+      expect(new Webhook(rotated.body.secret).verify(after.body, after.headers as Record<string, string>)).toMatchObject({ data: { reportId: 'rotation-2', businessId: 'business-1', status: 'completed' } });
       expect(() => new Webhook(endpoint.body.secret).verify(after.body, after.headers as Record<string, string>)).toThrow();
       expect((await v1(owner.key, 'GET', '/webhooks')).body.endpoints.map((e: { id: string }) => e.id)).toEqual([endpoint.body.id]);
       expect((await v1(owner.key, 'DELETE', `/webhooks/${endpoint.body.id}`)).body).toEqual({ deleted: true });
@@ -445,9 +445,9 @@ describe('public API: webhooks', () => {
     const hook = await receiver(() => 500);
     try {
       const endpoint = (await v1(owner.key, 'POST', '/webhooks', { url: hook.url, events: ['report.completed'] })).body;
-      await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:test-1', data: { reportId: 'test-1' } });
+      await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:test-1', data: { reportId: 'test-1', businessId: 'business-1', status: 'completed' } });
       // Emitting the same event again (a retried job) delivers nothing new.
-      expect(await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:test-1', data: { reportId: 'test-1' } })).toBe(0);
+      expect(await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:test-1', data: { reportId: 'test-1', businessId: 'business-1', status: 'completed' } })).toBe(0);
       const waits: number[] = [];
       for (let attempt = 1; attempt <= WEBHOOK_RETRY_DELAYS_MS.length + 1; attempt++) {
         if (attempt === WEBHOOK_RETRY_DELAYS_MS.length + 1) {
@@ -473,7 +473,7 @@ describe('public API: webhooks', () => {
       const mail = readdirSync(join(t.dataDir, 'outbox')).map((f) => readFileSync(join(t.dataDir, 'outbox', f), 'utf8')).find((m) => m.includes('webhook endpoint was disabled'));
       expect(mail).toContain(owner.email);
       // A disabled endpoint receives no new events.
-      expect(await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:test-2', data: {} })).toBe(0);
+      expect(await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:test-2', data: { reportId: 'test-2', businessId: 'business-1', status: 'completed' } })).toBe(0);
     } finally {
       await hook.close();
     }
@@ -482,18 +482,18 @@ describe('public API: webhooks', () => {
   it('sends nothing for an account whose plan lapsed, and refuses its resend, until the plan is renewed', async () => {
     const owner = await account();
     const endpoint = (await v1(owner.key, 'POST', '/webhooks', { url: 'https://hooks.example.com/in', events: ['report.completed'] })).body;
-    expect(await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:lapse-1', data: {} })).toBe(1);
+    expect(await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:lapse-1', data: { reportId: 'lapse-1', businessId: 'business-1', status: 'completed' } })).toBe(1);
     const [delivery] = await t.ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint.id));
 
     await t.ctx.db.update(users).set({ subscriptionStatus: 'suspended' }).where(eq(users.id, owner.userId));
-    expect(await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:lapse-2', data: {} })).toBe(0);
+    expect(await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:lapse-2', data: { reportId: 'lapse-2', businessId: 'business-1', status: 'completed' } })).toBe(0);
     const resend = await call(t.app, 'POST', `/api/webhooks/${endpoint.id}/deliveries/${delivery!.id}/resend`, undefined, owner.cookie);
     expect(resend.status).toBe(403);
     expect(resend.body.code).toBe('plan_required');
 
     // Renewed: the endpoint, kept as it was, receives events again.
     await t.ctx.db.update(users).set({ subscriptionStatus: 'active' }).where(eq(users.id, owner.userId));
-    expect(await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:lapse-3', data: {} })).toBe(1);
+    expect(await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:lapse-3', data: { reportId: 'lapse-3', businessId: 'business-1', status: 'completed' } })).toBe(1);
     expect((await call(t.app, 'POST', `/api/webhooks/${endpoint.id}/deliveries/${delivery!.id}/resend`, undefined, owner.cookie)).status).toBe(202);
   });
 
@@ -502,7 +502,7 @@ describe('public API: webhooks', () => {
     const hook = await receiver();
     try {
       const endpoint = (await v1(owner.key, 'POST', '/webhooks', { url: hook.url, events: ['alert.created'] })).body;
-      await emitEvent(t.ctx, { userId: owner.userId, type: 'alert.created', eventKey: 'alert.created:x', data: {} });
+      await emitEvent(t.ctx, { userId: owner.userId, type: 'alert.created', eventKey: 'alert.created:x', data: { alertId: 'x', businessId: 'business-1', platform: 'google', reviewRating: 1, reviewAuthor: null, reviewText: null, reviewUrl: null, reviewDate: null, threshold: 3 } });
       const worker = createWorker(t.ctx, { registry: createRegistry({}) });
       while (await worker.runNext());
       expect(hook.received).toHaveLength(0);

@@ -10,6 +10,7 @@ import { addClient, seedBusiness } from '../helpers/dashboard-seed.ts';
 import { createUser, uniqueEmail } from '../helpers/factories.ts';
 import { startStripeDouble, type StripeDouble } from '../helpers/stripe-double/server.ts';
 import { widgetLeads } from '../../db/schema/widget.ts';
+import { alertCreatedData } from '../helpers/webhook-data.ts';
 
 
 // Path segments, already URL-encoded as a client would send them.
@@ -104,7 +105,7 @@ beforeAll(async () => {
   otherLeadId = lead!.id;
   otherApiKeyId = ((await call(t.app, 'POST', '/api/api-keys', { name: 'Other', scopes: ['reports:read'] }, otherAgency.cookie)).body as { apiKey: { id: string } }).apiKey.id;
   otherEndpointId = (await createWebhookEndpoint({ ctx: t.ctx, userId: otherAgency.userId, input: { url: 'https://hooks.other-agency.com/in', events: ['alert.created'] } })).id;
-  await emitEvent(t.ctx, { userId: otherAgency.userId, type: 'alert.created', eventKey: 'alert.created:bad-input', data: {} });
+  await emitEvent(t.ctx, { userId: otherAgency.userId, type: 'alert.created', eventKey: 'alert.created:bad-input', data: alertCreatedData('bad-input') });
   otherDeliveryId = (await listDeliveries({ ctx: t.ctx, userId: otherAgency.userId, endpointId: otherEndpointId })).deliveries[0]!.id;
 });
 afterAll(async () => {

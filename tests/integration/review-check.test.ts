@@ -17,6 +17,7 @@ import { reviewAlerts } from '../../db/schema/reports.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
 import { createUser } from '../helpers/factories.ts';
+import { alertCreatedData } from '../helpers/webhook-data.ts';
 
 const DAY = 86_400_000;
 let t: TestContext;
@@ -98,7 +99,7 @@ describe('real-time review check', () => {
     await drain();
     expect((await t.ctx.db.select().from(reviewAlerts).where(eq(reviewAlerts.businessId, business.id))).length).toBe(2);
     expect(hooks).toHaveLength(2);
-    expect(await emitEvent(t.ctx, { userId: owner.userId, type: 'alert.created', eventKey: `alert.created:${alerts[0]!.id}`, data: {} })).toBe(0);
+    expect(await emitEvent(t.ctx, { userId: owner.userId, type: 'alert.created', eventKey: `alert.created:${alerts[0]!.id}`, data: alertCreatedData(alerts[0]!.id) })).toBe(0);
   });
 
   it('backs off when the provider refuses for quota, longer each time', async () => {

@@ -8,7 +8,7 @@ import { THRESHOLD_MESSAGE } from '../../../common/schemas/early-warning.ts';
 const THRESHOLD_STEP_MESSAGE = 'Threshold must be a number between 1.0 and 5.0 with one decimal (2.5, not 2.55)';
 import type { AppContext } from '../../context.ts';
 import { alertsSince, monitoredBusinessOf, setAlertThreshold, type Monitored } from '../../services/review-alerts.ts';
-import { jsonContent, NO_STORE, pathId, problems, scope, type V1Env } from './common.ts';
+import { jsonContent, NO_STORE, pathId, problems, scope, validPathId, type V1Env } from './common.ts';
 import { alertListSchema, thresholdSchema } from './schemas.ts';
 
 type AlertsEnv = V1Env & { Variables: { business: Monitored } };
@@ -16,11 +16,11 @@ const ALERT_PAGE = { default: 50, max: 200 } as const;
 
 export function alertRoutes(ctx: AppContext) {
   // The business is checked against the caller before anything else is read (another account's id: 404).
+  const params = pathId('businessId', 'A business id from the list.');
   const business = createMiddleware<AlertsEnv>(async (c, next) => {
-    c.set('business', await monitoredBusinessOf(ctx, { kind: 'user', id: c.get('caller').userId }, c.req.param('businessId')!, Date.now()));
+    c.set('business', await monitoredBusinessOf(ctx, { kind: 'user', id: c.get('caller').userId }, validPathId(params, c, 'businessId'), Date.now()));
     await next();
   });
-  const params = pathId('businessId', 'A business id from the list.');
 
   const list = createRoute({
     method: 'get',

@@ -16,7 +16,8 @@ import { businessRoutes } from './businesses.ts';
 import { clientRoutes } from './clients.ts';
 import { reportRoutes } from './reports.ts';
 import { webhookRoutes } from './webhooks.ts';
-import type { V1Env } from './common.ts';
+import { withRefusals, type V1Env } from './common.ts';
+import { webhookDefinitions } from '../../services/webhook-events.ts';
 
 export const OPENAPI_PATH = '/openapi.json';
 export const API_VERSION = '1.0.0';
@@ -59,6 +60,10 @@ export function v1Routes(ctx: AppContext, webhookUrls?: WebhookFetchOptions) {
   app.route('/', alertRoutes(ctx));
   app.route('/', clientRoutes(ctx));
   app.route('/', webhookRoutes(ctx, webhookUrls));
+  // Every status each operation can answer, from what the operation is (common.ts), and each
+  // webhook event with the schema its deliveries are built with (services/webhook-events.ts).
+  for (const definition of app.openAPIRegistry.definitions) if (definition.type === 'route') withRefusals(definition.route);
+  for (const webhook of webhookDefinitions()) app.openAPIRegistry.registerWebhook(webhook);
 
   app.doc31(OPENAPI_PATH, {
     openapi: '3.1.0',

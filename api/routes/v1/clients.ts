@@ -6,7 +6,7 @@ import { createClientSchema, updateClientSchema } from '../../../common/schemas/
 import type { AppContext } from '../../context.ts';
 import { createClient, getClient, listClients, ownedClient, updateClient } from '../../services/clients.ts';
 import { consultantAccessFor, type ConsultantAccess } from '../../services/consultant-access.ts';
-import { describeFields, jsonContent, NO_STORE, pathId, problems, scope, unprocessable, type V1Env } from './common.ts';
+import { describeFields, jsonContent, NO_STORE, pathId, problems, scope, unprocessable, validPathId, type V1Env } from './common.ts';
 import { clientListSchema, clientSchema } from './schemas.ts';
 
 const CLIENT_FIELDS = {
@@ -36,7 +36,7 @@ export function clientRoutes(ctx: AppContext) {
   });
   // The client is checked before the body is read: another consultant's id is a 404, not a 400.
   const owned = createMiddleware<ClientsEnv>(async (c, next) => {
-    await ownedClient(ctx, c.get('access'), c.req.param('clientId')!);
+    await ownedClient(ctx, c.get('access'), validPathId(clientId, c, 'clientId'));
     await next();
   });
 

@@ -55,4 +55,6 @@ export interface OpenApiDocument {
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, SchemaObject> };
+  /** Each webhook event: what is POSTed to a receiver (OpenAPI 3.1). */
+  webhooks: Record<string, { post: Operation }>;
 }

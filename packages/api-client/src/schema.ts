@@ -318,9 +318,269 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "report.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A report you requested is ready
+         * @description POSTed to each of your endpoints subscribed to `report.completed`, signed per Standard Webhooks. The same `webhook-id` on every attempt of one delivery.
+         */
+        post: operations["reportCompletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A report you requested could not be made
+         * @description POSTed to each of your endpoints subscribed to `report.failed`, signed per Standard Webhooks. The same `webhook-id` on every attempt of one delivery.
+         */
+        post: operations["reportFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "alert.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new review at or below a business's alert threshold
+         * @description POSTed to each of your endpoints subscribed to `alert.created`, signed per Standard Webhooks. The same `webhook-id` on every attempt of one delivery.
+         */
+        post: operations["alertCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "lead.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Your website widget took a new lead (Agency)
+         * @description POSTed to each of your endpoints subscribed to `lead.created`, signed per Standard Webhooks. The same `webhook-id` on every attempt of one delivery.
+         */
+        post: operations["leadCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "visibility.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A business's Share of Local Voice changed from its previous scan
+         * @description POSTed to each of your endpoints subscribed to `visibility.changed`, signed per Standard Webhooks. The same `webhook-id` on every attempt of one delivery.
+         */
+        post: operations["visibilityChangedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        /** @description A report you requested is ready */
+        ReportCompletedEvent: {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type: "report.completed";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["ReportCompletedData"];
+        };
+        ReportCompletedData: {
+            /** @description The id `POST /reports` answered: `GET /reports/{reportId}` reads it. */
+            reportId: string;
+            /** @description The business the report is about: `GET /businesses/{businessId}`. */
+            businessId: string;
+            /**
+             * @description Always `completed`.
+             * @enum {string}
+             */
+            status: "completed";
+        };
+        /** @description A report you requested could not be made */
+        ReportFailedEvent: {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type: "report.failed";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["ReportFailedData"];
+        };
+        ReportFailedData: {
+            /** @description The id `POST /reports` answered: `GET /reports/{reportId}` reads it. */
+            reportId: string;
+            /** @description The business the report is about: `GET /businesses/{businessId}`. */
+            businessId: string;
+            /**
+             * @description Always `failed`.
+             * @enum {string}
+             */
+            status: "failed";
+        };
+        /** @description A new review at or below a business's alert threshold */
+        AlertCreatedEvent: {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type: "alert.created";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["AlertCreatedData"];
+        };
+        AlertCreatedData: {
+            /** @description The alert's id (as in `GET /businesses/{businessId}/alerts`). */
+            alertId: string;
+            /** @description The business the review is about. */
+            businessId: string;
+            /**
+             * @description Where the review was posted.
+             * @enum {string}
+             */
+            platform: "google" | "yelp" | "facebook" | "other";
+            /** @description The review's star rating (0-5). */
+            reviewRating: number;
+            /** @description The reviewer's name as the platform shows it, or null. */
+            reviewAuthor: string | null;
+            /** @description The review's text, or null when it has none. */
+            reviewText: string | null;
+            /** @description A link to the review, or null. */
+            reviewUrl: string | null;
+            /**
+             * Format: date-time
+             * @description When the review was posted (ISO 8601, UTC), or null when the platform does not say.
+             */
+            reviewDate: string | null;
+            /** @description The alert threshold in force when the alert was recorded: reviews at or below it raise an alert. */
+            threshold: number;
+        };
+        /** @description Your website widget took a new lead (Agency) */
+        LeadCreatedEvent: {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type: "lead.created";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["LeadCreatedData"];
+        };
+        LeadCreatedData: {
+            /** @description The lead's id. */
+            id: string;
+            /** @description The name the visitor gave. */
+            fullName: string;
+            /** @description The e-mail address the visitor gave. */
+            email: string;
+            /** @description The business the visitor asked a report for. */
+            company: string;
+            /** @description The website the widget was on. */
+            sourceHostname: string;
+            /** @description The publishable key the widget used. */
+            widgetKeyId: string;
+            /**
+             * Format: date-time
+             * @description When the lead was taken (ISO 8601, UTC).
+             */
+            createdAt: string;
+        };
+        /** @description A business's Share of Local Voice changed from its previous scan */
+        VisibilityChangedEvent: {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type: "visibility.changed";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["VisibilityChangedData"];
+        };
+        VisibilityChangedData: {
+            /** @description The business whose visibility was scanned. */
+            businessId: string;
+            /** @description The analysis run of the new scan. */
+            runId: string;
+            /** @description Share of Local Voice in the new scan, in percent. */
+            localVoiceShare: number;
+            /** @description Share of Local Voice in the previous scan, in percent. */
+            previousLocalVoiceShare: number;
+            /** @description `localVoiceShare - previousLocalVoiceShare`, in points, to two decimals. */
+            change: number;
+            /**
+             * Format: date-time
+             * @description When the new scan was made (ISO 8601, UTC).
+             */
+            scannedAt: string;
+            /**
+             * Format: date-time
+             * @description When the previous scan was made (ISO 8601, UTC).
+             */
+            previousScannedAt: string;
+        };
         ReportAccepted: {
             /** @description The report's id: GET /reports/{reportId}. */
             id: string;
@@ -329,6 +589,18 @@ export interface components {
              * @enum {string}
              */
             status: "queued" | "processing" | "completed" | "failed";
+        };
+        Problem400: components["schemas"]["Problem"] & {
+            /**
+             * @description The HTTP status, repeated.
+             * @enum {number}
+             */
+            status?: 400;
+            /**
+             * @description Our error code.
+             * @enum {string}
+             */
+            code?: "invalid_input";
         };
         Problem: {
             /** @description A link to this code in the API documentation. */
@@ -339,7 +611,7 @@ export interface components {
             status: number;
             /** @description What went wrong, in a sentence for people. */
             detail: string;
-            /** @description Our error code: invalid_input, unauthenticated, forbidden, plan_required, not_found, conflict, idempotency_mismatch, rate_limited, … */
+            /** @description Our error code: invalid_input, unauthenticated, forbidden, plan_required, not_found, conflict, payload_too_large, unsupported_media_type, unprocessable, rate_limited, headers_too_large, … */
             code: string;
             /** @description Per-field messages of a 400 invalid_input. */
             fields?: {
@@ -347,6 +619,114 @@ export interface components {
             };
             /** @description The request id, also sent as X-Request-Id. */
             instance?: string;
+        };
+        Problem401: components["schemas"]["Problem"] & {
+            /**
+             * @description The HTTP status, repeated.
+             * @enum {number}
+             */
+            status?: 401;
+            /**
+             * @description Our error code.
+             * @enum {string}
+             */
+            code?: "unauthenticated";
+        };
+        Problem403: components["schemas"]["Problem"] & {
+            /**
+             * @description The HTTP status, repeated.
+             * @enum {number}
+             */
+            status?: 403;
+            /**
+             * @description Our error code.
+             * @enum {string}
+             */
+            code?: "forbidden" | "plan_required";
+        };
+        Problem404: components["schemas"]["Problem"] & {
+            /**
+             * @description The HTTP status, repeated.
+             * @enum {number}
+             */
+            status?: 404;
+            /**
+             * @description Our error code.
+             * @enum {string}
+             */
+            code?: "not_found";
+        };
+        Problem409: components["schemas"]["Problem"] & {
+            /**
+             * @description The HTTP status, repeated.
+             * @enum {number}
+             */
+            status?: 409;
+            /**
+             * @description Our error code.
+             * @enum {string}
+             */
+            code?: "conflict";
+        };
+        Problem413: components["schemas"]["Problem"] & {
+            /**
+             * @description The HTTP status, repeated.
+             * @enum {number}
+             */
+            status?: 413;
+            /**
+             * @description Our error code.
+             * @enum {string}
+             */
+            code?: "payload_too_large";
+        };
+        Problem415: components["schemas"]["Problem"] & {
+            /**
+             * @description The HTTP status, repeated.
+             * @enum {number}
+             */
+            status?: 415;
+            /**
+             * @description Our error code.
+             * @enum {string}
+             */
+            code?: "unsupported_media_type";
+        };
+        Problem422: components["schemas"]["Problem"] & {
+            /**
+             * @description The HTTP status, repeated.
+             * @enum {number}
+             */
+            status?: 422;
+            /**
+             * @description Our error code.
+             * @enum {string}
+             */
+            code?: "unprocessable";
+        };
+        Problem429: components["schemas"]["Problem"] & {
+            /**
+             * @description The HTTP status, repeated.
+             * @enum {number}
+             */
+            status?: 429;
+            /**
+             * @description Our error code.
+             * @enum {string}
+             */
+            code?: "rate_limited";
+        };
+        Problem431: components["schemas"]["Problem"] & {
+            /**
+             * @description The HTTP status, repeated.
+             * @enum {number}
+             */
+            status?: 431;
+            /**
+             * @description Our error code.
+             * @enum {string}
+             */
+            code?: "headers_too_large";
         };
         /**
          * @example {
@@ -1034,7 +1414,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReportAccepted"];
                 };
             };
-            /** @description Invalid input: `fields` holds a message per field. */
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
             400: {
                 headers: {
                     /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
@@ -1044,7 +1424,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem400"];
                 };
             };
             /** @description Missing or invalid API key. */
@@ -1055,7 +1435,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem401"];
                 };
             };
             /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
@@ -1068,7 +1448,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem403"];
                 };
             };
             /** @description No such object, or one that belongs to another account. */
@@ -1081,10 +1461,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem404"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still being processed. */
+            /** @description A conflict with the account's state: a request with this Idempotency-Key is still being processed, or a limit is reached. */
             409: {
                 headers: {
                     /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
@@ -1094,7 +1474,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem409"];
+                };
+            };
+            /** @description The request body is over 64 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem413"];
+                };
+            };
+            /** @description The body is not sent as `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem415"];
                 };
             };
             /** @description A request the document allows that cannot be acted on: an address the server cannot locate, a branding profile that is not yours (`fields` says which), or an Idempotency-Key used with a different request. */
@@ -1107,7 +1509,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem422"];
                 };
             };
             /** @description Over the key's rate limit: see Retry-After. */
@@ -1122,7 +1524,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
                 };
             };
         };
@@ -1152,6 +1563,19 @@ export interface operations {
                     "application/json": components["schemas"]["Report"];
                 };
             };
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
+            400: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
             /** @description Missing or invalid API key. */
             401: {
                 headers: {
@@ -1160,7 +1584,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem401"];
                 };
             };
             /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
@@ -1173,7 +1597,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem403"];
                 };
             };
             /** @description No such object, or one that belongs to another account. */
@@ -1186,7 +1610,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem404"];
                 };
             };
             /** @description Over the key's rate limit: see Retry-After. */
@@ -1201,7 +1625,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
                 };
             };
         };
@@ -1233,7 +1666,7 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessPage"];
                 };
             };
-            /** @description Invalid input: `fields` holds a message per field. */
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
             400: {
                 headers: {
                     /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
@@ -1243,7 +1676,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem400"];
                 };
             };
             /** @description Missing or invalid API key. */
@@ -1254,7 +1687,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem401"];
                 };
             };
             /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
@@ -1267,7 +1700,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem403"];
                 };
             };
             /** @description Over the key's rate limit: see Retry-After. */
@@ -1282,7 +1715,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
                 };
             };
         };
@@ -1312,6 +1754,19 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessDetail"];
                 };
             };
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
+            400: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
             /** @description Missing or invalid API key. */
             401: {
                 headers: {
@@ -1320,7 +1775,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem401"];
                 };
             };
             /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
@@ -1333,7 +1788,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem403"];
                 };
             };
             /** @description No such object, or one that belongs to another account. */
@@ -1346,7 +1801,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem404"];
                 };
             };
             /** @description Over the key's rate limit: see Retry-After. */
@@ -1361,7 +1816,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
                 };
             };
         };
@@ -1391,6 +1855,19 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessHistory"];
                 };
             };
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
+            400: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
             /** @description Missing or invalid API key. */
             401: {
                 headers: {
@@ -1399,7 +1876,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem401"];
                 };
             };
             /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
@@ -1412,7 +1889,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem403"];
                 };
             };
             /** @description No such object, or one that belongs to another account. */
@@ -1425,7 +1902,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem404"];
                 };
             };
             /** @description Over the key's rate limit: see Retry-After. */
@@ -1440,7 +1917,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
                 };
             };
         };
@@ -1475,7 +1961,7 @@ export interface operations {
                     "application/json": components["schemas"]["VisibilityHistory"];
                 };
             };
-            /** @description Invalid input: `fields` holds a message per field. */
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
             400: {
                 headers: {
                     /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
@@ -1485,7 +1971,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem400"];
                 };
             };
             /** @description Missing or invalid API key. */
@@ -1496,7 +1982,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem401"];
                 };
             };
             /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
@@ -1509,7 +1995,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem403"];
                 };
             };
             /** @description No such object, or one that belongs to another account. */
@@ -1522,7 +2008,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem404"];
                 };
             };
             /** @description Over the key's rate limit: see Retry-After. */
@@ -1537,7 +2023,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
                 };
             };
         };
@@ -1572,7 +2067,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertList"];
                 };
             };
-            /** @description Invalid input: `fields` holds a message per field. */
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
             400: {
                 headers: {
                     /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
@@ -1582,7 +2077,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem400"];
                 };
             };
             /** @description Missing or invalid API key. */
@@ -1593,7 +2088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem401"];
                 };
             };
             /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
@@ -1606,7 +2101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem403"];
                 };
             };
             /** @description No such object, or one that belongs to another account. */
@@ -1619,7 +2114,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem404"];
                 };
             };
             /** @description Over the key's rate limit: see Retry-After. */
@@ -1634,7 +2129,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
                 };
             };
         };
@@ -1664,6 +2168,19 @@ export interface operations {
                     "application/json": components["schemas"]["AlertThreshold"];
                 };
             };
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
+            400: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
             /** @description Missing or invalid API key. */
             401: {
                 headers: {
@@ -1672,7 +2189,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem401"];
                 };
             };
             /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
@@ -1685,7 +2202,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem403"];
                 };
             };
             /** @description No such object, or one that belongs to another account. */
@@ -1698,7 +2215,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem404"];
                 };
             };
             /** @description Over the key's rate limit: see Retry-After. */
@@ -1713,7 +2230,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
                 };
             };
         };
@@ -1753,7 +2279,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertThreshold"];
                 };
             };
-            /** @description Invalid input: `fields` holds a message per field. */
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
             400: {
                 headers: {
                     /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
@@ -1763,7 +2289,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem400"];
                 };
             };
             /** @description Missing or invalid API key. */
@@ -1774,7 +2300,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem401"];
                 };
             };
             /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
@@ -1787,7 +2313,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem403"];
                 };
             };
             /** @description No such object, or one that belongs to another account. */
@@ -1800,7 +2326,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem404"];
+                };
+            };
+            /** @description The request body is over 64 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem413"];
+                };
+            };
+            /** @description The body is not sent as `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem415"];
                 };
             };
             /** @description Over the key's rate limit: see Retry-After. */
@@ -1815,7 +2363,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
                 };
             };
         };
@@ -1845,7 +2402,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClientList"];
                 };
             };
-            /** @description Invalid input: `fields` holds a message per field. */
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
             400: {
                 headers: {
                     /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
@@ -1855,7 +2412,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem400"];
                 };
             };
             /** @description Missing or invalid API key. */
@@ -1866,7 +2423,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem401"];
                 };
             };
             /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
@@ -1879,7 +2436,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem403"];
                 };
             };
             /** @description Over the key's rate limit: see Retry-After. */
@@ -1894,7 +2451,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
                 };
             };
         };
@@ -1925,7 +2491,7 @@ export interface operations {
                     "application/json": components["schemas"]["Client"];
                 };
             };
-            /** @description Invalid input: `fields` holds a message per field. */
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
             400: {
                 headers: {
                     /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
@@ -1935,7 +2501,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem400"];
                 };
             };
             /** @description Missing or invalid API key. */
@@ -1946,7 +2512,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem401"];
                 };
             };
             /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
@@ -1959,7 +2525,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem403"];
+                };
+            };
+            /** @description The request body is over 64 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem413"];
+                };
+            };
+            /** @description The body is not sent as `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem415"];
                 };
             };
             /** @description A request the document allows that cannot be acted on: an address the server cannot locate, a branding profile that is not yours (`fields` says which), or an Idempotency-Key used with a different request. */
@@ -1972,7 +2560,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem422"];
                 };
             };
             /** @description Over the key's rate limit: see Retry-After. */
@@ -1987,7 +2575,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
                 };
             };
         };
@@ -2017,6 +2614,19 @@ export interface operations {
                     "application/json": components["schemas"]["Client"];
                 };
             };
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
+            400: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
             /** @description Missing or invalid API key. */
             401: {
                 headers: {
@@ -2025,7 +2635,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem401"];
                 };
             };
             /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
@@ -2038,7 +2648,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem403"];
                 };
             };
             /** @description No such object, or one that belongs to another account. */
@@ -2051,7 +2661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem404"];
                 };
             };
             /** @description Over the key's rate limit: see Retry-After. */
@@ -2066,7 +2676,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
                 };
             };
         };
@@ -2100,7 +2719,7 @@ export interface operations {
                     "application/json": components["schemas"]["Client"];
                 };
             };
-            /** @description Invalid input: `fields` holds a message per field. */
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
             400: {
                 headers: {
                     /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
@@ -2110,7 +2729,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem400"];
                 };
             };
             /** @description Missing or invalid API key. */
@@ -2121,7 +2740,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem401"];
                 };
             };
             /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
@@ -2134,7 +2753,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem403"];
                 };
             };
             /** @description No such object, or one that belongs to another account. */
@@ -2147,7 +2766,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem404"];
+                };
+            };
+            /** @description The request body is over 64 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem413"];
+                };
+            };
+            /** @description The body is not sent as `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem415"];
                 };
             };
             /** @description A request the document allows that cannot be acted on: an address the server cannot locate, a branding profile that is not yours (`fields` says which), or an Idempotency-Key used with a different request. */
@@ -2160,7 +2801,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem422"];
                 };
             };
             /** @description Over the key's rate limit: see Retry-After. */
@@ -2175,7 +2816,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
                 };
             };
         };
@@ -2210,7 +2860,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem401"];
                 };
             };
             /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
@@ -2223,7 +2873,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem403"];
                 };
             };
             /** @description Over the key's rate limit: see Retry-After. */
@@ -2238,7 +2888,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
                 };
             };
         };
@@ -2269,7 +2928,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
-            /** @description Invalid input: `fields` holds a message per field. */
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
             400: {
                 headers: {
                     /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
@@ -2279,7 +2938,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem400"];
                 };
             };
             /** @description Missing or invalid API key. */
@@ -2290,7 +2949,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem401"];
                 };
             };
             /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
@@ -2303,10 +2962,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem403"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still being processed. */
+            /** @description A conflict with the account's state: a request with this Idempotency-Key is still being processed, or a limit is reached. */
             409: {
                 headers: {
                     /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
@@ -2316,7 +2975,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem409"];
+                };
+            };
+            /** @description The request body is over 64 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem413"];
+                };
+            };
+            /** @description The body is not sent as `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem415"];
                 };
             };
             /** @description Over the key's rate limit: see Retry-After. */
@@ -2331,7 +3012,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
                 };
             };
         };
@@ -2367,6 +3057,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
+            400: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
             /** @description Missing or invalid API key. */
             401: {
                 headers: {
@@ -2375,7 +3078,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem401"];
                 };
             };
             /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
@@ -2388,7 +3091,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem403"];
                 };
             };
             /** @description No such object, or one that belongs to another account. */
@@ -2401,7 +3104,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem404"];
+                };
+            };
+            /** @description The request body is over 64 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem413"];
                 };
             };
             /** @description Over the key's rate limit: see Retry-After. */
@@ -2416,7 +3128,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
                 };
             };
         };
@@ -2446,6 +3167,19 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointRotated"];
                 };
             };
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
+            400: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
             /** @description Missing or invalid API key. */
             401: {
                 headers: {
@@ -2454,7 +3188,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem401"];
                 };
             };
             /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
@@ -2467,7 +3201,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem403"];
                 };
             };
             /** @description No such object, or one that belongs to another account. */
@@ -2480,7 +3214,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem404"];
+                };
+            };
+            /** @description The request body is over 64 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem413"];
                 };
             };
             /** @description Over the key's rate limit: see Retry-After. */
@@ -2495,7 +3238,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
                 };
             };
         };
@@ -2530,6 +3282,19 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveries"];
                 };
             };
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
+            400: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
             /** @description Missing or invalid API key. */
             401: {
                 headers: {
@@ -2538,7 +3303,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem401"];
                 };
             };
             /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
@@ -2551,7 +3316,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem403"];
                 };
             };
             /** @description No such object, or one that belongs to another account. */
@@ -2564,7 +3329,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem404"];
                 };
             };
             /** @description Over the key's rate limit: see Retry-After. */
@@ -2579,7 +3344,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
                 };
             };
         };
@@ -2619,6 +3393,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
+            400: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
             /** @description Missing or invalid API key. */
             401: {
                 headers: {
@@ -2627,7 +3414,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem401"];
                 };
             };
             /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
@@ -2640,7 +3427,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem403"];
                 };
             };
             /** @description No such object, or one that belongs to another account. */
@@ -2653,7 +3440,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem404"];
+                };
+            };
+            /** @description The request body is over 64 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem413"];
                 };
             };
             /** @description Over the key's rate limit: see Retry-After. */
@@ -2668,8 +3464,162 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem429"];
                 };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
+                };
+            };
+        };
+    };
+    reportCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, the same on every attempt: ignore one seen before. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since 1970 (UTC). */
+                "webhook-timestamp": string;
+                /** @description One or two (during a secret rotation) signatures, `v1,<base64>`, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds: delivered. Any other answer, or none, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    reportFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, the same on every attempt: ignore one seen before. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since 1970 (UTC). */
+                "webhook-timestamp": string;
+                /** @description One or two (during a secret rotation) signatures, `v1,<base64>`, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds: delivered. Any other answer, or none, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    alertCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, the same on every attempt: ignore one seen before. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since 1970 (UTC). */
+                "webhook-timestamp": string;
+                /** @description One or two (during a secret rotation) signatures, `v1,<base64>`, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlertCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds: delivered. Any other answer, or none, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    leadCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, the same on every attempt: ignore one seen before. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since 1970 (UTC). */
+                "webhook-timestamp": string;
+                /** @description One or two (during a secret rotation) signatures, `v1,<base64>`, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeadCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds: delivered. Any other answer, or none, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    visibilityChangedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, the same on every attempt: ignore one seen before. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since 1970 (UTC). */
+                "webhook-timestamp": string;
+                /** @description One or two (during a secret rotation) signatures, `v1,<base64>`, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VisibilityChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds: delivered. Any other answer, or none, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
