@@ -17,7 +17,9 @@ export const plainText = (label: string, options: PlainTextOptions = {}) =>
 const REFUSABLE = '\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u061C\\u200B-\\u200F\\u2028-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB\\uD800-\\uDFFF';
 /** The same, less the line breaks and tabs a multi-line field keeps. */
 const REFUSABLE_IN_LINES = REFUSABLE.replace('\\u0000-\\u001F', '\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F');
-const trimmed = (inside: string) => `[^\\s${REFUSABLE}](?:[^${inside}]*[^\\s${REFUSABLE}])?`;
+/** JavaScript's \s spelled out: other readers' \s is another set (Python's adds U+001C-U+001F and U+0085, not U+FEFF). */
+export const WHITESPACE = '\\u0009-\\u000D\\u0020\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000\\uFEFF';
+const trimmed = (inside: string) => `[^${WHITESPACE}${REFUSABLE}](?:[^${inside}]*[^${WHITESPACE}${REFUSABLE}])?`;
 /** One line of text that shows, no surrounding spaces. */
 export const PLAIN_LINE_PATTERN = `^${trimmed(REFUSABLE)}$`;
 /** Lines of text that show, no surrounding spaces, or nothing (an optional field). */

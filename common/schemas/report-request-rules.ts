@@ -61,7 +61,8 @@ export const TEXT_BOUNDS = {
 // A practical address shape: local part, @, dotted domain with a 2+ letter top level, no "..".
 // The patterns are the API document's too (JSON Schema `pattern`, ECMA-262), so they are strings.
 export const EMAIL_PATTERN = "^(?!.*\\.\\.)[A-Za-z0-9._%+'-]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z]{2,}$";
-export const ZIP_PATTERN = '^\\d{5}(?:-\\d{4})?$';
+// [0-9], not \d: to a JSON Schema reader outside JavaScript (Python's re, .NET) \d is any Unicode digit.
+export const ZIP_PATTERN = '^[0-9]{5}(?:-[0-9]{4})?$';
 /** For the document: addresses `isWebsiteUrl` accepts (a subset: dotted names, a letter-led top level). */
 export const WEBSITE_PATTERN = '^https?://(?:(?![Xx][Nn]--)[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)+(?![Xx][Nn]--)[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?::[1-9][0-9]{0,3})?(?:[/?#][!-~]*)?$';
 const EMAIL = new RegExp(EMAIL_PATTERN);

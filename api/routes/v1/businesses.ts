@@ -62,7 +62,7 @@ const visibility = createRoute({
   request: {
     params: businessId,
     query: z.object({
-      cursor: z.string().regex(/^\d{1,15}$/, 'Use the nextCursor of the previous page').optional().openapi({ description: 'The `nextCursor` of the previous page.' }),
+      cursor: z.string().regex(/^[0-9]{1,15}$/, 'Use the nextCursor of the previous page').optional().openapi({ description: 'The `nextCursor` of the previous page.' }),
       limit: z.coerce.number().int().min(1).max(VISIBILITY_PAGE.max).default(VISIBILITY_PAGE.default).openapi({ description: `Page size (1-${VISIBILITY_PAGE.max}).` }),
     }),
   },
