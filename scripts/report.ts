@@ -6,13 +6,14 @@ import { createContext } from '../api/create-context.ts';
 import { closeMailer, outboxDir } from '../api/email/mailer.ts';
 import { loadEnvOrExit } from '../api/env.ts';
 import { productionDeps } from '../api/jobs/production.ts';
+import { analyseBusiness } from '../api/report/analyse.ts';
 import { PermanentJobError } from '../api/jobs/errors.ts';
 import { reportLines } from '../api/report/render/summary.ts';
 import { ProviderStageError } from '../api/report/analysis/providers/types.ts';
 import { runReportOnce } from '../api/report/run-once.ts';
 import { checkReportRequest } from '../common/schemas/report-request-rules.ts';
 
-const usage = 'usage: npm run report -- --company NAME --address STREET --city CITY --state TX --zip 78701 --website https://… [--email you@example.com] [--name "Full Name"]';
+const usage = 'usage: npm run report -- --company NAME --address STREET --city CITY --state TX --zip 78701 --website https://… [--email you@example.com] [--name "Full Name"] [--sites-on-loopback]';
 
 let args;
 try {
@@ -26,6 +27,7 @@ try {
       website: { type: 'string' },
       email: { type: 'string' },
       name: { type: 'string' },
+      'sites-on-loopback': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   }).values;
@@ -47,6 +49,9 @@ scores, the rank, the competitors and where the PDF, the score card and the e-ma
   --website URL      its website, with http:// or https://
   --email ADDRESS    where the report e-mail goes (default: OPERATOR_EMAIL)
   --name "NAME"      the full name the e-mail greets (default: "LocalRank operator")
+  --sites-on-loopback  let the website fetcher read sites on 127.0.0.1: local stand-ins such as
+                     tests/helpers/site-standins.ts, their ports in SITE_FETCH_PORTS (the
+                     product itself never reads loopback)
   -h, --help         this text
 
 Settings are read as \`npm start\` reads them: PLACES_PROVIDER picks the data source (sample data
@@ -81,7 +86,8 @@ if (invalid.length > 0) {
   process.exit(2);
 }
 
-const { analyse } = productionDeps;
+// Local website stand-ins are on loopback, which the fetcher refuses unless told (this run only).
+const analyse: typeof productionDeps.analyse = args['sites-on-loopback'] ? (ctx, input) => analyseBusiness(ctx, input, { fetch: { allowLoopback: true } }) : productionDeps.analyse;
 
 const ctx = await createContext(env, { migrate: true });
 const timings: Record<string, number> = {};

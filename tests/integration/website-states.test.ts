@@ -112,6 +112,9 @@ describe('a slow page', () => {
     // The head arrived within 3 s at 200 bytes a second: its title holds.
     expect(point('trickle', 'site.title_present')).toMatchObject({ status: 'measured', value: true });
     expect(point('trickle', 'engagement.testimonials')).toMatchObject({ status: 'unknown', unseen: true });
+    expect(point('trickle', 'site.nap_address')).toMatchObject({ status: 'unknown', unseen: true });
+    // A body that has not arrived is not a page a script draws.
+    expect(read.trickle.scriptRendered).toBe(false);
   });
 });
 
@@ -136,6 +139,9 @@ describe('a page drawn by JavaScript', () => {
   it('what its HTML shows is measured; what a script would draw is never claimed missing', () => {
     expect(point('js-shell', 'site.title_present')).toMatchObject({ status: 'measured', value: true });
     expect(point('js-shell', 'site.viewport')).toMatchObject({ status: 'measured', value: true });
+    // The title found is whole: its length and the city in it hold.
+    expect(point('js-shell', 'site.title_length')).toMatchObject({ status: 'measured', value: 50 });
+    expect(point('js-shell', 'site.city_in_title')).toMatchObject({ status: 'measured', value: true });
     for (const key of ['site.word_count', 'site.h1_count', 'engagement.contact_form', 'engagement.tel_link', 'site.nap_phone', 'social.profiles', 'site.meta_description_present']) {
       expect(point('js-shell', key), key).toMatchObject({ status: 'unknown', unseen: true });
     }

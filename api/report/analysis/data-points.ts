@@ -163,7 +163,10 @@ const web = (f: (a: WebsiteAnalysis) => Value | typeof NA | typeof UNKNOWN) => (
   const unseen = [...touched].filter((k) => site.unseen.includes(k));
   const atLeast = [...touched].some((k) => site.atLeast.includes(k));
   if (unseen.length === 0 && !atLeast) return value;
-  return { partial: true, value, emptyUnseen: unseen.some((k) => isEmpty(site[k as keyof WebsiteAnalysis])), unseen: unseen.length > 0, atLeast, why: site.unseenWhy ?? '' };
+  // A title or a description found is found whole: it holds, and so does what is measured of it
+  // (its length, the city in it). The page's text is only what was read.
+  const onlyText = unseen.every((k) => (k === 'title' || k === 'metaDescription') && typeof site[k] === 'string');
+  return { partial: true, value, emptyUnseen: unseen.some((k) => isEmpty(site[k as keyof WebsiteAnalysis])), unseen: unseen.length > 0 && !onlyText, atLeast, why: site.unseenWhy ?? '' };
 };
 /** A value read from part of a page (or from nothing), as `web` qualifies it; `resolvePartial` decides. */
 interface PartialGot {

@@ -5,6 +5,7 @@ import type { ScoreKey } from '../types.ts';
 import { DATA_POINTS, describeNorm, NEEDS_HISTORY, NOT_FROM, type Source } from './data-points.ts';
 import { EXCERPT_MAX_SWING, OVERALL_WEIGHTS, SCORE_KEYS } from './scoring.ts';
 import { DEFAULT_GRID_PLANS, GRID_DEFAULT_MILES, GRID_DEPTH, GRID_MAX_MILES, GRID_MIN_MILES, GRID_REACH_COMPETITOR, NOT_FOUND_RANK, parseGridPlans, TOP_RANKS } from './visibility.ts';
+import { SLOW_MS } from './website.ts';
 
 const DEFAULT_PLANS = parseGridPlans(DEFAULT_GRID_PLANS)!;
 
@@ -69,6 +70,15 @@ export function renderMethodology(): string {
     '',
     'A website that does not answer is measured as **down**: its website data points that feed a score count as absent (0), as a visitor finds them, so a dead site never ' +
       'outscores a working one. A business with no website is measured the same way. Where the source does not say whether a business has a website (Yelp), its website points are unknown ("Not given by Yelp").',
+    '',
+    '**A website is read the way a visitor meets it** (decision 0217). Only a site that is **down** counts as down: no connection, no DNS answer, no answer within the time limit, a redirect loop, an error page, or a server error (5xx) on each of 3 tries. ' +
+      'A site that answers **403 or 429**, or a bot-protection challenge or block page (Cloudflare\'s "Just a moment..." and "Attention Required", Sucuri, DataDome, Akamai, Imperva, HUMAN, AWS WAF, SiteGround, Wordfence), **refuses automated visitors**: it is up (Website reachable: yes), and what can be measured without its page is measured (its status, HTTPS, redirects, robots.txt and the sitemap when they are served); its page\'s points are unknown. ' +
+      `A page still arriving at the time limit is **slow**: what arrived is read, and its response time is at least the limit (a lower bound counts where the scale has already reached its end, ${SLOW_MS} ms, and is unknown below it); a whole page taking ${SLOW_MS} ms or more is slow too. ` +
+      'A page larger than the size limit is **too large**: its first part is read, and the rest is counted (not kept) for its weight while the time lasts. ' +
+      'A page whose HTML is a shell a script fills in (next to no text, a script, an empty mount point or a no-script message) is **drawn by JavaScript**, which the check does not run. ' +
+      'Of a page read in part or not rendered, what was found holds (a title, a tap-to-call link), and what was not found is **unknown ("Not seen")**, never "no": it may be in the part not read or drawn by the script; a count or a share of a part is unknown too. ' +
+      'Such points are left out of the mean like every unknown point and stay in the coverage, so a score with too little seen reads "Not enough data" rather than a number built on half its evidence; "Get your website back up" is given only to a site that is down. ' +
+      'The report names each state, with its reason, for the business and each competitor: in the website column, the executive summary, the e-mail and the notes.',
     '',
     'A business the provider does not list is measured the same way: its listing data points count as absent, as a customer searching there finds them (none of them is read from what the visitor typed). When the lookup itself failed, whether the business is listed is unknown, and so are those points. A listing with no reviews is measured, not missing: its review count is 0 and its rating, five-star share and latest review count at their worst; the points that describe what reviews say do not apply. Such a business is ranked, at the bottom of Online Reviews.',
     '',

@@ -523,7 +523,8 @@ export async function analyseWebsite(url: string, fetchOptions: SafeFetchOptions
   const unseen = new Set<string>();
   const atLeast: string[] = [];
   let unseenWhy: string | null = null;
-  const scriptRendered = !refused && drawnByScript(html);
+  // A page cut short has not shown its body yet: that is not a page a script draws.
+  const scriptRendered = !refused && !res.truncated && drawnByScript(html);
   const slow = !refused && (res.truncated === 'time' || elapsed >= SLOW_MS);
   const kb = (n: number) => Math.round((n / 1024) * 10) / 10;
   if (refused) {
