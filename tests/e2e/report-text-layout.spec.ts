@@ -3,7 +3,9 @@
 // scrolls sideways is a named region the keyboard reaches. The report is a real analysis on the
 // sample provider (listing, homepage signals, visibility grid), its businesses renamed with long
 // names in several scripts. Every <details> is opened so its tables are measured too.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import PostalMime from 'postal-mime';
 import type { ReportData } from '../../api/report/types.ts';
 import { expect, test } from './fixtures.ts';
 import { seedReport } from './report-seed.ts';
@@ -27,11 +29,22 @@ function rename(data: ReportData) {
   data.competitors.forEach((c, i) => (c.place.name = NAMES[i % NAMES.length]!));
 }
 
+/** The HTML of the newest e-mail to `to` in the server's outbox. */
+async function mailHtml(to: string): Promise<string> {
+  const dir = join(process.env.E2E_DATA_DIR!, 'outbox');
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().reverse() : [];
+  for (const file of files) {
+    const mail = await PostalMime.parse(readFileSync(join(dir, file)));
+    if (mail.to?.some((a) => a.address?.toLowerCase() === to.toLowerCase()) && mail.html) return mail.html;
+  }
+  throw new Error(`no e-mail to ${to}`);
+}
+
 // 700: a tablet, where the summary's grid and the tables change their layout.
-for (const width of [320, 390, 700, 1000]) {
+for (const width of [320, 390, 700, 1000, 1280]) {
   test(`the online report's text fits its boxes at ${width} px`, async ({ page, appCtx, baseURL }, testInfo) => {
     testInfo.setTimeout(90_000);
-    const { token } = await seedReport(appCtx, baseURL!, { company: LONG_NAME, analysed: true, edit: rename });
+    const { token, business } = await seedReport(appCtx, baseURL!, { company: LONG_NAME, analysed: true, edit: rename });
     await page.setViewportSize({ width, height: 900 });
     await page.goto(`/report/${token}`);
     await expect(page.getByTestId('listing-vs-market')).toBeVisible();
@@ -50,5 +63,13 @@ for (const width of [320, 390, 700, 1000]) {
     expect.soft(found.clipped, 'boxes that clip their text').toEqual([]);
     expect.soft(found.unnamedScrollers, 'scrolling boxes without a name or keyboard focus').toEqual([]);
     expect(found.pageOverflow, 'the page scrolls sideways').toBe(0);
+
+    // The e-mail that links to it, as a phone's mail app shows it.
+    await page.goto('about:blank');
+    await page.setContent(await mailHtml(business.email));
+    const mail = await textLayout(page, 'body');
+    await page.screenshot({ path: `test-results/screens/report-mail-${width}.png`, fullPage: true });
+    console.log(`${width} px e-mail: ${mail.brokenWords.length} broken words, ${mail.overlaps.length} overlaps, ${mail.clipped.length} clipped`);
+    expect.soft(mail, 'the e-mail').toEqual({ brokenWords: [], overlaps: [], clipped: [], unnamedScrollers: [], pageOverflow: 0 });
   });
 }
