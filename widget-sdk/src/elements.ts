@@ -24,8 +24,9 @@ function defineElement(name: Name) {
       connectedCallback() {
         const root = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
         adoptStyles(root);
-        const key = this.dataset.key || this.getAttribute('key') || global?.k || '';
-        const origin = this.getAttribute('origin') || global?.o || '';
+        // (global is set before any element is defined.)
+        const key = this.dataset.key || this.getAttribute('key') || global!.k || '';
+        const origin = this.getAttribute('origin') || global!.o || '';
         // The config requests by key, the loader's among them: one per key and page, whoever
         // asks first (a loader running later finds it there too).
         const configs = (global!.c ||= {});
