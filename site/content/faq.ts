@@ -27,7 +27,7 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     id: 'what-is-localrank',
     question: 'What does LocalRank do?',
     answer: [
-      `LocalRank compares your business with its top ${COMPETITOR_COUNT} local competitors within a ${SEARCH_RADIUS_MILES}-mile radius. It measures every data point the sources allow (more than ${MIN_DATA_POINTS} when your website works, fewer when it does not answer; each report says how many) and scores you from ${SCORE_MIN} to ${SCORE_MAX} on online reviews, digital presence, customer engagement and market share, with an overall score and your rank in the local market.`,
+      `LocalRank compares your business with its top ${COMPETITOR_COUNT} local competitors within a ${SEARCH_RADIUS_MILES}-mile radius. It measures every data point the sources allow (more than ${MIN_DATA_POINTS} when your website works, fewer when it does not answer or cannot be read in full, for instance behind bot protection that refuses automated visitors; each report says how many and why) and scores you from ${SCORE_MIN} to ${SCORE_MAX} on online reviews, digital presence, customer engagement and market share, with an overall score and your rank in the local market.`,
     ],
   },
   {
