@@ -49,7 +49,7 @@ try {
         company: `Bench Dental ${i}`,
         snapshots: Array.from({ length: 13 }, (_, w) => ({ daysAgo: (12 - w) * 7, seed: i * 100 + w })),
       });
-      const { key } = await createApiKey({ ctx, userId: owner.userId, plan: { subscriptionTier: 'enterprise', subscriptionStatus: 'active' }, input: { name: 'Bench', scopes: ['businesses:read'] } });
+      const { key } = await createApiKey({ ctx, userId: owner.userId, plan: { subscriptionTier: 'enterprise', subscriptionStatus: 'active' }, role: 'client', input: { name: 'Bench', scopes: ['businesses:read'] } });
       targets.push({ api: `/api/v1/businesses/${business.id}`, session: `/api/business/${business.id}`, cookie: owner.cookie, key });
     }
     console.log(`seeded ${count - from} more enterprise owners (${count} in all) with a key each × 13 weekly runs × 10 places in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);

@@ -3,7 +3,7 @@
 // the plan and that each key id is the signed-in user's (another user's id answers 404).
 import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { createApiKeySchema, rollApiKeySchema } from '../../common/schemas/api-keys.ts';
+import { createApiKeySchema, rollApiKeySchema, scopesFor } from '../../common/schemas/api-keys.ts';
 import { users } from '../../db/schema/auth.ts';
 import type { AppContext } from '../context.ts';
 import { unauthenticated } from '../errors.ts';
@@ -25,10 +25,14 @@ export function apiKeyRoutes(ctx: AppContext) {
     return user;
   };
   return new Hono()
-    .get('/api-keys', async (c) => c.json({ apiKeys: await listApiKeys({ ctx, userId: (await viewer(c)).id }) }, 200, NO_STORE))
+    .get('/api-keys', async (c) => {
+      const user = await viewer(c);
+      // With the scopes this account type may give a key (the form offers only those).
+      return c.json({ apiKeys: await listApiKeys({ ctx, userId: user.id }), scopes: scopesFor(user.role) }, 200, NO_STORE);
+    })
     .post('/api-keys', async (c, next) => (await viewer(c), next()), validate('json', createApiKeySchema), async (c) => {
       const user = await viewer(c);
-      return c.json(await createApiKey({ ctx, userId: user.id, plan: user, input: c.req.valid('json') }), 201, NO_STORE);
+      return c.json(await createApiKey({ ctx, userId: user.id, plan: user, role: user.role, input: c.req.valid('json') }), 201, NO_STORE);
     })
     .post('/api-keys/:apiKeyId/roll', async (c, next) => (await ownedKey(ctx, (await viewer(c)).id, c.req.param('apiKeyId')), next()), validate('json', rollApiKeySchema), async (c) => {
       const user = await viewer(c);

@@ -6,7 +6,7 @@
 // current plan: a lapsed plan answers 403, not 401.
 import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import type { ApiScope, CreateApiKeyInput } from '../../common/schemas/api-keys.ts';
+import { scopeNotForAccount, scopesFor, type ApiScope, type CreateApiKeyInput } from '../../common/schemas/api-keys.ts';
 import { apiKeys } from '../../db/schema/api.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
@@ -106,8 +106,12 @@ function newKeyRow(userId: string, name: string, scopes: string[]) {
 }
 
 /** Creates a key; the whole key is in this answer and nowhere else, ever. */
-export async function createApiKey({ ctx, userId, plan, input }: { ctx: AppContext; userId: string; plan: Plan; input: CreateApiKeyInput }) {
+export async function createApiKey({ ctx, userId, plan, role, input }: { ctx: AppContext; userId: string; plan: Plan; role: string; input: CreateApiKeyInput }) {
   requireApiPlan(plan);
+  // Only the scopes the account type can use (a business owner has no clients).
+  const offered = scopesFor(role);
+  const unusable = input.scopes.find((s) => !offered.includes(s));
+  if (unusable) throw new AppError('invalid_input', 'Please check the highlighted fields.', { fields: { scopes: scopeNotForAccount(unusable) } });
   const { key, row } = newKeyRow(userId, input.name, input.scopes);
   const [stored] = await ctx.db.insert(apiKeys).values(row).returning();
   return { apiKey: summary(stored!), key };

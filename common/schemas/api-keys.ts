@@ -17,6 +17,15 @@ export const API_SCOPE_LABELS: Record<ApiScope, string> = {
   'webhooks:write': 'Manage webhook endpoints and deliveries',
 };
 
+/** Scopes for a consultant's clients: an account that cannot have clients is not offered them. */
+export const CONSULTANT_SCOPES: readonly ApiScope[] = ['clients:read', 'clients:write'];
+
+/** The scopes an account of this type can use (a business owner has no clients). */
+export const scopesFor = (role: string): ApiScope[] => API_SCOPES.filter((s) => role === 'consultant' || !CONSULTANT_SCOPES.includes(s));
+
+/** The message for a scope the account type cannot use. */
+export const scopeNotForAccount = (scope: string) => `"${scope}" is for consultant accounts, which have clients`;
+
 /** Hours a rolled key keeps working beside its successor (0: stops at once; at most 7 days). */
 export const ROLL_GRACE_HOURS = { default: 24, max: 168 } as const;
 export const API_KEY_NAME_MAX = 60;

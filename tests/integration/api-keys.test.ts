@@ -81,9 +81,24 @@ describe('API keys', () => {
     await expect(verifyApiKey(t.ctx, `Bearer ${rolled.body.key}`)).rejects.toMatchObject({ code: 'unauthenticated' });
   });
 
+  it('offers and accepts only the scopes the account type can use: a business owner has no clients scopes', async () => {
+    const owner = await createUser(t.ctx, { tier: 'enterprise' });
+    const offered = await call(t.app, 'GET', '/api/api-keys', undefined, owner.cookie);
+    expect(offered.body.scopes).toEqual(['reports:read', 'reports:write', 'businesses:read', 'alerts:read', 'alerts:write', 'webhooks:write']);
+    for (const scope of ['clients:read', 'clients:write']) {
+      const refused = await call(t.app, 'POST', '/api/api-keys', { name: 'CRM', scopes: ['reports:read', scope] }, owner.cookie);
+      expect(refused.status).toBe(400);
+      expect(refused.body.fields).toEqual({ scopes: `"${scope}" is for consultant accounts, which have clients` });
+    }
+    expect(await t.ctx.db.select().from(apiKeys).where(eq(apiKeys.userId, owner.userId))).toEqual([]);
+    const consultant = await createUser(t.ctx, { tier: 'enterprise', role: 'consultant' });
+    expect((await call(t.app, 'GET', '/api/api-keys', undefined, consultant.cookie)).body.scopes).toContain('clients:write');
+    expect((await call(t.app, 'POST', '/api/api-keys', { name: 'CRM', scopes: ['clients:read', 'clients:write'] }, consultant.cookie)).status).toBe(201);
+  });
+
   it('a key of a lapsed plan answers 403 plan_required, not 401', async () => {
     const owner = await createUser(t.ctx, { tier: 'agency' });
-    const { key } = (await call(t.app, 'POST', '/api/api-keys', { name: 'CI', scopes: ['clients:read'] }, owner.cookie)).body;
+    const { key } = (await call(t.app, 'POST', '/api/api-keys', { name: 'CI', scopes: ['reports:read'] }, owner.cookie)).body;
     await t.ctx.db.update(users).set({ subscriptionStatus: 'suspended' }).where(eq(users.id, owner.userId));
     await expect(verifyApiKey(t.ctx, `Bearer ${key}`)).rejects.toMatchObject({ code: 'plan_required' });
   });

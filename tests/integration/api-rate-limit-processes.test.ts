@@ -43,7 +43,7 @@ afterEach(() => vi.useRealTimers());
 
 async function newKey() {
   const owner = await createUser(t.ctx, { tier: 'enterprise' });
-  const { key } = await createApiKey({ ctx: t.ctx, userId: owner.userId, plan: { subscriptionTier: 'enterprise', subscriptionStatus: 'active' }, input: { name: 'Two processes', scopes: ['businesses:read'] } });
+  const { key } = await createApiKey({ ctx: t.ctx, userId: owner.userId, plan: { subscriptionTier: 'enterprise', subscriptionStatus: 'active' }, role: 'client', input: { name: 'Two processes', scopes: ['businesses:read'] } });
   return key;
 }
 

@@ -3,7 +3,7 @@
 // working for the grace period chosen) and revoke. The server checks the plan on every call.
 import { useCallback, useEffect, useState, type SubmitEvent } from 'react';
 import type { ApiKeySummary } from '../../../api/services/api-keys.ts';
-import { API_SCOPE_LABELS, API_SCOPES, ROLL_GRACE_HOURS } from '../../../common/schemas/api-keys.ts';
+import { API_SCOPE_LABELS, ROLL_GRACE_HOURS, type ApiScope } from '../../../common/schemas/api-keys.ts';
 import { apiRequest, ApiError, messageOf } from '../../lib/api.ts';
 import { toast } from '../../lib/toasts.ts';
 import { AuthField } from '../auth/auth-field.tsx';
@@ -35,7 +35,7 @@ function NewKey({ created, onDone }: { created: Created; onDone: () => void }) {
   );
 }
 
-function CreateKey({ onCreated }: { onCreated: (c: Created) => void }) {
+function CreateKey({ scopes, onCreated }: { scopes: readonly ApiScope[]; onCreated: (c: Created) => void }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
@@ -68,7 +68,8 @@ function CreateKey({ onCreated }: { onCreated: (c: Created) => void }) {
       </AuthField>
       <fieldset className="keys-scopes" aria-describedby={errors.scopes ? 'keys-scopes-error' : undefined}>
         <legend>Scopes</legend>
-        {API_SCOPES.map((scope) => (
+        {/* Only the scopes this account type can use (the server's list; a business owner has no clients). */}
+        {scopes.map((scope) => (
           <label key={scope} className="keys-scope">
             <input type="checkbox" name="scopes" value={scope} defaultChecked={scope.endsWith(':read')} />
             <code>{scope}</code> <span>{API_SCOPE_LABELS[scope]}</span>
@@ -139,12 +140,14 @@ function KeyRow({ apiKey, onCreated, onChanged }: { apiKey: ApiKeySummary; onCre
 
 export default function ApiKeysSection() {
   const [keys, setKeys] = useState<ApiKeySummary[] | null>(null);
+  const [scopes, setScopes] = useState<readonly ApiScope[]>([]);
   const [failed, setFailed] = useState(false);
   const [created, setCreated] = useState<Created | null>(null);
   const load = useCallback(() => {
-    apiRequest<{ apiKeys: ApiKeySummary[] }>('GET', '/api/api-keys')
+    apiRequest<{ apiKeys: ApiKeySummary[]; scopes: ApiScope[] }>('GET', '/api/api-keys')
       .then((r) => {
         setKeys(r.apiKeys);
+        setScopes(r.scopes);
         setFailed(false);
       })
       .catch(() => setFailed(true));
@@ -173,7 +176,7 @@ export default function ApiKeysSection() {
             </ul>
           )}
         </div>
-        <CreateKey onCreated={onCreated} />
+        {keys && <CreateKey scopes={scopes} onCreated={onCreated} />}
       </div>
       <WebhookLog />
     </section>
