@@ -247,8 +247,16 @@ export interface WidgetConfig {
 export interface ScoreCardData {
   company: string;
   overall: number | null;
-  rank: number;
+  /** null without an overall score or without a market (fewer than 3 competitors, decision 0216). */
+  rank: number | null;
+  /** Places compared: the business and its competitors. */
   of: number;
+  /** The rank as the card prints it: "Rank #3 of 10 nearby", "Not ranked", or without a market
+   *  "No market: no competitor nearby" / "No market: 2 competitors nearby". */
+  rankText: string;
+  /** What a score without a number reads, when not "Not enough data": Market Share "No market"
+   *  with fewer than 3 competitors nearby. */
+  empty?: Partial<Record<'reviews' | 'digitalPresence' | 'engagement' | 'marketShare', string>>;
   scores: { reviews: number | null; digitalPresence: number | null; engagement: number | null; marketShare: number | null };
   sampleData: boolean;
 }

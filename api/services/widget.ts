@@ -29,6 +29,7 @@ import { reports } from '../../db/schema/reports.ts';
 import { widgetKeys, widgetLeads } from '../../db/schema/widget.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
+import { hasMarket, NO_MARKET, rankValue } from '../report/render/labels.ts';
 import { enqueue } from '../jobs/queue.ts';
 import type { ReportData } from '../report/types.ts';
 import { createClient } from './clients.ts';
@@ -275,11 +276,23 @@ export async function releaseQueuedLeads(ctx: AppContext, consultantId?: string)
   return released;
 }
 
+/** The widget card's rank line (its text is made here, keeping the widget within its size budget). */
+function scoreCardRank(data: ReportData): string {
+  const rank = rankValue(data.business, data);
+  if (rank !== null) return `Rank #${rank} of ${data.competitors.length + 1} nearby`;
+  if (hasMarket(data)) return 'Not ranked';
+  const n = data.competitors.length;
+  return `${NO_MARKET}: ${n === 0 ? 'no competitor' : `${n} competitor${n === 1 ? '' : 's'}`} nearby`;
+}
+
 const scoreCardOf = (data: ReportData): ScoreCardData => ({
   company: data.business.place.name,
   overall: data.business.scores.overall,
-  rank: data.business.rank,
+  // No rank without a market (decision 0216).
+  rank: rankValue(data.business, data),
   of: data.competitors.length + 1,
+  rankText: scoreCardRank(data),
+  ...(hasMarket(data) ? {} : { empty: { marketShare: NO_MARKET } }),
   scores: {
     reviews: data.business.scores.reviews,
     digitalPresence: data.business.scores.digitalPresence,

@@ -25,8 +25,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const drain = async () => {
-  const worker = createWorker(t.ctx, { registry: createRegistry({ analyse: async () => reportDataFixture({ seed: 7 }) }) });
+const drain = async (analysis: () => ReturnType<typeof reportDataFixture> = () => reportDataFixture({ seed: 7 })) => {
+  const worker = createWorker(t.ctx, { registry: createRegistry({ analyse: async () => analysis() }) });
   while (await worker.runNext());
 };
 
@@ -159,6 +159,22 @@ describe('the widget API from other sites', () => {
     expect(sandboxed.body).toEqual({ code: 'sandboxed', message: 'This form cannot run inside this frame.', hint: expect.stringContaining('Add allow-same-origin to the iframe') });
   });
 
+  it('a lead alone in its market gets a score card with no rank and Market Share "No market" (decision 0216)', async () => {
+    const { key } = await agencyWithKey();
+    const base = `/api/widget/v1/${key.publishableKey}`;
+    const sent = await visitor('POST', `${base}/leads`, 'https://northstar.example', lead({ company: 'Prairie Creek Bakery', email: 'prairie@bakery.example' }));
+    expect(sent.status).toBe(202);
+    await drain(() => {
+      const alone = reportDataFixture({ seed: 8 });
+      alone.competitors = [];
+      alone.business.scores = { ...alone.business.scores, marketShare: null, marketSharePercent: null };
+      return alone;
+    });
+    const ready = await visitor('GET', `${base}/leads/${sent.body.leadId}`, 'https://northstar.example');
+    expect(ready.body.status).toBe('ready');
+    expect(ready.body.scoreCard).toMatchObject({ rank: null, of: 1, rankText: 'No market: no competitor nearby', empty: { marketShare: 'No market' } });
+  });
+
   it('takes a lead through the report pipeline in the key\'s branding and shows its score card', async () => {
     const { agency, key, profileId } = await agencyWithKey();
     const base = `/api/widget/v1/${key.publishableKey}`;
@@ -173,7 +189,7 @@ describe('the widget API from other sites', () => {
     await drain();
     const ready = await visitor('GET', `${base}/leads/${sent.body.leadId}`, 'https://northstar.example');
     expect(ready.body.status).toBe('ready');
-    expect(ready.body.scoreCard).toMatchObject({ rank: expect.any(Number), of: expect.any(Number) });
+    expect(ready.body.scoreCard).toMatchObject({ rank: expect.any(Number), of: expect.any(Number), rankText: expect.stringMatching(/^Rank #\d+ of \d+ nearby$/) });
     const [row] = await t.ctx.db.select().from(widgetLeads).where(eq(widgetLeads.id, sent.body.leadId));
     expect(row!.notifiedAt).toBeInstanceOf(Date);
     const sentMail = mails();

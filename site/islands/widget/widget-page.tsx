@@ -7,6 +7,7 @@ import type { ClientSummary } from '../../../api/services/clients.ts';
 import type { LeadSummary, WidgetKeySummary } from '../../../api/services/widget.ts';
 import type { BrandingProfile } from '../../../api/services/branding-profiles.ts';
 import { LEAD_EMAIL_MODES, scoreCardChoiceError } from '../../../common/schemas/widget.ts';
+import { isMarket, NO_MARKET } from '../../../common/constants.ts';
 import {
   DEFAULT_WIDGET_THEME,
   WIDGET_COMPONENT_LABELS,
@@ -184,7 +185,7 @@ function CopyBlock({ label, code, testId }: { label: string; code: string; testI
 
 /** The widget's own components with a stand-in API that answers with the profile's look. */
 function previewApi(config: WidgetConfig): WidgetApi {
-  const sample = { company: 'Sample Business', overall: 7.4, rank: 2, of: 10, scores: { reviews: 8.1, digitalPresence: 6.9, engagement: 7.2, marketShare: 5.8 }, sampleData: true };
+  const sample = { company: 'Sample Business', overall: 7.4, rank: 2, of: 10, rankText: 'Rank #2 of 10 nearby', scores: { reviews: 8.1, digitalPresence: 6.9, engagement: 7.2, marketShare: 5.8 }, sampleData: true };
   return {
     config: async () => config,
     known: () => config,
@@ -421,7 +422,7 @@ function Leads({ leads, onChanged, canConvert = true }: { leads: LeadSummary[]; 
                     {lead.status === 'ready' ? (
                       <>
                         <strong>{lead.overall === null ? 'Not enough data' : lead.overall.toFixed(1)}</strong>
-                        <span className="small muted">{`#${lead.rank} of ${lead.of}`}</span>
+                        <span className="small muted">{lead.rank !== null ? `#${lead.rank} of ${lead.of}` : lead.of !== null && !isMarket(lead.of - 1) ? NO_MARKET : 'Not ranked'}</span>
                       </>
                     ) : lead.status === 'queued' ? (
                       <span className="status-pill" data-status="failed" title={QUEUED_REASONS[lead.queuedReason ?? ''] ?? 'Waiting'}>Queued</span>
