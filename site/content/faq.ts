@@ -3,6 +3,7 @@
 import {
   ANNUAL_SAVINGS_PERCENT,
   COMPETITOR_COUNT,
+  MIN_MARKET_COMPETITORS,
   COVERAGE_FLOOR,
   FREE_REPORT_RETENTION_DEFAULT_MONTHS,
   MIN_DATA_POINTS,
@@ -27,7 +28,7 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     id: 'what-is-localrank',
     question: 'What does LocalRank do?',
     answer: [
-      `LocalRank compares your business with its top ${COMPETITOR_COUNT} local competitors within a ${SEARCH_RADIUS_MILES}-mile radius. It measures every data point the sources allow (more than ${MIN_DATA_POINTS} when your website works, fewer when it does not answer or cannot be read in full, for instance behind bot protection that refuses automated visitors; each report says how many and why) and scores you from ${SCORE_MIN} to ${SCORE_MAX} on online reviews, digital presence, customer engagement and market share, with an overall score and your rank in the local market.`,
+      `LocalRank compares your business with its top ${COMPETITOR_COUNT} local competitors within a ${SEARCH_RADIUS_MILES}-mile radius. It measures every data point the sources allow (more than ${MIN_DATA_POINTS} when your website works, fewer when it does not answer or cannot be read in full, for instance behind bot protection that refuses automated visitors; each report says how many and why) and scores you from ${SCORE_MIN} to ${SCORE_MAX} on online reviews, digital presence, customer engagement and market share, with an overall score and your rank in the local market. A rank and a market share need at least ${MIN_MARKET_COMPETITORS} competitors nearby: with fewer, the report says so and still scores your reviews, digital presence and engagement.`,
     ],
   },
   {
@@ -57,7 +58,7 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     id: 'competitors',
     question: 'How do you choose my competitors?',
     answer: [
-      `We look for businesses in your category within ${SEARCH_RADIUS_MILES} miles of your address and keep the ${COMPETITOR_COUNT} most prominent ones, judged by review volume, ratings and visibility in local search. Your business is then ranked among them.`,
+      `We look for businesses in your category within ${SEARCH_RADIUS_MILES} miles of your address and keep the ${COMPETITOR_COUNT} most prominent ones, judged by review volume, ratings and visibility in local search. Your business is then ranked among them when there are at least ${MIN_MARKET_COMPETITORS}; with fewer there is no market to rank in, and the report compares you with the ones it found.`,
     ],
   },
   {
