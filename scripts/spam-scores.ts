@@ -15,7 +15,11 @@ import { alertsEmail } from '../api/email/alerts-notify-job.ts';
 import { contactNotifyEmail } from '../api/email/contact-notify-job.ts';
 import { leadsEmail } from '../api/email/lead-emails.ts';
 import type { MailMessage } from '../api/email/mailer.ts';
+import { agencyMailUnavailableEmail } from '../api/email/agency-mail-unavailable.ts';
 import { reportFailedEmail } from '../api/email/report-failed.ts';
+import { visibilityAlertEmail } from '../api/email/visibility-alert-job.ts';
+import { webhookDisabledEmail } from '../api/email/webhook-disabled.ts';
+import { mailServerTestMessage } from '../api/services/agency-mail.ts';
 import { reportEmail } from '../api/email/report-email.ts';
 import { loadEnv } from '../api/env.ts';
 import type { Branding } from '../api/report/branding.ts';
@@ -81,12 +85,16 @@ try {
     // The agency's own copy of a client's report: a message of its own, to the agency (issue 37).
     ['report (agency copy)', { ...reportEmail(ctx, { ...base, to: 'owner@northstar-marketing.com', fullName: '', messageId: '<report-client-copy-wl@northstar-marketing.com>', scoreCard: branded.png, pdf: branded.pdf, kind: 'client', branding, consultantName: 'Northstar Marketing', replyTo: 'owner@northstar-marketing.com', whiteLabelFrom: 'reports@northstar-marketing.com', copyOf: { name: 'Dana Whitfield', email: 'dana.whitfield@gmail.com' } }) }],
     ['Early Warning alerts', alertsEmail(ctx, business, { userId: 'u1', email: 'owner@austinfamilydental.com' }, [alert], await unsubscribeToken(ctx, 'owner@austinfamilydental.com'))],
+    ['Early Warning visibility drop', visibilityAlertEmail(ctx, { ...business, placeId: 'google:abc' } as Parameters<typeof visibilityAlertEmail>[1], { userId: 'u1', email: 'owner@austinfamilydental.com' }, { businessId: 'b1', runId: 'run1', solv: 12.5, previousSolv: 31.25, at: now.toISOString(), previousAt: new Date(now.getTime() - 7 * 86_400_000).toISOString() }, await unsubscribeToken(ctx, 'owner@austinfamilydental.com'))],
     ['widget lead', leadsEmail(ctx, { userId: 'u1', email: 'owner@northstar-marketing.com' }, [lead], 'lead-l1')],
     ['widget lead digest', leadsEmail(ctx, { userId: 'u1', email: 'owner@northstar-marketing.com' }, [lead, { ...lead, id: 'l2', fullName: 'Ana Ruiz', email: 'ana@ruizbakery.com', company: 'Ruiz Bakery', status: 'queued', queuedReason: 'plan' }], 'digest-2026-11-25')],
     ...ACCOUNT_EMAIL_KINDS.map((kind): [string, MailMessage] => [`account: ${kind}`, accountEmail(ctx, { kind, to: 'owner@austinfamilydental.com', url: `${env.PUBLIC_BASE_URL}/reset-password?token=abcdef0123456789` })]),
     ['report failed', reportFailedEmail(ctx, failed)],
     ['report failed (white-label)', reportFailedEmail(ctx, failed, { branding, consultant: { companyName: 'Northstar Marketing', email: 'owner@northstar-marketing.com' }, whiteLabelFrom: 'reports@northstar-marketing.com' })],
     ['payment failed', paymentFailedEmail(ctx, user, 'in_123')],
+    ['agency mail server away', agencyMailUnavailableEmail(ctx, { consultantId: 'c1', to: 'owner@northstar-marketing.com', host: 'smtp.northstar-marketing.com', port: 587, since: new Date(now.getTime() - 3_600_000), lastError: 'We connected to smtp.northstar-marketing.com:587, but it did not answer within 30 seconds.' })],
+    ['agency mail server test', mailServerTestMessage({ host: 'smtp.northstar-marketing.com', port: 587, fromAddress: 'reports@northstar-marketing.com' }, 'owner@northstar-marketing.com')],
+    ['webhook endpoint disabled', webhookDisabledEmail(ctx, { endpointId: 'we1', url: 'https://hooks.northstar-marketing.com/localrank', disabledAt: now, to: 'owner@northstar-marketing.com' })],
     ['contact notification', contactNotifyEmail(ctx, { id: 'c1', name: 'Dana Whitfield', email: 'dana.whitfield@gmail.com', subject: 'billing', message: 'Hello, how do I change the card on my plan?', createdAt: now } as Parameters<typeof contactNotifyEmail>[1])],
   ];
 

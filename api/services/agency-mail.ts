@@ -222,6 +222,18 @@ export async function agencyMailer(ctx: AppContext, consultantId: string): Promi
   };
 }
 
+/** The message "Send a test" sends through the agency's server, from its address to the agency
+ *  (also built by `npm run spam-scores`). */
+export function mailServerTestMessage(row: { host: string; port: number; fromAddress: string }, to: string): MailMessage {
+  return {
+    messageId: `<test-${randomBytes(8).toString('hex')}@${row.fromAddress.split('@')[1]!}>`,
+    from: row.fromAddress,
+    to,
+    subject: 'Test message from your report mail server',
+    text: `This test went out through ${row.host}:${row.port}. Your clients' reports will be sent from ${row.fromAddress} this way.`,
+  };
+}
+
 /**
  * "Send a test": a short message through the stored server to the agency's own address, at most
  * MAIL_SERVER_TESTS_PER_HOUR an hour per agency, within AGENCY_MAIL_TEST_DEADLINE_MS. Answers
@@ -235,15 +247,8 @@ export async function testMailServer(ctx: AppContext, access: ConsultantAccess) 
     ctx,
     input: { key: `mail-test:${access.consultant.id}`, limit: MAIL_SERVER_TESTS_PER_HOUR, windowMs: 60 * 60_000, message: `You can send ${MAIL_SERVER_TESTS_PER_HOUR} tests an hour. Please try again later.` },
   });
-  const domain = row.fromAddress.split('@')[1]!;
   const deadlineMs = ctx.env.AGENCY_MAIL_TEST_DEADLINE_MS;
-  const message: MailMessage = {
-    messageId: `<test-${randomBytes(8).toString('hex')}@${domain}>`,
-    from: row.fromAddress,
-    to: access.user.email,
-    subject: 'Test message from your report mail server',
-    text: `This test went out through ${row.host}:${row.port}. Your clients' reports will be sent from ${row.fromAddress} this way.`,
-  };
+  const message = mailServerTestMessage(row, access.user.email);
   let steps: SmtpSteps;
   let said: string;
   let lastError: string | null = null;

@@ -170,6 +170,22 @@ describe('local visibility history', () => {
     expect(mail.subject).toBe(`Local visibility fell for Bright Smile Dental: Share of Local Voice ${before.toFixed(2)}% → 0.00% (example figures, not your real listings)`);
     expect(mail.text).toContain(`fell from ${before.toFixed(2)}%`);
     expect(mail.text).toContain(`/dashboard/${business.id}`);
+    // One click unsubscribes (RFC 8058), as the review alerts do; no "write to us" (issue 37).
+    const header = (name: string) => mail.headers.find((h) => h.key === name)?.value ?? '';
+    expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    const url = /<(https?:\/\/[^>]+\/api\/unsubscribe\?token=[^>]+)>/.exec(header('list-unsubscribe'))![1]!;
+    expect(mail.text).toContain('Unsubscribe: ');
+    expect(mail.text).not.toMatch(/write to/i);
+    const unsubscribe = await t.app.request(url.slice(url.indexOf('/api/')), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    expect(unsubscribe.status).toBe(200);
+    // The next fall is not e-mailed to the address that opted out.
+    const before2 = readdirSync(join(t.dataDir, 'outbox')).length;
+    await t.ctx.db.update(businessMetrics).set({ reportedAt: new Date(Date.now() - 7 * 86_400_000) }).where(eq(businessMetrics.businessId, business.id));
+    const run3 = await persistReport(t.ctx, { businessId: business.id, requestId: null, reportType: 'reanalysis', data: dropped(scan) });
+    await createWorker(t.ctx, { registry: createRegistry({}) }).drain();
+    const [skipped] = await t.ctx.db.select().from(jobs).where(eq(jobs.key, `visibility-alert:${run3.runId}`));
+    expect(skipped?.progress).toMatchObject({ stage: 'skipped' });
+    expect(readdirSync(join(t.dataDir, 'outbox')).length).toBe(before2);
     } finally {
       await t.close();
     }
