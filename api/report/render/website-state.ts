@@ -41,7 +41,7 @@ export function websiteSentence(place: AnalysedPlace, own = true): string | null
     case 'down':
       return `${your} did not answer when we visited (${w.detail ?? 'no answer'}): a visitor finds no site, so its website points count as none.`;
     case 'refused':
-      return `${your} refuses automated visitors (${w.detail ?? 'a refusal'}): it is up, and a visitor's browser may be let through, but we could not read the homepage, so ${checks(n)}${which} are not measured and are left out of the scores, not counted as missing.`;
+      return `${your} refuses automated visitors (${w.detail ?? 'a refusal'}): it is up, and a visitor's browser may be let through, but we could not read the homepage${n > 0 ? `, so ${checks(n)}${which} are not measured and are left out of the scores, not counted as missing` : ''}.`;
     case 'too_large':
       return `${yourHome} is very large (${w.detail ?? 'over the limit'}): we read the first part, and ${n > 0 ? `${checks(n)} of what was not read${which} are not measured, not counted as missing` : 'everything checked was in it'}.${tail}`;
     case 'slow':
