@@ -94,6 +94,34 @@ describe('the sample provider', () => {
     const again = await p.discover({ point, categoryId: 'dentist', providerCategory: null, radiusMiles: 20, limit: 9, excludePlaceId: null, anchorZip: '78701', city: 'Austin', state: 'TX', company: 'Acme Dental' });
     expect(again).toEqual(competitors);
   });
+
+  it('keeps each review as it was on every later fetch: same date, author, words and answer; later ones are new (issue 37)', async () => {
+    const fetchAt = async (now: Date) => {
+      const p = sampleProvider({ origin: 'http://localhost:4321', now });
+      const point = { latitude: 30.2713, longitude: -97.7426, source: 'zip' as const };
+      const places = await p.discover({ point, categoryId: 'dentist', providerCategory: null, radiusMiles: 20, limit: 9, excludePlaceId: null, anchorZip: '78701', city: 'Austin', state: 'TX', company: 'Acme Dental' });
+      return (await Promise.all(places.map(async (c) => (await p.reviews(c)).reviews.map((r) => ({ place: c.placeId, ...r }))))).flat();
+    };
+    const key = (r: { place: string; author: string | null; date: string; rating: number }) => `${r.place}|${r.author}|${r.date}|${r.rating}`;
+    const first = await fetchAt(NOW);
+    for (const later of [new Date(NOW.getTime() + 3_600_000), new Date(NOW.getTime() + 7 * 86_400_000)]) {
+      const next = await fetchAt(later);
+      const before = new Map(first.map((r) => [key(r), r]));
+      // Every review of the later fetch dated up to the first fetch was in it, unchanged but for an
+      // answer written since; the others are dated after it.
+      for (const r of next) {
+        if (Date.parse(r.date) > NOW.getTime()) continue;
+        const seen = before.get(key(r));
+        const oldest = Math.min(...first.filter((f) => f.place === r.place).map((f) => Date.parse(f.date)));
+        if (Date.parse(r.date) < oldest) continue; // beyond the first fetch's 60 newest
+        expect(seen, key(r)).toBeDefined();
+        expect(r.text).toBe(seen!.text);
+        if (seen!.ownerResponse) expect(r.ownerResponse).toEqual(seen!.ownerResponse);
+      }
+    }
+    const weekLater = await fetchAt(new Date(NOW.getTime() + 7 * 86_400_000));
+    expect(weekLater.some((r) => Date.parse(r.date) > NOW.getTime())).toBe(true);
+  });
 });
 
 describe('matching and categories', () => {

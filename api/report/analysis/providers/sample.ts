@@ -22,6 +22,8 @@ const SAMPLE_OTHER_LISTINGS = 12;
 
 /** Sample listings carry what the sample reviews need, in the place id. */
 const REVIEW_HORIZON_DAYS = 365;
+/** The day the quiet sample businesses' review streams are counted back from (when they became fixed). */
+const QUIET_SINCE = Date.UTC(2026, 10, 27);
 
 function phoneFor(r: Rng): string {
   return `(${r.pick(['512', '737', '214', '713', '210', '312', '415', '617', '303', '206'])}) 555-01${String(r.int(0, 99)).padStart(2, '0')}`;
@@ -232,26 +234,35 @@ export function sampleProvider(options: SampleOptions): PlacesProvider {
       const decoded = decodePlaceId(place.placeId);
       if (!decoded) return { reviews: [], complete: false, ownerResponsesKnown: true, newestFirst: true };
       const { seed, stats, category } = decoded;
-      const r = createRng(seed ^ 0x9e3779b9);
+      // Each business has one stream of reviews in real time, the same on every fetch: review k is
+      // dated about k mean gaps after the epoch, and drawn from its own seed, so a review keeps its
+      // date, author and words for ever and a check an hour later sees only the reviews written
+      // since (issue 37: re-dated reviews were stored and e-mailed again). Active businesses get
+      // reviews up to today; quiet ones stopped on a day of their own (quietDays before
+      // QUIET_SINCE), and stay stopped. The newest n within the last year are listed.
       const n = Math.min(stats.reviewCount, 60);
-      // Active businesses get reviews steadily up to today; quiet ones stopped some months ago.
       const quietDays = Math.round((1 - stats.activity) ** 3 * 240);
-      const span = REVIEW_HORIZON_DAYS - quietDays;
+      const gapMs = ((REVIEW_HORIZON_DAYS - quietDays) * 86_400_000) / Math.max(1, n);
+      const end = quietDays >= 14 ? Math.min(now.getTime(), QUIET_SINCE - quietDays * 86_400_000) : now.getTime();
+      const horizon = now.getTime() - REVIEW_HORIZON_DAYS * 86_400_000;
       const reviews: Review[] = [];
-      for (let i = 0; i < n; i++) {
-        const ageDays = quietDays + Math.floor(r.next() ** 1.3 * span);
-        const date = new Date(now.getTime() - ageDays * 86_400_000 - r.int(0, 86_399) * 1000);
+      for (let k = Math.floor(end / gapMs); reviews.length < n && k > 0; k--) {
+        const r = createRng(`${seed}:review:${k}`);
+        const date = new Date(Math.floor(((k + r.next()) * gapMs) / 1000) * 1000);
+        if (date.getTime() > end) continue;
+        if (date.getTime() < horizon) break;
         const stars = starsAround(r, stats.rating);
         const answered = r.chance(stars <= 2 ? Math.min(1, stats.responsiveness + 0.15) : stats.responsiveness);
         const responseHours = r.int(2, stars <= 2 ? 48 : 160);
-        const responseDate = new Date(Math.min(now.getTime(), date.getTime() + responseHours * 3_600_000));
+        const responseDate = new Date(date.getTime() + responseHours * 3_600_000);
         reviews.push({
           rating: stars,
           text: reviewText(r, stars, category),
           author: `${r.pick(FIRST)} ${LAST[r.int(0, LAST.length - 1)]}.`,
           date: date.toISOString(),
           url: null,
-          ownerResponse: answered
+          // An answer not yet written (its time still to come) is not shown.
+          ownerResponse: answered && responseDate.getTime() <= now.getTime()
             ? { date: responseDate.toISOString(), text: stars >= 4 ? `Thank you for the kind words, we look forward to seeing you again!` : `We are sorry to hear this. Please call us so we can make it right.` }
             : null,
         });
