@@ -112,6 +112,12 @@ describe('safe fetch against a local server (loopback allowed explicitly)', () =
       if (url === '/gzip-bomb') return res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(50_000)));
       if (url === '/latin1') return res.writeHead(200, { 'content-type': 'text/html; charset=iso-8859-1' }).end(Buffer.from('<title>Caf\xe9</title>', 'latin1'));
       if (url === '/slow') return setTimeout(() => res.end('late'), 3000);
+      if (url === '/drip') {
+        res.writeHead(200);
+        res.write('<title>first</title>');
+        const timer = setInterval(() => res.write('.'), 50);
+        return void res.on('close', () => clearInterval(timer));
+      }
       res.writeHead(404).end();
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -173,6 +179,23 @@ describe('safe fetch against a local server (loopback allowed explicitly)', () =
 
   it('enforces the time limit', async () => {
     expect(await refusal(`${base}/slow`, { ...local(), timeoutMs: 300 })).toBe('timeout');
+  });
+
+  it('with `partial`, keeps the first part of a body past the limits instead of failing (decision 0217)', async () => {
+    const declared = await safeFetch(`${base}/big-declared`, { ...local(), maxBytes: 1000, partial: true });
+    expect({ kept: declared.body.length, truncated: declared.truncated, size: declared.size, exact: declared.sizeExact }).toEqual({ kept: 1000, truncated: 'size', size: 5000, exact: true });
+    // No declared length: the rest is counted, not kept.
+    const chunked = await safeFetch(`${base}/big-chunked`, { ...local(), maxBytes: 1000, partial: true });
+    expect({ kept: chunked.body.length, truncated: chunked.truncated, size: chunked.size, exact: chunked.sizeExact }).toEqual({ kept: 1000, truncated: 'size', size: 5000, exact: true });
+    // A body still arriving at the time limit is what arrived; its size a lower bound.
+    const drip = await safeFetch(`${base}/drip`, { ...local(), timeoutMs: 400, partial: true });
+    expect(drip.truncated).toBe('time');
+    expect(drip.sizeExact).toBe(false);
+    expect(drip.text()).toMatch(/^<title>first<\/title>\.+$/);
+    // Headers that never come are still a timeout.
+    expect(await refusal(`${base}/slow`, { ...local(), timeoutMs: 300, partial: true })).toBe('timeout');
+    // Without it, the same drip is an error.
+    expect(await refusal(`${base}/drip`, { ...local(), timeoutMs: 300 })).toBe('timeout');
   });
 
   it('answers the product\'s own sample-site prefix in-process, and only that prefix', async () => {
