@@ -126,6 +126,22 @@ describe('POST /api/create-subscription', () => {
     expect(theirs().map((s) => s.status).sort()).toEqual(['incomplete', 'incomplete_expired']);
   });
 
+  it('two tabs starting different plans at once: one subscription left, no 500 (issue 39)', async () => {
+    for (let run = 0; run < 5; run++) {
+      const user = await createUser(t.ctx);
+      // An unpaid start from earlier, then two tabs, each another plan or interval, at once.
+      expect((await call(t.app, 'POST', '/api/create-subscription', { planType: 'pro', interval: 'monthly' }, user.cookie)).status).toBe(200);
+      const [a, b] = await Promise.all([
+        call(t.app, 'POST', '/api/create-subscription', { planType: 'enterprise', interval: 'monthly' }, user.cookie),
+        call(t.app, 'POST', '/api/create-subscription', { planType: 'pro', interval: 'annual' }, user.cookie),
+      ]);
+      expect([a.status, b.status], JSON.stringify([a.body, b.body])).toEqual([200, 200]);
+      const row = await userRow(user.userId);
+      const open = [...stripe.subscriptions.values()].filter((s) => s.customer === row.stripeCustomerId && s.status === 'incomplete');
+      expect(open.map((s) => s.id)).toEqual([row.stripeSubscriptionId]);
+    }
+  });
+
   it('refuses agency with "contact sales", a tier from the browser, signed-out callers, and a second live subscription', async () => {
     const user = await createUser(t.ctx);
     const agency = await call(t.app, 'POST', '/api/create-subscription', { planType: 'agency' }, user.cookie);

@@ -65,9 +65,46 @@ function clientSecretOf(subscription: Stripe.Subscription): string {
 
 const priceIdOf = (subscription: Stripe.Subscription) => subscription.items.data[0]?.price.id;
 
+const ENDED = new Set<Stripe.Subscription.Status>(['canceled', 'incomplete_expired']);
+
+/**
+ * Cancels an unpaid start; one another request (a second tab, another process) cancelled first is
+ * done, not a failure: Stripe keeps no idempotency key for a DELETE and answers a second cancel
+ * with an error ("A canceled subscription can only update its cancellation_details…").
+ */
+async function cancelUnpaid(stripe: Stripe, id: string): Promise<void> {
+  try {
+    await stripe.subscriptions.cancel(id, {}, { idempotencyKey: `cancel-incomplete-${id}` });
+  } catch (error) {
+    if (!isRefusal(error) && !isMissing(error)) throw error;
+    const now = await stripe.subscriptions.retrieve(id).catch((e: unknown) => (isMissing(e) ? null : Promise.reject(e)));
+    if (now && !ENDED.has(now.status)) throw error;
+  }
+}
+
+/** Starts of one user, one at a time in this process (two tabs): each sees what the other left. */
+const starting = new Map<string, Promise<unknown>>();
+function oneAtATime<T>(userId: string, work: () => Promise<T>): Promise<T> {
+  const previous = starting.get(userId) ?? Promise.resolve();
+  const next = previous.then(work, work);
+  const tail = next.catch(() => undefined);
+  starting.set(userId, tail);
+  void tail.then(() => {
+    if (starting.get(userId) === tail) starting.delete(userId);
+  });
+  return next;
+}
+
 /** POST /api/create-subscription: `{ clientSecret, message }` for the Payment Element. */
-export async function createSubscription({ ctx, userId, input }: { ctx: AppContext; userId: string; input: CreateSubscriptionInput }) {
-  if (input.planType === 'agency') throw new AppError('invalid_input', CONTACT_SALES_MESSAGE, { fields: { planType: CONTACT_SALES_MESSAGE } });
+export function createSubscription({ ctx, userId, input }: { ctx: AppContext; userId: string; input: CreateSubscriptionInput }) {
+  const { planType } = input;
+  if (planType === 'agency') return Promise.reject(new AppError('invalid_input', CONTACT_SALES_MESSAGE, { fields: { planType: CONTACT_SALES_MESSAGE } }));
+  return oneAtATime(userId, () => startSubscription({ ctx, userId, input: { ...input, planType } }));
+}
+
+type SelfServeInput = CreateSubscriptionInput & { planType: Exclude<CreateSubscriptionInput['planType'], 'agency'> };
+
+async function startSubscription({ ctx, userId, input }: { ctx: AppContext; userId: string; input: SelfServeInput }) {
   const stripe = stripeFor(ctx);
   await consumeRateLimit({
     ctx,
@@ -91,7 +128,7 @@ export async function createSubscription({ ctx, userId, input }: { ctx: AppConte
       await ctx.db.update(users).set({ stripeSubscriptionId: subscription.id }).where(eq(users.id, userId));
       return { clientSecret: clientSecretOf(subscription), message: 'Subscription awaiting payment' };
     }
-    await stripe.subscriptions.cancel(subscription.id, {}, { idempotencyKey: `cancel-incomplete-${subscription.id}` });
+    await cancelUnpaid(stripe, subscription.id);
   }
   const create = (priceId: string) =>
     stripe.subscriptions.create(
@@ -122,6 +159,14 @@ export async function createSubscription({ ctx, userId, input }: { ctx: AppConte
     subscription = await create(price.id);
   }
   await ctx.db.update(users).set({ stripeSubscriptionId: subscription.id }).where(eq(users.id, userId));
+  // Another process may have started another plan at the same moment: of the unpaid starts, the
+  // newest stays (by creation time, then id), so both requests leave the same one.
+  const others = await stripe.subscriptions.list({ customer, status: 'incomplete', limit: 10 });
+  const newer = (a: Stripe.Subscription, b: Stripe.Subscription) => a.created > b.created || (a.created === b.created && a.id > b.id);
+  for (const other of others.data) if (other.id !== subscription.id && newer(subscription, other)) await cancelUnpaid(stripe, other.id);
+  // Ours lost to a newer one: the account names the one that stays (both requests write the same).
+  const newest = others.data.reduce((a, b) => (newer(b, a) ? b : a), subscription);
+  if (newest.id !== subscription.id) await ctx.db.update(users).set({ stripeSubscriptionId: newest.id }).where(eq(users.id, userId));
   return { clientSecret: clientSecretOf(subscription), message: 'Subscription created' };
 }
 

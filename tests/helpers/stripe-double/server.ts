@@ -406,6 +406,10 @@ export class StripeDouble {
     }
     if (is('DELETE', '/v1/subscriptions/:id')) {
       const sub = this.get(this.subscriptions, 'subscription', seg[2]!);
+      // As Stripe answers a second cancel (it keeps no idempotency key for a DELETE).
+      if (sub.status === 'canceled' || sub.status === 'incomplete_expired') {
+        throw new StripeError(400, { type: 'invalid_request_error', message: 'A canceled subscription can only update its cancellation_details and metadata.' });
+      }
       sub.status = sub.status === 'incomplete' ? 'incomplete_expired' : 'canceled';
       sub.canceled_at = this.now;
       sub.ended_at = this.now;
