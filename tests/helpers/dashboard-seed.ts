@@ -14,6 +14,8 @@ export interface Snapshot {
   seed?: number;
   /** Overrides of the business's own scores in this run. */
   scores?: Partial<Scores>;
+  /** The competitors this run found (the fixture's nine unless given). */
+  competitors?: number;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -25,6 +27,7 @@ export async function seedBusiness(ctx: AppContext, options: { userId?: string |
   for (const snap of options.snapshots ?? []) {
     const data = reportDataFixture({ seed: snap.seed ?? 42, company: options.company });
     Object.assign(data.business.scores, snap.scores ?? {});
+    if (snap.competitors !== undefined) data.competitors = data.competitors.slice(0, snap.competitors);
     const { runId } = await persistReport(ctx, { businessId: business.id, requestId: null, reportType: 'free', data });
     await ctx.db.update(businessMetrics).set({ reportedAt: new Date(now - snap.daysAgo * DAY_MS) }).where(eq(businessMetrics.runId, runId));
     runs.push(runId);
