@@ -92,7 +92,7 @@ async function guessCategory(input: ReportInput, fetchOptions: SafeFetchOptions)
   if (byName) return { category: byName, from: 'name' };
   if (input.website) {
     try {
-      const res = await safeFetch(input.website, { ...fetchOptions, maxBytes: Math.min(fetchOptions.maxBytes ?? 2_000_000, 1_000_000) });
+      const res = await safeFetch(input.website, { ...fetchOptions, maxBytes: Math.min(fetchOptions.maxBytes ?? 2_000_000, 1_000_000), partial: true, countBytes: 0 });
       const text = res.text().replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ').replace(/<[^>]+>/g, ' ');
       const bySite = inferCategory(text, 2);
       if (bySite) return { category: bySite, from: 'website' };
