@@ -1,9 +1,10 @@
 // The LocalRank API client: openapi-fetch over the types generated from the API's OpenAPI
 // document (schema.ts), so every path, parameter, body and answer is checked by the compiler.
 import createFetchClient, { type Client, type Middleware } from 'openapi-fetch';
-import type { components, operations, paths } from './schema.js';
+import type { components, operations, paths, webhooks } from './schema.js';
 
-export type { components, operations, paths };
+export type { components, operations, paths, webhooks };
+export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookEvents, type WebhookEventType, type WebhookHeaders } from './webhooks.js';
 /** The answer shapes by name: `Schemas['Report']`, `Schemas['BusinessPage']`… */
 export type Schemas = components['schemas'];
 /** An error answer (RFC 9457 problem details with LocalRank's `code`). */
