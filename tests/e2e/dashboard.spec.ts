@@ -5,6 +5,7 @@ import { marketRank, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE } from '../../common/co
 import { CONSENT_TEXT } from '../../common/schemas/report-request-rules.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
 import { addClient, seedBusiness } from '../helpers/dashboard-seed.ts';
+import { createUser } from '../helpers/factories.ts';
 import { expect, test } from './fixtures.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -199,15 +200,23 @@ test('a business still being analysed shows Dashboard Not Found with Go Home', a
   await expect(page.getByRole('link', { name: 'Go Home' })).toHaveAttribute('href', '/');
 });
 
-test('a signed-out visitor gets Login Required, and Go to Login leads to /account', async ({ page, appCtx }) => {
-  const { business } = await seedBusiness(appCtx, { snapshots: [{ daysAgo: 1 }] });
+test('a signed-out visitor gets Login Required, and Go to Login leads to /account, then back to the dashboard once signed in', async ({ page, appCtx }) => {
+  const owner = await createUser(appCtx, { tier: 'pro' });
+  const { business } = await seedBusiness(appCtx, { userId: owner.userId, snapshots: [{ daysAgo: 1 }] });
   for (const path of ['/dashboard', `/dashboard/${business.id}`]) {
     await page.goto(path);
     await expect(page.getByRole('heading', { name: 'Login Required' })).toBeVisible();
     await expect(page.getByText('Please log in to view your business dashboard.')).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Go to Login' })).toHaveAttribute('href', '/account');
+    await expect(page.getByRole('link', { name: 'Go to Login' })).toHaveAttribute('href', `/account?redirect=${encodeURIComponent(path)}`);
   }
   await page.screenshot({ path: 'test-results/screens/dashboard-login-required.png' });
+  // /account sends a signed-out visitor to sign in; signed in, they are back on the dashboard (issue 40).
+  await page.getByRole('link', { name: 'Go to Login' }).click();
+  await expect(page).toHaveURL(/\/login\?redirect=/);
+  await page.getByLabel('Email').fill(owner.email);
+  await page.getByLabel('Password', { exact: true }).fill(owner.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/${business.id}$`));
 });
 
 test('a free user sees what the dashboard offers and the upgrade to Pro, not an error', async ({ page, appCtx, signIn }) => {

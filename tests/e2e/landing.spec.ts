@@ -149,6 +149,10 @@ test('the sample dashboard shows demo data with the score bands and rating colou
   await expect(dashboard.locator('.head-stat .score-badge')).toHaveClass(/band-good/); // 7.9: 7.5 or more
   await expect(dashboard.locator('.rank')).toHaveText('#3 of 10');
   await expect(dashboard.getByText('Austin, TX · compared with 9 local competitors')).toBeVisible();
+  // Market Share on the dashboards' 1-10 scale, the share itself said under its bar (issue 40).
+  const share = dashboard.locator('.score-list li').filter({ hasText: 'Market Share' });
+  await expect(share.locator('.score-badge')).toHaveText('7.4');
+  await expect(share.locator('.score-note')).toHaveText("14% of the market's reviews");
   await expect(dashboard.locator('tbody tr')).toHaveCount(10);
   const row = (name: string) => dashboard.getByRole('row', { name: new RegExp(name) });
   await expect(row('Lakeside Family Dentistry').locator('.score-badge')).toHaveClass(/band-excellent/); // 8.7

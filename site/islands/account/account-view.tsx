@@ -1,6 +1,7 @@
 // The account dashboard: profile (with the Consultant badge), the subscription card when a
 // consultant profile exists, and the quick actions of quick-actions.ts.
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
+import { isSameSitePath } from '../../lib/auth-redirect.ts';
 import type { Viewer } from '../../lib/session.ts';
 import BreakableEmail from '../ui/breakable-email.tsx';
 import BillingSettings from './billing-settings.tsx';
@@ -114,6 +115,17 @@ function Account({ viewer }: { viewer: Viewer }) {
   );
 }
 
+/** Signed in on /account?redirect=<a page of this site>: the page that sent the user here to sign in
+ *  (a Go to Login that leads to /account, spec section 2) gets them back. */
+function ReturnOrAccount({ viewer }: { viewer: Viewer }) {
+  const redirect = typeof window === 'undefined' ? null : new URLSearchParams(window.location.search).get('redirect');
+  const back = redirect && isSameSitePath(redirect) && !redirect.startsWith('/account') ? redirect : null;
+  useEffect(() => {
+    if (back) window.location.replace(back);
+  }, [back]);
+  return back ? <p className="acct-returning" role="status">Loading...</p> : <Account viewer={viewer} />;
+}
+
 export default function AccountView() {
-  return <Protected>{(viewer) => <Account viewer={viewer} />}</Protected>;
+  return <Protected>{(viewer) => <ReturnOrAccount viewer={viewer} />}</Protected>;
 }

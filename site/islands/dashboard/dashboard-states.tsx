@@ -62,8 +62,16 @@ const STATES: Record<DashboardError, Omit<StateCardProps, 'state'>> = {
   },
 };
 
+/** Go to Login leads to /account (spec section 2), carrying this page, so that signing in there
+ *  brings the user back here rather than leaving them on /account (issue 40). */
+export function accountReturningTo(pathWithQuery: string): string {
+  return `/account?redirect=${encodeURIComponent(pathWithQuery)}`;
+}
+
 export function ErrorState({ kind }: { kind: DashboardError }) {
-  return <StateCard state={kind} {...STATES[kind]} />;
+  const state = STATES[kind];
+  const href = kind === 'login' && typeof window !== 'undefined' ? accountReturningTo(window.location.pathname + window.location.search) : state.href;
+  return <StateCard state={kind} {...state} href={href} />;
 }
 
 const pro = PLAN_CATALOGUE.find((p) => p.tier === 'pro')!;
