@@ -1,5 +1,6 @@
 // The FAQ's questions and answers. Figures come from the shared constants so the page never
 // disagrees with the product (prices, radius, competitor count, delivery time, support times).
+import { MONITOR_REACH } from '../../common/review-reach.ts';
 import {
   ANNUAL_SAVINGS_PERCENT,
   COMPETITOR_COUNT,
@@ -90,7 +91,7 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     id: 'early-warning',
     question: 'What is the Early Warning Monitor?',
     answer: [
-      'The Early Warning Monitor watches your new reviews and alerts you when one comes in at or below your alert threshold (3.0 stars unless you change it; you can set anything from 1.0 to 5.0). It is included in the Enterprise and Agency plans.',
+      `The Early Warning Monitor checks the reviews of your business about every hour and alerts you when one it has not seen before is rated at or below your alert threshold (3.0 stars unless you change it; you can set anything from 1.0 to 5.0). ${MONITOR_REACH} It is included in the Enterprise and Agency plans.`,
     ],
   },
   {

@@ -100,6 +100,8 @@ test('an enterprise owner without alerts sees the empty state', async ({ page, a
   await page.goto(`/early-warning/${business.id}?consultantId=demo-consultant`);
   await expect(page.getByTestId('alerts-empty')).toContainText('No alerts yet');
   await expect(page.getByTestId('stat-total')).toHaveText('0');
+  // What the data sources let the monitor see, said where it is used (issue 38).
+  await expect(page.getByTestId('review-reach')).toContainText('Google shares at most 5 reviews of a place');
 });
 
 test('a pro user sees Access Denied; an unknown id is Business Not Found; a visitor must log in', async ({ page, appCtx, signIn }) => {

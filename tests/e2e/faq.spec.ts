@@ -38,3 +38,16 @@ test('FAQ: a link to a question opens its answer', async ({ page }) => {
   await page.goto('/faq#api-access');
   await expect(page.locator('#api-access')).toHaveAttribute('open', '');
 });
+
+test('the Early Warning Monitor is promised only what the data sources let it see, on the FAQ, the help centre and pricing (issue 38)', async ({ page }) => {
+  const reach = /Google shares at most 5 reviews of a place, chosen by relevance rather than date.*Yelp shares the newest review excerpts/;
+  await page.goto('/faq');
+  await page.locator('summary', { hasText: 'What is the Early Warning Monitor?' }).click();
+  const answer = page.locator('details.faq-item[open]');
+  await expect(answer).toContainText(reach);
+  await expect(answer).not.toContainText('watches your new reviews and alerts you when one comes in');
+  await page.goto('/help-center');
+  await expect(page.locator('#early-warning-monitor')).toContainText(reach);
+  await page.goto('/#pricing');
+  await expect(page.getByTestId('review-reach')).toContainText(reach);
+});

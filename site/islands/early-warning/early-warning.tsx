@@ -12,6 +12,7 @@ import { fmtDate } from '../dashboard/dashboard-data.ts';
 import { fmtRating, fmtShare, loadErrorOf, platformLabel, reviewLink, type AlertRow, type LoadError, type ReviewAlertsResponse } from './early-warning-data.ts';
 import '../dashboard/dashboard.css';
 import './early-warning.css';
+import { MONITOR_REACH } from '../../../common/review-reach.ts';
 
 type State = { status: 'loading' } | { status: 'ready'; data: ReviewAlertsResponse } | { status: 'error'; error: LoadError };
 
@@ -70,6 +71,8 @@ function Monitor({ data, onThreshold }: { data: ReviewAlertsResponse; onThreshol
         <Stat label="Average Rating" value={stats.averageRating === null ? '–' : `★ ${fmtRating(stats.averageRating)}`} tone={stats.averageRating === null ? undefined : ratingColour(stats.averageRating)} testId="stat-average" />
         <Stat label="Alert Threshold" value={`★ ${fmtRating(data.threshold)}`} testId="stat-threshold" />
       </section>
+
+      <p className="muted small" data-testid="review-reach">{MONITOR_REACH}</p>
 
       <ThresholdForm businessId={business.id} threshold={data.threshold} onSaved={onThreshold} />
 
