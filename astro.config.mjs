@@ -7,6 +7,7 @@ import { defineConfig } from 'astro/config';
 import { PAGE_DIRECTIVES, PAGE_SCRIPT_SOURCES, PAGE_STYLE_SOURCES } from './api/lib/security-headers.ts';
 import { precompress } from './scripts/lib/static-files.ts';
 import { buildWidget } from './widget-sdk/build.ts';
+import { buildApiClientPackage } from './scripts/lib/api-client-package.ts';
 
 // The public address is baked into pre-rendered pages (canonical, Open Graph, sitemap, robots).
 // It defaults as api/env.ts does, and the build records it so `npm start` rebuilds when the
@@ -15,6 +16,19 @@ const site = process.env.PUBLIC_BASE_URL?.replace(/\/$/, '') || `http://localhos
 const recordSite = {
   name: 'record-site-url',
   hooks: { 'astro:build:done': () => writeFileSync(new URL('./dist/site-url.txt', import.meta.url), site) },
+};
+
+// The typed API client (issue 39), packed into the static files under /api-client/v1/ so a
+// customer installs it with one command (`npm install <site>/api-client/v1/localrank-api-client-….tgz`).
+const apiClientPackage = {
+  name: 'api-client-package',
+  hooks: {
+    /** @param {{ dir: URL, logger: { info: (m: string) => void } }} options */
+    'astro:build:done': async ({ dir, logger }) => {
+      await buildApiClientPackage(fileURLToPath(dir));
+      logger.info('API client package built');
+    },
+  },
 };
 
 // The widget SDK (issue 15), built with tsup into the static files under /widget/v1/ before they
@@ -61,7 +75,7 @@ export default defineConfig({
   // staticHeaders: the pre-rendered pages' policies go to dist/_headers.json, which
   // scripts/start.ts serves with them (decision 0133).
   adapter: node({ mode: 'standalone', staticHeaders: true }),
-  integrations: [react(), interactionDirective, recordSite, widgetSdk, precompressStatic],
+  integrations: [react(), interactionDirective, recordSite, widgetSdk, apiClientPackage, precompressStatic],
   site,
   server: { host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT || 4321) },
   build: { inlineStylesheets: 'always' },

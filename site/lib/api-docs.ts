@@ -67,22 +67,19 @@ export function examples(method: string, path: string, op: Operation, doc: OpenA
     ...(idempotent ? ['  -H "Idempotency-Key: $(uuidgen)"'] : []),
     ...(body ? ['  -H "Content-Type: application/json"', `  -d '${body.replaceAll("'", "'\\''")}'`] : []),
   ].join(' \\\n');
-  const tsUrl = `\`\${process.env.LOCALRANK_URL}/api/v1${path.replace(/\{(\w+)\}/g, '${$1}')}\``;
-  const headers = [
-    '    Authorization: `Bearer ${process.env.LOCALRANK_API_KEY}`,',
-    ...(idempotent ? ["    'Idempotency-Key': crypto.randomUUID(),"] : []),
-    ...(body ? ["    'Content-Type': 'application/json',"] : []),
+  // TypeScript: the typed client (@localrank/api-client), as a customer installs it.
+  const params: string[] = [];
+  const pathParams = (op.parameters ?? []).filter((p) => p.in === 'path');
+  if (pathParams.length) params.push(`path: { ${pathParams.map((p) => `${p.name}: '${String(resolve(p.schema, doc).example ?? `your-${p.name}`)}'`).join(', ')} }`);
+  if (idempotent) params.push("header: { 'idempotency-key': crypto.randomUUID() }");
+  const args = [
+    ...(params.length ? [`  params: { ${params.join(', ')} },`] : []),
+    ...(body ? [`  body: ${body.replace(/\n/g, '\n  ')},`] : []),
   ];
   const ts = [
-    `const res = await fetch(${tsUrl}, {`,
-    `  method: '${method.toUpperCase()}',`,
-    '  headers: {',
-    ...headers,
-    '  },',
-    ...(body ? [`  body: JSON.stringify(${body.replace(/\n/g, '\n  ')}),`] : []),
-    '});',
-    "if (!res.ok) throw new Error(`${res.status}: ${(await res.json()).detail}`);",
-    'const data = await res.json();',
+    `const { data, error } = await localrank.${method.toUpperCase()}('${path}'${args.length ? ', {' : ');'}`,
+    ...(args.length ? [...args, '});'] : []),
+    'if (error) throw new Error(`${error.status} ${error.code}: ${error.detail}`);',
   ].join('\n');
   return { curl, ts };
 }
