@@ -76,7 +76,11 @@ test('the API docs are ours: rendered from the document, with examples, and noth
   const create = page.locator('#createReport');
   await expect(create.getByRole('heading')).toContainText('POST /api/v1/reports');
   await expect(create.locator('pre').first()).toContainText('Idempotency-Key: $(uuidgen)');
-  await expect(create.locator('pre').nth(1)).toContainText("method: 'POST'");
+  await expect(create.locator('pre').nth(1)).toContainText("await localrank.POST('/reports'");
+  // The typed client, one command away, and each webhook event's body.
+  await expect(page.getByRole('region', { name: 'Install the TypeScript client' })).toContainText(`npm install ${baseURL}/api-client/v1/localrank-api-client-1.0.0.tgz`);
+  await expect(page.locator('[id="event-alert.created"]')).toContainText('reviewRating');
+  expect((await page.request.get('/api-client/v1/localrank-api-client-1.0.0.tgz')).headers()['content-type']).toBe('application/gzip');
   await expect(page.locator('#getBusiness')).toContainText('GET /api/v1/businesses/{businessId}');
   await expect(page.locator('#error-plan_required')).toContainText('plan_required');
   await page.screenshot({ path: 'test-results/docs-api.png', fullPage: false });
