@@ -64,9 +64,9 @@ const steps: Array<() => boolean> = [
     process.env.TEST_DATABASE = 'sqld';
     const notTheDatabase = [
       'dev-server', 'report-cli', 'erasure-bytes', 'storage-full',
-      'analysis-providers', 'analyse-sample', 'market-edges', 'visibility-grid', 'review-check',
-      'fuzz', 'http-edges', 'bad-input', 'control-characters', 'api-shape', 'api-contract', 'api-client',
-      'outbox', 'mail-outage', 'mail-deadline', 'report-delivery', 'white-label-mail', 'failure-mail-white-label', 'agency-mail-probe', 'contact-notify', 'early-warning-email',
+      'analysis-providers', 'analyse-sample', 'market-edges', 'visibility-grid', 'review-check', 'website-states', 'pdf-pagination',
+      'fuzz', 'http-edges', 'bad-input', 'control-characters', 'api-shape', 'api-contract', 'api-client', 'api-client-package', 'api-refusals', 'api-webhook-payloads',
+      'outbox', 'mail-outage', 'mail-deadline', 'report-delivery', 'white-label-mail', 'failure-mail-white-label', 'agency-mail-probe', 'contact-notify', 'early-warning-email', 'report-email-terms',
       'worker-crash', 'client-report-crash',
     ];
     const skip = notTheDatabase.flatMap((name) => ['--exclude', `tests/integration/${name}.test.ts`]);

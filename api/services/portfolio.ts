@@ -70,8 +70,8 @@ SELECT v.tier, v.status, y.* FROM v LEFT JOIN (
     (SELECT count(*) FROM review_alerts a WHERE a.business_id = b.id AND a.alert_triggered = 1 AND coalesce(a.review_date, a.created_at) >= ?3) AS alerts,
     (SELECT max(r.email_sent_at) FROM reports r WHERE r.business_id = b.id AND r.email_sent = 1) AS last_report,
     (SELECT json_object('failed', r.failed_at, 'since', r.mail_waiting_since, 'problem', r.mail_problem) FROM reports r
-       WHERE r.client_id = x.client_id AND r.email_sent = 0 AND (r.failed_at IS NOT NULL OR r.mail_waiting_since IS NOT NULL)
-         AND r.created_at > coalesce((SELECT max(s.created_at) FROM reports s WHERE s.client_id = x.client_id AND s.email_sent = 1), 0)
+       WHERE r.client_id = x.client_id AND r.report_type = 'client' AND r.email_sent = 0 AND (r.failed_at IS NOT NULL OR r.mail_waiting_since IS NOT NULL)
+         AND r.created_at > coalesce((SELECT max(s.created_at) FROM reports s WHERE s.client_id = x.client_id AND s.report_type = 'client' AND s.email_sent = 1), 0)
        ORDER BY r.created_at DESC LIMIT 1) AS report_problem
   FROM x JOIN businesses b ON b.id = x.id
   LEFT JOIN business_metrics m ON m.id = (

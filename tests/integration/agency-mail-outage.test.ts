@@ -12,6 +12,7 @@ import { closeMailer } from '../../api/email/mailer.ts';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker, type Worker } from '../../api/jobs/worker.ts';
 import { CLIENT_REPORT } from '../../api/report/client-report-schedule.ts';
+import { newReportLink } from '../../api/report/persist.ts';
 import { agencyMailServers, consultants } from '../../db/schema/consultants.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { reports } from '../../db/schema/reports.ts';
@@ -101,6 +102,10 @@ describe("an agency's mail server that cannot be found in DNS", () => {
     // Where the agency looks: the client page and the portfolio.
     expect(await a.detail()).toMatchObject({ status: 'waiting', waitingSince: report.mailWaitingSince!.toISOString(), problem: `We could not find ${UNRESOLVABLE} in DNS.` });
     expect((await a.portfolioRow()).reportProblem).toEqual({ status: 'waiting', since: report.mailWaitingSince!.toISOString(), problem: `We could not find ${UNRESOLVABLE} in DNS.` });
+    // The agency's own copy of a report, sent after this one began to wait, is not the client's
+    // report: it does not hide the wait (decision 0215).
+    await t.ctx.db.insert(reports).values({ businessId: report.businessId, consultantId: report.consultantId, clientId: a.clientId, reportType: 'client-copy', recipientEmail: a.agency.email, emailSent: true, emailSentAt: new Date(), ...newReportLink(t.ctx) });
+    expect((await a.portfolioRow()).reportProblem).toMatchObject({ status: 'waiting', problem: `We could not find ${UNRESOLVABLE} in DNS.` });
     const server = (await call(t.app, 'GET', '/api/branding/mail-server', undefined, a.agency.cookie)).body.server;
     expect(server.unavailableSince).not.toBeNull();
 
