@@ -180,7 +180,10 @@ describe('local visibility history', () => {
     expect(unsubscribe.status).toBe(200);
     // The next fall is not e-mailed to the address that opted out.
     const before2 = readdirSync(join(t.dataDir, 'outbox')).length;
-    await t.ctx.db.update(businessMetrics).set({ reportedAt: new Date(Date.now() - 7 * 86_400_000) }).where(eq(businessMetrics.businessId, business.id));
+    // A scan a week ago at the old share, the scans before it older still (no tie to break), then the fall.
+    await t.ctx.db.update(businessMetrics).set({ reportedAt: new Date(Date.now() - 14 * 86_400_000) }).where(eq(businessMetrics.businessId, business.id));
+    const weekAgo = await persistReport(t.ctx, { businessId: business.id, requestId: null, reportType: 'reanalysis', data: scan });
+    await t.ctx.db.update(businessMetrics).set({ reportedAt: new Date(Date.now() - 7 * 86_400_000) }).where(eq(businessMetrics.runId, weekAgo.runId));
     const run3 = await persistReport(t.ctx, { businessId: business.id, requestId: null, reportType: 'reanalysis', data: dropped(scan) });
     await createWorker(t.ctx, { registry: createRegistry({}) }).drain();
     const [skipped] = await t.ctx.db.select().from(jobs).where(eq(jobs.key, `visibility-alert:${run3.runId}`));
