@@ -108,7 +108,13 @@ function releaseStatements(ctx: AppContext, claim: Claim, reason: ReleasedDomain
 export async function verifyReportDomain(ctx: AppContext, access: ConsultantAccess, profileId: string) {
   const row = await ownedProfile(ctx, access, profileId);
   const setup = domainSetup(ctx, row);
-  if (!setup) throw new AppError('not_found', 'Add a report domain first.');
+  if (!setup) {
+    // Released by another profile's verification that finished before this one began (two at
+    // once, decision 0213): say so, as a verification that lost in the middle does.
+    const released = row.domainReleased;
+    if (released?.reason === 'taken') return { domain: released.domain, verified: false, verifiedAt: null, claimExpiresAt: null, records: [], problem: TAKEN_MESSAGE(released.domain), released: true };
+    throw new AppError('not_found', 'Add a report domain first.');
+  }
   if (setup.verified) return { ...setup, problem: null };
   const expected = `${TXT_VALUE_PREFIX}${row.domainToken}`;
   let values: string[] = [];
