@@ -10,6 +10,7 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build, type Options } from 'tsup';
+import { npmTarball } from '../scripts/lib/npm-tarball.ts';
 import { WIDGET_BASE_PATH, WIDGET_FILE, WIDGET_LOADER_FILE, WIDGET_PACKAGE_FILE } from '../common/widget.ts';
 
 const here = import.meta.dirname;
@@ -61,35 +62,14 @@ export async function buildEsm(dir = join(WIDGET_DIST, 'esm')): Promise<void> {
   });
 }
 
-/** A tar header block (ustar) for one regular file. */
-function tarHeader(name: string, size: number): Buffer {
-  const header = Buffer.alloc(512);
-  const put = (text: string, offset: number, length: number) => header.write(text.slice(0, length), offset, 'utf8');
-  put(name, 0, 100);
-  put('0000644\0', 100, 8);
-  put('0000000\0', 108, 8);
-  put('0000000\0', 116, 8);
-  put(`${size.toString(8).padStart(11, '0')}\0`, 124, 12);
-  put('00000000000\0', 136, 12); // mtime 0: the same sources make the same archive
-  put('        ', 148, 8);
-  put('0', 156, 1);
-  put('ustar\0', 257, 6);
-  put('00', 263, 2);
-  let sum = 0;
-  for (const byte of header) sum += byte;
-  put(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 8);
-  return header;
-}
-
 /** The ES module build as an npm package tarball (what `npm install <url>` reads). */
 export function packEsm(dir = WIDGET_DIST): Buffer {
   const files: Array<[string, Buffer]> = [
-    ['package/package.json', readFileSync(resolve(here, 'package.json'))],
-    ['package/dist/esm/index.js', readFileSync(join(dir, 'esm/index.js'))],
-    ['package/dist/esm/index.d.ts', readFileSync(join(dir, 'esm/index.d.ts'))],
+    ['package.json', readFileSync(resolve(here, 'package.json'))],
+    ['dist/esm/index.js', readFileSync(join(dir, 'esm/index.js'))],
+    ['dist/esm/index.d.ts', readFileSync(join(dir, 'esm/index.d.ts'))],
   ];
-  const blocks = files.flatMap(([name, body]) => [tarHeader(name, body.length), body, Buffer.alloc((512 - (body.length % 512)) % 512)]);
-  return gzipSync(Buffer.concat([...blocks, Buffer.alloc(1024)]), { level: 9 });
+  return npmTarball(files);
 }
 
 

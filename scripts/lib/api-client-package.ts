@@ -5,8 +5,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { build } from 'tsup';
+import { npmTarball } from './npm-tarball.ts';
 import { API_CLIENT_BASE_PATH, API_CLIENT_FILE, API_CLIENT_VERSION } from '../../common/api-client.ts';
 
 const PACKAGE_DIR = resolve(import.meta.dirname, '../../packages/api-client');
@@ -15,31 +15,6 @@ const source = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8'
 
 export { API_CLIENT_BASE_PATH, API_CLIENT_FILE };
 if (source.version !== API_CLIENT_VERSION) throw new Error(`packages/api-client is ${source.version}, common/api-client.ts says ${API_CLIENT_VERSION}`);
-
-/** A tar header block (ustar) for one regular file; mtime 0, so the same sources make the same archive. */
-function tarHeader(name: string, size: number): Buffer {
-  const header = Buffer.alloc(512);
-  const put = (text: string, offset: number, length: number) => header.write(text.slice(0, length), offset, 'utf8');
-  put(name, 0, 100);
-  put('0000644\0', 100, 8);
-  put('0000000\0', 108, 8);
-  put('0000000\0', 116, 8);
-  put(`${size.toString(8).padStart(11, '0')}\0`, 124, 12);
-  put('00000000000\0', 136, 12);
-  put('        ', 148, 8);
-  put('0', 156, 1);
-  put('ustar\0', 257, 6);
-  put('00', 263, 2);
-  let sum = 0;
-  for (const byte of header) sum += byte;
-  put(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 8);
-  return header;
-}
-
-function tarball(files: Array<[string, Buffer]>): Buffer {
-  const blocks = files.flatMap(([name, body]) => [tarHeader(`package/${name}`, body.length), body, Buffer.alloc((512 - (body.length % 512)) % 512)]);
-  return gzipSync(Buffer.concat([...blocks, Buffer.alloc(1024)]), { level: 9 });
-}
 
 /** The package's tarball (what `npm install <url>` reads). */
 export async function packApiClient(): Promise<Buffer> {
@@ -88,7 +63,7 @@ export async function packApiClient(): Promise<Buffer> {
     ];
     files.push(['dist/openapi-fetch.d.ts', Buffer.from(relink(vendored('openapi-fetch/dist/index.d.ts')))]);
     files.push(['dist/openapi-typescript-helpers.d.ts', Buffer.from(vendored('openapi-typescript-helpers/dist/index.d.ts'))]);
-    return tarball(files);
+    return npmTarball(files);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
