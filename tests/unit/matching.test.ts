@@ -31,12 +31,35 @@ describe('sameName', () => {
     ['すし匠 銀座店', 'すし匠銀座店'],
     ['Acme Dental', 'Acme Dental Care'],
     ['Bright Smile Dental, LLC', 'Bright Smile Dental'],
+    // Scripts written without spaces or with optional ones: the spaces are the writer's choice.
+    ['서울숯불갈비', '서울 숯불 갈비'],
+    ['서울 숯불갈비', '서울숯불 갈비 본점'],
+    ['명동교자', '명동 교자'],
+    ['鼎泰豐信義店', '鼎泰豐 信義店'],
+    ['北京烤鸭 餐厅', '北京烤鸭餐厅'],
+    ['ラーメン一蘭 渋谷店', 'ラーメン 一蘭 渋谷店'],
+    ['ร้านอาหารบ้านสวน', 'ร้านอาหาร บ้านสวน'],
+    // Word order and a space a Latin name may or may not have.
+    ['Bottle Blue Coffee', 'Blue Bottle Coffee'],
+    ['BlueBottle Coffee', 'Blue Bottle Coffee'],
+    ['Pizza Hut', 'PizzaHut'],
   ])('%s = %s', (a, b) => expect(sameName(a, b)).toBe(true));
   it.each([
     ['Bright Smile Dental', 'Congress Dental'],
     ['Кафе Москва', 'Кафе Пушкин'],
     ['すし匠', 'ラーメン一蘭'],
     ['Cafe Ole', 'Cafe Roma'],
+    // Other restaurants on the same street: a shared dish, trade or place name is not the name.
+    ['서울숯불갈비', '서울 순두부'],
+    ['서울숯불갈비', '부산숯불갈비'],
+    ['서울숯불갈비 강남점', '서울숯불갈비 역삼점'],
+    ['명동교자', '명동 칼국수'],
+    ['鼎泰豐信義店', '鼎泰豐 新生店'],
+    ['北京烤鸭餐厅', '上海烤鸭餐厅'],
+    ['ร้านอาหารบ้านสวน', 'ร้านอาหาร บ้านทะเล'],
+    // Voicing marks and vowel signs are letters there, not accents: "が" is not "か".
+    ['がっこう', 'かっこう'],
+    ['Sun Set Grill', 'Sunset Bar'],
   ])('%s ≠ %s', (a, b) => expect(sameName(a, b)).toBe(false));
 });
 
@@ -59,6 +82,16 @@ describe('identity', () => {
     expect(identity({ name: 'Кафе Москва', point: { latitude: 30.2701, longitude: -97.7401 } }, own)).toMatchObject({ same: true, by: 'name' });
     expect(identity({ name: 'Кафе Москва', address: '100 N Congress Avenue' }, own)).toMatchObject({ same: true, by: 'address' });
   });
+  it('a Korean name typed without spaces finds its spaced listing, not the place next door', () => {
+    const hits = [
+      { name: '부산숯불갈비', address: '서울특별시 중구 명동길 12', point: { latitude: 37.5636, longitude: 126.9850 } },
+      { name: '서울 숯불 갈비', address: '서울특별시 중구 명동길 14', point: { latitude: 37.5638, longitude: 126.9852 } },
+    ];
+    expect(findBusiness(hits, { name: '서울숯불갈비', address: '명동길 14' })).toBe(hits[1]);
+    expect(findBusiness([hits[0]!], { name: '서울숯불갈비', address: '명동길 14' })).toBeNull();
+    // Its own listing 0.11 miles from where the address was located is itself, not a competitor.
+    expect(identity({ name: '서울 숯불 갈비', point: { latitude: 37.5652, longitude: 126.9850 } }, { name: '서울숯불갈비', point: { latitude: 37.5636, longitude: 126.9850 } }).same).toBe(true);
+  });
   it('what a visitor typed confirms a hit but does not overrule it', () => {
     const hits = [
       { name: 'Starbucks', address: '500 Lamar Blvd, Austin' },
@@ -79,6 +112,8 @@ describe('names on pages and category words', () => {
   it('a Cyrillic or Japanese name is found in its own page text', () => {
     expect(nameCoverage('Кафе Москва', 'Добро пожаловать в кафе «Москва»!')).toBe(1);
     expect(nameCoverage('すし匠', 'ようこそ すし匠へ')).toBe(1);
+    expect(nameCoverage('서울숯불갈비', '서울 숯불 갈비에 오신 것을 환영합니다')).toBe(1);
+    expect(nameCoverage('서울숯불갈비', '부산 숯불 갈비에 오신 것을 환영합니다')).toBeLessThan(0.75);
   });
   it('counts whole folded words, substrings in scripts without spaces', () => {
     expect(countPhrase(fold('Café, CAFE and cafeteria'), 'café')).toBe(2);

@@ -15,62 +15,112 @@ const SPELT: Record<string, string> = {
 const SPELT_RE = new RegExp(`[${Object.keys(SPELT).join('')}]`, 'gu');
 /** Apostrophes and the like join a word ("Joe's" = "Joes"); other punctuation separates words. */
 const JOINERS = /['’ʼ‘`´\u00AD\u200C\u200D]/gu;
-/** Scripts written without spaces between words: matched on pairs of characters instead. */
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+/** Scripts written without spaces between words, or with spaces where the writer chooses (Korean
+ *  puts them between phrases, and a name is typed with or without them): matched on pairs of
+ *  characters of the name with those spaces removed ("서울숯불갈비" = "서울 숯불 갈비"). */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+/** Scripts whose combining marks are part of the letter (Thai and Indic vowel signs, the kana's
+ *  voicing marks: "が" is not "か"), not an accent a visitor may leave out: kept. */
+const MARKS_ARE_LETTERS = /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}]/u;
 
-/** A text for comparison: NFKD, marks removed, special letters spelt out, lower case, every
- *  run of characters that are neither letters nor digits one space. "Łódź Café" → "lodz cafe";
- *  "Joe's Café" → "joes cafe"; "Кафе «Москва»" → "кафе москва". */
+/** A text for comparison: NFKD, accents removed, special letters spelt out, lower case, every
+ *  run of characters that are neither letters nor digits one space, then recomposed (NFC: Hangul
+ *  syllables whole again). "Łódź Café" → "lodz cafe"; "Joe's Café" → "joes cafe"; "Кафе «Москва»"
+ *  → "кафе москва". */
 export function fold(text: string): string {
   return text
     .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
+    .replace(/(.?)(\p{M}+)/gsu, (_, base: string, marks: string) => base + (base && MARKS_ARE_LETTERS.test(base) ? marks : ''))
     .replace(SPELT_RE, (c) => SPELT[c]!)
     .toLowerCase()
     .replace(JOINERS, '')
     .replace(/&/g, ' and ')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, ' ')
+    .trim()
+    .normalize('NFC');
 }
+
+const graphemes = new Intl.Segmenter('und', { granularity: 'grapheme' });
 
 /** Words that say nothing about which business it is. */
 const STOP = new Set(['the', 'and', 'of', 'llc', 'inc', 'co', 'pllc', 'pc', 'ltd', 'corp', 'company', 'gmbh', 'sa', 'srl', 'ooo', 'ооо', 'ип']);
 
 /** The words of a name that tell it apart: folded, stop words and single Latin-like letters
- *  dropped; a word in a script written without spaces (Japanese, Chinese, Thai) becomes its
- *  pairs of characters, so "すし匠 銀座店" and "すし匠" share most of them. */
+ *  dropped; words in a script written without spaces or with optional ones (Japanese, Chinese,
+ *  Korean, Thai), taken together with the spaces between them removed, become their pairs of
+ *  characters, so "すし匠 銀座店" and "すし匠銀座店", "서울 숯불 갈비" and "서울숯불갈비" have the same. */
 export function nameTokens(name: string): string[] {
   const out: string[] = [];
+  let run = '';
+  const flush = () => {
+    const chars = Array.from(graphemes.segment(run), (g) => g.segment);
+    if (chars.length === 1) out.push(run);
+    for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+    run = '';
+  };
   for (const word of fold(name).split(' ')) {
     if (!word || STOP.has(word)) continue;
-    if (UNSPACED.test(word)) {
-      const chars = [...word];
-      if (chars.length === 1) out.push(word);
-      for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
-    } else if ([...word].length > 1) out.push(word);
+    if (UNSPACED.test(word)) run += word;
+    else {
+      flush();
+      if ([...word].length > 1) out.push(word);
+    }
+  }
+  flush();
+  return out;
+}
+
+/** A name's words with two neighbours written as one where the other name writes them as one
+ *  ("Blue Bottle" against "BlueBottle"): the space is the writer's choice, not a difference. */
+function joinedAs(words: string[], other: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (let i = 0; i < words.length; i++) {
+    const pair = i + 1 < words.length ? words[i]! + words[i + 1]! : null;
+    if (pair && other.has(pair) && !other.has(words[i]!)) {
+      out.add(pair);
+      i++;
+    } else out.add(words[i]!);
   }
   return out;
 }
 
-/** Dice similarity of two names' word sets (0-1). */
-export function nameSimilarity(a: string, b: string): number {
-  const x = new Set(nameTokens(a));
-  const y = new Set(nameTokens(b));
+/** Two names' word sets, each with neighbours joined as the other writes them. */
+function wordSets(a: string, b: string): [Set<string>, Set<string>] {
+  const [ta, tb] = [nameTokens(a), nameTokens(b)];
+  return [joinedAs(ta, new Set(tb)), joinedAs(tb, new Set(ta))];
+}
+
+function dice(x: ReadonlySet<string>, y: ReadonlySet<string>): number {
   if (x.size === 0 || y.size === 0) return 0;
   let shared = 0;
   for (const w of x) if (y.has(w)) shared++;
   return (2 * shared) / (x.size + y.size);
 }
 
+/** Dice similarity of two names' word sets (0-1), whatever their order and spacing. */
+export function nameSimilarity(a: string, b: string): number {
+  return dice(...wordSets(a, b));
+}
+
+/** A pair of characters of a script without spaces (a token `nameTokens` made, not a word). */
+const isPair = (token: string) => UNSPACED.test(token);
+
 /** The names are the same business's, as far as names go: Dice ≥ 0.6. "Acme Dental" = "Acme
- *  Dental Care"; "Congress Dental" ≠ "Bright Smile Dental" (a shared category word is not enough). */
+ *  Dental Care"; "Congress Dental" ≠ "Bright Smile Dental" (a shared category word is not enough).
+ *  In a script without spaces a pair of characters is a small part of a name, so a shared dish or
+ *  trade ("숯불갈비", charcoal galbi) would carry two names that differ in what tells them apart
+ *  ("서울숯불갈비" and "부산숯불갈비", 0.6): where each name has pairs the other lacks, they must
+ *  share more (Dice ≥ 0.8). A name that only adds to the other ("서울숯불갈비 본점") needs 0.6. */
 export function sameName(a: string, b: string): boolean {
-  return nameSimilarity(a, b) >= 0.6;
+  const [x, y] = wordSets(a, b);
+  const similarity = dice(x, y);
+  const own = (p: Set<string>, q: Set<string>) => [...p].some((w) => isPair(w) && !q.has(w));
+  return similarity >= (own(x, y) && own(y, x) ? 0.8 : 0.6);
 }
 
 /** Every word of the shorter name is in the longer one. */
 function nameContained(a: string, b: string): boolean {
-  const [x, y] = [new Set(nameTokens(a)), new Set(nameTokens(b))];
+  const [x, y] = wordSets(a, b);
   const [small, big] = x.size <= y.size ? [x, y] : [y, x];
   return small.size > 0 && [...small].every((w) => big.has(w));
 }
