@@ -50,3 +50,14 @@ export const contactMessages = sqliteTable(
   },
   (t) => [index('contact_messages_created_at_idx').on(t.createdAt)],
 );
+
+/**
+ * Named leases: one holder at a time across every process on the database, until `expiresAt`
+ * (renewed while the work runs; a holder that died lets go when it lapses). `withLease`
+ * (api/lib/lease.ts) takes, renews and releases them; e.g. one subscription start per user.
+ */
+export const leases = sqliteTable('leases', {
+  name: text('name').primaryKey(),
+  holder: text('holder').notNull(),
+  expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+});

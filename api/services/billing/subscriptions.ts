@@ -10,6 +10,7 @@ import { users } from '../../../db/schema/auth.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { enqueue } from '../../jobs/queue.ts';
+import { withLease } from '../../lib/lease.ts';
 import { applyPlan } from '../plans.ts';
 import { consumeRateLimit } from '../rate-limit.ts';
 import { forgetPrices, portalConfiguration, priceFor } from './catalogue.ts';
@@ -95,11 +96,22 @@ function oneAtATime<T>(userId: string, work: () => Promise<T>): Promise<T> {
   return next;
 }
 
+export const START_BUSY_MESSAGE = 'Another payment for your account is being set up. Please try again in a moment.';
+
+/**
+ * One start per user at a time on every process sharing the database (decision 0221): the lease
+ * `subscribe:{userId}`, taken after this process's own queue, so each start lists the unpaid starts
+ * the one before it left, whichever machine ran it.
+ */
+function oneAtATimeEverywhere<T>(ctx: AppContext, userId: string, work: () => Promise<T>): Promise<T> {
+  return oneAtATime(userId, () => withLease(ctx, `subscribe:${userId}`, work, { busy: () => new AppError('conflict', START_BUSY_MESSAGE, { retryAfterSeconds: 2 }) }));
+}
+
 /** POST /api/create-subscription: `{ clientSecret, message }` for the Payment Element. */
 export function createSubscription({ ctx, userId, input }: { ctx: AppContext; userId: string; input: CreateSubscriptionInput }) {
   const { planType } = input;
   if (planType === 'agency') return Promise.reject(new AppError('invalid_input', CONTACT_SALES_MESSAGE, { fields: { planType: CONTACT_SALES_MESSAGE } }));
-  return oneAtATime(userId, () => startSubscription({ ctx, userId, input: { ...input, planType } }));
+  return oneAtATimeEverywhere(ctx, userId, () => startSubscription({ ctx, userId, input: { ...input, planType } }));
 }
 
 type SelfServeInput = CreateSubscriptionInput & { planType: Exclude<CreateSubscriptionInput['planType'], 'agency'> };

@@ -145,6 +145,8 @@ export async function eraseRows(
     statements.push({ sql: 'DELETE FROM users WHERE id = ?', args: [id] });
     // Counters keyed by the account (close-account:user:{id}, verify:user:{id}, …).
     statements.push({ sql: 'DELETE FROM rate_limits WHERE instr(key, ?) > 0', args: [id] });
+    // A lease named by the account (subscribe:{id}), held at the moment of the erasure.
+    statements.push({ sql: 'DELETE FROM leases WHERE instr(name, ?) > 0', args: [id] });
     // better-auth's one-time tokens (a reset link's row holds the user id).
     statements.push({ sql: 'DELETE FROM verifications WHERE instr(identifier, ?) > 0 OR instr(value, ?) > 0', args: [id, id] });
   }

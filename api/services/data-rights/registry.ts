@@ -259,6 +259,13 @@ export const TABLES: Record<string, TableRule> = {
     erased: 'counters keyed by the address are deleted; the rest expire within the hour',
     kept: null,
   },
+  leases: {
+    holder: 'operations',
+    holds: 'who holds a named lease (e.g. one subscription start per user, named by the user id) until when, for at most a minute',
+    exported: 'never (internal)',
+    erased: 'leases named by the account are deleted; the rest lapse within a minute',
+    kept: null,
+  },
   contact_messages: {
     holder: 'visitor',
     exportRows: { file: 'contact-messages', csv: true, sql: 'SELECT id, name, email, subject, message, ip_address, created_at FROM contact_messages WHERE lower(email) = :email' },
