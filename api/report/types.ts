@@ -89,6 +89,9 @@ export interface DataPoint {
   /** Unknown because that part of the website could not be seen (a site refusing automated
    *  visitors, a page cut short or drawn by JavaScript), never because it is missing. */
   unseen?: boolean;
+  /** A figure read from some of the texts only (sentiment: texts in a language not measured, or
+   *  whose language could not be told, are left out): how many were measured, of how many. */
+  measuredOf?: { measured: number; texts: number };
 }
 
 export type AbsentBecause = 'site_down' | 'no_site' | 'not_listed' | 'no_reviews';

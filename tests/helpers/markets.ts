@@ -27,6 +27,32 @@ export const SPANISH: StandinReview[] = [
   { rating: 2, text: 'Malo, la comida llegó fría y el mesero fue grosero.', english: 'Bad, the food arrived cold and the waiter was rude.', language: 'es', daysAgo: 50 },
 ];
 
+/** German reviews as Google gives them when it does not translate: 4 of 5 negative, two of them
+ *  negated after the verb ("Ich empfehle es nicht"), the positive one an idiom ("Nicht schlecht"). */
+export const GERMAN: StandinReview[] = [
+  { rating: 1, text: 'Ich empfehle es nicht.', language: 'de', daysAgo: 3 },
+  { rating: 1, text: 'Das Essen war kalt und die Bedienung unfreundlich. Ich komme nie wieder.', language: 'de', daysAgo: 10 },
+  { rating: 2, text: 'Leider nicht zu empfehlen, viel zu teuer.', language: 'de', daysAgo: 21 },
+  { rating: 1, text: 'Wir haben eine Stunde gewartet. Ich empfehle das Lokal nicht weiter.', language: 'de', daysAgo: 35 },
+  { rating: 5, text: 'Nicht schlecht! Sehr freundliches Personal.', language: 'de', daysAgo: 48 },
+];
+
+/** Reviews as Yelp gives them, with no language: Swedish, Dutch, and one word that is either. */
+export const NORDIC: StandinReview[] = [
+  { rating: 1, text: 'Inte bra, maten var kall.', daysAgo: 2 },
+  { rating: 1, text: 'Slecht', daysAgo: 5 },
+  { rating: 4, text: 'Prima', daysAgo: 8 },
+  { rating: 5, text: 'Mycket trevlig personal och god mat!', daysAgo: 40 },
+  { rating: 2, text: 'Jag rekommenderar det inte.', daysAgo: 60 },
+];
+
+/** Yelp excerpts none of whose languages can be told with confidence. */
+export const UNTOLD: StandinReview[] = [
+  { rating: 1, text: 'Prima', daysAgo: 2 },
+  { rating: 2, text: 'Salamat po', daysAgo: 6 },
+  { rating: 1, text: 'Ok ok', daysAgo: 9 },
+];
+
 /** Competitors: distinct phones, some with sample websites, reviews in English unless given. */
 function competitors(origin: string, names: string[], type: string, typeLabel: string, reviews = ENGLISH): StandinPlace[] {
   return names.map((name, i) => ({
@@ -167,6 +193,50 @@ export const MARKETS = {
       rest[0] = { ...rest[0]!, details: { businessStatus: 'FUTURE_OPENING' } };
       rest[1] = { ...rest[1]!, details: { priceLevel: 'PRICE_LEVEL_UNSPECIFIED' } };
       return { center: CENTER, searchHits: [me], nearby: [me, ...rest] };
+    },
+  },
+  /** A Korean name typed without spaces, listed with them, 0.11 miles from where the address was
+   *  located; another charcoal-galbi restaurant on the same street, and a tofu house named after
+   *  the same city. */
+  korean: {
+    company: '서울숯불갈비',
+    address: '100 Congress Ave',
+    website: '',
+    market: (origin: string): StandinMarket => {
+      const me = own(origin, '서울 숯불 갈비', { offset: [0.0016, 0], type: 'korean_restaurant', typeLabel: 'Korean Restaurant' });
+      const [busan, tofu] = competitors(origin, ['부산숯불갈비', '서울 순두부'], 'korean_restaurant', 'Korean Restaurant');
+      const street = [{ ...busan!, id: 'busan', offset: [0.001, 0.0005] as [number, number], address: '104 Congress Ave, Austin, TX 78701, USA' }, { ...tofu!, id: 'tofu', offset: [0.0012, -0.0004] as [number, number], address: '108 Congress Ave, Austin, TX 78701, USA' }];
+      return { center: CENTER, searchHits: [...street, me], nearby: [me, ...street, ...competitors(origin, CAFE_NAMES.slice(2, 9), 'korean_restaurant', 'Korean Restaurant').map((c, i) => ({ ...c, id: `k${i}` }))] };
+    },
+  },
+  /** Every review in German, as written (no translation): 4 of 5 negative. */
+  german: {
+    company: 'Zum Goldenen Hirsch',
+    address: '100 Congress Ave',
+    website: '',
+    market: (origin: string): StandinMarket => {
+      const me = own(origin, 'Zum Goldenen Hirsch', { reviews: GERMAN });
+      return { center: CENTER, searchHits: [me], nearby: [me, ...competitors(origin, CAFE_NAMES.slice(2, 9), 'restaurant', 'Restaurant', GERMAN)] };
+    },
+  },
+  /** Swedish and Dutch reviews with no language stated (Yelp). */
+  nordic: {
+    company: 'Smörgåsbord Stugan',
+    address: '100 Congress Ave',
+    website: '',
+    market: (origin: string): StandinMarket => {
+      const me = own(origin, 'Smörgåsbord Stugan', { reviews: NORDIC });
+      return { center: CENTER, searchHits: [me], nearby: [me, ...competitors(origin, CAFE_NAMES.slice(2, 9), 'restaurant', 'Restaurant', NORDIC)] };
+    },
+  },
+  /** Yelp excerpts whose languages cannot be told: no sentiment figure at all. */
+  untold: {
+    company: 'Corner Noodle Bar',
+    address: '100 Congress Ave',
+    website: '',
+    market: (origin: string): StandinMarket => {
+      const me = own(origin, 'Corner Noodle Bar', { reviews: UNTOLD });
+      return { center: CENTER, searchHits: [me], nearby: [me, ...competitors(origin, CAFE_NAMES.slice(2, 9), 'restaurant', 'Restaurant')] };
     },
   },
 } satisfies Record<string, MarketCase>;

@@ -1,5 +1,6 @@
-// Sentiment in the review's language: English (AFINN-165); Spanish, French, Portuguese, German and
-// Italian (our lexicons); others not measured rather than neutral.
+// Sentiment in the review's language: English (AFINN-165); Spanish, French, Portuguese, German,
+// Italian, Dutch and Swedish (our lexicons); others, and texts whose language is not told with
+// confidence, not measured rather than neutral or English. Negation and idioms read by grammar.
 import { describe, expect, it } from 'vitest';
 import { detectLanguage, sentimentIn } from '../../api/report/analysis/language.ts';
 import { LEXICONS } from '../../api/report/analysis/lexicons.ts';
@@ -36,8 +37,21 @@ describe('language', () => {
     // Eight words or more in no language listed: not recognised, not taken for English.
     ['Napakabait ng mga staff dito at sobrang linis ng lugar nila.', null],
     ['Sevis la te bon anpil, moun yo janm fè nou tann.', null],
-    // Short English with no common word still reads as English.
+    // Short English with one common word in five reads as English.
     ['Front desk staff handled it.', 'en'],
+    // Yelp states no language: short texts are told by their words, or not told at all.
+    ['Inte bra', 'sv'],
+    ['Slecht', 'nl'],
+    ['Mycket trevlig personal och god mat!', 'sv'],
+    ['Het eten was heerlijk en de bediening vriendelijk.', 'nl'],
+    ['Meget god mad og venligt personale, vi kommer igen.', 'da'],
+    ['Veldig god mat og hyggelig personale, vi kommer igjen.', 'no'],
+    ['Ich empfehle es nicht.', 'de'],
+    ["Ce n'était vraiment pas terrible.", 'fr'],
+    // Two languages as likely, or no word of any: not told, never English by default.
+    ['Prima', null],
+    ['Salamat po', null],
+    ['Ok ok', null],
   ] as Array<[string, string | null]>)('%s is %s', (text, lang) => expect(detectLanguage(text)).toBe(lang));
 
   it('scores Spanish as the English version scores', () => {
@@ -46,7 +60,7 @@ describe('language', () => {
     // "No" before a word turns it around.
     expect(sentimentIn('No es bueno', 'es')!.score).toBeLessThan(0);
     expect(sentimentIn('No fue malo', 'es')!.score).toBeGreaterThan(0);
-    expect(sentimentIn('Het eten was heel lekker', 'nl')).toBeNull();
+    expect(sentimentIn('Maden var meget god', 'da')).toBeNull();
   });
 
   it.each([
@@ -62,13 +76,20 @@ describe('language', () => {
     expect(sentimentIn(bad, language)!.score).toBeLessThan(0);
   });
 
+  it('writes every lexicon word folded, idioms and grammar words too', () => {
+    for (const { words, negators, trailing, idioms, breaks } of Object.values(LEXICONS)) {
+      for (const w of [...Object.keys(words), ...negators, ...trailing, ...breaks, ...idioms.flatMap((i) => i.words)]) expect(fold(w)).toBe(w);
+      for (const t of trailing) expect(negators.has(t)).toBe(true);
+    }
+  });
+
   it('writes every lexicon word folded, as texts are folded before they are scored', () => {
     for (const { words, negators } of Object.values(LEXICONS)) for (const w of [...Object.keys(words), ...negators]) expect(fold(w)).toBe(w);
   });
 
   it('leaves reviews in other languages out of sentiment, never as neutral', () => {
-    const dutch = analyseReviews([review('Het personeel was erg onvriendelijk en het eten was koud.')], { now: NOW, complete: true, ownerResponsesKnown: false });
-    expect(dutch).toMatchObject({ sentimentAverage: null, positiveShare: null, neutralShare: null, sentimentNotMeasured: 1, languages: { nl: 1 } });
+    const danish = analyseReviews([review('Personalet var meget uvenlige og maden var kold.')], { now: NOW, complete: true, ownerResponsesKnown: false });
+    expect(danish).toMatchObject({ sentimentAverage: null, positiveShare: null, neutralShare: null, sentimentNotMeasured: 1, languages: { da: 1 }, notMeasuredLanguages: { da: 1 } });
     const mixed = analyseReviews([review('Excelente, muy buena atención.'), review('Great, lovely staff.'), review('Сервис ужасный')], { now: NOW, complete: true, ownerResponsesKnown: false });
     expect(mixed.positiveShare).toBe(100);
     expect(mixed.sentimentNotMeasured).toBe(1);
@@ -104,5 +125,91 @@ describe('language', () => {
     expect(r.languages).toEqual({ fr: 1, pt: 1, de: 1, it: 1, en: 2 });
     expect(r.negativeThemes).toEqual(expect.arrayContaining([{ theme: 'staff', count: 4 }, { theme: 'wait time', count: 4 }]));
     expect(r.positiveThemes).toEqual([]);
+  });
+});
+
+describe('negation and idioms, by grammar', () => {
+  const sign = (text: string, language: string) => Math.sign(sentimentIn(text, language)!.score);
+  // Each of these read the other way, or as neutral, before (decision 0222).
+  it.each([
+    // Negation after the verb (German, Dutch, Swedish; French "pas" alone).
+    ['Ich empfehle es nicht.', 'de', -1],
+    ['Das Essen schmeckte gut, aber ich empfehle den Service nicht.', 'de', 0],
+    ['Ik kan het niet aanraden.', 'nl', -1],
+    ['Ik raad het restaurant aan, niet slecht!', 'nl', 1],
+    ['Jag rekommenderar det inte.', 'sv', -1],
+    ['Maten var inte bra.', 'sv', -1],
+    ['Je recommande pas.', 'fr', -1],
+    // Negation before the verb (Spanish, Italian, Portuguese, English), a word or two between.
+    ['Not the best pizza in town.', 'en', -1],
+    // Idioms whose sense is not their words'.
+    ["Ce n'était vraiment pas terrible.", 'fr', -1],
+    ['Pas top, pas terrible.', 'fr', -1],
+    ["N'hésitez pas !", 'fr', 1],
+    ["Couldn't be happier.", 'en', 1],
+    ['Could have been better.', 'en', -1],
+    ['Nada del otro mundo.', 'es', -1],
+    ["Non è il massimo.", 'it', -1],
+    ['Nada mal, gostei.', 'pt', 1],
+    ['Niet slecht.', 'nl', 1],
+    ['Inte illa alls.', 'sv', 1],
+    ['Nie wieder.', 'de', -1],
+  ] as Array<[string, string, number]>)('%s (%s) reads %i', (text, language, expected) => expect(sign(text, language)).toBe(expected));
+
+  // Read right before the grammar came in, and kept so: a negator before the verb with a word
+  // between, an idiom that the word-by-word reading happened to get right, a word about the whole
+  // visit ("leider") never turned, a clause that does not reach into the next one.
+  it.each([
+    ['Ich kann es leider nicht empfehlen.', 'de', -1],
+    ['Je ne le recommande pas.', 'fr', -1],
+    ['No lo recomiendo.', 'es', -1],
+    ['Non lo consiglio a nessuno.', 'it', -1],
+    ['Não recomendo.', 'pt', -1],
+    ['I would not recommend it.', 'en', -1],
+    ["Don't miss it!", 'en', 1],
+    ['Nicht schlecht!', 'de', 1],
+    ['Gar nicht so schlecht.', 'de', 1],
+    ['Not bad at all.', 'en', 1],
+    ['Nothing but great service.', 'en', 1],
+    ['No está mal.', 'es', 1],
+    ['Sin duda lo recomiendo.', 'es', 1],
+    ['Sans doute le meilleur du quartier.', 'fr', 1],
+    ['Niente male.', 'it', 1],
+    ['Leider nicht gut.', 'de', -1],
+    ['Nicht billig, aber sehr gut.', 'de', 1],
+    ['Not cheap, but excellent food.', 'en', 1],
+  ] as Array<[string, string, number]>)('%s (%s) still reads %i', (text, language, expected) => expect(sign(text, language)).toBe(expected));
+
+  it('a place with 4 of 5 negative German reviews reads negative, as written (Google) or with no language stated (Yelp)', () => {
+    const texts: Array<[number, string]> = [
+      [1, 'Ich empfehle es nicht.'],
+      [1, 'Das Essen war kalt und die Bedienung unfreundlich. Ich komme nie wieder.'],
+      [2, 'Leider nicht zu empfehlen, viel zu teuer.'],
+      [1, 'Wir haben eine Stunde gewartet, das Personal hat uns ignoriert. Ich empfehle das Lokal nicht weiter.'],
+      [5, 'Nicht schlecht! Sehr freundliches Personal.'],
+    ];
+    for (const language of ['de', undefined]) {
+      const r = analyseReviews(texts.map(([rating, text]) => review(text, { rating, language })), { now: NOW, complete: true, ownerResponsesKnown: false });
+      expect(r.languages).toEqual({ de: 5 });
+      expect(r.negativeShare).toBe(80);
+      expect(r.positiveShare).toBe(20);
+      expect(r.sentimentAverage!).toBeLessThan(0);
+    }
+  });
+
+  it('Swedish and Dutch with no language stated are read in their language; what cannot be told is not measured, never English', () => {
+    const r = analyseReviews(
+      [review('Inte bra', { rating: 1 }), review('Slecht', { rating: 1 }), review('Prima', { rating: 4 }), review('Inte bra alls, maten var kall.', { rating: 2 }), review('Mycket trevlig personal och god mat!', { rating: 5 })],
+      { now: NOW, complete: true, ownerResponsesKnown: false },
+    );
+    expect(r.languages).toEqual({ sv: 3, nl: 1, unknown: 1 });
+    expect(r.sentimentNotMeasured).toBe(1);
+    expect(r.notMeasuredLanguages).toEqual({ unknown: 1 });
+    expect(r.negativeShare).toBe(75);
+    expect(r.positiveShare).toBe(25);
+    expect(r.neutralShare).toBe(0);
+    // Nothing told: nothing measured, no share at all (never 0% positive, 100% neutral).
+    const none = analyseReviews([review('Prima'), review('Salamat po')], { now: NOW, complete: true, ownerResponsesKnown: false });
+    expect(none).toMatchObject({ positiveShare: null, neutralShare: null, negativeShare: null, sentimentAverage: null, sentimentNotMeasured: 2 });
   });
 });

@@ -4,6 +4,7 @@
 import { COMPETITOR_COUNT, digitsOnly, isMarket, MIN_MARKET_COMPETITORS, SEARCH_RADIUS_MILES } from '../../../common/constants.ts';
 import type { AbsentBecause, DataPoint, ProviderName, ScoreKey } from '../types.ts';
 import { LISTING_ATTRIBUTES, type Listing, type ListingAttribute, type ListingProfile } from './providers/types.ts';
+import { languageName, MEASURED_LANGUAGES } from './language.ts';
 import { containsPhrase, nameCoverage } from './matching.ts';
 import type { ReviewAnalysis } from './reviews.ts';
 import type { GridMetrics } from './visibility.ts';
@@ -269,9 +270,8 @@ const LOCAL_ADVICE: [string, string] = ['Say where you are and what you do', 'Na
 
 /** Grid points are unknown when the grid could not be measured (quota, no provider search). */
 const grid = (f: (v: GridMetrics) => Value | typeof NA) => (s: Subject): Got => (s.visibility ? f(s.visibility) : UNKNOWN);
-const LANGUAGE_NAMES: Record<string, string> = { en: 'English', es: 'Spanish', fr: 'French', pt: 'Portuguese', de: 'German', it: 'Italian', nl: 'Dutch', pl: 'Polish', cs: 'Czech', tr: 'Turkish', ru: 'Russian', ja: 'Japanese', zh: 'Chinese', ko: 'Korean', ar: 'Arabic', he: 'Hebrew', el: 'Greek', th: 'Thai', hi: 'Hindi', vi: 'Vietnamese', unknown: 'not recognised' };
-/** "Spanish 3, English 2". */
-const languageList = (languages: Record<string, number>) => Object.entries(languages).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([l, c]) => `${LANGUAGE_NAMES[l] ?? l} ${c}`).join(', ') || null;
+/** "Spanish 3, English 2": languages by name (Intl's English names), most texts first. */
+const languageList = (languages: Record<string, number>) => Object.entries(languages).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([l, c]) => `${languageName(l)} ${c}`).join(', ') || null;
 
 const pct = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 10000) / 100 : null);
 const theme = (list: Array<{ theme: string }>) => list[0]?.theme ?? null;
@@ -319,10 +319,10 @@ const REGISTRY: DataPointDef[] = [
   d('reviews.share_3_star', 'Three-star share', 'reviews', '%', null, 0, null, 'Share of reviews read with 3 stars.', rev((r) => r.starShare[3])),
   d('reviews.share_2_star', 'Two-star share', 'reviews', '%', null, 0, null, 'Share of reviews read with 2 stars.', rev((r) => r.starShare[2])),
   d('reviews.share_1_star', 'One-star share', 'reviews', '%', 'reviews', 3, inverse(2, 20), 'Share of reviews read with 1 star.', rev((r) => r.starShare[1]), ['Reduce one-star experiences', 'Read your one-star reviews for the common cause and fix it; answer each one publicly.']),
-  d('reviews.sentiment_average', 'Average sentiment', 'reviews', 'score per word', 'reviews', 3, ramp(-0.2, 0.4), 'Mean comparative sentiment (-5 to +5 per word) of the review texts in a language it is measured in: English with AFINN-165 (the `sentiment` package; Google\'s English translation where it gives one); Spanish, French, Portuguese, German and Italian with LocalRank\'s own lexicons on the same scale; texts in other languages are not measured, not counted as neutral.', rev((r) => r.sentimentAverage), ['Improve what customers write about', 'The tone of your reviews is cooler than the market. The recurring negative theme below is where to start.']),
+  d('reviews.sentiment_average', 'Average sentiment', 'reviews', 'score per word', 'reviews', 3, ramp(-0.2, 0.4), 'Mean comparative sentiment (-5 to +5 per word) of the review texts in a language it is measured in: English with AFINN-165 (the `sentiment` package\'s list; Google\'s English translation where it gives one); Spanish, French, Portuguese, German, Italian, Dutch and Swedish with LocalRank\'s own lexicons on the same scale; negation and idioms are read clause by clause. Texts in other languages, or whose language could not be told with confidence, are not measured, not counted as neutral.', rev((r) => r.sentimentAverage), ['Improve what customers write about', 'The tone of your reviews is cooler than the market. The recurring negative theme below is where to start.']),
   d('reviews.positive_share', 'Positive review share', 'reviews', '%', 'reviews', 3, ramp(40, 90), 'Share of review texts with positive sentiment.', rev((r) => r.positiveShare), ['Earn more positive reviews', 'Fewer than most of your reviews read as positive; fix the top complaint and ask satisfied customers to write.']),
   d('reviews.negative_share', 'Negative review share', 'reviews', '%', 'reviews', 3, inverse(5, 40), 'Share of review texts with negative sentiment.', rev((r) => r.negativeShare), ['Cut the share of negative reviews', 'Negative reviews stand out; resolve complaints before customers leave and reply to each negative review.']),
-  d('reviews.languages', 'Languages of the reviews read', 'reviews', 'text', null, 0, null, 'The languages of the review texts read, as the provider states them or as detected; sentiment is measured in English, Spanish, French, Portuguese, German and Italian.', rev((r) => languageList(r.languages) ?? NA)),
+  d('reviews.languages', 'Languages of the reviews read', 'reviews', 'text', null, 0, null, `The languages of the review texts read, as the provider states them or as detected ("not recognised" when they could not be told with confidence); sentiment is measured in ${MEASURED_LANGUAGES.join(', ')}.`, rev((r) => languageList(r.languages) ?? NA)),
   d('reviews.neutral_share', 'Neutral review share', 'reviews', '%', null, 0, null, 'Share of review texts with neutral sentiment.', rev((r) => r.neutralShare)),
   d('reviews.average_words', 'Average review length', 'reviews', 'words', null, 0, null, 'Mean words per review text.', rev((r) => r.averageWords)),
   d('reviews.with_text_share', 'Reviews with text', 'reviews', '%', null, 0, null, 'Share of reviews read that have text.', rev((r) => r.withTextShare)),
@@ -608,7 +608,7 @@ export function collectMarket(subjects: Subject[], sourceLabel: string, options:
         if (!def.score) return { ...base, value: null, status: 'not_applicable' as const, derived: true, how: ABSENT_WHY[because] };
         return { ...base, value: null, status: 'measured' as const, derived: true, how: ABSENT_WHY[because], absentBecause: because };
       }
-      return { ...base, value: got, status: 'measured' as const, how: noMarket ? `${howMeasured(def, subject)} ${noMarket}` : howMeasured(def, subject) };
+      return { ...base, value: got, status: 'measured' as const, how: noMarket ? `${howMeasured(def, subject)} ${noMarket}` : howMeasured(def, subject), ...sentimentBasis(def, subject) };
     }),
   );
 }
@@ -616,9 +616,17 @@ export function collectMarket(subjects: Subject[], sourceLabel: string, options:
 /** The registry's sentence, plus where excerpt-based review figures come from. */
 function howMeasured(def: DataPointDef, subject: Subject): string {
   const r = subject.reviews;
-  const skipped = r && SENTIMENT_KEYS.has(def.key) && r.sentimentNotMeasured > 0 ? ` ${r.sentimentNotMeasured} review${r.sentimentNotMeasured === 1 ? '' : 's'} in a language not measured (${languageList(Object.fromEntries(Object.entries(r.languages).filter(([l]) => l !== 'en' && l !== 'es')))}) left out.` : '';
+  const measured = r ? Object.values(r.languages).reduce((a, b) => a + b, 0) - r.sentimentNotMeasured : 0;
+  const skipped = r && SENTIMENT_KEYS.has(def.key) && r.sentimentNotMeasured > 0 ? ` ${measured} review${measured === 1 ? '' : 's'} measured; ${r.sentimentNotMeasured} not measured (${languageList(r.notMeasuredLanguages)}) left out.` : '';
   if (def.source === 'reviews' && r && !r.complete) return `${def.how} From ${subject.reviewSource}.${skipped}`;
   return `${def.how}${skipped}`;
+}
+/** A sentiment figure read from some of the texts: how many were measured and how many not. */
+function sentimentBasis(def: DataPointDef, subject: Subject): Pick<DataPoint, 'measuredOf'> {
+  const r = subject.reviews;
+  if (!r || !SENTIMENT_KEYS.has(def.key) || r.sentimentNotMeasured === 0) return {};
+  const texts = Object.values(r.languages).reduce((a, b) => a + b, 0);
+  return { measuredOf: { measured: texts - r.sentimentNotMeasured, texts } };
 }
 const SENTIMENT_KEYS = new Set(['reviews.sentiment_average', 'reviews.positive_share', 'reviews.negative_share', 'reviews.neutral_share']);
 

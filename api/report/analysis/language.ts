@@ -1,21 +1,24 @@
 // The language of a review, and its sentiment where we can measure it: English with AFINN-165
-// (the `sentiment` package); Spanish, French, Portuguese, German and Italian with lexicons of our
-// own on the same -5..+5 scale (lexicons.ts). Any other language is "not measured", never
-// neutral. Decisions 0152 and 0207.
-import { createRequire } from 'node:module';
-import Sentiment from 'sentiment';
-import { LEXICONS, scoreWith, type LexiconLanguage } from './lexicons.ts';
+// (the `sentiment` package's list); Spanish, French, Portuguese, German, Italian, Dutch and Swedish
+// with lexicons of our own on the same -5..+5 scale; all read by one scorer that follows negation
+// and idioms (lexicons.ts). A text whose language is not told with confidence, or is one we have
+// no lexicon for, is "not measured", never English and never neutral. Decisions 0152, 0207, 0222.
+import { ENGLISH_WORDS, LEXICONS, scoreWith, type LexiconLanguage } from './lexicons.ts';
 import { fold } from './matching.ts';
 
+/** Common words of each language, folded; a word two languages share counts for both. */
 const STOPWORDS: Record<string, string[]> = {
-  en: ['the', 'and', 'is', 'was', 'were', 'with', 'for', 'you', 'they', 'very', 'not', 'but', 'this', 'that', 'have', 'had', 'our', 'my', 'it', 'to', 'of', 'in', 'we', 'great', 'would'],
+  en: ['the', 'and', 'is', 'was', 'were', 'with', 'for', 'you', 'they', 'very', 'not', 'but', 'this', 'that', 'have', 'had', 'our', 'my', 'it', 'to', 'of', 'we', 'great', 'would', 'i', 'your', 'their', 'them', 'there', 'here', 'what', 'when', 'who', 'just', 'also', 'all', 'never', 'too', 'again', 'always', 'got', 'get', 'went', 'came', 'made', 'been', 'will', 'could', 'did', 'does', 'has', 'are', 'be', 'at', 'by', 'from', 'about', 'or', 'out', 'up', 'back', 'place', 'time', 'really', 'food'],
   es: ['el', 'la', 'los', 'las', 'y', 'es', 'muy', 'con', 'por', 'para', 'que', 'de', 'en', 'un', 'una', 'fue', 'son', 'no', 'pero', 'lo', 'nos', 'me', 'del', 'al', 'se', 'su', 'todo', 'nunca', 'mas'],
-  fr: ['le', 'les', 'et', 'est', 'tres', 'avec', 'pour', 'que', 'de', 'un', 'une', 'pas', 'mais', 'nous', 'je', 'du', 'au', 'ce', 'etait', 'sont'],
+  fr: ['le', 'les', 'et', 'est', 'tres', 'avec', 'pour', 'que', 'de', 'un', 'une', 'pas', 'mais', 'nous', 'je', 'du', 'au', 'ce', 'etait', 'sont', 'vraiment', 'cest', 'tout'],
   pt: ['o', 'os', 'as', 'e', 'muito', 'com', 'por', 'para', 'que', 'de', 'em', 'um', 'uma', 'nao', 'mas', 'foi', 'voce', 'ele'],
-  de: ['der', 'die', 'das', 'und', 'ist', 'sehr', 'mit', 'fur', 'nicht', 'aber', 'ich', 'wir', 'ein', 'eine', 'zu', 'war', 'auch'],
+  de: ['der', 'die', 'das', 'und', 'ist', 'sehr', 'mit', 'fur', 'nicht', 'aber', 'ich', 'wir', 'ein', 'eine', 'zu', 'war', 'auch', 'es', 'empfehle'],
   it: ['il', 'gli', 'e', 'molto', 'con', 'per', 'che', 'di', 'un', 'una', 'non', 'ma', 'sono', 'era', 'della', 'anche'],
-  // Listed so that Dutch is told apart (and not measured), not taken for a language we measure.
-  nl: ['het', 'een', 'en', 'ik', 'niet', 'zijn', 'met', 'voor', 'maar', 'heel', 'erg', 'ook', 'werd', 'wij', 'dit', 'naar', 'van'],
+  nl: ['het', 'een', 'en', 'ik', 'niet', 'zijn', 'met', 'voor', 'maar', 'heel', 'erg', 'ook', 'werd', 'wij', 'dit', 'naar', 'van', 'eten', 'personeel', 'bediening'],
+  sv: ['och', 'att', 'det', 'som', 'pa', 'ar', 'jag', 'inte', 'med', 'har', 'till', 'av', 'vi', 'men', 'mycket', 'ocksa', 'var', 'maten', 'personalen', 'servicen', 'stallet'],
+  // Told apart so that they are named, not measured (no lexicon yet).
+  da: ['og', 'det', 'er', 'ikke', 'jeg', 'meget', 'til', 'med', 'vi', 'af', 'som', 'har', 'men', 'godt', 'hvad', 'nogen', 'efter', 'ogsa', 'maden', 'personalet'],
+  no: ['og', 'det', 'er', 'ikke', 'jeg', 'veldig', 'til', 'med', 'vi', 'av', 'som', 'har', 'men', 'godt', 'hva', 'noen', 'etter', 'ogsa', 'maten', 'personalet'],
 };
 
 const SCRIPTS: Array<[RegExp, string]> = [
@@ -35,48 +38,50 @@ const SCRIPTS: Array<[RegExp, string]> = [
   [/[ğıİĞ]/u, 'tr'],
 ];
 
-/** AFINN-165's English words (the `sentiment` package's list). */
-const AFINN = createRequire(import.meta.url)('sentiment/languages/en/labels.json') as Record<string, number>;
-
 /** What tells a Latin-script language apart: its common words, and its review words that are not
  *  also English ones ("excelente", "otimo"; not "terrible" or "super"). English: its common words
  *  and AFINN's. A short review ("Muy buena atención, excelente servicio") has few common words. */
 const EVIDENCE: Array<[string, (word: string) => boolean]> = Object.entries(STOPWORDS).map(([lang, list]) => {
-  const own = new Set([...list, ...(Object.hasOwn(LEXICONS, lang) ? Object.keys(LEXICONS[lang as LexiconLanguage].words).filter((w) => !Object.hasOwn(AFINN, w)) : [])]);
-  return [lang, lang === 'en' ? (w) => own.has(w) || Object.hasOwn(AFINN, w) : (w) => own.has(w)];
+  const own = new Set([...list, ...(lang !== 'en' && Object.hasOwn(LEXICONS, lang) ? Object.keys(LEXICONS[lang as LexiconLanguage].words).filter((w) => !Object.hasOwn(ENGLISH_WORDS, w)) : [])]);
+  return [lang, lang === 'en' ? (w) => own.has(w) || Object.hasOwn(ENGLISH_WORDS, w) : (w) => own.has(w)];
 });
 
-/** The language of a text (ISO 639-1), from its script or letters of its own, else from the
- *  language whose words (see EVIDENCE) it holds most of; a short Latin-script text with none of
- *  them reads as English; null when it has no letters or is a longer text in no language listed.
- *  A Latin-script language without a list here that shares two words or more with a listed one
- *  comes out as that one. */
+/** The language of a text (ISO 639-1), from its script or letters of its own, else from the words
+ *  it holds of each language (see EVIDENCE), when they tell with confidence: one language ahead of
+ *  every other, with two of its words or more, or one in five words of a short text ("Front desk
+ *  staff handled it."). Null when they do not: no letters, no word of any language listed ("Bon
+ *  anpil", Tagalog, Haitian Creole), two languages as likely ("Prima": Dutch or Swedish), or one
+ *  word in a longer text. Never English by default. */
 export function detectLanguage(text: string): string | null {
   const composed = text.normalize('NFC');
   for (const [re, lang] of SCRIPTS) if (re.test(composed)) return lang;
-  const words = fold(text).split(' ').filter(Boolean);
+  // French and Italian elision ("n'était", "l'attesa", "c'est") separates words; "don't" stays one.
+  const words = fold(text.replace(/(?<![\p{L}\p{M}])([cdjlmnst]|qu)['’]/giu, '$1 ')).split(' ').filter(Boolean);
   if (words.length === 0) return null;
-  let best: { lang: string; hits: number } | null = null;
-  for (const [lang, isOwn] of EVIDENCE) {
-    const hits = words.filter(isOwn).length;
-    if (hits > 0 && (!best || hits > best.hits)) best = { lang, hits };
-  }
-  if (best && (best.hits >= 2 || words.length <= 4)) return best.lang;
-  // Eight words or more with at most one word of any listed language are in none of them
-  // (Tagalog, Haitian Creole, Vietnamese typed without its accents): not recognised, so not
-  // measured. Fewer ("Front desk staff handled it."): the language of the US markets served.
-  if (words.length >= 8) return null;
-  return /\p{Script=Latin}/u.test(text) ? 'en' : null;
+  const ranked = EVIDENCE.map(([lang, isOwn]) => ({ lang, hits: words.filter(isOwn).length })).sort((a, b) => b.hits - a.hits);
+  const [best, next] = [ranked[0]!, ranked[1]];
+  if (best.hits === 0 || (next && next.hits === best.hits)) return null;
+  return best.hits >= 2 || best.hits / words.length >= 0.2 ? best.lang : null;
 }
 
-const english = new Sentiment();
+const names = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
 
-/** Sentiment of a text in a language we measure: AFINN's total and its per-word mean; null for a
- *  language we do not measure. */
-export function sentimentIn(text: string, language: string): { score: number; comparative: number } | null {
-  if (language === 'en') {
-    const r = english.analyze(text);
-    return { score: r.score, comparative: r.comparative };
+/** A language's name in English ("sv" → "Swedish"); "not recognised" for a text whose language
+ *  could not be told; the code itself only for one Intl does not know. */
+export function languageName(code: string): string {
+  if (code === 'unknown') return 'not recognised';
+  try {
+    return names.of(code) ?? code;
+  } catch {
+    return code;
   }
-  return Object.hasOwn(LEXICONS, language) ? scoreWith(LEXICONS[language as LexiconLanguage], fold(text)) : null;
+}
+
+/** The languages whose sentiment is measured, by name: "English, Spanish, ...". */
+export const MEASURED_LANGUAGES = Object.keys(LEXICONS).map(languageName);
+
+/** Sentiment of a text in a language we measure: the total of its scored words and idioms and
+ *  the total per word (AFINN's measure); null for a language we do not measure. */
+export function sentimentIn(text: string, language: string): { score: number; comparative: number } | null {
+  return Object.hasOwn(LEXICONS, language) ? scoreWith(LEXICONS[language as LexiconLanguage], text) : null;
 }

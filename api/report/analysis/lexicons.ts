@@ -1,12 +1,37 @@
-// Review-word lexicons of our own for the languages AFINN-165 does not cover, on AFINN's -5..+5
-// scale: the words people use in reviews of local businesses, written folded (no accents, ß as
-// ss; see matching.ts fold) in each form they take (gender, number, German endings). A negator up
-// to two words before a word turns it around ("no es bueno", "n'est pas bon", "não é bom",
-// "nicht gut", "non è buono"); a negator is never turned itself. Decisions 0152 and 0207.
+// Review-word lexicons, on AFINN's -5..+5 scale, and the one scorer that reads them all. English
+// is AFINN-165 itself (the `sentiment` package's list); the others are lists of our own: the words
+// people use in reviews of local businesses, written folded (no accents, ß as ss; see matching.ts
+// fold) in each form they take (gender, number, German endings). Decisions 0152, 0207 and 0222.
+//
+// Grammar, as far as a word list can follow it:
+// - a text is read clause by clause (punctuation, and "but", "aber", "mais"... end one): nothing
+//   turns a word in another clause;
+// - an idiom is read as a whole before its words are ("pas terrible" is not great, "nicht
+//   schlecht" good, "couldn't be happier" very good), a word or two between its words allowed
+//   ("pas vraiment terrible", "nicht so schlecht");
+// - a negator turns the first scored word up to three words after it around ("no lo recomiendo",
+//   "n'est pas bon", "not the best"); the negators that also come after the verb (German, Dutch,
+//   Swedish "nicht", "niet", "inte"; French "pas", "jamais") turn the nearest scored word up to
+//   four words before them when none follows ("Ich empfehle es nicht", "je recommande pas");
+// - a word that says how the writer feels about the whole ("leider", "unfortunately", "merci")
+//   is never turned.
+import { createRequire } from 'node:module';
+import { fold } from './matching.ts';
 
 export interface Lexicon {
   words: Record<string, number>;
+  /** Turn the first scored word up to three words after them around. */
   negators: ReadonlySet<string>;
+  /** Negators that also follow what they negate: with no scored word after them, they turn the
+   *  nearest one up to four words before them. */
+  trailing: ReadonlySet<string>;
+  /** Phrases read as a whole, longest first. */
+  idioms: ReadonlyArray<{ words: readonly string[]; score: number }>;
+  /** Words that end a clause ("but"). */
+  breaks: ReadonlySet<string>;
+  /** Apostrophes separate words (French and Italian elision: "n'était", "l'attesa"); elsewhere
+   *  they join them ("don't" = "dont", as AFINN writes it). */
+  elision: boolean;
 }
 
 /** Words by score, each list space-separated; a word in two lists is a mistake and throws. */
@@ -14,16 +39,71 @@ function scored(groups: Record<number, string>): Record<string, number> {
   const words: Record<string, number> = {};
   for (const [score, list] of Object.entries(groups)) {
     for (const word of list.split(/\s+/).filter(Boolean)) {
-      if (word in words) throw new Error(`lexicon: "${word}" is scored twice`);
+      if (Object.hasOwn(words, word)) throw new Error(`lexicon: "${word}" is scored twice`);
       words[word] = Number(score);
     }
   }
   return words;
 }
 
-const lexicon = (groups: Record<number, string>, negators: string): Lexicon => ({ words: scored(groups), negators: new Set(negators.split(' ')) });
+/** "pas terrible -2; pas mal 2": phrases, each with its score. */
+function phrases(list: string): Array<{ words: string[]; score: number }> {
+  return list
+    .split(';')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const parts = entry.split(/\s+/);
+      const score = Number(parts.pop());
+      if (!Number.isFinite(score) || parts.length < 2) throw new Error(`lexicon: idiom "${entry}" needs two words or more and a score`);
+      return { words: parts, score };
+    });
+}
+
+interface Grammar {
+  negators: string;
+  trailing?: string;
+  idioms?: string;
+  breaks: string;
+  elision?: boolean;
+}
+
+function lexicon(groups: Record<number, string>, grammar: Grammar): Lexicon;
+function lexicon(words: Record<string, number>, grammar: Grammar, given: true): Lexicon;
+function lexicon(groups: Record<string | number, string | number>, grammar: Grammar, given?: true): Lexicon {
+  const set = (list = '') => new Set(list.split(/\s+/).filter(Boolean));
+  return {
+    words: given ? (groups as Record<string, number>) : scored(groups as Record<number, string>),
+    negators: set(grammar.negators),
+    trailing: set(grammar.trailing),
+    idioms: phrases(grammar.idioms ?? '').sort((a, b) => b.words.length - a.words.length),
+    breaks: set(grammar.breaks),
+    elision: grammar.elision ?? false,
+  };
+}
+
+/** AFINN-165: single words as English words, phrases ("does not work", "fed up") as idioms. */
+const AFINN = createRequire(import.meta.url)('sentiment/languages/en/labels.json') as Record<string, number>;
+const AFINN_WORDS: Record<string, number> = {};
+const AFINN_PHRASES: string[] = [];
+for (const [label, value] of Object.entries(AFINN)) {
+  const folded = fold(label);
+  if (!folded) continue;
+  if (folded.includes(' ')) AFINN_PHRASES.push(`${folded} ${value}`);
+  else if (!Object.hasOwn(AFINN_WORDS, folded)) AFINN_WORDS[folded] = value;
+}
+/** AFINN's English words, folded. */
+export const ENGLISH_WORDS: Readonly<Record<string, number>> = AFINN_WORDS;
+
+/** Words about the whole visit, never turned by a negator. */
+const FIXED = new Set('unfortunately sadly thanks thank leider danke malheureusement merci lamentablemente desafortunadamente gracias purtroppo grazie infelizmente obrigado obrigada helaas bedankt tyvarr tack'.split(' '));
 
 export const LEXICONS = {
+  en: lexicon(AFINN_WORDS, {
+    negators: 'not no never dont doesnt didnt isnt wasnt werent arent cant cannot couldnt wont wouldnt shouldnt hasnt havent hadnt aint nothing nobody none neither nor without hardly barely',
+    idioms: `${AFINN_PHRASES.join('; ')}; nothing special -1; nothing but 0; not only 0; no doubt 0; without a doubt 0; couldnt be happier 3; could not be happier 3; couldnt be better 3; could not be better 3; couldnt ask for more 3; cant recommend enough 3; cannot recommend enough 3; cant say enough 2; could have been better -2; could be better -1; never again -3; wont be back -2; will not be back -2; not coming back -2; never coming back -2; never going back -2`,
+    breaks: 'but however although though',
+  }, true),
   es: lexicon(
     {
       4: 'excelente excelentes buenisimo buenisima increible increibles maravilloso maravillosa fantastico fantastica espectacular recomendadisimo',
@@ -35,7 +115,11 @@ export const LEXICONS = {
       [-3]: 'malo mala malos malas terrible terribles horrible horribles pesimo pesima pesimos peor fatal desastre grosero grosera groseros groseras maleducado irrespetuoso incompetente incompetentes estafa robo asco mentirosos',
       [-4]: 'estafadores ladrones asqueroso asquerosa',
     },
-    'no nunca jamas ni tampoco sin',
+    {
+      negators: 'no nunca jamas ni tampoco sin nada',
+      idioms: 'no es gran cosa -1; nada especial -1; nada del otro mundo -1; sin duda 0; no solo 0; no solamente 0; nunca mas -3; no volvere -2; no volveremos -2; no vuelvo -2; no dudes 2; no duden 2; no lo dudes 2',
+      breaks: 'pero sino aunque',
+    },
   ),
   fr: lexicon(
     {
@@ -48,7 +132,13 @@ export const LEXICONS = {
       [-3]: 'mauvais mauvaise mauvaises terrible terribles horrible horribles affreux affreuse affreuses nul nulle nuls nulles pire pires catastrophe catastrophique catastrophiques desastre desastreux desastreuse impoli impolie impolis impolies grossier grossiere grossiers grossieres arnaque arnaques incompetent incompetente incompetents incompetentes honteux honteuse inadmissible inacceptable fuir menteur menteurs menteuse',
       [-4]: 'escroc escrocs escroquerie voleur voleurs voleuse degoutant degoutante degoutants degoutantes',
     },
-    'ne n pas jamais aucun aucune sans ni rien',
+    {
+      negators: 'ne n pas jamais aucun aucune sans ni rien',
+      trailing: 'pas jamais',
+      idioms: 'pas terrible -2; pas top -2; pas genial -2; pas fou -1; pas mal 2; pas cher 2; pas chere 2; pas chers 2; rien de special -1; rien de particulier -1; rien d extraordinaire -1; rien a dire 2; rien a redire 2; sans doute 0; sans aucun doute 0; non seulement 0; plus jamais -3; a eviter -3; a fuir -3; hesitez pas 2; hesitez surtout pas 2',
+      breaks: 'mais cependant pourtant',
+      elision: true,
+    },
   ),
   pt: lexicon(
     {
@@ -61,7 +151,11 @@ export const LEXICONS = {
       [-3]: 'ruim ruins pessimo pessima pessimos pessimas horrivel horriveis terrivel terriveis pior piores grosso grossa grosseiro grosseira grosseiros incompetente incompetentes desastre lixo vergonha nojo',
       [-4]: 'golpe fraude enganacao ladroes nojento nojenta',
     },
-    'nao nunca nem sem jamais nada nenhum nenhuma',
+    {
+      negators: 'nao nunca nem sem jamais nada nenhum nenhuma',
+      idioms: 'nada demais -1; nada de especial -1; nada especial -1; sem duvida 0; nao so 0; nao apenas 0; nunca mais -3; nao voltarei -2; nao volto -2',
+      breaks: 'mas porem contudo',
+    },
   ),
   de: lexicon(
     {
@@ -74,7 +168,12 @@ export const LEXICONS = {
       [-3]: 'schlecht schlechte schlechter schlechtes schlechten schlechteste schrecklich schreckliche schrecklicher schreckliches schrecklichen furchtbar furchtbare furchtbarer furchtbares furchtbaren katastrophe katastrophal katastrophale unfreundlich unfreundliche unfreundlicher unfreundliches unfreundlichen unverschamt unverschamte unverschamter inkompetent inkompetente inkompetenter grauenhaft grauenvoll miserabel mies miese',
       [-4]: 'abzocke betrug betruger ekelhaft ekelhafte eklig',
     },
-    'nicht kein keine keinen keinem keiner keines nie niemals ohne nichts',
+    {
+      negators: 'nicht kein keine keinen keinem keiner keines nie niemals ohne nichts',
+      trailing: 'nicht nie niemals',
+      idioms: 'nicht schlecht 2; nicht ubel 2; nichts besonderes -1; nichts zu meckern 2; nichts auszusetzen 2; ohne zweifel 0; nicht nur 0; nie wieder -3; nicht das gelbe vom ei -2; nicht der hit -2; nicht zu empfehlen -2',
+      breaks: 'aber sondern jedoch doch allerdings',
+    },
   ),
   it: lexicon(
     {
@@ -87,21 +186,117 @@ export const LEXICONS = {
       [-3]: 'cattivo cattiva cattivi cattive pessimo pessima pessimi pessime terribile terribili orribile orribili peggiore peggio schifo schifoso schifosa vergogna vergognoso maleducato maleducata maleducati scortese scortesi incompetente incompetenti disastro',
       [-4]: 'truffa truffatori ladri disgustoso disgustosa',
     },
-    'non mai senza niente nessun',
+    {
+      negators: 'non mai senza niente nessun nessuno nessuna',
+      idioms: 'non male 2; niente male 2; niente di speciale -1; niente di che -1; non e il massimo -2; senza dubbio 0; non solo 0; mai piu -3; non tornero -2; non torneremo -2; non esitate 2',
+      breaks: 'ma pero tuttavia',
+      elision: true,
+    },
+  ),
+  nl: lexicon(
+    {
+      4: 'uitstekend uitstekende geweldig geweldige fantastisch fantastische voortreffelijk voortreffelijke fenomenaal subliem',
+      3: 'heerlijk heerlijke lekker lekkere aanrader toppie gezellig gezellige aanbevolen',
+      2: 'goed goede prima fijn fijne vriendelijk vriendelijke aardig aardige behulpzaam behulpzame netjes schoon schone snel snelle professioneel professionele bedankt tevreden aanraden aanbevelen beste mooi mooie vakkundig vakkundige',
+      1: 'redelijk redelijke betaalbaar betaalbare kwaliteit vers verse terugkomen',
+      [-1]: 'wachten wachttijd gewacht duur dure koud koude helaas niemand',
+      [-2]: 'traag trage langzaam vies vieze smerig smerige teleurgesteld teleurstellend teleurstellende teleurstelling probleem problemen klacht klachten onvriendelijk onvriendelijke ontevreden matig matige vergeten genegeerd',
+      [-3]: 'slecht slechte slechtste verschrikkelijk verschrikkelijke vreselijk vreselijke afschuwelijk afschuwelijke waardeloos waardeloze onbeschoft onbeschofte schandalig schandalige belachelijk ramp',
+      [-4]: 'oplichters oplichting bedrog walgelijk walgelijke',
+    },
+    {
+      negators: 'niet geen nooit niets zonder niemand',
+      trailing: 'niet nooit',
+      idioms: 'niet slecht 2; niet verkeerd 2; niets bijzonders -1; niets mis mee 2; zonder twijfel 0; niet alleen 0; nooit meer -3',
+      breaks: 'maar echter',
+    },
+  ),
+  sv: lexicon(
+    {
+      4: 'utmarkt utmarkta fantastisk fantastiskt fantastiska perfekt perfekta underbar underbart underbara suveran suverant suverana enastaende fenomenal fenomenalt',
+      3: 'jattebra toppen grym grymt grymma lacker lackert lackra jattegod jattegott rekommenderas',
+      2: 'bra god gott goda trevlig trevligt trevliga snabb snabbt snabba ren rent rena proffsig proffsigt proffsiga professionell hjalpsam hjalpsamma nojd nojda rekommenderar rekommendera basta prisvard prisvart mysig mysigt mysiga fin fint fina prima',
+      1: 'okej rimlig rimligt rimliga kvalitet farsk farskt',
+      [-1]: 'vanta vantade vantetid dyr dyrt dyra kall kallt kalla ingen',
+      [-2]: 'langsam langsamt langsamma smutsig smutsigt smutsiga besviken besvikna besvikelse problem klagomal otrevlig otrevligt otrevliga missnojd missnojda medioker illa',
+      [-3]: 'dalig daligt daliga samst hemsk hemskt hemska fruktansvard fruktansvart fruktansvarda oforskamd oforskamt katastrof usel uselt usla varst varsta',
+      [-4]: 'bedrageri bedragare acklig ackligt',
+    },
+    {
+      negators: 'inte ej aldrig inget inga utan',
+      trailing: 'inte ej aldrig',
+      idioms: 'inget speciellt -1; inget sarskilt -1; inte illa 2; aldrig mer -3; aldrig igen -3; inte bara 0; utan tvekan 0',
+      breaks: 'men',
+    },
   ),
 } satisfies Record<string, Lexicon>;
 
 export type LexiconLanguage = keyof typeof LEXICONS;
 
-/** AFINN's measure on a folded text: the total of its scored words and the total per word. */
-export function scoreWith(lexicon: Lexicon, folded: string): { score: number; comparative: number } {
-  const tokens = folded.split(' ').filter(Boolean);
+/** AFINN's measure on a text: the total of its scored words and idioms, and the total per word. */
+export function scoreWith(lexicon: Lexicon, text: string): { score: number; comparative: number } {
   let score = 0;
-  tokens.forEach((token, i) => {
-    const value = lexicon.words[token];
-    if (!value) return;
-    const negated = !lexicon.negators.has(token) && [1, 2].some((back) => i >= back && lexicon.negators.has(tokens[i - back]!));
-    score += negated ? -value : value;
+  let words = 0;
+  const prepared = lexicon.elision ? text.replace(/['’ʼ`´]/gu, ' ') : text;
+  for (const clause of prepared.split(/[.!?;:,()[\]{}\n\r…"“”„«»¡¿]+|\s[-–—]+\s/u)) {
+    const tokens = fold(clause).split(' ').filter(Boolean);
+    words += tokens.length;
+    let part: string[] = [];
+    for (const token of tokens) {
+      if (lexicon.breaks.has(token)) {
+        score += scoreClause(lexicon, part);
+        part = [];
+      } else part.push(token);
+    }
+    score += scoreClause(lexicon, part);
+  }
+  return { score, comparative: words ? score / words : 0 };
+}
+
+function scoreClause(lexicon: Lexicon, tokens: string[]): number {
+  const used = tokens.map(() => false);
+  const valueAt = (k: number) => (!used[k] && Object.hasOwn(lexicon.words, tokens[k]!) ? lexicon.words[tokens[k]!]! : 0);
+  const stops = (k: number) => valueAt(k) !== 0 || lexicon.negators.has(tokens[k]!);
+  let score = 0;
+  // Idioms first, longest first: their words are then neither scored nor negators.
+  for (const idiom of lexicon.idioms) {
+    for (let i = 0; i < tokens.length; i++) {
+      if (used[i] || tokens[i] !== idiom.words[0]) continue;
+      const at = [i];
+      for (const word of idiom.words.slice(1)) {
+        const from = at[at.length - 1]!;
+        let found = -1;
+        // Up to two words between ("pas vraiment terrible"), none of them scored or a negator.
+        for (let k = from + 1; k <= from + 3 && k < tokens.length && !used[k]; k++) {
+          if (tokens[k] === word) {
+            found = k;
+            break;
+          }
+          if (stops(k)) break;
+        }
+        if (found < 0) break;
+        at.push(found);
+      }
+      if (at.length !== idiom.words.length) continue;
+      for (const k of at) used[k] = true;
+      score += idiom.score;
+    }
+  }
+  const turnable = (k: number) => valueAt(k) !== 0 && !lexicon.negators.has(tokens[k]!) && !FIXED.has(tokens[k]!);
+  const negated = new Set<number>();
+  tokens.forEach((token, j) => {
+    if (used[j] || !lexicon.negators.has(token)) return;
+    for (let k = j + 1; k <= j + 3 && k < tokens.length && !used[k]; k++) {
+      if (turnable(k)) return void negated.add(k);
+    }
+    if (!lexicon.trailing.has(token)) return;
+    for (let k = j - 1; k >= j - 4 && k >= 0 && !used[k]; k--) {
+      if (turnable(k)) return void negated.add(k);
+    }
   });
-  return { score, comparative: tokens.length ? score / tokens.length : 0 };
+  tokens.forEach((_, k) => {
+    const value = valueAt(k);
+    score += negated.has(k) ? -value : value;
+  });
+  return score;
 }

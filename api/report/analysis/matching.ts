@@ -5,7 +5,7 @@
 // does not split (ß, ł, ø, æ, đ...) spelt out, case folded, letters and digits of every script
 // kept, punctuation and apostrophes ignored. A name is never the only evidence when the provider
 // gives more: a phone number, a website's host, a street address or the distance confirm or
-// overrule it. Decision 0150.
+// overrule it. Decisions 0150 and 0222 (names whatever their spacing).
 
 /** Letters NFKD leaves whole, spelt as their usual Latin transliteration. */
 const SPELT: Record<string, string> = {

@@ -1,6 +1,6 @@
 // Stage 4: what a place's reviews say. Rating and count come from the listing; velocity, recency,
-// star distribution, sentiment (in the review's language: English with AFINN-165 through the
-// `sentiment` package, five more with lexicons of our own, others not measured; see language.ts), owner
+// star distribution, sentiment (in the review's language: English with AFINN-165, seven more with
+// lexicons of our own, others and texts whose language is not told not measured; see language.ts), owner
 // responses and recurring themes come from the reviews the provider gives.
 import type { Review } from '../types.ts';
 import { detectLanguage, sentimentIn } from './language.ts';
@@ -23,6 +23,8 @@ const THEME_WORDS: Array<{ theme: string; en: string[]; whole: Partial<Record<st
       pt: ['atendimento', 'funcionarios', 'funcionario', 'atendente', 'equipe', 'garcom', 'simpatico', 'simpatica', 'educado', 'grosso'],
       de: ['personal', 'bedienung', 'mitarbeiter', 'freundlich', 'freundliche', 'freundliches', 'unfreundlich', 'unfreundliche'],
       it: ['personale', 'staff', 'cameriere', 'camerieri', 'gentile', 'gentili', 'scortese', 'maleducato'],
+      nl: ['personeel', 'bediening', 'ober', 'serveerster', 'vriendelijk', 'vriendelijke', 'onvriendelijk', 'onvriendelijke'],
+      sv: ['personal', 'personalen', 'servitor', 'servitris', 'trevlig', 'trevliga', 'otrevlig', 'otrevliga'],
     },
   },
   {
@@ -34,6 +36,8 @@ const THEME_WORDS: Array<{ theme: string; en: string[]; whole: Partial<Record<st
       pt: ['espera', 'esperar', 'demora', 'demorou', 'demorado', 'atraso', 'rapido', 'rapida', 'lento'],
       de: ['warten', 'wartezeit', 'gewartet', 'schnell', 'schnelle', 'langsam', 'verspatung'],
       it: ['attesa', 'aspettare', 'aspettato', 'ritardo', 'veloce', 'veloci', 'lento', 'lenti'],
+      nl: ['wachten', 'wachttijd', 'gewacht', 'snel', 'snelle', 'traag', 'langzaam'],
+      sv: ['vanta', 'vantade', 'vantetid', 'snabb', 'snabbt', 'langsam', 'langsamt'],
     },
   },
   {
@@ -45,6 +49,8 @@ const THEME_WORDS: Array<{ theme: string; en: string[]; whole: Partial<Record<st
       pt: ['preco', 'precos', 'caro', 'caros', 'cobraram'],
       de: ['preis', 'preise', 'teuer', 'rechnung', 'preiswert'],
       it: ['prezzo', 'prezzi', 'caro', 'costoso', 'conto'],
+      nl: ['prijs', 'prijzen', 'duur', 'dure', 'rekening', 'betaalbaar'],
+      sv: ['pris', 'priset', 'priser', 'dyr', 'dyrt', 'notan', 'prisvart'],
     },
   },
   {
@@ -56,6 +62,8 @@ const THEME_WORDS: Array<{ theme: string; en: string[]; whole: Partial<Record<st
       pt: ['qualidade', 'delicioso', 'deliciosa', 'comida', 'saboroso'],
       de: ['qualitat', 'essen', 'lecker', 'leckere', 'leckeres'],
       it: ['qualita', 'cibo', 'delizioso', 'deliziosa', 'buonissimo'],
+      nl: ['kwaliteit', 'eten', 'lekker', 'lekkere', 'smaak'],
+      sv: ['kvalitet', 'maten', 'mat', 'smak', 'lacker'],
     },
   },
   {
@@ -67,6 +75,8 @@ const THEME_WORDS: Array<{ theme: string; en: string[]; whole: Partial<Record<st
       pt: ['telefone', 'ligaram', 'responderam', 'explicou', 'explicaram'],
       de: ['telefon', 'erreichbar', 'zuruckgerufen', 'erklart'],
       it: ['telefono', 'risposto', 'spiegato', 'richiamato'],
+      nl: ['telefoon', 'gebeld', 'teruggebeld', 'uitgelegd'],
+      sv: ['telefon', 'ringde', 'svarade', 'forklarade'],
     },
   },
   {
@@ -78,6 +88,8 @@ const THEME_WORDS: Array<{ theme: string; en: string[]; whole: Partial<Record<st
       pt: ['limpo', 'limpa', 'sujo', 'suja', 'limpeza'],
       de: ['sauber', 'saubere', 'schmutzig', 'dreckig', 'sauberkeit'],
       it: ['pulito', 'pulita', 'sporco', 'sporca', 'pulizia'],
+      nl: ['schoon', 'schone', 'vies', 'vieze', 'smerig'],
+      sv: ['ren', 'rent', 'smutsig', 'smutsigt', 'stadat'],
     },
   },
   {
@@ -89,6 +101,8 @@ const THEME_WORDS: Array<{ theme: string; en: string[]; whole: Partial<Record<st
       pt: ['agendamento', 'marcacao', 'reserva', 'horario'],
       de: ['termin', 'termine', 'reservierung'],
       it: ['appuntamento', 'prenotazione'],
+      nl: ['afspraak', 'reservering', 'gereserveerd'],
+      sv: ['bokning', 'bokade', 'bordsbokning'],
     },
   },
 ];
@@ -129,8 +143,11 @@ export interface ReviewAnalysis {
   byMonth: Array<{ month: string; count: number }>;
   /** Review texts by language (ISO 639-1; "unknown" when it could not be told). */
   languages: Record<string, number>;
-  /** Texts in a language whose sentiment is not measured: left out of the sentiment figures. */
+  /** Texts whose sentiment is not measured (a language without a lexicon, or one not told with
+   *  confidence): left out of the sentiment figures. */
   sentimentNotMeasured: number;
+  /** Those texts by language ("unknown" when it could not be told). */
+  notMeasuredLanguages: Record<string, number>;
 }
 
 /** English sentiment (AFINN-165) of a text. */
@@ -165,6 +182,9 @@ export function analyseReviews(reviews: Review[], options: { now: Date; complete
     const s = t.language ? sentimentIn(t.text, t.language) : null;
     return s && t.language ? [{ review: t.review, text: t.text, language: t.language, ...s }] : [];
   });
+  const notMeasuredLanguages: Record<string, number> = {};
+  const measured = new Set(sentiments.map((s) => s.review));
+  for (const t of texts) if (!measured.has(t.review)) notMeasuredLanguages[t.written ?? 'unknown'] = (notMeasuredLanguages[t.written ?? 'unknown'] ?? 0) + 1;
   const pos = sentiments.filter((s) => s.score > 0).length;
   const neg = sentiments.filter((s) => s.score < 0).length;
 
@@ -227,6 +247,7 @@ export function analyseReviews(reviews: Review[], options: { now: Date; complete
     withTextShare: share(texts.length, n),
     languages,
     sentimentNotMeasured: texts.length - sentiments.length,
+    notMeasuredLanguages,
     monthlyVelocity: n ? Math.round((last365 / 12) * 100) / 100 : null,
     velocityTrend: last90 + previous90 > 0 ? Math.round(((last90 - previous90) / Math.max(1, previous90)) * 100) / 100 : null,
     positiveThemes: ranked(positive),

@@ -6,6 +6,11 @@
 import { COVERAGE_FLOOR, round, SCORE_KEYS, SCORE_MAX, SCORE_MIN } from '../../../common/constants.ts';
 import type { AbsentBecause, DataPoint, Recommendation, ScoreBreakdown, ScoreKey, ScorePart, Scores } from '../types.ts';
 import { dataPointDef, normalise } from './data-points.ts';
+import { isSampleSiteUrl } from './sample-sites.ts';
+
+/** How a sample business's homepage address reads: what it is, not the long address on the server
+ *  that makes it up (which, in a white-label report, would be ours). */
+const SAMPLE_HOMEPAGE = 'Example homepage (sample data)';
 
 export { SCORE_KEYS };
 /** Weights of the four scores in the overall. */
@@ -22,6 +27,7 @@ export function rawValue(point: DataPoint): string {
   if (point.status === 'not_applicable') return 'Not applicable';
   if (point.value === null) return 'None';
   if (typeof point.value === 'boolean') return point.value ? 'Yes' : 'No';
+  if (typeof point.value === 'string' && point.unit === 'URL' && isSampleSiteUrl(point.value)) return SAMPLE_HOMEPAGE;
   if (typeof point.value === 'string') return point.unit && point.unit !== 'text' && point.unit !== 'URL' ? `${point.value} ${point.unit}` : point.value;
   const n = Number.isInteger(point.value) ? String(point.value) : point.value.toFixed(2);
   const shown = point.unit === 'yes/no' || !point.unit ? n : withUnit(n, point.unit);
@@ -217,6 +223,9 @@ export const PREMISES: Record<string, (own: Map<string, DataPoint>, competitors:
   'reviews.negative_share': (o) => (numberOf(o, 'reviews.negative_share') ?? 0) > 0,
 };
 
+/** What a figure read from some texts only was read from: " (3 reviews measured, 2 not)". */
+const basis = (p: DataPoint) => (p.measuredOf ? ` (${p.measuredOf.measured} review${p.measuredOf.measured === 1 ? '' : 's'} measured, ${p.measuredOf.texts - p.measuredOf.measured} not)` : '');
+
 /** Points measured at their worst because of one fact are one action: the fact's. */
 const ABSENT_LEVER: Record<AbsentBecause, string> = { site_down: 'site.reachable', no_site: 'site.create', not_listed: 'listing.claim', no_reviews: 'reviews.ask' };
 /** The advice of the action that fixes such a fact (its title and why). */
@@ -268,7 +277,7 @@ export function recommend(points: DataPoint[], count = 5, context: RecommendCont
     const advice = e.because ? absentAdvice(e.because, context.sourceLabel ?? '') : dataPointDef(e.parts[0]!.key)!.advice!;
     const evidence = [...new Set(e.parts.map((p) => p.key))];
     const quotedKeys = e.because ? evidence.filter(isFact).slice(0, 3) : evidence.slice(0, 3);
-    const quoted = quotedKeys.map((k) => `${byKey.get(k)!.label}: ${formatValue(byKey.get(k)!)}`).join('; ');
+    const quoted = quotedKeys.map((k) => `${byKey.get(k)!.label}: ${formatValue(byKey.get(k)!)}${basis(byKey.get(k)!)}`).join('; ');
     const spread = e.because ? `${evidence.length - quotedKeys.length} ${e.because === 'no_reviews' ? 'review' : e.because === 'not_listed' ? 'listing' : 'website'} data point${evidence.length - quotedKeys.length === 1 ? '' : 's'} at their worst because of it` : '';
     const cited = [quoted, spread].filter(Boolean).join('; ');
     return { lever, title: advice[0], detail: `${advice[1]} (${cited}.)`, score, gain: round(gain, 2), evidence };

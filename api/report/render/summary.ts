@@ -69,6 +69,20 @@ export { websiteStatus };
 
 /** The report as `npm run report` prints it: the scores, the rank and share, how the overall is
  *  made, the competitors, the recommendations and the notes. */
+/** The business's review texts by language (by name), and the sentiment shares read from those
+ *  measured, with how many were not: a share is never given from texts that were not measured. */
+function reviewLanguagesLine(d: ReportData): string | null {
+  const point = (key: string) => d.business.dataPoints.find((p) => p.key === key);
+  const languages = point('reviews.languages');
+  if (!languages || languages.status !== 'measured' || typeof languages.value !== 'string') return null;
+  const [pos, neu, neg] = ['reviews.positive_share', 'reviews.neutral_share', 'reviews.negative_share'].map(point);
+  const basis = pos?.measuredOf;
+  const shares = [pos, neu, neg].every((p) => p?.status === 'measured' && typeof p.value === 'number')
+    ? `sentiment ${basis ? `of the ${basis.measured} measured (${basis.texts - basis.measured} not measured)` : '(all measured)'}: ${pos!.value}% positive, ${neu!.value}% neutral, ${neg!.value}% negative`
+    : 'sentiment not measured (no text in a language it is measured in)';
+  return `  Review languages       ${languages.value} · ${shares}`;
+}
+
 export function reportLines(d: ReportData): string[] {
   const b = d.business;
   const pad = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s.padEnd(n));
@@ -82,6 +96,7 @@ export function reportLines(d: ReportData): string[] {
     ...SCORE_KEYS.map((k) => `  ${SCORE_LABELS[k].padEnd(22)} ${scoreText(d, k, b.scores[k])}`),
     `  Data points            ${b.dataPoints.length} (${independent} independent measured, ${unknown} unknown)`,
     ...(visibilityLine(d) ? [visibilityLine(d)!] : []),
+    ...(reviewLanguagesLine(d) ? [reviewLanguagesLine(d)!] : []),
     overallWeightsText(d),
     '',
     'Rank  Business                          Miles  Website                     SoLV     Overall',
