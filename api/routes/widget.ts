@@ -24,6 +24,7 @@ import {
   publishedScoreCard,
   revokeKey,
   rotateKey,
+  scoreCardPreview,
   updateKey,
   widgetConfig,
   type WidgetKeyRow,
@@ -46,6 +47,8 @@ export function widgetRoutes(ctx: AppContext) {
       c.json(await updateKey({ ctx, access: await access(c), id: c.req.param('keyId'), input: c.req.valid('json') }), 200, NO_STORE),
     )
     .post('/widget/keys/:keyId/rotate', async (c) => c.json(await rotateKey({ ctx, access: await access(c), id: c.req.param('keyId') }), 200, NO_STORE))
+    // The live preview's score card: the one the key's widget publishes, read by the agency.
+    .get('/widget/keys/:keyId/score-card', async (c) => c.json(await scoreCardPreview({ ctx, access: await access(c), id: c.req.param('keyId') }), 200, NO_STORE))
     .post('/widget/keys/:keyId/revoke', async (c) => c.json(await revokeKey({ ctx, access: await access(c), id: c.req.param('keyId') }), 200, NO_STORE))
     .get('/widget/leads', async (c) => c.json({ leads: await listLeads({ ctx, access: await account(c) }) }, 200, NO_STORE))
     .get('/widget/leads.csv', async (c) => {

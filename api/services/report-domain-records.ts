@@ -24,21 +24,50 @@ export interface DomainSetup {
   /** When an unverified claim ends (null once verified). Until verified, another account that
    *  verifies first takes the domain. */
   claimExpiresAt: string | null;
-  /** The records the agency adds at its DNS host. */
-  records: { type: 'CNAME' | 'TXT'; name: string; value: string }[];
+  /** The records the agency adds at its DNS host: the one that points the domain at this server
+   *  (see `pointingRecord`) and the TXT record that proves control. */
+  records: DnsRecord[];
+  /** Why no record points the domain at this server, when none can (a base address on localhost). */
+  targetProblem: string | null;
+}
+
+export interface DnsRecord {
+  type: 'CNAME' | 'A' | 'AAAA' | 'TXT';
+  name: string;
+  value: string;
+}
+
+const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
+
+/**
+ * The record that points `domain` at the server of `baseUrl` (PUBLIC_BASE_URL). A CNAME may only
+ * name a host name, so a base address that is an IP gets an A (IPv4) or AAAA (IPv6) record to it;
+ * a name no public resolver answers (localhost, *.localhost, a name without a dot) gets none, and
+ * the problem says what the operator must do.
+ */
+export function pointingRecord(baseUrl: string, domain: string): { record: DnsRecord | null; problem: string | null } {
+  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
+  if (IPV4.test(host)) return { record: { type: 'A', name: domain, value: host }, problem: null };
+  if (host.includes(':')) return { record: { type: 'AAAA', name: domain, value: host }, problem: null };
+  if (host === 'localhost' || host.endsWith('.localhost') || !host.includes('.')) {
+    return {
+      record: null,
+      problem: `This service's own address (${host}) is not a public host name, so there is no address for your domain to point at yet: the service's operator must give it a public host name or IP address first. The TXT record below can be added now.`,
+    };
+  }
+  return { record: { type: 'CNAME', name: domain, value: host }, problem: null };
 }
 
 export function domainSetup(ctx: AppContext, row: { customDomain: string | null; domainToken: string | null; domainClaimedAt: Date | null; domainVerifiedAt: Date | null }): DomainSetup | null {
   if (!row.customDomain || !row.domainToken) return null;
+  const pointing = pointingRecord(ctx.env.PUBLIC_BASE_URL, row.customDomain);
   return {
     domain: row.customDomain,
     verified: row.domainVerifiedAt !== null,
     verifiedAt: row.domainVerifiedAt?.toISOString() ?? null,
     claimExpiresAt: row.domainVerifiedAt || !row.domainClaimedAt ? null : claimExpiry(row.domainClaimedAt).toISOString(),
-    records: [
-      { type: 'CNAME', name: row.customDomain, value: new URL(ctx.env.PUBLIC_BASE_URL).hostname },
-      { type: 'TXT', name: `${TXT_LABEL}.${row.customDomain}`, value: `${TXT_VALUE_PREFIX}${row.domainToken}` },
-    ],
+    records: [...(pointing.record ? [pointing.record] : []), { type: 'TXT', name: `${TXT_LABEL}.${row.customDomain}`, value: `${TXT_VALUE_PREFIX}${row.domainToken}` }],
+    targetProblem: pointing.problem,
   };
 }
 

@@ -1,7 +1,8 @@
 // A branding profile's own report domain (issue 25, decision 0172): the agency points a host of
-// its own (reports.agency.example) at the product with a CNAME and proves it controls it with a
-// TXT record; once verified, every link of that profile's e-mails goes to that host, and that host
-// serves only that agency's reports and the pages their links open (api/lib/report-host.ts).
+// its own (reports.agency.example) at the product with a CNAME (an A or AAAA record when the
+// product is on an IP address) and proves it controls it with a TXT record; once verified, every
+// link of that profile's e-mails goes to that host, and that host serves only that agency's
+// reports and the pages their links open (api/lib/report-host.ts).
 // A domain is an agency's only once verified (issue 36, decision 0213): adding it is a claim that
 // blocks nobody, so any number of agencies may claim one domain, each with its own token. The
 // first to verify keeps it (one verified row per domain, by a unique index); the other claims are
@@ -112,7 +113,7 @@ export async function verifyReportDomain(ctx: AppContext, access: ConsultantAcce
     // Released by another profile's verification that finished before this one began (two at
     // once, decision 0213): say so, as a verification that lost in the middle does.
     const released = row.domainReleased;
-    if (released?.reason === 'taken') return { domain: released.domain, verified: false, verifiedAt: null, claimExpiresAt: null, records: [], problem: TAKEN_MESSAGE(released.domain), released: true };
+    if (released?.reason === 'taken') return { domain: released.domain, verified: false, verifiedAt: null, claimExpiresAt: null, records: [], targetProblem: null, problem: TAKEN_MESSAGE(released.domain), released: true };
     throw new AppError('not_found', 'Add a report domain first.');
   }
   if (setup.verified) return { ...setup, problem: null };

@@ -323,6 +323,26 @@ export async function publishedScoreCard(ctx: AppContext, key: WidgetKeyRow): Pr
   return { scoreCard: latest?.data ? scoreCardOf(latest.data as ReportData) : null, website };
 }
 
+/** Why a key's score card shows no scores: no score-card component, no client chosen, or the
+ *  chosen client's business has no report yet. */
+export type ScoreCardGap = 'component' | 'no_client' | 'no_report';
+
+/** /widget's live preview of a key's score card: what `publishedScoreCard` answers the widget,
+ *  with the chosen client's name and, when there are no scores, why (the agency sees the reason;
+ *  the visitor sees "No scores are published yet."). */
+export async function scoreCardPreview({ ctx, access, id }: { ctx: AppContext; access: ConsultantAccess; id: string }): Promise<{
+  scoreCard: ScoreCardData | null;
+  website: string | null;
+  clientName: string | null;
+  gap: ScoreCardGap | null;
+}> {
+  const key = await ownedKey(ctx, access, id);
+  const published = await publishedScoreCard(ctx, key);
+  const client = key.scoreCardClientId ? await ctx.db.query.clients.findFirst({ where: and(eq(clients.id, key.scoreCardClientId), eq(clients.consultantId, key.consultantId)) }) : undefined;
+  const gap: ScoreCardGap | null = published.scoreCard ? null : !key.components.includes('score-card') ? 'component' : !client ? 'no_client' : 'no_report';
+  return { ...published, clientName: client?.clientName ?? null, gap };
+}
+
 // ---- The agency's leads ------------------------------------------------------------------
 
 export interface LeadSummary {

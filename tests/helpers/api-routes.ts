@@ -102,6 +102,7 @@ export const ROUTES: Record<string, RouteRule> = {
   'PUT /api/widget/keys/:keyId': { access: 'signed-in' },
   'POST /api/widget/keys/:keyId/rotate': { access: 'signed-in' },
   'POST /api/widget/keys/:keyId/revoke': { access: 'signed-in' },
+  'GET /api/widget/keys/:keyId/score-card': { access: 'signed-in' },
   'GET /api/widget/leads': { access: 'signed-in' },
   'GET /api/widget/leads.csv': { access: 'signed-in' },
   'POST /api/widget/leads/:leadId/convert': { access: 'signed-in' },

@@ -1,12 +1,14 @@
 // A branding profile's report domain on /branding (decisions 0172, 0213): add a host of the
-// agency's own, the two DNS records to create, "Check DNS", and the state: verified; a claim not
+// agency's own, the DNS records to create (each value with a copy button), "Check DNS", and the state: verified; a claim not
 // verified yet (which holds nothing: the first account to verify gets the domain, and it ends on
 // its date); or a note that a claim was released (another account verified first, or 7 days).
 import { useState, type FormEvent } from 'react';
+import type { DnsRecord } from '../../../api/services/report-domain-records.ts';
 import type { DomainSetup } from '../../../api/services/report-domains.ts';
 import type { ReleasedDomain } from '../../../db/schema/consultants.ts';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
 import { toast } from '../../lib/toasts.ts';
+import CopyButton from '../ui/copy-button.tsx';
 
 const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
 
@@ -21,6 +23,54 @@ function ReleasedNote({ released, onDismiss }: { released: ReleasedDomain; onDis
       </p>
       <button type="button" className="btn-link" onClick={onDismiss}>Dismiss</button>
     </div>
+  );
+}
+
+const POINTS_AT: Record<DnsRecord['type'], string | null> = {
+  CNAME: null,
+  A: 'This service is reached at an IPv4 address, so the domain points at it with an A record (a CNAME can only name a host name).',
+  AAAA: 'This service is reached at an IPv6 address, so the domain points at it with an AAAA record (a CNAME can only name a host name).',
+  TXT: null,
+};
+
+/** Parts up to this long are kept on one line (they fit a 320 px screen's card); longer ones wrap
+ *  where the browser can (after a hyphen, or anywhere as a last resort). */
+const KEEP_WHOLE = 22;
+
+/** A host name or record value that wraps, when it must, after a dot or an "=": never inside a
+ *  DNS label ("_report-/domain") that fits on a line. */
+function Breakable({ text }: { text: string }) {
+  const parts = text.split(/(?<=[.=])/);
+  return <>{parts.map((part, i) => <span key={i} className={part.length <= KEEP_WHOLE ? 'dns-part' : undefined}>{i > 0 && <wbr />}{part}</span>)}</>;
+}
+
+/** One record: its type, name and value on rows of their own, each value with a copy button. */
+function DnsRecordView({ record, id }: { record: DnsRecord; id: string }) {
+  const hint = POINTS_AT[record.type];
+  return (
+    <section className="dns-record" aria-label={`${record.type} record`} data-testid={`dns-record-${record.type}`}>
+      <dl>
+        <div className="dns-row">
+          <dt>Type</dt>
+          <dd><code className="dns-type">{record.type}</code></dd>
+        </div>
+        <div className="dns-row">
+          <dt>Name</dt>
+          <dd>
+            <code className="dns-value" id={`${id}-name`} data-testid={`dns-${record.type}-name`}><Breakable text={record.name} /></code>
+            <CopyButton text={record.name} what={`the ${record.type} record's name`} targetId={`${id}-name`} />
+          </dd>
+        </div>
+        <div className="dns-row">
+          <dt>Value</dt>
+          <dd>
+            <code className="dns-value" id={`${id}-value`} data-testid={`dns-${record.type}`}><Breakable text={record.value} /></code>
+            <CopyButton text={record.value} what={`the ${record.type} record's value`} targetId={`${id}-value`} />
+          </dd>
+        </div>
+      </dl>
+      {hint && <p className="muted small dns-hint">{hint}</p>}
+    </section>
   );
 }
 
@@ -100,17 +150,13 @@ export default function DomainPanel({ profileId, domain, released, onChanged }: 
             Until it is verified this claim holds nothing: whoever verifies the domain first gets it.
             {domain.claimExpiresAt && ` Unverified, it ends on ${day(domain.claimExpiresAt)}.`}
           </p>
-          <p className="muted small">Add these two records at your DNS host, then check:</p>
-          <dl className="dns-records">
+          {domain.targetProblem && <p className="domain-target-problem" role="note" data-testid="domain-target-problem">{domain.targetProblem}</p>}
+          <p className="muted small">Add {domain.records.length === 1 ? 'this record' : `these ${domain.records.length} records`} at your DNS host, then check:</p>
+          <div className="dns-records">
             {domain.records.map((r) => (
-              <div key={r.type}>
-                <dt>{r.type}</dt>
-                <dd>
-                  <code className="breakable">{r.name}</code> → <code className="breakable" data-testid={`dns-${r.type}`}>{r.value}</code>
-                </dd>
-              </div>
+              <DnsRecordView key={r.type} record={r} id={`${profileId}-${r.type}`} />
             ))}
-          </dl>
+          </div>
         </>
       )}
       {problem && <p className="field-error" role="alert">{problem}</p>}

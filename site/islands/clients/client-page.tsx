@@ -8,7 +8,7 @@ import { toast } from '../../lib/toasts.ts';
 import { buildDashboard, type DashboardResponse, type DashboardView } from '../dashboard/dashboard-data.ts';
 import { Loading } from '../dashboard/dashboard-states.tsx';
 import RadarChart from '../dashboard/radar-chart.tsx';
-import TrendChart from '../dashboard/trend-chart.tsx';
+import { TrendHistory } from '../dashboard/trend-chart.tsx';
 import ClientForm from './client-form.tsx';
 import { AccessError, loadProfiles } from './clients-page.tsx';
 import { FREQUENCY_LABELS, fmtChange, fmtDay, unsubscribedText, mailProblemText, scoreText, STATUS_LABELS, type ClientDetail, type ProfileOption } from './clients-data.ts';
@@ -153,7 +153,7 @@ export default function ClientPage({ clientId }: { clientId: string }) {
         <div className="chart-grid">
           <section className="card" aria-labelledby="client-trend">
             <h2 className="card-title" id="client-trend">90-day trend</h2>
-            <TrendChart points={view.trend} days={90} />
+            <TrendHistory points={view.trend} days={90} reanalysisDays={view.reanalysisDays} company={view.business.company} />
           </section>
           <section className="card" aria-labelledby="client-radar">
             <h2 className="card-title" id="client-radar">Market position</h2>

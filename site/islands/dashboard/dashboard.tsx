@@ -8,11 +8,11 @@ import { MIN_MARKET_COMPETITORS, NO_MARKET, NOT_ENOUGH_DATA, progressPercent, ra
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { checkSession, STORAGE_PREFIX } from '../../lib/session.ts';
 import type { DashboardBusiness } from '../../../api/services/dashboard.ts';
-import { buildDashboard, errorStateOf, everyInterval, fmtDate, fmtDelta, fmtScore, type CompetitorView, type DashboardError, type DashboardResponse, type DashboardView } from './dashboard-data.ts';
+import { buildDashboard, errorStateOf, fmtDate, fmtDelta, fmtScore, type CompetitorView, type DashboardError, type DashboardResponse, type DashboardView } from './dashboard-data.ts';
 import { ErrorState, Loading, UpgradeOffer } from './dashboard-states.tsx';
 import PortfolioView from './portfolio.tsx';
 import RadarChart from './radar-chart.tsx';
-import TrendChart from './trend-chart.tsx';
+import { TrendHistory } from './trend-chart.tsx';
 import VisibilityCard from './visibility-card.tsx';
 import './dashboard.css';
 
@@ -223,12 +223,8 @@ function DashboardView({ view }: { view: DashboardView }) {
           <h2 className="card-title">90-Day Trend</h2>
           {!view.trendsIncluded ? (
             <p className="chart-empty">Trends are not part of your plan.</p>
-          ) : view.trend.length >= 2 ? (
-            <TrendChart points={view.trend} days={TREND_DAYS} />
           ) : (
-            <p className="chart-empty" data-testid="trend-empty">
-              Not enough history yet. The trend line needs at least two analyses in the last 90 days; {view.trend.length === 1 ? 'you have one so far' : 'none are recorded yet'}. Your business is re-analysed {everyInterval(view.reanalysisDays)}, so the line starts with the next analysis.
-            </p>
+            <TrendHistory points={view.trend} days={TREND_DAYS} reanalysisDays={view.reanalysisDays} />
           )}
         </div>
         <div className="card">

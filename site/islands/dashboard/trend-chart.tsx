@@ -1,9 +1,10 @@
 // The 90-day trend line: the overall score and the four scores of every snapshot, hand-drawn in
 // SVG (no chart library: the island stays small). Legend buttons hide and show a series.
+// `TrendHistory` is what a screen draws: the chart from two snapshots on, else why there is none.
 import { useEffect, useRef, useState } from 'react';
 import { SCORE_LABELS } from '../../../common/constants.ts';
 import type { ScoreKey } from '../../../api/report/types.ts';
-import { fmtDate, fmtDay, fmtScore, type TrendPoint } from './dashboard-data.ts';
+import { everyInterval, fmtDate, fmtDay, fmtScore, type TrendPoint } from './dashboard-data.ts';
 
 type Series = 'overall' | ScoreKey;
 export const SERIES: Array<{ key: Series; label: string; colour: string }> = [
@@ -88,5 +89,21 @@ export default function TrendChart({ points, days }: { points: TrendPoint[]; day
         ))}
       </figcaption>
     </figure>
+  );
+}
+
+/**
+ * A business's trend as every screen shows it (the dashboard, a consultant's client page): the
+ * chart once there are two snapshots in the window (one point is no line), else "Not enough
+ * history yet" with how many there are and when the next comes. `company` is given when the
+ * viewer is not the owner (a consultant), so the note names the business instead of "you".
+ */
+export function TrendHistory({ points, days, reanalysisDays, company }: { points: TrendPoint[]; days: number; reanalysisDays: number; company?: string }) {
+  if (points.length >= 2) return <TrendChart points={points} days={days} />;
+  const some = points.length === 1 ? (company ? 'there is one so far' : 'you have one so far') : 'none are recorded yet';
+  return (
+    <p className="chart-empty" data-testid="trend-empty">
+      Not enough history yet. The trend line needs at least two analyses in the last {days} days; {some}. {company ?? 'Your business'} is re-analysed {everyInterval(reanalysisDays)}, so the line starts with the next analysis.
+    </p>
   );
 }

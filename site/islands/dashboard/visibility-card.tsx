@@ -1,9 +1,10 @@
-// The dashboard's "Local visibility" card: the latest grid (the business's rank at each point of
-// the first keyword, coloured by band, its own cell outlined), Share of Local Voice, ARP and ATRP
-// per keyword, and the SoLV trend over the analyses of the trend window.
+// The dashboard's "Local visibility" card: the latest grid of each keyword searched (one tab per
+// keyword; the business's rank at each point, coloured by band, its own cell outlined), Share of
+// Local Voice, ARP and ATRP per keyword with the owner's saved keywords marked, the SoLV trend over
+// the analyses of the trend window, and the keywords form, filled with the keywords in use.
 import { cellText, MAX_VISIBILITY_KEYWORDS, RANK_BAND_ORDER, RANK_BANDS, rankBand } from '../../../common/visibility-bands.ts';
 import type { VisibilitySummary } from '../../../api/report/render/visibility.ts';
-import { useState } from 'react';
+import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
 import { fmtDay } from './dashboard-data.ts';
 
@@ -49,8 +50,83 @@ function Trend({ points }: { points: Array<{ at: number; solv: number }> }) {
   );
 }
 
-/** The owner's keywords: searched before the category's defaults from the next analysis on. */
-function KeywordsForm({ businessId, initial }: { businessId: string; initial: string[] }) {
+/** A saved keyword's mark: a star, read as "(saved)". */
+const SavedMark = () => (
+  <span className="vis-saved-mark" title="One of your saved keywords"><span aria-hidden="true">★</span><span className="sr-only"> (saved)</span></span>
+);
+
+const sameKeyword = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/** One tab per keyword searched, the grid of the chosen one below (the WAI-ARIA tabs pattern:
+ *  arrow keys, Home and End move between tabs, Tab goes on to the grid). */
+function KeywordGrids({ visibility, saved }: { visibility: VisibilitySummary; saved: string[] }) {
+  const [chosen, setChosen] = useState(0);
+  const id = useId();
+  const tabs = useRef<Array<HTMLButtonElement | null>>([]);
+  const keywords = visibility.keywords;
+  const current = keywords[Math.min(chosen, keywords.length - 1)]!;
+  const move = (to: number) => {
+    const next = (to + keywords.length) % keywords.length;
+    setChosen(next);
+    tabs.current[next]?.focus();
+  };
+  const onKey = (event: KeyboardEvent) => {
+    const moves: Record<string, number> = { ArrowRight: chosen + 1, ArrowDown: chosen + 1, ArrowLeft: chosen - 1, ArrowUp: chosen - 1, Home: 0, End: keywords.length - 1 };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    move(moves[event.key]!);
+  };
+  return (
+    <div className="vis-grids">
+      {keywords.length > 1 && (
+        <div className="vis-tabs" role="tablist" aria-label="Grid for keyword" onKeyDown={onKey}>
+          {keywords.map((k, i) => (
+            <button
+              key={k.keyword}
+              ref={(el) => { tabs.current[i] = el; }}
+              type="button"
+              role="tab"
+              id={`${id}-tab-${i}`}
+              aria-selected={i === chosen}
+              aria-controls={`${id}-panel`}
+              tabIndex={i === chosen ? 0 : -1}
+              className="vis-tab"
+              onClick={() => setChosen(i)}
+            >
+              {k.keyword}
+              {saved.some((s) => sameKeyword(s, k.keyword)) && <SavedMark />}
+            </button>
+          ))}
+        </div>
+      )}
+      <div id={`${id}-panel`} role={keywords.length > 1 ? 'tabpanel' : undefined} aria-labelledby={keywords.length > 1 ? `${id}-tab-${chosen}` : undefined} tabIndex={keywords.length > 1 ? 0 : undefined} className="vis-grid-panel">
+        <Grid keyword={current.keyword} ranks={current.ranks} size={visibility.size} />
+        <p className="muted small vis-grid-caption" data-testid="visibility-grid-caption">
+          "{current.keyword}": SoLV {current.solv.toFixed(2)}% · ARP {current.arp === null ? '–' : current.arp.toFixed(2)} · ATRP {current.atrp.toFixed(2)}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+/** Which keywords the grids searched, and whether they are the owner's or the category's. */
+function KeywordsInUse({ searched, saved }: { searched: string[]; saved: string[] }) {
+  const ownSearched = searched.filter((k) => saved.some((s) => sameKeyword(s, k)));
+  const notYet = saved.filter((s) => !searched.some((k) => sameKeyword(s, k)));
+  return (
+    <p className="muted small" data-testid="visibility-keywords-in-use">
+      {saved.length === 0
+        ? 'No keywords saved: the grids search your category\'s usual keywords.'
+        : `Saved keywords: ${saved.map((k) => `"${k}"`).join(', ')}${ownSearched.length ? ` (★ in the grids${ownSearched.length < searched.length ? '; the others are your category\'s usual keywords' : ''})` : ''}.`}
+      {notYet.length > 0 && ` ${notYet.map((k) => `"${k}"`).join(', ')} ${notYet.length === 1 ? 'is' : 'are'} searched from the next analysis, as many as your plan's grid takes.`}
+    </p>
+  );
+}
+
+/** The owner's keywords: searched before the category's defaults from the next analysis on. The
+ *  field starts with the saved keywords, or with the ones the latest grid searched when none are
+ *  saved, so it never reads empty while keywords are in use. */
+function KeywordsForm({ businessId, initial, onSaved }: { businessId: string; initial: string[]; onSaved: (keywords: string[]) => void }) {
   const [text, setText] = useState(initial.join(', '));
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -60,6 +136,7 @@ function KeywordsForm({ businessId, initial }: { businessId: string; initial: st
     const keywords = text.split(',').map((k) => k.trim()).filter(Boolean);
     try {
       const res = await apiRequest<{ keywords: string[] }>('PUT', `/api/business/${encodeURIComponent(businessId)}/visibility-keywords`, { keywords });
+      onSaved(res.keywords);
       setMessage({ ok: true, text: res.keywords.length ? `Saved. The next analysis searches ${res.keywords.map((k) => `"${k}"`).join(', ')} first.` : 'Saved. The next analysis searches your category\'s usual keywords.' });
     } catch (error) {
       const field = error instanceof ApiError ? Object.values(error.details.fields ?? {})[0] : undefined;
@@ -81,6 +158,8 @@ function KeywordsForm({ businessId, initial }: { businessId: string; initial: st
 }
 
 export default function VisibilityCard({ visibility, trend, businessId, keywords }: { visibility: VisibilitySummary | null; trend: Array<{ at: number; solv: number }>; businessId: string; keywords: string[] }) {
+  const [saved, setSaved] = useState(keywords);
+  const searched = visibility?.keywords.map((k) => k.keyword) ?? [];
   return (
     <section className="card visibility-card" aria-labelledby="visibility-title" data-testid="visibility-card">
       <h2 className="card-title" id="visibility-title">Local visibility</h2>
@@ -96,13 +175,14 @@ export default function VisibilityCard({ visibility, trend, businessId, keywords
           </p>
           {visibility.sampleData && <p className="muted small">Sample data: searches simulated by the sample provider.</p>}
           <div className="vis-body">
-            <Grid keyword={visibility.keywords[0]!.keyword} ranks={visibility.keywords[0]!.ranks} size={visibility.size} />
+            <KeywordGrids visibility={visibility} saved={saved} />
             <div>
               <table className="vis-keywords">
                 <caption className="sr-only">Share of Local Voice by keyword</caption>
                 <thead><tr><th scope="col">Keyword</th><th scope="col">SoLV</th><th scope="col">ATRP</th></tr></thead>
-                <tbody>{visibility.keywords.map((k) => <tr key={k.keyword}><th scope="row">{k.keyword}</th><td>{k.solv.toFixed(2)}%</td><td>{k.atrp.toFixed(2)}</td></tr>)}</tbody>
+                <tbody>{visibility.keywords.map((k) => <tr key={k.keyword}><th scope="row">{k.keyword}{saved.some((s) => sameKeyword(s, k.keyword)) && <SavedMark />}</th><td>{k.solv.toFixed(2)}%</td><td>{k.atrp.toFixed(2)}</td></tr>)}</tbody>
               </table>
+              <KeywordsInUse searched={searched} saved={saved} />
               <h3 className="vis-sub">SoLV trend</h3>
               <Trend points={trend} />
             </div>
@@ -111,10 +191,10 @@ export default function VisibilityCard({ visibility, trend, businessId, keywords
             {RANK_BAND_ORDER.map((b) => <li key={b}><span className="swatch" style={{ background: RANK_BANDS[b].fill }} />{RANK_BANDS[b].label}</li>)}
             <li><span className="swatch you-swatch" />Your business</li>
           </ul>
-          <p className="muted small">{visibility.size}×{visibility.size} grid, {visibility.radiusMiles.toFixed(2)} miles each way, "{visibility.keywords[0]!.keyword}" shown; {visibility.calls} searches made{visibility.cached ? `, ${visibility.cached} from the cache` : ''}.</p>
+          <p className="muted small">{visibility.size}×{visibility.size} grid, {visibility.radiusMiles.toFixed(2)} miles each way, {searched.length === 1 ? '1 keyword' : `${searched.length} keywords`}; {visibility.calls} searches made{visibility.cached ? `, ${visibility.cached} from the cache` : ''}.</p>
         </>
       )}
-      <KeywordsForm businessId={businessId} initial={keywords} />
+      <KeywordsForm businessId={businessId} initial={keywords.length ? keywords : searched} onSaved={setSaved} />
     </section>
   );
 }

@@ -4,7 +4,7 @@
 // profile's colours; and the leads the widgets brought in: scores, convert to client, CSV.
 import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import type { ClientSummary } from '../../../api/services/clients.ts';
-import type { LeadSummary, WidgetKeySummary } from '../../../api/services/widget.ts';
+import type { LeadSummary, ScoreCardGap, WidgetKeySummary } from '../../../api/services/widget.ts';
 import type { BrandingProfile } from '../../../api/services/branding-profiles.ts';
 import { LEAD_EMAIL_MODES, scoreCardChoiceError } from '../../../common/schemas/widget.ts';
 import { isMarket, NO_MARKET } from '../../../common/constants.ts';
@@ -183,16 +183,33 @@ function CopyBlock({ label, code, testId }: { label: string; code: string; testI
   );
 }
 
-/** The widget's own components with a stand-in API that answers with the profile's look. */
-function previewApi(config: WidgetConfig): WidgetApi {
-  const sample = { company: 'Sample Business', overall: 7.4, rank: 2, of: 10, rankText: 'Rank #2 of 10 nearby', scores: { reviews: 8.1, digitalPresence: 6.9, engagement: 7.2, marketShare: 5.8 }, sampleData: true };
+type ScoreCardPreview = Awaited<ReturnType<WidgetApi['scoreCard']>> & { clientName: string | null; gap: ScoreCardGap | null };
+
+/** The widget's own components over a preview API: the form answers with the profile's look and
+ *  sends nothing; the score card is the one the key publishes (its chosen client's latest report),
+ *  read through the agency's own route since the widget's is open only to the key's hostnames. */
+function previewApi(config: WidgetConfig, scoreCard: () => Promise<ScoreCardPreview>): WidgetApi {
   return {
     config: async () => config,
     known: () => config,
     submit: async () => Promise.reject({ status: 0, message: 'This is a preview: it sends nothing.' }),
     lead: async () => ({ status: 'pending' }),
-    scoreCard: async () => ({ scoreCard: sample, website: config.website }),
+    scoreCard,
   };
+}
+
+/** What the preview says about the score card's data, so no figure in it is a stand-in. */
+function ScoreCardNote({ preview }: { preview: ScoreCardPreview | null | 'failed' }) {
+  if (preview === null) return null;
+  const text =
+    preview === 'failed'
+      ? 'The score card could not be loaded. Reload the page to try again.'
+      : preview.scoreCard
+        ? `${preview.clientName ?? 'Your client'}'s latest scores, as the widget shows them.`
+        : preview.gap === 'no_report'
+          ? `${preview.clientName ?? 'The chosen client'} has no report yet, so the widget says "No scores are published yet." until the first report is made.`
+          : 'No client is chosen for the score card, so the widget says "No scores are published yet." Edit the key to choose the client whose scores it shows.';
+  return <p className="muted small widget-preview-note" data-testid="score-card-preview-note">{text}</p>;
 }
 
 function KeyCard({ widgetKey: key, profile, onEdit, onAction, busy }: { widgetKey: WidgetKeySummary; profile: BrandingProfile | null; onEdit: () => void; onAction: (a: 'rotate' | 'revoke') => void; busy: boolean }) {
@@ -208,7 +225,21 @@ function KeyCard({ widgetKey: key, profile, onEdit, onAction, busy }: { widgetKe
     }),
     [profile, key.components],
   );
-  const api = useMemo(() => previewApi(config), [config]);
+  const [cardPreview, setCardPreview] = useState<ScoreCardPreview | null | 'failed'>(null);
+  const scoreCard = useMemo(() => {
+    // One request per key and choice, shared by the card and the note beside it.
+    let sent: Promise<ScoreCardPreview> | null = null;
+    return () =>
+      (sent ||= apiRequest<ScoreCardPreview>('GET', `/api/widget/keys/${encodeURIComponent(key.id)}/score-card`).then(
+        (answer) => (setCardPreview(answer), answer),
+        (error: unknown) => {
+          setCardPreview('failed');
+          throw error;
+        },
+      ));
+    // The key's saved choice and components decide the card; a reload brings a new key object.
+  }, [key]);
+  const api = useMemo(() => previewApi(config, scoreCard), [config, scoreCard]);
   return (
     <section className="card widget-key" data-testid="widget-key" aria-labelledby={`key-${key.id}`}>
       <div className="widget-key-head">
@@ -263,6 +294,7 @@ function KeyCard({ widgetKey: key, profile, onEdit, onAction, busy }: { widgetKe
                 <ReportFormView api={api} />
               </Isolated>
             )}
+            {key.components.includes('score-card') && <ScoreCardNote preview={cardPreview} />}
             {key.components.includes('score-card') && (
               <Isolated>
                 <PublishedScoreCardView api={api} />
