@@ -185,16 +185,16 @@ describe('score card', () => {
     }
   });
 
-  it('takes the letters Inter lacks from Noto (Chinese and Japanese, Arabic), and only when a text has them', async () => {
+  it('takes the letters Inter lacks from Noto (Chinese and Japanese, Arabic, Korean), and only when a text has them', async () => {
     expect(fallbacksFor(NAMES.join(' '))).toEqual([]);
     expect(fallbacksFor('北京烤鸭店 すし匠')).toEqual(['Noto Sans SC']);
     expect(fallbacksFor('مطعم الشام · 北京')).toEqual(['Noto Sans Arabic', 'Noto Sans SC']);
-    // No font here has Korean: it stays Inter's box rather than a wrong glyph.
-    expect(fallbacksFor('한식당')).toEqual([]);
+    expect(fallbacksFor('한식당')).toEqual(['Noto Sans KR']);
+    // The space after a fallback run is Inter's (a right-to-left run would lay it out on its left).
     expect(fontRuns('#8  مطعم الشام (you)')).toEqual([
       { font: null, text: '#8  ' },
-      { font: 'Noto Sans Arabic', text: 'مطعم الشام ' },
-      { font: null, text: '(you)' },
+      { font: 'Noto Sans Arabic', text: 'مطعم الشام' },
+      { font: null, text: ' (you)' },
     ]);
     expect(pngSize(await renderScoreCard(reportDataFixture({ company: '北京烤鸭店 مطعم' })))).toEqual({ signature: 'PNG', width: 1200, height: 630 });
   });
