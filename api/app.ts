@@ -10,7 +10,7 @@ import { errorText } from './log.ts';
 import { noteStorageFault, storageError, storageFault } from './jobs/faults.ts';
 import { health } from './services/health.ts';
 import { errorAnswer, V1_PREFIX } from './lib/problem.ts';
-import type { WebhookFetchOptions } from './services/webhook-delivery.ts';
+import { webhookUrlRules, type WebhookFetchOptions } from './services/webhook-delivery.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { NOT_JSON_MESSAGE } from './lib/validate.ts';
 import { accountSecurityRoutes } from './routes/account-security.ts';
@@ -77,8 +77,10 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   app.route('/', billingRoutes(ctx));
   app.route('/', dataRightsRoutes(ctx));
   app.route('/', widgetRoutes(ctx));
-  app.route('/', apiKeyRoutes(ctx));
-  app.route('/v1', v1Routes(ctx, options.webhookUrls));
+  // The addresses webhook endpoints may have: public ones (tests: their local receivers too).
+  const webhookUrls = webhookUrlRules(ctx.env, options.webhookUrls);
+  app.route('/', apiKeyRoutes(ctx, webhookUrls));
+  app.route('/v1', v1Routes(ctx, webhookUrls));
 
   // The public API (/api/v1) answers errors as RFC 9457 problem details; the rest as { code, message, fields? }.
   const answer = (c: Context, error: AppError, status: ContentfulStatusCode = error.status) => {

@@ -137,6 +137,14 @@ const schema = z.object({
     .default('')
     .refine((v) => v === '' || v.split(',').every((p) => /^\d{1,5}$/.test(p.trim()) && Number(p) > 0 && Number(p) < 65536), 'must be a comma-separated list of port numbers')
     .transform((v) => (v === '' ? [] : v.split(',').map((p) => Number(p.trim())))),
+  // Tests only (the browser tests' webhook receiver): loopback ports webhook endpoints may point
+  // at, comma-separated. Refused with NODE_ENV=production; unset, endpoints must be public.
+  WEBHOOK_LOOPBACK_PORTS: z
+    .string()
+    .trim()
+    .default('')
+    .refine((v) => v === '' || v.split(',').every((p) => /^\d{1,5}$/.test(p.trim()) && Number(p) > 0 && Number(p) < 65536), 'must be a comma-separated list of port numbers')
+    .transform((v) => (v === '' ? [] : v.split(',').map((p) => Number(p.trim())))),
   // Billing (Stripe). Without the keys billing says it is not configured and plans are set by
   // `npm run admin -- set-plan` (decision 0012).
   STRIPE_SECRET_KEY: optional.refine((v) => v === undefined || /^(sk|rk)_(test|live)_\w+$/.test(v), 'must be a Stripe secret key (sk_test_…, sk_live_… or a restricted rk_… key)'),
@@ -162,6 +170,7 @@ const schema = z.object({
   if (env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY && env.STRIPE_SECRET_KEY.includes('_live_') !== env.STRIPE_PUBLISHABLE_KEY.includes('_live_')) {
     issues.addIssue({ code: 'custom', path: ['STRIPE_PUBLISHABLE_KEY'], message: 'must be of the same mode (test or live) as STRIPE_SECRET_KEY' });
   }
+  if (env.NODE_ENV === 'production' && env.WEBHOOK_LOOPBACK_PORTS.length) issues.addIssue({ code: 'custom', path: ['WEBHOOK_LOOPBACK_PORTS'], message: 'is for tests only: with NODE_ENV=production webhooks never go to this machine' });
   if (env.PLACES_PROVIDER === 'google' && !env.GOOGLE_PLACES_KEY) issues.addIssue({ code: 'custom', path: ['GOOGLE_PLACES_KEY'], message: 'is required when PLACES_PROVIDER=google' });
   if (env.PLACES_PROVIDER === 'yelp' && !env.YELP_API_KEY) issues.addIssue({ code: 'custom', path: ['YELP_API_KEY'], message: 'is required when PLACES_PROVIDER=yelp' });
 });

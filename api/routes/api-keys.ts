@@ -1,5 +1,6 @@
 // The /account screen's API keys (session cookie): list, create, roll, revoke; and the webhook
-// endpoints' delivery logs with resend. The service checks
+// endpoints (add, send a test event, remove) with their delivery logs and resend, through the same
+// service as the API's /api/v1/webhooks. The service checks
 // the plan and that each key id is the signed-in user's (another user's id answers 404).
 import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
@@ -9,14 +10,16 @@ import type { AppContext } from '../context.ts';
 import { unauthenticated } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { createApiKey, listApiKeys, ownedKey, revokeApiKey, rollApiKey } from '../services/api-keys.ts';
-import { listDeliveries, listWebhookEndpoints, resendDelivery } from '../services/webhooks.ts';
+import { createWebhookSchema } from '../../common/schemas/webhooks.ts';
+import type { WebhookFetchOptions } from '../services/webhook-delivery.ts';
+import { createWebhookEndpoint, deleteWebhookEndpoint, listDeliveries, listWebhookEndpoints, resendDelivery, sendTestEvent } from '../services/webhooks.ts';
 
 const NO_STORE = { 'Cache-Control': 'private, no-store' };
 
 /** Deliveries per page on the account screen. */
 export const SCREEN_LOG_PAGE = 10;
 
-export function apiKeyRoutes(ctx: AppContext) {
+export function apiKeyRoutes(ctx: AppContext, webhookUrls: WebhookFetchOptions = {}) {
   const viewer = async (c: { req: { raw: Request } }) => {
     const session = await ctx.auth.api.getSession({ headers: c.req.raw.headers });
     if (!session) throw unauthenticated();
@@ -46,6 +49,12 @@ export function apiKeyRoutes(ctx: AppContext) {
       const withLogs = await Promise.all(endpoints.map(async (e) => ({ ...e, ...(await listDeliveries({ ctx, userId, endpointId: e.id, limit: SCREEN_LOG_PAGE })) })));
       return c.json({ endpoints: withLogs }, 200, NO_STORE);
     })
+    // Add an endpoint (the secret in this answer only), send it a test event, remove it.
+    .post('/webhooks', async (c, next) => (await viewer(c), next()), validate('json', createWebhookSchema), async (c) =>
+      c.json(await createWebhookEndpoint({ ctx, userId: (await viewer(c)).id, input: c.req.valid('json'), urlRules: webhookUrls }), 201, NO_STORE),
+    )
+    .post('/webhooks/:endpointId/test', async (c) => c.json(await sendTestEvent({ ctx, userId: (await viewer(c)).id, endpointId: c.req.param('endpointId') }), 202, NO_STORE))
+    .delete('/webhooks/:endpointId', async (c) => c.json(await deleteWebhookEndpoint({ ctx, userId: (await viewer(c)).id, endpointId: c.req.param('endpointId') }), 200, NO_STORE))
     // Older deliveries of one endpoint, a page at a time ("Show older" on the screen).
     .get('/webhooks/:endpointId/deliveries', async (c) => {
       const cursor = c.req.query('cursor');

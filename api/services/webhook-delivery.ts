@@ -27,9 +27,16 @@ const EXCERPT_CHARS = 500;
 /** Tests only: reach a local receiver (loopback, its port). Production never passes these. */
 export type WebhookFetchOptions = Pick<SafeFetchOptions, 'allowLoopback' | 'extraPorts'>;
 
-export function webhookDeliverJob(fetchOptions: WebhookFetchOptions = {}): JobDefinition<WebhookDeliverPayload> {
+/** The rules an endpoint's address is held to: the tests' own, else WEBHOOK_LOOPBACK_PORTS (tests only), else none. */
+export function webhookUrlRules(env: Pick<AppContext['env'], 'WEBHOOK_LOOPBACK_PORTS'>, override?: WebhookFetchOptions): WebhookFetchOptions {
+  if (override) return override;
+  return env.WEBHOOK_LOOPBACK_PORTS.length ? { allowLoopback: true, extraPorts: env.WEBHOOK_LOOPBACK_PORTS } : {};
+}
+
+export function webhookDeliverJob(testFetchOptions?: WebhookFetchOptions): JobDefinition<WebhookDeliverPayload> {
   return {
     async run(ctx, job) {
+      const fetchOptions = webhookUrlRules(ctx.env, testFetchOptions);
       const { deliveryId, attempt, resend } = job.payload;
       if (typeof deliveryId !== 'string' || !Number.isInteger(attempt)) throw new PermanentJobError('payload needs deliveryId and attempt');
       const delivery = await ctx.db.query.webhookDeliveries.findFirst({ where: eq(webhookDeliveries.id, deliveryId) });

@@ -71,6 +71,25 @@ const envelope = <E extends WebhookEvent>(type: E) =>
     })
     .openapi(NAMES[type], { description: WEBHOOK_EVENT_LABELS[type] });
 
+/**
+ * The test event: sent to one endpoint when its owner asks (Send test on /account, or
+ * `POST /webhooks/{endpointId}/test`), whatever events it receives; one attempt, not retried.
+ */
+export const WEBHOOK_TEST_EVENT = 'webhook.test' as const;
+export const WEBHOOK_TEST_LABEL = 'A test you asked for (Send test): sent to that endpoint only, whatever its events';
+export const WEBHOOK_TEST_SCHEMA = z
+  .object({
+    type: z.literal(WEBHOOK_TEST_EVENT).describe('The event type.'),
+    timestamp: isoTime('When the test was asked for'),
+    data: z
+      .object({
+        endpointId: z.string().describe('The endpoint the test was sent to.'),
+        message: z.string().describe('A sentence saying this is a test; nothing happened in LocalRank.'),
+      })
+      .openapi('WebhookTestData'),
+  })
+  .openapi('WebhookTestEvent', { description: WEBHOOK_TEST_LABEL });
+
 /** The body of each event's delivery. */
 export const WEBHOOK_EVENT_SCHEMAS = {
   'report.completed': envelope('report.completed'),
@@ -89,15 +108,23 @@ export function webhookBody<E extends WebhookEvent>(type: E, data: WebhookEventD
   return JSON.stringify(schema.parse({ type, timestamp: now.toISOString(), data }));
 }
 
+/** The test event's body (WEBHOOK_TEST_SCHEMA), for the one endpoint it is sent to. */
+export function webhookTestBody(endpointId: string, now: Date): string {
+  return JSON.stringify(WEBHOOK_TEST_SCHEMA.parse({ type: WEBHOOK_TEST_EVENT, timestamp: now.toISOString(), data: { endpointId, message: 'A test event from LocalRank: nothing happened. Answer with any 2xx to show your endpoint works.' } }));
+}
+
 /** Each event as OpenAPI 3.1's `webhooks` has it: what is POSTed to a receiver, and what it answers. */
 export const webhookDefinitions = () =>
-  WEBHOOK_EVENTS.map((type) => ({
+  [...WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT].map((type: WebhookEvent | typeof WEBHOOK_TEST_EVENT) => ({
     method: 'post' as const,
     path: type,
     operationId: `${type.replace(/\.(\w)/, (_, c: string) => c.toUpperCase())}Webhook`,
     tags: ['Webhooks'],
-    summary: WEBHOOK_EVENT_LABELS[type],
-    description: `POSTed to each of your endpoints subscribed to \`${type}\`, signed per Standard Webhooks. The same \`webhook-id\` on every attempt of one delivery.`,
+    summary: type === WEBHOOK_TEST_EVENT ? WEBHOOK_TEST_LABEL : WEBHOOK_EVENT_LABELS[type],
+    description:
+      type === WEBHOOK_TEST_EVENT
+        ? 'POSTed to one endpoint when you ask for a test (Send test on your account page, or `POST /webhooks/{endpointId}/test`), whatever events it receives, signed per Standard Webhooks. One attempt, not retried.'
+        : `POSTed to each of your endpoints subscribed to \`${type}\`, signed per Standard Webhooks. The same \`webhook-id\` on every attempt of one delivery.`,
     security: [],
     request: {
       headers: z.object({
@@ -105,9 +132,9 @@ export const webhookDefinitions = () =>
         'webhook-timestamp': z.string().regex(/^[0-9]+$/).openapi({ description: 'When this attempt was signed, in seconds since 1970 (UTC).', example: '1767225600' }),
         'webhook-signature': z.string().openapi({ description: 'One or two (during a secret rotation) signatures, `v1,<base64>`, space-separated.', example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=' }),
       }),
-      body: { required: true, content: { 'application/json': { schema: WEBHOOK_EVENT_SCHEMAS[type] } } },
+      body: { required: true, content: { 'application/json': { schema: type === WEBHOOK_TEST_EVENT ? WEBHOOK_TEST_SCHEMA : WEBHOOK_EVENT_SCHEMAS[type] } } },
     },
     responses: {
-      200: { description: 'Any 2xx within 10 seconds: delivered. Any other answer, or none, is retried.' },
+      200: { description: type === WEBHOOK_TEST_EVENT ? 'Any 2xx within 10 seconds: delivered. Any other answer, or none, is shown as failed (a test is not retried).' : 'Any 2xx within 10 seconds: delivered. Any other answer, or none, is retried.' },
     },
   }));

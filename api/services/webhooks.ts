@@ -13,7 +13,8 @@ import { enqueue } from '../jobs/queue.ts';
 import { urlRefusal, type SafeFetchOptions, type SafeFetchRefusal } from '../lib/safe-fetch.ts';
 import { API_PLAN_MESSAGE } from './api-keys.ts';
 import { can } from './entitlements.ts';
-import { webhookBody, type WebhookEventData } from './webhook-events.ts';
+import { consumeRateLimit } from './rate-limit.ts';
+import { webhookBody, webhookTestBody, WEBHOOK_TEST_EVENT, type WebhookEventData } from './webhook-events.ts';
 
 export const WEBHOOK_DELIVER = 'webhook.deliver';
 export const WEBHOOK_ENDPOINT_LIMIT = 10;
@@ -30,6 +31,10 @@ async function planIncludesApi(ctx: AppContext, userId: string): Promise<boolean
   const owner = await ctx.db.query.users.findFirst({ where: eq(users.id, userId), columns: { subscriptionTier: true, subscriptionStatus: true } });
   return owner !== undefined && can(owner, 'api');
 }
+
+export const WEBHOOK_PLAN_MESSAGE = 'Webhooks are part of API access, in the Enterprise and Agency plans. Upgrade your plan to add or test an endpoint.';
+/** Test events one account may ask for in an hour. */
+export const WEBHOOK_TESTS_PER_HOUR = 30;
 
 export const webhookNotFound = () => new AppError('not_found', 'Webhook endpoint not found');
 export const deliveryNotFound = () => new AppError('not_found', 'Delivery not found');
@@ -98,6 +103,7 @@ const URL_REFUSALS: Partial<Record<SafeFetchRefusal, (detail: string) => string>
  * with the reason; names are resolved at delivery, where the same rules apply to the answer.
  */
 export async function createWebhookEndpoint({ ctx, userId, input, urlRules }: { ctx: AppContext; userId: string; input: CreateWebhookInput; urlRules?: Pick<SafeFetchOptions, 'allowLoopback' | 'extraPorts'> }) {
+  if (!(await planIncludesApi(ctx, userId))) throw new AppError('plan_required', WEBHOOK_PLAN_MESSAGE);
   const refusal = urlRefusal(new URL(input.url), urlRules);
   if (refusal) throw new AppError('invalid_input', 'Please check the highlighted fields.', { fields: { url: URL_REFUSALS[refusal.reason]?.(refusal.message) ?? refusal.message } });
   const [{ n }] = (await ctx.db.$read('SELECT count(*) AS n FROM webhook_endpoints WHERE user_id = ?1', [userId])) as [{ n: number }];
@@ -234,4 +240,23 @@ export async function resendDelivery({ ctx, userId, endpointId, deliveryId, now 
   const job: WebhookDeliverPayload = { deliveryId: delivery.id, attempt: delivery.attempts + 1, resend: true };
   await enqueue(ctx.db, { type: WEBHOOK_DELIVER, payload: { ...job }, key: `${WEBHOOK_DELIVER}:${delivery.id}:resend:${now.getTime()}`, maxAttempts: 3 });
   return { id: delivery.id, status: 'pending' as const };
+}
+
+/**
+ * Sends the test event (`webhook.test`, webhook-events.ts) to one endpoint now, whatever events it
+ * receives and even when disabled: one attempt, not retried, logged like any delivery (its answer
+ * counts for the endpoint's health). The plan must include the API; WEBHOOK_TESTS_PER_HOUR each.
+ */
+export async function sendTestEvent({ ctx, userId, endpointId, now = new Date() }: { ctx: AppContext; userId: string; endpointId: string; now?: Date }) {
+  const endpoint = await ownedEndpoint(ctx, userId, endpointId);
+  if (!(await planIncludesApi(ctx, userId))) throw new AppError('plan_required', WEBHOOK_PLAN_MESSAGE);
+  await consumeRateLimit({ ctx, input: { key: `webhook-test:user:${userId}`, limit: WEBHOOK_TESTS_PER_HOUR, windowMs: 3_600_000, message: `At most ${WEBHOOK_TESTS_PER_HOUR} test events an hour. Please try again later.` } });
+  const [delivery] = await ctx.db
+    .insert(webhookDeliveries)
+    .values({ endpointId: endpoint.id, messageId: newMessageId(), eventKey: `${WEBHOOK_TEST_EVENT}:${randomUUID()}`, type: WEBHOOK_TEST_EVENT, payload: webhookTestBody(endpoint.id, now), nextAttemptAt: now, createdAt: now })
+    .returning({ id: webhookDeliveries.id });
+  // A single attempt, as a resend is: no retry schedule after it.
+  const job: WebhookDeliverPayload = { deliveryId: delivery!.id, attempt: 1, resend: true };
+  await enqueue(ctx.db, { type: WEBHOOK_DELIVER, payload: { ...job }, key: `${WEBHOOK_DELIVER}:${delivery!.id}:1`, maxAttempts: 3 });
+  return { id: delivery!.id, type: WEBHOOK_TEST_EVENT, status: 'pending' as const };
 }

@@ -121,6 +121,10 @@ export const ROUTES: Record<string, RouteRule> = {
   'GET /api/webhooks/:endpointId/deliveries': { access: 'signed-in' },
   // Takes no body.
   'POST /api/webhooks/:endpointId/deliveries/:deliveryId/resend': { access: 'signed-in' },
+  'POST /api/webhooks': { access: 'signed-in', json: true },
+  // Take no body.
+  'POST /api/webhooks/:endpointId/test': { access: 'signed-in' },
+  'DELETE /api/webhooks/:endpointId': { access: 'signed-in' },
 };
 
 /** The public API's routes (an API key; tests/integration/api-v1.test.ts checks their answers against the document). */
@@ -143,6 +147,7 @@ export const V1_ROUTES = [
   'GET /api/v1/webhooks',
   'DELETE /api/v1/webhooks/:endpointId',
   'POST /api/v1/webhooks/:endpointId/rotate-secret',
+  'POST /api/v1/webhooks/:endpointId/test',
   'GET /api/v1/webhooks/:endpointId/deliveries',
   'POST /api/v1/webhooks/:endpointId/deliveries/:deliveryId/resend',
 ];

@@ -409,7 +409,15 @@ describe('public API: webhooks', () => {
       expect(hook.received).toHaveLength(2);
       expect(hook.received[1]!.headers['webhook-id']).toBe(headers['webhook-id']);
 
+      // A test event, although the endpoint receives only report.completed (issue 39).
+      const tested = await v1(owner.key, 'POST', `/webhooks/${endpoint.body.id}/test`);
+      expect(tested.status).toBe(202);
+      await drainWith(hook.port);
+      expect(hook.received).toHaveLength(3);
+      expect(JSON.parse(hook.received[2]!.body)).toMatchObject({ type: 'webhook.test', data: { endpointId: endpoint.body.id } });
+
       const stranger = await account();
+      expect((await v1(stranger.key, 'POST', `/webhooks/${endpoint.body.id}/test`)).status).toBe(404);
       expect((await v1(stranger.key, 'GET', `/webhooks/${endpoint.body.id}/deliveries`)).status).toBe(404);
       expect((await v1(stranger.key, 'POST', `/webhooks/${endpoint.body.id}/deliveries/${log.body.deliveries[0].id}/resend`)).status).toBe(404);
       expect((await v1(stranger.key, 'POST', `/webhooks/${endpoint.body.id}/rotate-secret`)).status).toBe(404);

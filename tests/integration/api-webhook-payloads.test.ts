@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pushNewAlerts } from '../../api/services/alert-push.ts';
 import { emitVisibilityChange } from '../../api/services/visibility-history.ts';
-import { emitEvent } from '../../api/services/webhooks.ts';
+import { emitEvent, sendTestEvent } from '../../api/services/webhooks.ts';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../../common/schemas/webhooks.ts';
 import { webhookDeliveries, webhookEndpoints } from '../../db/schema/api.ts';
 import { businessMetrics } from '../../db/schema/businesses.ts';
@@ -39,14 +39,17 @@ beforeAll(async () => {
   expect(await emitVisibilityChange(t.ctx, businessId, runs[1]!)).toBe(1);
   await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:r1', data: { reportId: 'r1', businessId, status: 'completed' } });
   await emitEvent(t.ctx, { userId: owner.userId, type: 'report.failed', eventKey: 'report.failed:r2', data: { reportId: 'r2', businessId, status: 'failed' } });
+  const [endpoint] = await t.ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.userId, owner.userId));
+  await sendTestEvent({ ctx: t.ctx, userId: owner.userId, endpointId: endpoint!.id });
   await emitEvent(t.ctx, { userId: owner.userId, type: 'lead.created', eventKey: 'lead.created:l1', data: { id: 'l1', fullName: 'Dana Whitfield', email: 'dana@whitfield.example', company: 'Whitfield Dental', sourceHostname: 'www.example-agency.com', widgetKeyId: 'k1', createdAt: new Date().toISOString() } });
 });
 afterAll(() => t.close());
 
 describe('the document', () => {
   it('has every event under webhooks, with its body schema and the signature headers', () => {
-    expect(Object.keys(doc.webhooks ?? {}).sort()).toEqual([...WEBHOOK_EVENTS].sort());
-    for (const event of WEBHOOK_EVENTS) {
+    // The events an endpoint subscribes to, and the test event (Send test).
+    expect(Object.keys(doc.webhooks ?? {}).sort()).toEqual([...WEBHOOK_EVENTS, 'webhook.test'].sort());
+    for (const event of [...WEBHOOK_EVENTS, 'webhook.test']) {
       const op = doc.webhooks[event]!.post;
       expect(op.requestBody.content['application/json']?.schema, event).toBeDefined();
       expect(op.parameters.filter((p) => p.in === 'header').map((p) => p.name).sort()).toEqual(['webhook-id', 'webhook-signature', 'webhook-timestamp']);
@@ -65,7 +68,7 @@ describe('what is sent', () => {
   it('each delivery, made by the producers, is its event as the document describes it', async () => {
     const [endpoint] = await t.ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.userId, owner.userId));
     const rows = await t.ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint!.id));
-    expect(new Set(rows.map((r) => r.type))).toEqual(new Set(WEBHOOK_EVENTS));
+    expect(new Set(rows.map((r) => r.type))).toEqual(new Set([...WEBHOOK_EVENTS, 'webhook.test']));
     for (const row of rows) {
       const body = JSON.parse(row.payload) as { type: WebhookEvent; data: Record<string, unknown> };
       const schema = doc.webhooks[row.type]!.post.requestBody.content['application/json']!.schema;

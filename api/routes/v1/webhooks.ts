@@ -1,5 +1,5 @@
 // Webhook endpoints over the API (api/services/webhooks.ts): create (the secret shown once), list,
-// delete, rotate the secret, the delivery log and resending one delivery.
+// delete, rotate the secret, send a test event, the delivery log and resending one delivery.
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { createWebhookSchema } from '../../../common/schemas/webhooks.ts';
 import type { AppContext } from '../../context.ts';
@@ -12,7 +12,9 @@ import {
   listWebhookEndpoints,
   resendDelivery,
   rotateWebhookSecret,
+  sendTestEvent,
   WEBHOOK_SECRET_OVERLAP_HOURS,
+  WEBHOOK_TESTS_PER_HOUR,
 } from '../../services/webhooks.ts';
 import type { WebhookFetchOptions } from '../../services/webhook-delivery.ts';
 import { describeFields, jsonContent, NO_STORE, pathId, problems, scope, type V1Env } from './common.ts';
@@ -93,6 +95,18 @@ const resend = createRoute({
   responses: { 202: jsonContent(z.object({ id: z.string().describe("The delivery's id."), status: z.literal('pending').describe('Queued to be sent now.') }), 'Queued.'), ...problems(404) },
 });
 
+const test = createRoute({
+  method: 'post',
+  path: '/webhooks/{endpointId}/test',
+  operationId: 'sendWebhookTest',
+  tags,
+  summary: 'Send a test event',
+  description: `Sends \`webhook.test\` to this endpoint now, whatever events it receives (a disabled one too): one attempt, not retried, in the delivery log with its answer. At most ${WEBHOOK_TESTS_PER_HOUR} an hour.`,
+  middleware: [scope('webhooks:write')] as const,
+  request: { params: endpointId },
+  responses: { 202: jsonContent(z.object({ id: z.string().describe("The test delivery's id, in the delivery log."), type: z.literal('webhook.test').describe('Always `webhook.test`.'), status: z.literal('pending').describe('Queued to be sent now.') }), 'Queued.'), ...problems(404) },
+});
+
 export function webhookRoutes(ctx: AppContext, urlRules?: WebhookFetchOptions) {
   const userId = (c: { get: (k: 'caller') => { userId: string } }) => c.get('caller').userId;
   return new OpenAPIHono<V1Env>()
@@ -101,6 +115,7 @@ export function webhookRoutes(ctx: AppContext, urlRules?: WebhookFetchOptions) {
     .openapi(remove, async (c) => c.json(await deleteWebhookEndpoint({ ctx, userId: userId(c), endpointId: c.req.valid('param').endpointId }), 200, NO_STORE))
     .openapi(rotate, async (c) => c.json(await rotateWebhookSecret({ ctx, userId: userId(c), endpointId: c.req.valid('param').endpointId }), 200, NO_STORE))
     .openapi(deliveries, async (c) => c.json(await listDeliveries({ ctx, userId: userId(c), endpointId: c.req.valid('param').endpointId, ...c.req.valid('query') }), 200, NO_STORE))
+    .openapi(test, async (c) => c.json(await sendTestEvent({ ctx, userId: userId(c), endpointId: c.req.valid('param').endpointId }), 202, NO_STORE))
     .openapi(resend, async (c) => {
       const { endpointId: id, deliveryId } = c.req.valid('param');
       return c.json(await resendDelivery({ ctx, userId: userId(c), endpointId: id, deliveryId }), 202, NO_STORE);

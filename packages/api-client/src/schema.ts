@@ -297,6 +297,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Sends `webhook.test` to this endpoint now, whatever events it receives (a disabled one too): one attempt, not retried, in the delivery log with its answer. At most 30 an hour.
+         */
+        post: operations["sendWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/{endpointId}/deliveries/{deliveryId}/resend": {
         parameters: {
             query?: never;
@@ -413,6 +433,26 @@ export interface webhooks {
          * @description POSTed to each of your endpoints subscribed to `visibility.changed`, signed per Standard Webhooks. The same `webhook-id` on every attempt of one delivery.
          */
         post: operations["visibilityChangedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test you asked for (Send test): sent to that endpoint only, whatever its events
+         * @description POSTed to one endpoint when you ask for a test (Send test on your account page, or `POST /webhooks/{endpointId}/test`), whatever events it receives, signed per Standard Webhooks. One attempt, not retried.
+         */
+        post: operations["webhookTestWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -580,6 +620,26 @@ export interface components {
              * @description When the previous scan was made (ISO 8601, UTC).
              */
             previousScannedAt: string;
+        };
+        /** @description A test you asked for (Send test): sent to that endpoint only, whatever its events */
+        WebhookTestEvent: {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type: "webhook.test";
+            /**
+             * Format: date-time
+             * @description When the test was asked for (ISO 8601, UTC).
+             */
+            timestamp: string;
+            data: components["schemas"]["WebhookTestData"];
+        };
+        WebhookTestData: {
+            /** @description The endpoint the test was sent to. */
+            endpointId: string;
+            /** @description A sentence saying this is a test; nothing happened in LocalRank. */
+            message: string;
         };
         ReportAccepted: {
             /** @description The report's id: GET /reports/{reportId}. */
@@ -3358,6 +3418,129 @@ export interface operations {
             };
         };
     };
+    sendWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id. */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The test delivery's id, in the delivery log. */
+                        id: string;
+                        /**
+                         * @description Always `webhook.test`.
+                         * @enum {string}
+                         */
+                        type: "webhook.test";
+                        /**
+                         * @description Queued to be sent now.
+                         * @enum {string}
+                         */
+                        status: "pending";
+                    };
+                };
+            };
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
+            400: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description Missing or invalid API key. */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (RFC 6750). */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
+            403: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem403"];
+                };
+            };
+            /** @description No such object, or one that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem404"];
+                };
+            };
+            /** @description The request body is over 64 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem413"];
+                };
+            };
+            /** @description Over the key's rate limit: see Retry-After. */
+            429: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    /** @description Seconds until the key may call again. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
+                };
+            };
+        };
+    };
     resendWebhookDelivery: {
         parameters: {
             query?: never;
@@ -3615,6 +3798,35 @@ export interface operations {
         };
         responses: {
             /** @description Any 2xx within 10 seconds: delivered. Any other answer, or none, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTestWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, the same on every attempt: ignore one seen before. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since 1970 (UTC). */
+                "webhook-timestamp": string;
+                /** @description One or two (during a secret rotation) signatures, `v1,<base64>`, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds: delivered. Any other answer, or none, is shown as failed (a test is not retried). */
             200: {
                 headers: {
                     [name: string]: unknown;
