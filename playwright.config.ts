@@ -49,6 +49,8 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // Report and journey tests read the e-mails at /dev/mailbox (off unless asked for).
       DEV_MAILBOX: 'true',
+      // White-label mail leaves from a neutral domain, as README asks an operator to set it.
+      WHITE_LABEL_MAIL_FROM: 'reports@client-reports.example',
       // Every e2e request comes from 127.0.0.1: generous intake limits so runs are not throttled.
       INTAKE_RATE_LIMIT_PER_IP: '100000',
       INTAKE_RATE_LIMIT_PER_EMAIL: '100000',

@@ -14,7 +14,7 @@ import { loadEnvOrExit } from '../api/env.ts';
 import { runWorker } from '../api/jobs/run-worker.ts';
 import { startScheduler } from '../api/jobs/schedule.ts';
 import { startReportFilesSweep } from '../api/report/files-sweep.ts';
-import { reportHostGate } from '../api/services/report-host.ts';
+import { REPORT_DOMAIN_NOT_FOUND, reportHostGate } from '../api/services/report-host.ts';
 import { securityHeaders } from '../api/lib/security-headers.ts';
 import { buildIfNeeded, SERVER_ENTRY } from './build-if-needed.ts';
 import { ALLOWED_METHODS, answerClientError, refuseMethod } from './lib/methods.ts';
@@ -58,11 +58,18 @@ const server = createServer(async (req, res) => {
   // TRACE, TRACK, CONNECT and the like: the web Request both handlers build refuses them (500).
   if (!ALLOWED_METHODS.has(req.method ?? '')) return refuseMethod(env, req, res);
   const host = await hostGate(req.headers.host, req.url ?? '/').catch(() => ({ kind: 'refused', status: 421, message: 'This host is not served here.' }) as const);
+  // A report domain's "not here" names nobody: not our 404 page, whose every line is ours.
+  const notFoundThere = () => {
+    res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...Object.fromEntries(pageHeaders) });
+    res.end(REPORT_DOMAIN_NOT_FOUND);
+  };
   if (host.kind === 'refused') {
+    if (host.status === 404) return notFoundThere();
     res.writeHead(host.status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...Object.fromEntries(pageHeaders) });
     return res.end(host.message);
   }
   if (serveStatic(req, res)) return;
+  if (host.kind === 'report-domain' && req.url?.startsWith('/_astro/')) return notFoundThere();
   compress(req, res, () => {
     if (req.url?.startsWith('/api/') || req.url === '/api') return api(req, res);
     for (const [name, value] of pageHeaders) res.setHeader(name, value);

@@ -191,6 +191,9 @@ export async function reportSender(
 /** A report's branding (see reportSender). */
 export const reportBranding = async (ctx: AppContext, report: { consultantId: string | null; brandingProfileId: string | null }) => (await reportSender(ctx, report)).branding;
 
+/** The branding of the verified report domain a profile serves: a page there without a report of its own (a used or bad link) still speaks in the agency's name. */
+export const domainBranding = async (ctx: AppContext, domain: { consultantId: string; profileId: string }) => reportBranding(ctx, { consultantId: domain.consultantId, brandingProfileId: domain.profileId });
+
 export async function brandingOf(ctx: AppContext, row: ProfileRow): Promise<Branding> {
   const file = logoFileOf(row.logoUrl);
   return {

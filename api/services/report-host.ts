@@ -6,6 +6,8 @@
 import { eq } from 'drizzle-orm';
 import { brandingProfiles } from '../../db/schema/consultants.ts';
 import type { AppContext } from '../context.ts';
+import type { Branding } from '../report/branding.ts';
+import { domainBranding } from './branding-profiles.ts';
 import { verifiedDomain } from './report-domains.ts';
 import { findReportByToken } from './reports.ts';
 
@@ -22,8 +24,16 @@ export function hostOf(header: string | undefined): string {
   return host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d+$/, '');
 }
 
-/** Paths a report domain serves without a report token: the page assets and the logos (public anyway). */
-const OPEN_PATHS = [/^\/_astro\/[\w.-]+$/, /^\/favicon\.svg$/, /^\/api\/branding\/logos\/[\w.-]+$/, /^\/delete-data$/];
+/** Paths a report domain serves without a report token: the page assets, the logos (public
+ *  anyway), the sample data's example homepages (their links in a white-label report), and the
+ *  "Delete my data" page. Not our favicon: a white-label page's icon is the agency's logo. */
+const OPEN_PATHS = [/^\/_astro\/[\w.-]+$/, /^\/api\/branding\/logos\/[\w.-]+$/, /^\/api\/sample-sites\/[\w./-]+$/, /^\/delete-data$/];
+
+/** What a report domain answers for a path it does not serve: a page that names nobody (not our
+ *  404 page, which is ours in every line). */
+export const REPORT_DOMAIN_NOT_FOUND =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>Page not found</title></head>' +
+  '<body><main><h1>Page not found</h1><p>There is no page at this address. If you followed a link from an e-mail, check that you opened the whole link.</p></main></body></html>';
 /** Paths that name a report by its token: served when the report is the agency's. */
 const REPORT_PATHS: Array<[RegExp, (url: URL, match: RegExpExecArray) => string | null]> = [
   [/^\/report\/([\w-]+)$/, (_, m) => m[1]!],
@@ -71,6 +81,14 @@ export function reportHostGate(ctx: AppContext) {
     }
     return { kind: 'refused', status: 404, message: 'Not found' };
   };
+}
+
+/** The agency's branding when the request came in on its verified report domain, else null (our own host). */
+export async function hostBranding(ctx: AppContext, hostHeader: string | null | undefined): Promise<Branding | null> {
+  const host = hostOf(hostHeader ?? undefined);
+  if (!host || LOOPBACK.has(host) || host === hostOf(new URL(ctx.env.PUBLIC_BASE_URL).host)) return null;
+  const domain = await verifiedDomain(ctx, host);
+  return domain ? await domainBranding(ctx, domain) : null;
 }
 
 /** Caddy's `on_demand_tls ask`: may a certificate be issued for this host? Ours or a verified report domain. */

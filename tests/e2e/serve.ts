@@ -2,8 +2,8 @@
 // the Stripe API (started here, on a free port) that delivers signed events to the server's
 // webhook. Where the double listens is written to E2E_DATA_DIR/stripe-double.json for the tests.
 // Report domains are verified against a DNS server on loopback whose TXT records the tests write
-// to E2E_DATA_DIR/dns-txt.json.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// to E2E_DATA_DIR/dns-txt*.json (one file per writer, so tests running at once lose none).
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadEnv } from '../../api/env.ts';
 import { setupBilling } from '../../api/services/billing/catalogue.ts';
@@ -20,7 +20,16 @@ const stripe = await startStripeDouble({
 Object.assign(process.env, stripe.env());
 await setupBilling({ ctx: { env: loadEnv(process.env) } });
 writeFileSync(join(process.env.E2E_DATA_DIR!, 'stripe-double.json'), JSON.stringify({ url: stripe.url, publishableKey: stripe.publishableKey }));
-const txtFile = join(process.env.E2E_DATA_DIR!, 'dns-txt.json');
-const dns = await startDnsServer(() => (existsSync(txtFile) ? (JSON.parse(readFileSync(txtFile, 'utf8')) as Record<string, string[]>) : {}));
+const dataDir = process.env.E2E_DATA_DIR!;
+/** A file caught half-written answers nothing this time; the test asks again. */
+const readTxt = (file: string): Record<string, string[]> => {
+  try {
+    return JSON.parse(readFileSync(join(dataDir, file), 'utf8')) as Record<string, string[]>;
+  } catch {
+    return {};
+  }
+};
+const txtRecords = () => Object.assign({}, ...readdirSync(dataDir).filter((f) => /^dns-txt.*\.json$/.test(f)).map(readTxt)) as Record<string, string[]>;
+const dns = await startDnsServer(txtRecords);
 process.env.DNS_SERVERS = dns.server;
 await import('../../scripts/start.ts');

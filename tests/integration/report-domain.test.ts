@@ -88,10 +88,10 @@ describe('a report domain', () => {
     const [notMine] = await t.ctx.db.select().from(reports).where(eq(reports.clientId, otherClient.id));
     const gate = reportHostGate(t.ctx);
     const host = 'reports.northstar.example';
-    for (const path of [`/report/${mine!.token}`, `/api/reports/${mine!.token}/report.pdf`, `/api/reports/${mine!.token}/score-card.png`, `/unsubscribe?token=${mine!.token}`, `/api/unsubscribe?token=${mine!.token}`, '/_astro/base.Ab12.css', '/delete-data']) {
+    for (const path of [`/report/${mine!.token}`, `/api/reports/${mine!.token}/report.pdf`, `/api/reports/${mine!.token}/score-card.png`, `/unsubscribe?token=${mine!.token}`, `/api/unsubscribe?token=${mine!.token}`, '/_astro/base.Ab12.css', '/delete-data', '/api/sample-sites/eyJuIjoiQmF5In0/']) {
       expect((await gate(`${host}:443`, path)).kind, path).toBe('report-domain');
     }
-    for (const path of [`/report/${notMine!.token}`, '/report/unknown-token-0000000000', '/', '/account', '/api/health', '/api/auth/me', '/dashboard']) {
+    for (const path of [`/report/${notMine!.token}`, '/report/unknown-token-0000000000', '/', '/account', '/api/health', '/api/auth/me', '/dashboard', '/favicon.svg']) {
       expect(await gate(host, path), path).toEqual({ kind: 'refused', status: 404, message: 'Not found' });
     }
     expect((await gate('evil.example', '/')).kind).toBe('refused');

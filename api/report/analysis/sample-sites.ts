@@ -45,6 +45,15 @@ export function decodeSiteId(id: string): SiteProfile | null {
   }
 }
 
+/** Whether an address is one of these pages (on whichever host served it). */
+export function isSampleSiteUrl(url: string): boolean {
+  try {
+    return new URL(url).pathname.startsWith(SAMPLE_SITES_PATH);
+  } catch {
+    return false;
+  }
+}
+
 export const sampleSiteUrl = (origin: string, profile: SiteProfile) => `${origin.replace(/\/$/, '')}${SAMPLE_SITES_PATH}${encodeSiteId(profile)}/`;
 
 /** JSON inside a <script> block: `<`, `>`, `&` and the line separators as \u escapes, so no `</script>` can close it. */

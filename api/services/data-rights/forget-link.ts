@@ -4,7 +4,10 @@
 // (forgetEmail). The request goes with it, so the link works once.
 import { eq } from 'drizzle-orm';
 import { businesses, reportRequests } from '../../../db/schema/businesses.ts';
+import { reports } from '../../../db/schema/reports.ts';
 import type { AppContext } from '../../context.ts';
+import type { Branding } from '../../report/branding.ts';
+import { reportBranding } from '../branding-profiles.ts';
 import { checkLink, signLink } from '../../lib/signed-link.ts';
 import { forgetEmail, type ErasureSummary } from './erasure.ts';
 
@@ -34,6 +37,15 @@ export async function lookupForgetLink(ctx: AppContext, token: string, now = new
     .where(eq(reportRequests.id, link.subject));
   if (!row) return { state: 'used' };
   return { state: 'confirm', email: row.email, company: row.company };
+}
+
+/** The branding of the report a link's request was answered with (an agency's widget lead's is
+ *  the agency's), while the request exists; null for our own reports and for a used or bad link. */
+export async function forgetLinkBranding(ctx: AppContext, token: string, now = new Date()): Promise<Branding | null> {
+  const link = await checkLink(ctx, 'forget-request', token, now);
+  if (link.state !== 'valid') return null;
+  const [report] = await ctx.db.select({ consultantId: reports.consultantId, brandingProfileId: reports.brandingProfileId }).from(reports).where(eq(reports.requestId, link.subject)).limit(1);
+  return report ? await reportBranding(ctx, report) : null;
 }
 
 /** The confirmation's POST: erases, or says why the link cannot. */
