@@ -48,6 +48,11 @@ describe('language', () => {
     ['Veldig god mat og hyggelig personale, vi kommer igjen.', 'no'],
     ['Ich empfehle es nicht.', 'de'],
     ["Ce n'était vraiment pas terrible.", 'fr'],
+    // A common word weighs more than a review word many languages write ("super", "problem").
+    ['Kein Problem, alles super.', 'de'],
+    ['Mai più, pessimo.', 'it'],
+    ['Mi comida estaba fría.', 'es'],
+    ['Best tacos in town, hands down', 'en'],
     // Two languages as likely, or no word of any: not told, never English by default.
     ['Prima', null],
     ['Salamat po', null],
@@ -144,6 +149,10 @@ describe('negation and idioms, by grammar', () => {
     ['Not the best pizza in town.', 'en', -1],
     // Idioms whose sense is not their words'.
     ["Ce n'était vraiment pas terrible.", 'fr', -1],
+    ["Je n'ai pas aimé.", 'fr', -1],
+    ['Je ne reviendrai jamais.', 'fr', -1],
+    ['Non mi è piaciuto per niente.', 'it', -1],
+    ['No me gustó.', 'es', -1],
     ['Pas top, pas terrible.', 'fr', -1],
     ["N'hésitez pas !", 'fr', 1],
     ["Couldn't be happier.", 'en', 1],

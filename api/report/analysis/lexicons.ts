@@ -29,8 +29,8 @@ export interface Lexicon {
   idioms: ReadonlyArray<{ words: readonly string[]; score: number }>;
   /** Words that end a clause ("but"). */
   breaks: ReadonlySet<string>;
-  /** Apostrophes separate words (French and Italian elision: "n'était", "l'attesa"); elsewhere
-   *  they join them ("don't" = "dont", as AFINN writes it). */
+  /** Every apostrophe separates words (French and Italian elision: "n'était", "l'attesa");
+   *  elsewhere all but the one of "n't" do ("don't" = "dont", as AFINN writes it). */
   elision: boolean;
 }
 
@@ -87,6 +87,9 @@ const AFINN = createRequire(import.meta.url)('sentiment/languages/en/labels.json
 const AFINN_WORDS: Record<string, number> = {};
 const AFINN_PHRASES: string[] = [];
 for (const [label, value] of Object.entries(AFINN)) {
+  // Words only: the package adds its emoji scores to this same list when it is loaded, and NFKD
+  // folds some of those to letters ("ℹ" to "i").
+  if (!/^[\p{Script=Latin}\d' -]+$/u.test(label)) continue;
   const folded = fold(label);
   if (!folded) continue;
   if (folded.includes(' ')) AFINN_PHRASES.push(`${folded} ${value}`);
@@ -108,12 +111,12 @@ export const LEXICONS = {
     {
       4: 'excelente excelentes buenisimo buenisima increible increibles maravilloso maravillosa fantastico fantastica espectacular recomendadisimo',
       3: 'estupendo estupenda genial perfecto perfecta delicioso deliciosa sabroso sabrosa encanta encanto encantado encantada feliz felices',
-      2: 'bueno buena buenos buenas bien recomiendo recomendado recomendable amable amables atento atenta atentos atentas amabilidad limpio limpia limpios rico rica ricos contento contenta contentos satisfecho satisfecha mejor mejores gracias agradable profesional profesionales honesto honesta puntual puntuales eficiente eficientes confiable',
-      1: 'calidad rapido rapida rapidos rapidas justo justos justa',
+      2: 'gusto gusta gustan gustaron bueno buena buenos buenas bien recomiendo recomendado recomendable amable amables atento atenta atentos atentas amabilidad limpio limpia limpios rico rica ricos contento contenta contentos satisfecho satisfecha mejor mejores gracias agradable profesional profesionales honesto honesta puntual puntuales eficiente eficientes confiable',
+      1: 'calidad rapido rapida rapidos rapidas justo justos justa volvere volveremos volvera',
       [-1]: 'tardaron caro frio fria frios nadie nunca espera esperar tarde cobraron',
       [-2]: 'mal mentira mentiras decepcion decepcionado decepcionada decepcionante sucio sucia sucios lento lenta lentos problema problemas queja quejas carisimo olvidaron ignoraron',
+      [-4]: 'malisimo malisima malisimos malisimas estafadores ladrones asqueroso asquerosa',
       [-3]: 'malo mala malos malas terrible terribles horrible horribles pesimo pesima pesimos peor fatal desastre grosero grosera groseros groseras maleducado irrespetuoso incompetente incompetentes estafa robo asco mentirosos',
-      [-4]: 'estafadores ladrones asqueroso asquerosa',
     },
     {
       negators: 'no nunca jamas ni tampoco sin nada',
@@ -125,8 +128,8 @@ export const LEXICONS = {
     {
       4: 'excellent excellente excellents excellentes parfait parfaite parfaits parfaites exceptionnel exceptionnelle exceptionnels exceptionnelles merveilleux merveilleuse merveilleuses fantastique fantastiques incroyable incroyables formidable formidables extraordinaire extraordinaires magnifique magnifiques',
       3: 'super genial geniale geniaux geniales top delicieux delicieuse delicieuses adore adorons adorable adorables ravi ravie ravis ravies superbe superbes impeccable impeccables sublime sublimes bravo',
-      2: 'bon bonne bons bonnes bien aimable aimables sympathique sympathiques sympa sympas agreable agreables accueillant accueillante accueillants accueillantes chaleureux chaleureuse chaleureuses gentil gentille gentils gentilles propre propres professionnel professionnelle professionnels professionnelles efficace efficaces rapide rapides competent competente competents competentes serviable serviables attentionne attentionnee attentionnes souriant souriante souriants souriantes merci satisfait satisfaite satisfaits satisfaites content contente contents contentes recommande recommandons recommandable conseille honnete honnetes ponctuel ponctuelle ponctuels meilleur meilleure meilleurs meilleures savoureux savoureuse savoureuses copieux copieuse heureux heureuse heureuses',
-      1: 'correct correcte corrects qualite raisonnable raisonnables frais fraiche fraiches',
+      2: 'aime aimee aimes aimons bon bonne bons bonnes bien aimable aimables sympathique sympathiques sympa sympas agreable agreables accueillant accueillante accueillants accueillantes chaleureux chaleureuse chaleureuses gentil gentille gentils gentilles propre propres professionnel professionnelle professionnels professionnelles efficace efficaces rapide rapides competent competente competents competentes serviable serviables attentionne attentionnee attentionnes souriant souriante souriants souriantes merci satisfait satisfaite satisfaits satisfaites content contente contents contentes recommande recommandons recommandable conseille honnete honnetes ponctuel ponctuelle ponctuels meilleur meilleure meilleurs meilleures savoureux savoureuse savoureuses copieux copieuse heureux heureuse heureuses',
+      1: 'correct correcte corrects qualite raisonnable raisonnables frais fraiche fraiches reviendrai reviendrons reviendra revenir',
       [-1]: 'attente attendre attendu cher chere chers cheres froid froide froids froides retard tard bruyant bruyante',
       [-2]: 'mal lent lente lents lentes sale sales decu decue decus decues decevant decevante decevants decevantes deception probleme problemes plainte dommage mediocre mediocres oublie oubliee oublies ignore ignoree desagreable desagreables mensonge mensonges',
       [-3]: 'mauvais mauvaise mauvaises terrible terribles horrible horribles affreux affreuse affreuses nul nulle nuls nulles pire pires catastrophe catastrophique catastrophiques desastre desastreux desastreuse impoli impolie impolis impolies grossier grossiere grossiers grossieres arnaque arnaques incompetent incompetente incompetents incompetentes honteux honteuse inadmissible inacceptable fuir menteur menteurs menteuse',
@@ -145,7 +148,7 @@ export const LEXICONS = {
       4: 'excelente excelentes otimo otima otimos otimas maravilhoso maravilhosa maravilhosos maravilhosas fantastico fantastica fantasticos perfeito perfeita perfeitos perfeitas incrivel incriveis sensacional espetacular',
       3: 'delicioso deliciosa deliciosos deliciosas adorei amei adoro recomendadissimo lindo linda impecavel impecaveis',
       2: 'bom boa bons boas bem recomendo recomendado recomendada simpatico simpatica simpaticos simpaticas atencioso atenciosa atenciosos atenciosas gentil gentis educado educada educados educadas limpo limpa limpos limpas profissional profissionais eficiente eficientes rapido rapida rapidos rapidas obrigado obrigada satisfeito satisfeita satisfeitos satisfeitas agradavel agradaveis melhor melhores honesto honesta pontual pontuais feliz felizes contente contentes gostei gostoso gostosa saboroso saborosa competente competentes prestativo prestativa prestativos',
-      1: 'qualidade justo justa',
+      1: 'qualidade justo justa voltarei voltaremos voltaria',
       [-1]: 'espera esperar demora demorou caros frio fria tarde ninguem',
       [-2]: 'mal lento lenta lentos lentas sujo suja sujos sujas problema problemas reclamacao decepcao decepcionado decepcionada decepcionante demorado demorada esqueceram ignoraram mentira mentiras desagradavel',
       [-3]: 'ruim ruins pessimo pessima pessimos pessimas horrivel horriveis terrivel terriveis pior piores grosso grossa grosseiro grosseira grosseiros incompetente incompetentes desastre lixo vergonha nojo',
@@ -161,8 +164,8 @@ export const LEXICONS = {
     {
       4: 'ausgezeichnet ausgezeichnete ausgezeichneter ausgezeichnetes ausgezeichneten hervorragend hervorragende hervorragender hervorragendes hervorragenden perfekt perfekte perfekter perfektes perfekten fantastisch fantastische fantastischer fantastisches fantastischen wunderbar wunderbare wunderbarer wunderbares wunderbaren grossartig grossartige grossartiger grossartiges grossartigen exzellent exzellente exzellenter exzellentes exzellenten spitze spitzenklasse traumhaft sensationell',
       3: 'super toll tolle toller tolles tollen lecker leckere leckerer leckeres leckeren klasse genial geniale genialer geniales genialen empfehlenswert empfehlenswerte empfehlenswerter empfehlenswertes begeistert',
-      2: 'gut gute guter gutes guten freundlich freundliche freundlicher freundliches freundlichen nett nette netter nettes netten sauber saubere sauberer sauberes sauberen schnell schnelle schneller schnelles schnellen kompetent kompetente kompetenter kompetentes kompetenten professionell professionelle professioneller professionelles professionellen zuverlassig zuverlassige zuverlassiger zuverlassiges zuverlassigen zufrieden zufriedene zufriedener danke empfehlen empfehle empfohlen hilfsbereit hilfsbereite hilfsbereiter hilfsbereites hilfsbereiten punktlich punktliche angenehm angenehme angenehmer angenehmes angenehmen ehrlich ehrliche ehrlicher beste bester bestes besten gerne gern',
-      1: 'qualitat fair faire preiswert gunstig gunstige frisch frische',
+      2: 'gefallen gefiel gefallt gut gute guter gutes guten freundlich freundliche freundlicher freundliches freundlichen nett nette netter nettes netten sauber saubere sauberer sauberes sauberen schnell schnelle schneller schnelles schnellen kompetent kompetente kompetenter kompetentes kompetenten professionell professionelle professioneller professionelles professionellen zuverlassig zuverlassige zuverlassiger zuverlassiges zuverlassigen zufrieden zufriedene zufriedener danke empfehlen empfehle empfohlen hilfsbereit hilfsbereite hilfsbereiter hilfsbereites hilfsbereiten punktlich punktliche angenehm angenehme angenehmer angenehmes angenehmen ehrlich ehrliche ehrlicher beste bester bestes besten gerne gern',
+      1: 'qualitat fair faire preiswert gunstig gunstige frisch frische wiederkommen',
       [-1]: 'warten wartezeit gewartet teuer teure teurer teures teuren kalt kalte kalter kaltes kalten spat laut niemand leider',
       [-2]: 'langsam langsame langsamer langsames langsamen schmutzig schmutzige dreckig dreckige enttauscht enttauschend enttauschende enttauschung problem probleme vergessen ignoriert beschwerde mangelhaft unzufrieden unangenehm unmoglich',
       [-3]: 'schlecht schlechte schlechter schlechtes schlechten schlechteste schrecklich schreckliche schrecklicher schreckliches schrecklichen furchtbar furchtbare furchtbarer furchtbares furchtbaren katastrophe katastrophal katastrophale unfreundlich unfreundliche unfreundlicher unfreundliches unfreundlichen unverschamt unverschamte unverschamter inkompetent inkompetente inkompetenter grauenhaft grauenvoll miserabel mies miese',
@@ -179,8 +182,8 @@ export const LEXICONS = {
     {
       4: 'eccellente eccellenti ottimo ottima ottimi ottime perfetto perfetta perfetti perfette fantastico fantastica fantastici fantastiche meraviglioso meravigliosa meravigliosi meravigliose straordinario straordinaria eccezionale eccezionali spettacolare spettacolari favoloso favolosa',
       3: 'buonissimo buonissima buonissimi buonissime delizioso deliziosa deliziosi deliziose squisito squisita stupendo stupenda bellissimo bellissima consigliatissimo impeccabile impeccabili',
-      2: 'buono buona buoni buone bene bravo brava bravi brave gentile gentili cortese cortesi simpatico simpatica simpatici simpatiche pulito pulita puliti pulite professionale professionali efficiente efficienti veloce veloci rapido rapida rapidi rapide grazie consiglio consigliato consigliata consigliati soddisfatto soddisfatta soddisfatti soddisfatte contento contenta contenti contente migliore migliori onesto onesta puntuale puntuali piacevole piacevoli accogliente accoglienti disponibile disponibili competente competenti gustoso gustosa',
-      1: 'qualita giusto giusta',
+      2: 'piace piaciuto piaciuta piaciuti piaciute buono buona buoni buone bene bravo brava bravi brave gentile gentili cortese cortesi simpatico simpatica simpatici simpatiche pulito pulita puliti pulite professionale professionali efficiente efficienti veloce veloci rapido rapida rapidi rapide grazie consiglio consigliato consigliata consigliati soddisfatto soddisfatta soddisfatti soddisfatte contento contenta contenti contente migliore migliori onesto onesta puntuale puntuali piacevole piacevoli accogliente accoglienti disponibile disponibili competente competenti gustoso gustosa',
+      1: 'qualita giusto giusta tornero torneremo',
       [-1]: 'attesa aspettare aspettato caro cari costoso costosa freddo fredda freddi fredde tardi nessuno ritardo',
       [-2]: 'male lento lenta lenti lente sporco sporca sporchi sporche deluso delusa delusi deluse deludente deludenti delusione problema problemi lamentela dimenticato ignorato bugia bugie sgradevole',
       [-3]: 'cattivo cattiva cattivi cattive pessimo pessima pessimi pessime terribile terribili orribile orribili peggiore peggio schifo schifoso schifosa vergogna vergognoso maleducato maleducata maleducati scortese scortesi incompetente incompetenti disastro',
@@ -215,7 +218,7 @@ export const LEXICONS = {
     {
       4: 'utmarkt utmarkta fantastisk fantastiskt fantastiska perfekt perfekta underbar underbart underbara suveran suverant suverana enastaende fenomenal fenomenalt',
       3: 'jattebra toppen grym grymt grymma lacker lackert lackra jattegod jattegott rekommenderas',
-      2: 'bra god gott goda trevlig trevligt trevliga snabb snabbt snabba ren rent rena proffsig proffsigt proffsiga professionell hjalpsam hjalpsamma nojd nojda rekommenderar rekommendera basta prisvard prisvart mysig mysigt mysiga fin fint fina prima',
+      2: 'gillade gillar bra god gott goda trevlig trevligt trevliga snabb snabbt snabba ren rent rena proffsig proffsigt proffsiga professionell hjalpsam hjalpsamma nojd nojda rekommenderar rekommendera basta prisvard prisvart mysig mysigt mysiga fin fint fina prima',
       1: 'okej rimlig rimligt rimliga kvalitet farsk farskt',
       [-1]: 'vanta vantade vantetid dyr dyrt dyra kall kallt kalla ingen',
       [-2]: 'langsam langsamt langsamma smutsig smutsigt smutsiga besviken besvikna besvikelse problem klagomal otrevlig otrevligt otrevliga missnojd missnojda medioker illa',
@@ -237,7 +240,9 @@ export type LexiconLanguage = keyof typeof LEXICONS;
 export function scoreWith(lexicon: Lexicon, text: string): { score: number; comparative: number } {
   let score = 0;
   let words = 0;
-  const prepared = lexicon.elision ? text.replace(/['’ʼ`´]/gu, ' ') : text;
+  // An apostrophe separates words ("I'll" is "I ll", not "ill"; "we'll" not "well"), except in
+  // English's "n't", which AFINN and the negators write joined ("dont").
+  const prepared = text.replace(lexicon.elision ? /['’ʼ`´]/gu : /['’ʼ`´](?!t(?!\p{L}))/giu, ' ');
   for (const clause of prepared.split(/[.!?;:,()[\]{}\n\r…"“”„«»¡¿]+|\s[-–—]+\s/u)) {
     const tokens = fold(clause).split(' ').filter(Boolean);
     words += tokens.length;
