@@ -200,14 +200,16 @@ export function fontRuns(text: string): Array<{ font: FallbackName | null; text:
     if (runs.at(-1)?.font === font) runs.at(-1)!.text += segment;
     else runs.push({ font, text: segment });
   }
-  // Spaces after a fallback run go with the next run: a right-to-left run would lay its trailing
-  // space out on its left ("השף(you)"), and an emoji font's space is twice as wide as Inter's.
+  // Spaces after a fallback run are Inter's, with the next run or on their own: a right-to-left
+  // run would lay its trailing space out on its left ("השף(you)"), and an emoji font's space is
+  // twice as wide as Inter's.
   for (let i = 0; i < runs.length - 1; i++) {
     const [run, next] = [runs[i]!, runs[i + 1]!];
     const spaces = run.font ? /\s+$/.exec(run.text)?.[0] : undefined;
     if (spaces && spaces.length < run.text.length) {
       run.text = run.text.slice(0, -spaces.length);
-      next.text = spaces + next.text;
+      if (next.font === null) next.text = spaces + next.text;
+      else runs.splice(i + 1, 0, { font: null, text: spaces });
     }
   }
   return runs;
