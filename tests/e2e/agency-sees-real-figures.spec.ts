@@ -3,6 +3,7 @@
 // /branding reads at 320 px, copies each value and points the domain at an IP with an A record;
 // the Local visibility card switches between the keywords' grids and shows the keywords in use;
 // a trend of one analysis says "Not enough history yet" on a client's page as on the dashboard.
+import AxeBuilder from '@axe-core/playwright';
 import { eq } from 'drizzle-orm';
 import type { Page } from '@playwright/test';
 import { analyseBusiness } from '../../api/report/analyse.ts';
@@ -21,6 +22,12 @@ async function shoot(page: Page, name: string, width: number, target?: ReturnTyp
   await page.setViewportSize({ width, height: 900 });
   if (target) await target.screenshot({ path: `test-results/screens/${name}-${width}.png` });
   else await page.screenshot({ path: `test-results/screens/${name}-${width}.png`, fullPage: true });
+}
+
+/** axe finds nothing in the part of the page a test is about. */
+async function expectAxeClean(page: Page, selector: string) {
+  const axe = await new AxeBuilder({ page }).include(selector).analyze();
+  expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
 }
 
 /** Nothing on the page is wider than the window. */
@@ -78,6 +85,7 @@ test("/widget's live preview shows the chosen client's score card, or says why t
   await expect(noReport.getByTestId('score-card-preview-note')).toHaveText('Luis Ortiz has no report yet, so the widget says "No scores are published yet." until the first report is made.');
   await expect(noReport.getByText('No scores are published yet.', { exact: true })).toBeVisible();
 
+  await expectAxeClean(page, '.widget-preview');
   for (const width of WIDTHS) await shoot(page, 'widget-preview', width, page.getByTestId('widget-key').first());
 });
 
@@ -104,6 +112,12 @@ test('the DNS card on /branding reads at 320 px, copies each value and points th
   await expect(txt.getByTestId('dns-TXT-name')).toHaveText(`_report-domain.${domain}`);
   await expect(txt.getByTestId('dns-TXT')).toHaveText('report-domain-verification=k3JdQ0s-TmV2ZXJHdWVzc2Vk');
   expect(await noSideScroll(page)).toBe(true);
+  // Each record's box, and every value and button in it, stays inside the card.
+  const overflowing = await panel.evaluate((el) => {
+    const right = el.getBoundingClientRect().right;
+    return [...el.querySelectorAll('.dns-record, .dns-record code, .dns-record button')].filter((child) => child.getBoundingClientRect().right > right + 0.5).map((child) => child.textContent);
+  });
+  expect(overflowing).toEqual([]);
   // At 320 px the long names wrap after a dot, never inside a label; the type is one word on one line.
   for (const id of ['dns-TXT-name', 'dns-A-name']) for (const after of await lineBreaksAfter(page, id)) expect(after, id).toBe('.');
   const typeBox = await txt.locator('.dns-type').boundingBox();
@@ -116,6 +130,7 @@ test('the DNS card on /branding reads at 320 px, copies each value and points th
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('report-domain-verification=k3JdQ0s-TmV2ZXJHdWVzc2Vk');
   await txt.getByRole('button', { name: "Copy the TXT record's name" }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`_report-domain.${domain}`);
+  await expectAxeClean(page, '[data-testid="domain-panel"]');
   for (const width of WIDTHS) await shoot(page, 'branding-dns-card', width, panel);
   await shoot(page, 'branding-dns-page', 320);
 
@@ -164,6 +179,7 @@ test("the Local visibility card switches between the keywords' grids and its fie
   await page.keyboard.press('ArrowRight');
   await expect(tabs.first()).toBeFocused();
   await tabs.nth(2).click();
+  await expectAxeClean(page, '[data-testid="visibility-card"]');
   for (const width of WIDTHS) await shoot(page, 'visibility-card-tabs', width, card);
 
   // Saving keywords marks those the grids searched and says when the others are searched.
@@ -194,5 +210,6 @@ test("a client's trend of one analysis says \"Not enough history yet\" as the da
     'Not enough history yet. The trend line needs at least two analyses in the last 90 days; there is one so far. Whitfield Dental is re-analysed every week, so the line starts with the next analysis.',
   );
   await expect(trend.getByTestId('trend-chart')).toHaveCount(0);
+  await expectAxeClean(page, '.chart-grid');
   for (const width of WIDTHS) await shoot(page, 'client-trend-one-point', width, trend);
 });

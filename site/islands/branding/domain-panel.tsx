@@ -33,9 +33,9 @@ const POINTS_AT: Record<DnsRecord['type'], string | null> = {
   TXT: null,
 };
 
-/** Parts up to this long are kept on one line (they fit a 320 px screen's card); longer ones wrap
- *  where the browser can (after a hyphen, or anywhere as a last resort). */
-const KEEP_WHOLE = 22;
+/** Parts up to this long are kept on one line (18 characters fit beside the copy button on a
+ *  320 px screen); longer ones wrap where the browser can (after a hyphen, else anywhere). */
+const KEEP_WHOLE = 18;
 
 /** A host name or record value that wraps, when it must, after a dot or an "=": never inside a
  *  DNS label ("_report-/domain") that fits on a line. */
