@@ -65,7 +65,7 @@ describe('language', () => {
     // "No" before a word turns it around.
     expect(sentimentIn('No es bueno', 'es')!.score).toBeLessThan(0);
     expect(sentimentIn('No fue malo', 'es')!.score).toBeGreaterThan(0);
-    expect(sentimentIn('Maden var meget god', 'da')).toBeNull();
+    expect(sentimentIn('Bardzo miła obsługa', 'pl')).toBeNull();
   });
 
   it.each([
@@ -93,8 +93,8 @@ describe('language', () => {
   });
 
   it('leaves reviews in other languages out of sentiment, never as neutral', () => {
-    const danish = analyseReviews([review('Personalet var meget uvenlige og maden var kold.')], { now: NOW, complete: true, ownerResponsesKnown: false });
-    expect(danish).toMatchObject({ sentimentAverage: null, positiveShare: null, neutralShare: null, sentimentNotMeasured: 1, languages: { da: 1 }, notMeasuredLanguages: { da: 1 } });
+    const polish = analyseReviews([review('Bardzo niemiła obsługa, jedzenie zimne.')], { now: NOW, complete: true, ownerResponsesKnown: false });
+    expect(polish).toMatchObject({ sentimentAverage: null, positiveShare: null, neutralShare: null, sentimentNotMeasured: 1, languages: { pl: 1 }, notMeasuredLanguages: { pl: 1 } });
     const mixed = analyseReviews([review('Excelente, muy buena atención.'), review('Great, lovely staff.'), review('Сервис ужасный')], { now: NOW, complete: true, ownerResponsesKnown: false });
     expect(mixed.positiveShare).toBe(100);
     expect(mixed.sentimentNotMeasured).toBe(1);
@@ -133,6 +133,23 @@ describe('language', () => {
   });
 });
 
+describe('themes in Dutch, Swedish, Danish and Norwegian', () => {
+  it('finds the staff and the wait in each, in its own language', () => {
+    const low = (text: string, language: string): Review => review(text, { rating: 1, language });
+    const r = analyseReviews(
+      [
+        low('Onvriendelijk personeel en een lange wachttijd.', 'nl'),
+        low('Otrevlig personal och lång väntetid.', 'sv'),
+        low('Uvenligt personale og lang ventetid, dårlig.', 'da'),
+        low('Uvennlig personale og lang ventetid, dårlig.', 'no'),
+      ],
+      { now: NOW, complete: true, ownerResponsesKnown: false },
+    );
+    expect(r.negativeShare).toBe(100);
+    expect(r.negativeThemes).toEqual(expect.arrayContaining([{ theme: 'staff', count: 4 }, { theme: 'wait time', count: 4 }]));
+  });
+});
+
 describe('negation and idioms, by grammar', () => {
   const sign = (text: string, language: string) => Math.sign(sentimentIn(text, language)!.score);
   // Each of these read the other way, or as neutral, before (decision 0222).
@@ -162,6 +179,13 @@ describe('negation and idioms, by grammar', () => {
     ['Nada mal, gostei.', 'pt', 1],
     ['Niet slecht.', 'nl', 1],
     ['Inte illa alls.', 'sv', 1],
+    ['Jeg kan ikke anbefale det.', 'da', -1],
+    ['Jeg anbefaler det ikke.', 'da', -1],
+    ['Ikke dårligt!', 'da', 1],
+    ['Maden var ikke god.', 'da', -1],
+    ['Jeg anbefaler det ikke.', 'no', -1],
+    ['Ikke verst!', 'no', 1],
+    ['Maten var ikke god, og servitøren var frekk.', 'no', -1],
     ['Nie wieder.', 'de', -1],
   ] as Array<[string, string, number]>)('%s (%s) reads %i', (text, language, expected) => expect(sign(text, language)).toBe(expected));
 

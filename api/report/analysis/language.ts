@@ -1,6 +1,6 @@
 // The language of a review, and its sentiment where we can measure it: English with AFINN-165
-// (the `sentiment` package's list); Spanish, French, Portuguese, German, Italian, Dutch and Swedish
-// with lexicons of our own on the same -5..+5 scale; all read by one scorer that follows negation
+// (the `sentiment` package's list); Spanish, French, Portuguese, German, Italian, Dutch, Swedish,
+// Danish and Norwegian with lexicons of our own on the same -5..+5 scale; all read by one scorer that follows negation
 // and idioms (lexicons.ts). A text whose language is not told with confidence, or is one we have
 // no lexicon for, is "not measured", never English and never neutral. Decisions 0152, 0207, 0222.
 import { ENGLISH_WORDS, LEXICONS, scoreWith, type LexiconLanguage } from './lexicons.ts';
@@ -16,7 +16,6 @@ const STOPWORDS: Record<string, string[]> = {
   it: ['il', 'gli', 'e', 'molto', 'con', 'per', 'che', 'di', 'un', 'una', 'non', 'ma', 'sono', 'era', 'della', 'anche', 'mai', 'piu', 'stato', 'stata', 'tutto', 'sempre', 'niente'],
   nl: ['het', 'een', 'en', 'ik', 'niet', 'zijn', 'met', 'voor', 'maar', 'heel', 'erg', 'ook', 'werd', 'wij', 'dit', 'naar', 'van', 'eten', 'personeel', 'bediening'],
   sv: ['och', 'att', 'det', 'som', 'pa', 'ar', 'jag', 'inte', 'med', 'har', 'till', 'av', 'vi', 'men', 'mycket', 'ocksa', 'var', 'maten', 'personalen', 'servicen', 'stallet'],
-  // Told apart so that they are named, not measured (no lexicon yet).
   da: ['og', 'det', 'er', 'ikke', 'jeg', 'meget', 'til', 'med', 'vi', 'af', 'som', 'har', 'men', 'godt', 'hvad', 'nogen', 'efter', 'ogsa', 'maden', 'personalet'],
   no: ['og', 'det', 'er', 'ikke', 'jeg', 'veldig', 'til', 'med', 'vi', 'av', 'som', 'har', 'men', 'godt', 'hva', 'noen', 'etter', 'ogsa', 'maten', 'personalet'],
 };

@@ -1,6 +1,7 @@
 // Review-word lexicons, on AFINN's -5..+5 scale, and the one scorer that reads them all. English
 // is AFINN-165 itself (the `sentiment` package's list); the others are lists of our own: the words
-// people use in reviews of local businesses, written folded (no accents, ß as ss; see matching.ts
+// people use in reviews of local businesses (Spanish, French, Portuguese, German, Italian, Dutch,
+// Swedish, Danish, Norwegian), written folded (no accents, ß as ss; see matching.ts
 // fold) in each form they take (gender, number, German endings). Decisions 0152, 0207 and 0222.
 //
 // Grammar, as far as a word list can follow it:
@@ -11,7 +12,7 @@
 //   ("pas vraiment terrible", "nicht so schlecht");
 // - a negator turns the first scored word up to three words after it around ("no lo recomiendo",
 //   "n'est pas bon", "not the best"); the negators that also come after the verb (German, Dutch,
-//   Swedish "nicht", "niet", "inte"; French "pas", "jamais") turn the nearest scored word up to
+//   Swedish, Danish, Norwegian "nicht", "niet", "inte", "ikke"; French "pas", "jamais") turn the nearest scored word up to
 //   four words before them when none follows ("Ich empfehle es nicht", "je recommande pas");
 // - a word that says how the writer feels about the whole ("leider", "unfortunately", "merci")
 //   is never turned.
@@ -99,7 +100,7 @@ for (const [label, value] of Object.entries(AFINN)) {
 export const ENGLISH_WORDS: Readonly<Record<string, number>> = AFINN_WORDS;
 
 /** Words about the whole visit, never turned by a negator. */
-const FIXED = new Set('unfortunately sadly thanks thank leider danke malheureusement merci lamentablemente desafortunadamente gracias purtroppo grazie infelizmente obrigado obrigada helaas bedankt tyvarr tack'.split(' '));
+const FIXED = new Set('unfortunately sadly thanks thank leider danke malheureusement merci lamentablemente desafortunadamente gracias purtroppo grazie infelizmente obrigado obrigada helaas bedankt tyvarr tack desvaerre dessverre tak takk'.split(' '));
 
 export const LEXICONS = {
   en: lexicon(AFINN_WORDS, {
@@ -229,6 +230,42 @@ export const LEXICONS = {
       negators: 'inte ej aldrig inget inga utan',
       trailing: 'inte ej aldrig',
       idioms: 'inget speciellt -1; inget sarskilt -1; inte illa 2; aldrig mer -3; aldrig igen -3; inte bara 0; utan tvekan 0',
+      breaks: 'men',
+    },
+  ),
+  da: lexicon(
+    {
+      4: 'fantastisk fantastiske fremragende perfekt perfekte vidunderlig vidunderlige formidabel suveraen enestaende',
+      3: 'laekker laekkert laekre skon skont skonne dejlig dejligt dejlige anbefales',
+      2: 'god godt gode venlig venligt venlige flink flinke hurtig hurtigt hurtige ren rent rene professionel professionelle hjaelpsom hjaelpsomme tilfreds anbefaler anbefale bedste hyggelig hyggeligt fin fint kompetent kompetente',
+      1: 'rimelig rimeligt rimelige kvalitet frisk friske',
+      [-1]: 'vente ventetid ventede dyr dyrt dyre kold koldt kolde',
+      [-2]: 'langsom langsomt langsomme beskidt beskidte skuffet skuffende skuffelse problem problemer klage utilfreds uvenlig uvenlige middelmadig',
+      [-3]: 'darlig darligt darlige elendig elendigt elendige forfaerdelig forfaerdeligt forfaerdelige frygtelig frygteligt uhoflig uhoflige katastrofe vaerst vaerste',
+      [-4]: 'svindel svindlere ulaekker ulaekkert',
+    },
+    {
+      negators: 'ikke aldrig ingen intet uden',
+      trailing: 'ikke aldrig',
+      idioms: 'ikke darligt 2; ikke darlig 2; intet saerligt -1; aldrig igen -3; ikke kun 0; uden tvivl 0',
+      breaks: 'men',
+    },
+  ),
+  no: lexicon(
+    {
+      4: 'fantastisk fantastiske utmerket utmerkede perfekt perfekte stralende fremragende enestaende',
+      3: 'nydelig nydelige deilig deilige herlig herlige anbefales kjempegod kjempegodt kjempebra',
+      2: 'god godt gode bra vennlig vennlige hyggelig hyggelige rask raskt raske ren rent rene profesjonell profesjonelle hjelpsom hjelpsomme fornoyd fornoyde anbefaler anbefale beste fin fint flink flinke',
+      1: 'grei greit rimelig rimelige kvalitet fersk ferske',
+      [-1]: 'vente ventetid ventet dyr dyrt dyre kald kaldt kalde',
+      [-2]: 'treg tregt trege skitten skittent skitne skuffet skuffende skuffelse problem problemer klage misfornoyd uvennlig uvennlige middelmadig',
+      [-3]: 'darlig darlige elendig elendige forferdelig forferdelige fryktelig frekk frekke katastrofe verst verste',
+      [-4]: 'svindel svindlere ekkel ekkelt',
+    },
+    {
+      negators: 'ikke aldri ingen ingenting uten',
+      trailing: 'ikke aldri',
+      idioms: 'ikke darlig 2; ikke verst 2; ingenting spesielt -1; aldri igjen -3; ikke bare 0; uten tvil 0',
       breaks: 'men',
     },
   ),

@@ -1,5 +1,5 @@
 // Stage 4: what a place's reviews say. Rating and count come from the listing; velocity, recency,
-// star distribution, sentiment (in the review's language: English with AFINN-165, seven more with
+// star distribution, sentiment (in the review's language: English with AFINN-165, nine more with
 // lexicons of our own, others and texts whose language is not told not measured; see language.ts), owner
 // responses and recurring themes come from the reviews the provider gives.
 import type { Review } from '../types.ts';
@@ -25,6 +25,8 @@ const THEME_WORDS: Array<{ theme: string; en: string[]; whole: Partial<Record<st
       it: ['personale', 'staff', 'cameriere', 'camerieri', 'gentile', 'gentili', 'scortese', 'maleducato'],
       nl: ['personeel', 'bediening', 'ober', 'serveerster', 'vriendelijk', 'vriendelijke', 'onvriendelijk', 'onvriendelijke'],
       sv: ['personal', 'personalen', 'servitor', 'servitris', 'trevlig', 'trevliga', 'otrevlig', 'otrevliga'],
+      da: ['personale', 'personalet', 'betjening', 'betjeningen', 'tjener', 'venlig', 'venlige', 'uvenlig', 'uvenlige'],
+      no: ['personale', 'personalet', 'betjening', 'betjeningen', 'servitor', 'vennlig', 'vennlige', 'uvennlig', 'frekk'],
     },
   },
   {
@@ -38,6 +40,8 @@ const THEME_WORDS: Array<{ theme: string; en: string[]; whole: Partial<Record<st
       it: ['attesa', 'aspettare', 'aspettato', 'ritardo', 'veloce', 'veloci', 'lento', 'lenti'],
       nl: ['wachten', 'wachttijd', 'gewacht', 'snel', 'snelle', 'traag', 'langzaam'],
       sv: ['vanta', 'vantade', 'vantetid', 'snabb', 'snabbt', 'langsam', 'langsamt'],
+      da: ['vente', 'ventede', 'ventetid', 'hurtig', 'hurtigt', 'langsom', 'langsomt'],
+      no: ['vente', 'ventet', 'ventetid', 'rask', 'raskt', 'treg', 'tregt'],
     },
   },
   {
@@ -51,6 +55,8 @@ const THEME_WORDS: Array<{ theme: string; en: string[]; whole: Partial<Record<st
       it: ['prezzo', 'prezzi', 'caro', 'costoso', 'conto'],
       nl: ['prijs', 'prijzen', 'duur', 'dure', 'rekening', 'betaalbaar'],
       sv: ['pris', 'priset', 'priser', 'dyr', 'dyrt', 'notan', 'prisvart'],
+      da: ['pris', 'prisen', 'priser', 'dyr', 'dyrt', 'regningen'],
+      no: ['pris', 'prisen', 'priser', 'dyr', 'dyrt', 'regningen'],
     },
   },
   {
@@ -64,6 +70,8 @@ const THEME_WORDS: Array<{ theme: string; en: string[]; whole: Partial<Record<st
       it: ['qualita', 'cibo', 'delizioso', 'deliziosa', 'buonissimo'],
       nl: ['kwaliteit', 'eten', 'lekker', 'lekkere', 'smaak'],
       sv: ['kvalitet', 'maten', 'mat', 'smak', 'lacker'],
+      da: ['kvalitet', 'maden', 'mad', 'smag', 'laekker'],
+      no: ['kvalitet', 'maten', 'mat', 'smak', 'nydelig'],
     },
   },
   {
@@ -77,6 +85,8 @@ const THEME_WORDS: Array<{ theme: string; en: string[]; whole: Partial<Record<st
       it: ['telefono', 'risposto', 'spiegato', 'richiamato'],
       nl: ['telefoon', 'gebeld', 'teruggebeld', 'uitgelegd'],
       sv: ['telefon', 'ringde', 'svarade', 'forklarade'],
+      da: ['telefon', 'telefonen', 'ringede', 'svarede', 'forklarede'],
+      no: ['telefon', 'telefonen', 'ringte', 'svarte', 'forklarte'],
     },
   },
   {
@@ -90,6 +100,8 @@ const THEME_WORDS: Array<{ theme: string; en: string[]; whole: Partial<Record<st
       it: ['pulito', 'pulita', 'sporco', 'sporca', 'pulizia'],
       nl: ['schoon', 'schone', 'vies', 'vieze', 'smerig'],
       sv: ['ren', 'rent', 'smutsig', 'smutsigt', 'stadat'],
+      da: ['ren', 'rent', 'beskidt', 'beskidte', 'rengoring'],
+      no: ['ren', 'rent', 'skitten', 'skittent', 'renhold'],
     },
   },
   {
@@ -103,6 +115,8 @@ const THEME_WORDS: Array<{ theme: string; en: string[]; whole: Partial<Record<st
       it: ['appuntamento', 'prenotazione'],
       nl: ['afspraak', 'reservering', 'gereserveerd'],
       sv: ['bokning', 'bokade', 'bordsbokning'],
+      da: ['booking', 'bestilling', 'reservation'],
+      no: ['booking', 'bestilling', 'reservasjon'],
     },
   },
 ];
