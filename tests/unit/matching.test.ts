@@ -126,6 +126,11 @@ describe('names on pages and category words', () => {
     ['寿司 さくら', 'restaurant'],
     ['Clínica Dental Sonrisa', 'dentist'],
     ['Peluquería Ana', 'hair_salon'],
+    ['서울숯불갈비', 'restaurant'],
+    ['서울 숯불 갈비', 'restaurant'],
+    ['강남 치과', 'dentist'],
+    ['北京烤鸭餐厅', 'restaurant'],
+    ['ร้านอาหารบ้านสวน', 'restaurant'],
   ])('%s is a %s', (name, id) => expect(inferCategory(name)?.id).toBe(id));
   it('provider categories in other languages', () => {
     expect(categoryFromProvider('cafe')?.id).toBe('restaurant');

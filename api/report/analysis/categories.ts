@@ -2,7 +2,7 @@
 // words, the matching Google Places type and Yelp category alias, and the vocabulary the sample
 // provider uses to make a plausible local market for it. Keywords are matched folded (see
 // matching.ts) and come in the languages of the US markets and the providers' listings: English,
-// Spanish, French, Russian, Japanese.
+// Spanish, French, Russian, Japanese, Korean, Chinese, Thai.
 import { countPhrase, fold } from './matching.ts';
 
 export interface Category {
@@ -24,7 +24,7 @@ export const CATEGORIES: Category[] = [
   {
     id: 'dentist',
     label: 'Dentist',
-    keywords: ['dental', 'dentist', 'dentistry', 'smile', 'smiles', 'orthodontic', 'orthodontics', 'teeth', 'implants', 'dentista', 'dentistas', 'odontologia', 'dentaire', 'стоматология', 'стоматолог', '歯科'],
+    keywords: ['dental', 'dentist', 'dentistry', 'smile', 'smiles', 'orthodontic', 'orthodontics', 'teeth', 'implants', 'dentista', 'dentistas', 'odontologia', 'dentaire', 'стоматология', 'стоматолог', '歯科', '치과', '牙科', '牙醫', 'ทันตกรรม'],
     google: 'dentist',
     yelp: 'dentists',
     nameStems: ['Family', 'Bright', 'Gentle', 'Modern', 'Premier', 'Advanced', 'Pure', 'Park'],
@@ -36,7 +36,7 @@ export const CATEGORIES: Category[] = [
   {
     id: 'plumber',
     label: 'Plumber',
-    keywords: ['plumbing', 'plumber', 'plumbers', 'drain', 'drains', 'rooter', 'pipe', 'water heater', 'plomero', 'plomeria', 'fontanero', 'fontaneria', 'plombier', 'сантехник', '水道'],
+    keywords: ['plumbing', 'plumber', 'plumbers', 'drain', 'drains', 'rooter', 'pipe', 'water heater', 'plomero', 'plomeria', 'fontanero', 'fontaneria', 'plombier', 'сантехник', '水道', '설비', '배관', '水管'],
     google: 'plumber',
     yelp: 'plumbing',
     nameStems: ['Reliable', 'Express', 'Pro', 'Blue Line', 'Ace', 'Hometown', 'Precision', 'Rapid'],
@@ -48,7 +48,7 @@ export const CATEGORIES: Category[] = [
   {
     id: 'restaurant',
     label: 'Restaurant',
-    keywords: ['restaurant', 'grill', 'kitchen', 'bistro', 'cafe', 'coffee', 'diner', 'eatery', 'pizza', 'pizzeria', 'tacos', 'taqueria', 'bbq', 'barbecue', 'sushi', 'burger', 'burgers', 'noodle', 'noodles', 'ramen', 'pho', 'bakery', 'restaurante', 'cocina', 'cafeteria', 'panaderia', 'trattoria', 'brasserie', 'кафе', 'ресторан', 'кофейня', 'レストラン', 'カフェ', '食堂', '寿司', 'ラーメン', '喫茶'],
+    keywords: ['restaurant', 'grill', 'kitchen', 'bistro', 'cafe', 'coffee', 'diner', 'eatery', 'pizza', 'pizzeria', 'tacos', 'taqueria', 'bbq', 'barbecue', 'sushi', 'burger', 'burgers', 'noodle', 'noodles', 'ramen', 'pho', 'bakery', 'restaurante', 'cocina', 'cafeteria', 'panaderia', 'trattoria', 'brasserie', 'кафе', 'ресторан', 'кофейня', 'レストラン', 'カフェ', '食堂', '寿司', 'ラーメン', '喫茶', '식당', '레스토랑', '카페', '갈비', '고기', '치킨', '국밥', '餐厅', '餐廳', '饭店', '飯店', '咖啡', 'ร้านอาหาร', 'อาหาร', 'กาแฟ'],
     google: 'restaurant',
     yelp: 'restaurants',
     nameStems: ['Golden', 'Corner', 'Main Street', 'Little', 'Rustic', 'Urban', 'Harvest', 'Lone Star'],
@@ -60,7 +60,7 @@ export const CATEGORIES: Category[] = [
   {
     id: 'auto_repair',
     label: 'Auto repair',
-    keywords: ['auto', 'automotive', 'mechanic', 'garage', 'tire', 'tires', 'transmission', 'brake', 'brakes', 'collision', 'body shop', 'car', 'taller mecanico', 'mecanico', 'llantera', 'автосервис', '自動車整備'],
+    keywords: ['auto', 'automotive', 'mechanic', 'garage', 'tire', 'tires', 'transmission', 'brake', 'brakes', 'collision', 'body shop', 'car', 'taller mecanico', 'mecanico', 'llantera', 'автосервис', '自動車整備', '정비', '카센터', '汽车维修', '汽車維修'],
     google: 'car_repair',
     yelp: 'autorepair',
     nameStems: ['Precision', 'Honest', 'Main Street', 'Express', 'Certified', 'Pit Stop', 'Hometown', 'Eagle'],
@@ -72,7 +72,7 @@ export const CATEGORIES: Category[] = [
   {
     id: 'hair_salon',
     label: 'Hair salon',
-    keywords: ['salon', 'hair', 'barber', 'barbershop', 'stylist', 'beauty', 'spa', 'nails', 'peluqueria', 'barberia', 'estetica', 'coiffure', 'парикмахерская', 'салон красоты', '美容室'],
+    keywords: ['salon', 'hair', 'barber', 'barbershop', 'stylist', 'beauty', 'spa', 'nails', 'peluqueria', 'barberia', 'estetica', 'coiffure', 'парикмахерская', 'салон красоты', '美容室', '미용실', '헤어', '美发', '美髮', 'ร้านทำผม'],
     google: 'hair_salon',
     yelp: 'hair',
     nameStems: ['Studio', 'Luxe', 'Bella', 'Velvet', 'Urban', 'Golden', 'Mane', 'Serene'],
@@ -84,7 +84,7 @@ export const CATEGORIES: Category[] = [
   {
     id: 'law_firm',
     label: 'Law firm',
-    keywords: ['law', 'lawyer', 'lawyers', 'attorney', 'attorneys', 'legal', 'firm', 'esq', 'abogado', 'abogados', 'avocat', 'адвокат', '法律事務所'],
+    keywords: ['law', 'lawyer', 'lawyers', 'attorney', 'attorneys', 'legal', 'firm', 'esq', 'abogado', 'abogados', 'avocat', 'адвокат', '法律事務所', '법률', '변호사', '律师', '律師'],
     google: 'lawyer',
     yelp: 'lawyers',
     nameStems: ['Hill', 'Baker', 'Carter', 'Morgan', 'Reed', 'Walker', 'Ellis', 'Hayes'],
@@ -96,7 +96,7 @@ export const CATEGORIES: Category[] = [
   {
     id: 'fitness',
     label: 'Gym',
-    keywords: ['gym', 'fitness', 'crossfit', 'yoga', 'pilates', 'training', 'boxing', 'studio', 'gimnasio', 'фитнес', 'спортзал', 'ジム'],
+    keywords: ['gym', 'fitness', 'crossfit', 'yoga', 'pilates', 'training', 'boxing', 'studio', 'gimnasio', 'фитнес', 'спортзал', 'ジム', '헬스', '피트니스', '健身'],
     google: 'gym',
     yelp: 'gyms',
     nameStems: ['Iron', 'Peak', 'Core', 'Elevate', 'Summit', 'Pulse', 'Forge', 'Vital'],
@@ -108,7 +108,7 @@ export const CATEGORIES: Category[] = [
   {
     id: 'veterinarian',
     label: 'Veterinarian',
-    keywords: ['vet', 'veterinary', 'veterinarian', 'animal', 'pet', 'pets', 'clinic', 'veterinaria', 'veterinario', 'mascotas', 'ветеринарная', 'ветклиника', '動物病院'],
+    keywords: ['vet', 'veterinary', 'veterinarian', 'animal', 'pet', 'pets', 'clinic', 'veterinaria', 'veterinario', 'mascotas', 'ветеринарная', 'ветклиника', '動物病院', '동물병원', '宠物医院', '寵物醫院'],
     google: 'veterinary_care',
     yelp: 'vet',
     nameStems: ['Companion', 'Paws', 'Oak', 'Family', 'Meadow', 'Trusted', 'Happy Tails', 'Cedar'],
@@ -120,7 +120,7 @@ export const CATEGORIES: Category[] = [
   {
     id: 'real_estate',
     label: 'Real estate agency',
-    keywords: ['realty', 'real estate', 'realtor', 'realtors', 'homes', 'properties', 'property', 'bienes raices', 'inmobiliaria', 'недвижимость', '不動産'],
+    keywords: ['realty', 'real estate', 'realtor', 'realtors', 'homes', 'properties', 'property', 'bienes raices', 'inmobiliaria', 'недвижимость', '不動産', '부동산', '房地产', '房地產'],
     google: 'real_estate_agency',
     yelp: 'realestateagents',
     nameStems: ['Keystone', 'Heritage', 'Compass', 'Capital', 'Hometown', 'Prime', 'Legacy', 'Blue Door'],
