@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { fallbackFont, fallbacksFor, fallbacksRead, fontRuns, interFont, type Shaper } from '../../api/report/render/fonts.ts';
 import { glyphGroups } from '../../api/report/render/pdf-fallback.ts';
 import { renderPdf } from '../../api/report/render/pdf.ts';
-import { scoreCardTree } from '../../api/report/render/score-card.ts';
+import { renderScoreCard, scoreCardTree, visualWordOrder } from '../../api/report/render/score-card.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
 
 const LINKS = { methodologyUrl: 'https://localrank.example/methodology' };
@@ -91,9 +91,21 @@ describe('fonts for every script', () => {
   });
 });
 
+describe('the score card', () => {
+  it('shows the words of a right-to-left name in the order they are read (satori lays words out left to right)', async () => {
+    expect(visualWordOrder('מסעדת השף')).toBe('השף מסעדת');
+    expect(visualWordOrder('مطعم Pizza')).toBe('Pizza مطعم');
+    expect(visualWordOrder('Café שלום עולם')).toBe('Café עולם שלום');
+    expect(visualWordOrder('שלום 12 עולם')).toBe('עולם 12 שלום');
+    expect(visualWordOrder('Pizza 🍕 Bar')).toBe('Pizza 🍕 Bar');
+    // Every script renders (Gurmukhi's mark positioning made fontkit throw).
+    for (const name of [NAMES.mixed, NAMES.arabic, 'ਪੰਜਾਬੀ ਢਾਬਾ']) expect((await renderScoreCard(fixture([name]))).subarray(1, 4).toString()).toBe('PNG');
+  });
+});
+
 describe('the PDF text layer', () => {
   it('gives back every name as written', async () => {
-    const names = Object.values(NAMES);
+    const names = [...Object.values(NAMES), 'ਪੰਜਾਬੀ ਢਾਬਾ'];
     const text = await pdfText(await renderPdf(fixture(names), LINKS));
     for (const name of names) expect(text, name).toContain(name);
   });

@@ -114,8 +114,44 @@ function cardFonts(text: string): SatoriFont[] {
   return fonts;
 }
 
+const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
+const LTR = /[^\P{L}\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/u;
+
+/**
+ * The words of a text in the order they are seen. satori draws each word's letters right to left
+ * but lays words out left to right, so "מסעדת השף" showed its second word first. A run of
+ * right-to-left words (with the spaces between them) is reversed; a text whose first word with
+ * letters is right-to-left has its runs reversed as well ("مطعم Pizza" shows "Pizza مطعم").
+ */
+export function visualWordOrder(text: string): string {
+  if (!RTL.test(text)) return text;
+  const tokens = text.split(/(\s+)/).filter((t) => t !== '');
+  const rtl = (t: string) => RTL.test(t) && !LTR.test(t);
+  const runs: Array<{ rtl: boolean | 'space'; tokens: string[] }> = [];
+  const isSpace = (t: string) => /^\s+$/.test(t);
+  tokens.forEach((token, i) => {
+    const next = tokens.slice(i + 1).find((t) => !isSpace(t));
+    // A space between two right-to-left words belongs to their run; any other stays where it is.
+    const kind = isSpace(token) ? (runs.at(-1)?.rtl === true && next !== undefined && rtl(next) ? true : 'space') : rtl(token);
+    if (runs.at(-1)?.rtl === kind && kind !== 'space') runs.at(-1)!.tokens.push(token);
+    else runs.push({ rtl: kind, tokens: [token] });
+  });
+  for (const run of runs) if (run.rtl === true) run.tokens.reverse();
+  const first = tokens.find((t) => RTL.test(t) || LTR.test(t));
+  if (first !== undefined && rtl(first)) runs.reverse();
+  return runs.flatMap((r) => r.tokens).join('');
+}
+
+/** The tree with every text in the order satori is to lay it out. */
+function visual(node: Node | string): Node | string {
+  if (typeof node === 'string') return visualWordOrder(node);
+  const children = node.props.children;
+  if (children === undefined) return node;
+  return { ...node, props: { ...node.props, children: Array.isArray(children) ? children.map(visual) : visual(children) } };
+}
+
 export async function renderScoreCard(data: ReportData, branding: Branding | null = null): Promise<Buffer> {
-  const tree = scoreCardTree(data, branding);
+  const tree = visual(scoreCardTree(data, branding)) as Node;
   const svg = await satori(tree as unknown as Parameters<typeof satori>[0], { ...SCORE_CARD_SIZE, fonts: cardFonts(JSON.stringify(tree)) });
   return new Resvg(svg, { fitTo: { mode: 'width', value: SCORE_CARD_SIZE.width }, font: { loadSystemFonts: false } }).render().asPng();
 }
