@@ -1,9 +1,10 @@
 // npm run bench:js — the JavaScript the landing page `/` ships, gzip-compressed as a server
 // sends it (zlib default level), split into what loads with the page and what loads later
 // (client:visible islands, dynamic imports), from a fresh production build; then, opened in
-// Chromium at 1280 and 390 px, what every marketing page and /docs/api downloads before any
-// input. Budgets: 80 KB gzip in all on `/`; 15 KB before input on every one of those pages at
-// both widths (over it, the exit code is 1). 1 KB = 1000 bytes.
+// Chromium at 1280 and 390 px, what every marketing page, /docs/api, /login and /signup download
+// before any input (scripts/lib/script-bytes.ts). Budgets: 80 KB gzip in all on `/`; 15 KB before
+// input on every marketing page and /docs/api, 20 KB on /login and /signup, at both widths (over
+// it, the exit code is 1). 1 KB = 1000 bytes.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,12 +12,22 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from '@playwright/test';
 import { startBenchServer } from './lib/bench-server.ts';
 import { builtSiteUrl } from './lib/built-site-url.ts';
+import { scriptBytesBeforeInput } from './lib/script-bytes.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLIENT = join(ROOT, 'dist/client');
 const BUDGET_KB = 80;
 const ON_LOAD_BUDGET_KB = 15;
+const AUTH_ON_LOAD_BUDGET_KB = 20;
 const MARKETING_PAGES = ['/', '/faq', '/help-center', '/contact', '/privacy', '/terms'];
+/** Pages measured in Chromium, each with its budget before input (KB gzip). */
+const BROWSER_PAGES: ReadonlyArray<[page: string, budgetKb: number]> = [
+  ...MARKETING_PAGES.map((p): [string, number] => [p, ON_LOAD_BUDGET_KB]),
+  ['/docs/api', ON_LOAD_BUDGET_KB],
+  // The sign-in forms hydrate on first use, like the contact form (decision 0227).
+  ['/login', AUTH_ON_LOAD_BUDGET_KB],
+  ['/signup', AUTH_ON_LOAD_BUDGET_KB],
+];
 const WIDTHS = [1280, 390];
 /** After the network is idle, how long the page is left alone (idle callbacks, timers). */
 const QUIET_MS = 2000;
@@ -98,44 +109,35 @@ else console.log(`in all:  ${kb(total)} KB gzip (the ${BUDGET_KB} KB budget is t
 
 // What a browser downloads before any input, measured in Chromium (a static reading of the HTML
 // cannot tell when `client:visible` fires: an island above the fold hydrates at once).
-console.log(`\nDownloaded before any input, in Chromium (load, then quiet for ${QUIET_MS / 1000} s), per page — budget ${ON_LOAD_BUDGET_KB} KB gzip:`);
-console.log(`  ${'page'.padEnd(14)} ${WIDTHS.map((w) => `${w} px`.padStart(9)).join(' ')}`);
+console.log(`\nDownloaded before any input, in Chromium (load, then quiet for ${QUIET_MS / 1000} s), per page, KB gzip:`);
+console.log(`  ${'page'.padEnd(14)} ${WIDTHS.map((w) => `${w} px`.padStart(9)).join(' ')}   budget`);
 let over = false;
 const server = await startBenchServer({ ...builtSiteUrl(), WORKER: 'off' });
 let browser: Browser | undefined;
 try {
   const executablePath = process.env.CHROMIUM_PATH || spawnSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], { encoding: 'utf8' }).stdout.trim();
   browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-  for (const page of [...MARKETING_PAGES, '/docs/api']) {
+  for (const [page, budgetKb] of BROWSER_PAGES) {
     const cells: string[] = [];
     for (const width of WIDTHS) {
-      const bytes = await scriptBytesBeforeInput(browser, `http://127.0.0.1:${server.port}${page}`, width);
-      if (bytes > ON_LOAD_BUDGET_KB * 1000) over = true;
-      cells.push(`${kb(bytes)} KB${bytes > ON_LOAD_BUDGET_KB * 1000 ? '!' : ' '}`.padStart(9));
+      const bytes = await measureInBrowser(browser, `http://127.0.0.1:${server.port}${page}`, width);
+      if (bytes > budgetKb * 1000) over = true;
+      cells.push(`${kb(bytes)} KB${bytes > budgetKb * 1000 ? '!' : ' '}`.padStart(9));
     }
-    console.log(`  ${page.padEnd(14)} ${cells.join(' ')}`);
+    console.log(`  ${page.padEnd(14)} ${cells.join(' ')}   ${budgetKb} KB`);
   }
 } finally {
   await browser?.close();
   await server.stop();
 }
-console.log(over ? `OVER: a page marked ! downloads more than ${ON_LOAD_BUDGET_KB} KB gzip of JavaScript before any input.` : `within ${ON_LOAD_BUDGET_KB} KB on every page at both widths.`);
+console.log(over ? 'OVER: a page marked ! downloads more JavaScript before any input than its budget.' : 'within budget on every page at both widths.');
 if (over) process.exitCode = 1;
 
-/** Gzip bytes of every script a page runs before any input: its inline scripts and every script
- *  file it fetches (modules, islands, dynamic imports) until the page has been quiet for QUIET_MS. */
-async function scriptBytesBeforeInput(browser: Browser, url: string, width: number): Promise<number> {
+/** Gzip bytes of the JavaScript a page downloads before any input, in a fresh context at `width`. */
+async function measureInBrowser(browser: Browser, url: string, width: number): Promise<number> {
   const context = await browser.newContext({ viewport: { width, height: width < 600 ? 844 : 800 }, deviceScaleFactor: 1 });
   try {
-    const page = await context.newPage();
-    const bodies: Promise<number>[] = [];
-    page.on('response', (response) => {
-      if (response.request().resourceType() === 'script') bodies.push(response.body().then(gz, () => 0));
-    });
-    await page.goto(url, { waitUntil: 'networkidle' });
-    await page.waitForTimeout(QUIET_MS);
-    const inline = await page.evaluate(() => [...document.querySelectorAll('script:not([src])')].map((s) => s.textContent ?? '').filter((t) => t.trim() && !t.trim().startsWith('{')).join('\n'));
-    return (await Promise.all(bodies)).reduce((n, b) => n + b, 0) + (inline ? gz(inline) : 0);
+    return (await scriptBytesBeforeInput(await context.newPage(), url, QUIET_MS)).total;
   } finally {
     await context.close();
   }

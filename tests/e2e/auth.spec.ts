@@ -84,11 +84,12 @@ test.describe('sign-up', () => {
     });
     await page.goto('/signup', { waitUntil: 'domcontentloaded' });
     const submit = page.getByRole('main').getByRole('button', { name: 'Create Account' });
-    await expect(submit).toBeDisabled();
+    // Not interactive yet: the island is still its server-rendered HTML.
+    await expect(page.locator('astro-island[ssr] form.auth-form')).toHaveCount(1);
     await page.getByLabel('Company name').fill('Typed Before Ready');
     await page.getByLabel('Business Owner').check();
     release();
-    await expect(submit).toBeEnabled();
+    await expect(page.locator('astro-island[ssr] form.auth-form')).toHaveCount(0);
     await expect(page.getByLabel('Business Owner')).toBeChecked();
     await expect(page.getByLabel('Company name')).toHaveCount(0);
     // And back: a consultant's company typed before hydration is the one sent.

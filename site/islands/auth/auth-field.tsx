@@ -35,3 +35,8 @@ export function fieldMessages(issues: ReadonlyArray<{ path: ReadonlyArray<Proper
   }
   return out;
 }
+
+/** Whether a text field of the form holds something (typed before the island hydrated). */
+export function typedInto(form: HTMLFormElement | null): boolean {
+  return !!form && [...form.elements].some((el) => el instanceof HTMLInputElement && el.type !== 'checkbox' && el.type !== 'radio' && el.value !== '');
+}

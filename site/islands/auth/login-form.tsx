@@ -1,18 +1,18 @@
-// The login screen: e-mail and password, checked on submit with the API's own zod schema (loaded
+// The login form: e-mail and password, checked on submit with the API's own zod schema (loaded
 // lazily, so zod is not in the page's first JavaScript), then POST /api/auth/login. On success the
 // session store is set, 'Welcome back!' is queued for the next page, and the browser goes where
-// spec section 2 says (auth-redirect.ts).
-import { useRef, useState, useSyncExternalStore, type SubmitEvent } from 'react';
+// spec section 2 says (auth-redirect.ts). The card around it (heading, signed-in note, the link
+// to sign up) is site/components/auth-card.astro; the page hydrates this island on first use
+// (client:interaction), which holds a submit made before then and makes it again once hydrated.
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { apiRequest, messageOf, ApiError } from '../../lib/api.ts';
-import { carriedQuery, destinationAfterAuth, readStoredPlan } from '../../lib/auth-redirect.ts';
+import { destinationAfterAuth, readStoredPlan } from '../../lib/auth-redirect.ts';
 import { setSignedIn, type Viewer } from '../../lib/session.ts';
 import { queueToast, toast } from '../../lib/toasts.ts';
-import { AuthField, fieldMessages } from './auth-field.tsx';
+import { AuthField, fieldMessages, typedInto } from './auth-field.tsx';
 import { loadAuthSchemas } from './load-schemas.ts';
-import { SignedInNotice } from './signed-in-notice.tsx';
 import './auth.css';
 
-const noSubscription = () => () => {};
 const warmSchemas = () => void loadAuthSchemas().catch(() => undefined);
 const LOGIN_FAILED = 'Login failed. Please check your credentials.';
 const OFFLINE = 'Could not reach LocalRank. Please check your connection and try again.';
@@ -21,8 +21,12 @@ export default function LoginForm() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
-  const ready = useSyncExternalStore(noSubscription, () => true, () => false);
-  const query = useSyncExternalStore(noSubscription, () => window.location.search, () => '');
+
+  // Typed before the island hydrated (it hydrates on first use): fetch the schemas now, as the
+  // first input would have.
+  useEffect(() => {
+    if (typedInto(form.current)) warmSchemas();
+  }, []);
 
   async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -65,29 +69,23 @@ export default function LoginForm() {
     }
   }
 
+  // method="post": a submit the browser made itself (with no script at all) never puts the
+  // password into an address.
   return (
-    <div className="auth-card card">
-      <SignedInNotice />
-      <h1>Welcome back</h1>
-      <p className="auth-lead">Sign in to your LocalRank account.</p>
-      <form ref={form} className="auth-form" noValidate onSubmit={onSubmit} onInput={warmSchemas} onPointerDown={warmSchemas} aria-label="Sign in">
-        <AuthField name="email" label="Email" error={errors.email}>
-          {(a11y) => <input {...a11y} className="input" type="email" autoComplete="email" inputMode="email" autoFocus />}
-        </AuthField>
-        <AuthField name="password" label="Password" error={errors.password}>
-          {(a11y) => <input {...a11y} className="input" type="password" autoComplete="current-password" />}
-        </AuthField>
-        <p className="auth-forgot">
-          <a href="/forgot-password">Forgot password?</a>
-        </p>
-        <button type="submit" className="btn btn-primary btn-block auth-submit" disabled={!ready || busy}>
-          {busy && <span className="spinner" aria-hidden="true" />}
-          {busy ? 'Signing in...' : 'Sign In'}
-        </button>
-      </form>
-      <p className="auth-switch">
-        Don't have an account? <a href={`/signup${query && carriedQuery(query)}`}>Sign up</a>
+    <form ref={form} className="auth-form" method="post" noValidate onSubmit={onSubmit} onInput={warmSchemas} onPointerDown={warmSchemas} aria-label="Sign in">
+      <AuthField name="email" label="Email" error={errors.email}>
+        {(a11y) => <input {...a11y} className="input" type="email" autoComplete="email" inputMode="email" autoFocus />}
+      </AuthField>
+      <AuthField name="password" label="Password" error={errors.password}>
+        {(a11y) => <input {...a11y} className="input" type="password" autoComplete="current-password" />}
+      </AuthField>
+      <p className="auth-forgot">
+        <a href="/forgot-password">Forgot password?</a>
       </p>
-    </div>
+      <button type="submit" className="btn btn-primary btn-block auth-submit" disabled={busy}>
+        {busy && <span className="spinner" aria-hidden="true" />}
+        {busy ? 'Signing in...' : 'Sign In'}
+      </button>
+    </form>
   );
 }

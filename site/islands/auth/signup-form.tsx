@@ -1,19 +1,19 @@
-// The sign-up screen: e-mail, password twice, account type (consultant by default; switching to
+// The sign-up form: e-mail, password twice, account type (consultant by default; switching to
 // client clears the company name), company name for consultants, and the audience rule (18 or
 // older, Terms accepted). Checked on submit with the shared zod schema, loaded lazily; then
-// POST /api/auth/signup with the spec's payload and on to where spec section 2 says.
-import { useEffect, useRef, useState, useSyncExternalStore, type SubmitEvent } from 'react';
+// POST /api/auth/signup with the spec's payload and on to where spec section 2 says. The card
+// around it is site/components/auth-card.astro; the page hydrates this island on first use
+// (client:interaction), which holds a submit made before then and makes it again once hydrated.
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import type { AccountRole } from '../../../common/constants.ts';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
-import { carriedQuery, destinationAfterAuth, readStoredPlan } from '../../lib/auth-redirect.ts';
+import { destinationAfterAuth, readStoredPlan } from '../../lib/auth-redirect.ts';
 import { setSignedIn, type Viewer } from '../../lib/session.ts';
 import { queueToast, toast } from '../../lib/toasts.ts';
-import { AuthField, fieldMessages } from './auth-field.tsx';
+import { AuthField, fieldMessages, typedInto } from './auth-field.tsx';
 import { loadAuthSchemas } from './load-schemas.ts';
-import { SignedInNotice } from './signed-in-notice.tsx';
 import './auth.css';
 
-const noSubscription = () => () => {};
 const warmSchemas = () => void loadAuthSchemas().catch(() => undefined);
 const SIGNUP_FAILED = 'Signup failed. Please try again.';
 const FIELD_ORDER = ['email', 'password', 'confirmPassword', 'role', 'companyName', 'acceptTerms'];
@@ -25,15 +25,16 @@ const ROLES: ReadonlyArray<{ value: AccountRole; label: string; note: string }> 
 export default function SignupForm() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
-  const [role, setRole] = useState<AccountRole>('consultant');
+  const [chosenRole, setRole] = useState<AccountRole>('consultant');
   const form = useRef<HTMLFormElement>(null);
-  const ready = useSyncExternalStore(noSubscription, () => true, () => false);
-  const query = useSyncExternalStore(noSubscription, () => window.location.search, () => '');
 
   // The browser's radios are the truth: take over a choice made before hydration.
   useEffect(() => {
     const picked = form.current?.querySelector<HTMLInputElement>('input[name="role"]:checked')?.value;
     if (picked === 'client' || picked === 'consultant') chooseRole(picked);
+    // Typed before the island hydrated (it hydrates on first use): fetch the schemas now, as the
+    // first input would have.
+    if (typedInto(form.current)) warmSchemas();
   }, []);
 
   function chooseRole(next: AccountRole) {
@@ -51,6 +52,10 @@ export default function SignupForm() {
     event.preventDefault();
     if (busy) return;
     const data = new FormData(event.currentTarget);
+    // The checked radio, not the state: a submit held until hydration is made again before the
+    // effect above has taken over a choice clicked earlier.
+    const picked = data.get('role');
+    const role: AccountRole = picked === 'client' || picked === 'consultant' ? picked : chosenRole;
     const values = {
       email: String(data.get('email') ?? ''),
       password: String(data.get('password') ?? ''),
@@ -93,81 +98,75 @@ export default function SignupForm() {
     }
   }
 
+  // method="post": a submit the browser made itself (with no script at all) never puts the
+  // passwords into an address.
   return (
-    <div className="auth-card card">
-      <SignedInNotice />
-      <h1>Create your account</h1>
-      <p className="auth-lead">Rank your business, or your clients', against the local competition.</p>
-      <form ref={form} className="auth-form" noValidate onSubmit={onSubmit} onInput={warmSchemas} onPointerDown={warmSchemas} aria-label="Sign up">
-        <fieldset className="auth-roles" aria-describedby={errors.role ? 'auth-role-error' : undefined}>
-          <legend className="label">Account type</legend>
-          <div className="auth-role-options">
-            {ROLES.map((r) => (
-              <label key={r.value} className="auth-role">
-                {/* Uncontrolled: a choice clicked before the page is interactive stays, and is read on hydration. */}
-                <input type="radio" name="role" value={r.value} defaultChecked={r.value === 'consultant'} onChange={() => chooseRole(r.value)} id={r.value === 'consultant' ? 'auth-role' : undefined} />
-                <span className="auth-role-text">
-                  <span className="auth-role-label">{r.label}</span>
-                  <span className="auth-role-note">{r.note}</span>
-                </span>
-              </label>
-            ))}
-          </div>
-          {errors.role && (
-            <p className="field-error" id="auth-role-error">
-              {errors.role}
-            </p>
-          )}
-        </fieldset>
-        <AuthField name="email" label="Email" error={errors.email}>
-          {(a11y) => <input {...a11y} className="input" type="email" autoComplete="email" inputMode="email" />}
-        </AuthField>
-        {role === 'consultant' && (
-          <AuthField name="companyName" label="Company name" error={errors.companyName}>
-            {(a11y) => <input {...a11y} className="input" type="text" autoComplete="organization" />}
-          </AuthField>
-        )}
-        <AuthField name="password" label="Password" error={errors.password} hint="At least 8 characters.">
-          {(a11y) => <input {...a11y} className="input" type="password" autoComplete="new-password" />}
-        </AuthField>
-        <AuthField name="confirmPassword" label="Confirm password" error={errors.confirmPassword}>
-          {(a11y) => <input {...a11y} className="input" type="password" autoComplete="new-password" />}
-        </AuthField>
-        <div className="field">
-          <label className="checkbox auth-terms">
-            <input
-              type="checkbox"
-              name="acceptTerms"
-              id="auth-acceptTerms"
-              aria-invalid={errors.acceptTerms ? true : undefined}
-              aria-describedby={errors.acceptTerms ? 'auth-acceptTerms-error' : undefined}
-            />
-            <span>
-              I am 18 or older and I accept the{' '}
-              <a href="/terms" target="_blank" rel="noopener">
-                Terms of Service
-              </a>{' '}
-              and the{' '}
-              <a href="/privacy" target="_blank" rel="noopener">
-                Privacy Policy
-              </a>
-              .
-            </span>
-          </label>
-          {errors.acceptTerms && (
-            <p className="field-error" id="auth-acceptTerms-error">
-              {errors.acceptTerms}
-            </p>
-          )}
+    <form ref={form} className="auth-form" method="post" noValidate onSubmit={onSubmit} onInput={warmSchemas} onPointerDown={warmSchemas} aria-label="Sign up">
+      <fieldset className="auth-roles" aria-describedby={errors.role ? 'auth-role-error' : undefined}>
+        <legend className="label">Account type</legend>
+        <div className="auth-role-options">
+          {ROLES.map((r) => (
+            <label key={r.value} className="auth-role">
+              {/* Uncontrolled: a choice clicked before the page is interactive stays, and is read on hydration. */}
+              <input type="radio" name="role" value={r.value} defaultChecked={r.value === 'consultant'} onChange={() => chooseRole(r.value)} id={r.value === 'consultant' ? 'auth-role' : undefined} />
+              <span className="auth-role-text">
+                <span className="auth-role-label">{r.label}</span>
+                <span className="auth-role-note">{r.note}</span>
+              </span>
+            </label>
+          ))}
         </div>
-        <button type="submit" className="btn btn-primary btn-block auth-submit" disabled={!ready || busy}>
-          {busy && <span className="spinner" aria-hidden="true" />}
-          {busy ? 'Creating account...' : 'Create Account'}
-        </button>
-      </form>
-      <p className="auth-switch">
-        Already have an account? <a href={`/login${query && carriedQuery(query)}`}>Sign in</a>
-      </p>
-    </div>
+        {errors.role && (
+          <p className="field-error" id="auth-role-error">
+            {errors.role}
+          </p>
+        )}
+      </fieldset>
+      <AuthField name="email" label="Email" error={errors.email}>
+        {(a11y) => <input {...a11y} className="input" type="email" autoComplete="email" inputMode="email" />}
+      </AuthField>
+      {chosenRole === 'consultant' && (
+        <AuthField name="companyName" label="Company name" error={errors.companyName}>
+          {(a11y) => <input {...a11y} className="input" type="text" autoComplete="organization" />}
+        </AuthField>
+      )}
+      <AuthField name="password" label="Password" error={errors.password} hint="At least 8 characters.">
+        {(a11y) => <input {...a11y} className="input" type="password" autoComplete="new-password" />}
+      </AuthField>
+      <AuthField name="confirmPassword" label="Confirm password" error={errors.confirmPassword}>
+        {(a11y) => <input {...a11y} className="input" type="password" autoComplete="new-password" />}
+      </AuthField>
+      <div className="field">
+        <label className="checkbox auth-terms">
+          <input
+            type="checkbox"
+            name="acceptTerms"
+            id="auth-acceptTerms"
+            aria-invalid={errors.acceptTerms ? true : undefined}
+            aria-describedby={errors.acceptTerms ? 'auth-acceptTerms-error' : undefined}
+          />
+          <span>
+            I am 18 or older and I accept the{' '}
+            <a href="/terms" target="_blank" rel="noopener">
+              Terms of Service
+            </a>{' '}
+            and the{' '}
+            <a href="/privacy" target="_blank" rel="noopener">
+              Privacy Policy
+            </a>
+            .
+          </span>
+        </label>
+        {errors.acceptTerms && (
+          <p className="field-error" id="auth-acceptTerms-error">
+            {errors.acceptTerms}
+          </p>
+        )}
+      </div>
+      <button type="submit" className="btn btn-primary btn-block auth-submit" disabled={busy}>
+        {busy && <span className="spinner" aria-hidden="true" />}
+        {busy ? 'Creating account...' : 'Create Account'}
+      </button>
+    </form>
   );
 }
