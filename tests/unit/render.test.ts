@@ -61,9 +61,10 @@ describe('PDF report', () => {
     data.competitors[0]!.place.name = 'مطعم الشام';
     data.competitors[1]!.place.name = 'すし匠 Sushi';
     const pdf = await renderPdf(data, LINKS);
-    // Inter has none of these letters: each run is drawn in a Noto font, embedded as a subset.
+    // Inter has none of these letters: each run is drawn in a Noto font, embedded as a subset; the
+    // business's name heads page 1 in bold, in Noto Sans SC's bold.
     const fonts = new Set(pdf.toString('latin1').match(/BaseFont \/[A-Z]{6}\+[\w-]+/g)!.map((f) => f.replace(/^BaseFont \/[A-Z]{6}\+/, '')));
-    expect([...fonts].sort()).toEqual(['Inter-Bold', 'Inter-Regular', 'Inter-SemiBold', 'NotoSansArabic-Regular', 'NotoSansSC-Regular']);
+    expect([...fonts].sort()).toEqual(['Inter-Bold', 'Inter-Regular', 'Inter-SemiBold', 'NotoSansArabic-Regular', 'NotoSansSC-Bold', 'NotoSansSC-Regular']);
     const { text } = await pdfText(pdf);
     expect(text).toContain('北京烤鸭店 Peking Duck');
     expect(text).toContain('すし匠 Sushi');

@@ -140,7 +140,7 @@ function face(name: FallbackName | 'Inter'): { data: Buffer; font: Font } {
  * is laid out again by the font without its positioning table (GPOS): the letters are all there,
  * a mark may sit less well.
  */
-export function safeLayout(font: Font, name: FallbackName): Font {
+export function safeLayout(font: Font, name: FallbackName, weight: FallbackWeight = 400): Font {
   const shaper = font as unknown as Shaper;
   const layout = shaper.layout.bind(font);
   let plain: Shaper | undefined;
@@ -148,7 +148,7 @@ export function safeLayout(font: Font, name: FallbackName): Font {
     try {
       return layout(text, features);
     } catch {
-      plain ??= create(withoutTables(fallbackData(name), new Set(['GPOS']))) as unknown as Shaper;
+      plain ??= create(withoutTables(fallbackData(name, weight), new Set(['GPOS']))) as unknown as Shaper;
       return plain.layout(text, features);
     }
   };
@@ -218,8 +218,28 @@ export function fontRuns(text: string): Array<{ font: FallbackName | null; text:
 /** The fallback fonts read so far in this process (or thread). */
 export const fallbacksRead = (): FallbackName[] => [...faces.keys()].filter((name): name is FallbackName => name !== 'Inter');
 
-/** A fallback font's file. */
-export const fallbackData = (name: FallbackName): Buffer => face(name).data;
+export type FallbackWeight = 400 | 700;
+
+/** The bold files, read when a bold text needs one (null: the package has none). */
+const bold = new Map<FallbackName, Buffer | null>();
+function boldData(name: FallbackName): Buffer | null {
+  if (!bold.has(name)) {
+    let data: Buffer | null;
+    try {
+      data = readFileSync(require.resolve(`@expo-google-fonts/${FALLBACKS[name][0].replaceAll('400Regular', '700Bold')}`));
+    } catch {
+      data = null; // Noto Sans Mongolian and Symbols 2 come in one weight
+    }
+    bold.set(name, data);
+  }
+  return bold.get(name)!;
+}
+
+/** The weight a fallback draws a text of `weight` in: bold where the font has a bold file. */
+export const fallbackWeight = (name: FallbackName, weight: number): FallbackWeight => (weight >= 600 && boldData(name) ? 700 : 400);
+
+/** A fallback font's file, regular or bold. */
+export const fallbackData = (name: FallbackName, weight: FallbackWeight = 400): Buffer => (weight === 700 ? (boldData(name) ?? face(name).data) : face(name).data);
 
 /** A fallback font as fontkit reads it (its character map). */
 export const fallbackFont = (name: FallbackName): Font => face(name).font;

@@ -7,7 +7,7 @@
 // to left, Devanagari's vowel signs move before their consonant, Thai marks stack), and each
 // fallback's text layer gives back the text as written (`exactText`).
 import type { Font } from 'fontkit';
-import { fallbackData, fontRuns, mayNeedFallback, safeLayout, type FallbackName } from './fonts.ts';
+import { fallbackData, fallbackWeight, fontRuns, mayNeedFallback, safeLayout, type FallbackName } from './fonts.ts';
 import type { Doc } from './pdf-draw.ts';
 
 type FontMetrics = { ascender: number; descender: number; lineGap: number };
@@ -197,7 +197,7 @@ export function withFontFallback(doc: Doc): Doc {
   const setFont = doc.font.bind(doc) as (src: unknown, ...rest: unknown[]) => Doc;
   const draw = doc.text.bind(doc) as (text: string, ...rest: unknown[]) => Doc;
   const measure = doc.widthOfString.bind(doc);
-  const registered = new Set<FallbackName>();
+  const registered = new Set<string>();
   // The font last set with doc.font (pdfkit starts in Helvetica), and the fallback in use instead
   // of it, if any. pdfkit measures words through widthOfString while it wraps a run, so a measure
   // puts back the font that was in use, not the one last set.
@@ -211,15 +211,18 @@ export function withFontFallback(doc: Doc): Doc {
   const use = (name: FallbackName | null) => {
     active = name;
     if (!name) return setFont(current);
-    if (registered.has(name)) return setFont(name);
+    // Bold and semibold text takes the fallback's bold file where there is one.
+    const weight = fallbackWeight(name, current === 'Bold' || current === 'Semibold' ? 700 : 400);
+    const key = `${name} ${weight}`;
+    if (registered.has(key)) return setFont(key);
     // The fallback takes the vertical metrics of the font it stands in for: pdfkit places text by
     // the font's ascender, so Noto's taller ones sat a run off the line's baseline.
     const base = (doc as unknown as { _font: FontMetrics })._font;
-    doc.registerFont(name, fallbackData(name));
-    registered.add(name);
-    setFont(name);
+    doc.registerFont(key, fallbackData(name, weight));
+    registered.add(key);
+    setFont(key);
     const embedded = (doc as unknown as { _font: EmbeddedFont })._font;
-    embedded.font = safeLayout(embedded.font, name) as EmbeddedFont['font'];
+    embedded.font = safeLayout(embedded.font, name, weight) as EmbeddedFont['font'];
     exactText(embedded);
     Object.assign((doc as unknown as { _font: FontMetrics })._font, { ascender: base.ascender, descender: base.descender, lineGap: base.lineGap });
     return doc;

@@ -6,7 +6,7 @@ import { Resvg } from '@resvg/resvg-js';
 import satori from 'satori';
 import { pngSize, themeOf, type Branding } from '../branding.ts';
 import type { ReportData } from '../types.ts';
-import { fallbackData, fallbacksFor, interFont } from './fonts.ts';
+import { fallbackData, fallbacksFor, fallbackWeight, interFont } from './fonts.ts';
 import { bandColour, bandLabel, fmtDate, fmtScore, hasMarket, NO_MARKET, NOT_RANKED, rankNo, rankOf, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS } from './labels.ts';
 
 export const SCORE_CARD_SIZE = { width: 1200, height: 630 } as const;
@@ -107,7 +107,10 @@ function cardFonts(text: string): SatoriFont[] {
   if (!fonts) {
     fonts = [
       ...([400, 600, 700] as const).map((weight): SatoriFont => ({ name: 'Inter', data: interFont(weight), weight, style: 'normal' })),
-      ...fallbacks.map((name): SatoriFont => ({ name, data: fallbackData(name), weight: 400, style: 'normal' })),
+      ...fallbacks.flatMap((name): SatoriFont[] => [
+        { name, data: fallbackData(name), weight: 400, style: 'normal' },
+        ...(fallbackWeight(name, 700) === 700 ? [{ name, data: fallbackData(name, 700), weight: 700 as const, style: 'normal' as const }] : []),
+      ]),
     ];
     fontSets.set(key, fonts);
   }
