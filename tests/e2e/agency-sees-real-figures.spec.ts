@@ -86,6 +86,11 @@ test("/widget's live preview shows the chosen client's score card, or says why t
   await expect(noReport.getByText('No scores are published yet.', { exact: true })).toBeVisible();
 
   await expectAxeClean(page, '.widget-preview');
+  // At 320 px the key's facts are readable: a hostname on one line, not a letter per line.
+  await page.setViewportSize({ width: 320, height: 800 });
+  const hostname = page.getByTestId('widget-key').first().getByRole('definition').first();
+  await expect(hostname).toHaveText('northstar.example');
+  expect((await hostname.boundingBox())!.height).toBeLessThan(40);
   for (const width of WIDTHS) await shoot(page, 'widget-preview', width, page.getByTestId('widget-key').first());
 });
 
