@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { loadEnv } from '../../api/env.ts';
 import { setupBilling } from '../../api/services/billing/catalogue.ts';
 import { startDnsServer } from '../helpers/dns.ts';
+import { freePort } from '../helpers/sqld.ts';
 import { startStripeDouble } from '../helpers/stripe-double/server.ts';
 
 const base = process.env.PUBLIC_BASE_URL!;
@@ -32,4 +33,8 @@ const readTxt = (file: string): Record<string, string[]> => {
 const txtRecords = () => Object.assign({}, ...readdirSync(dataDir).filter((f) => /^dns-txt.*\.json$/.test(f)).map(readTxt)) as Record<string, string[]>;
 const dns = await startDnsServer(txtRecords);
 process.env.DNS_SERVERS = dns.server;
+// Webhook deliveries may reach one loopback port (tests only): the receiver webhooks.spec.ts starts there.
+const webhookPort = await freePort();
+process.env.WEBHOOK_LOOPBACK_PORTS = String(webhookPort);
+writeFileSync(join(process.env.E2E_DATA_DIR!, 'webhook-receiver.json'), JSON.stringify({ port: webhookPort }));
 await import('../../scripts/start.ts');
