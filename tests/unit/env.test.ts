@@ -57,6 +57,13 @@ describe('settings', () => {
     expect(loadEnv({ STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_PUBLISHABLE_KEY: 'pk_test_abc' })).toMatchObject({ STRIPE_API_URL: 'https://api.stripe.com', BILLING_GRACE_DAYS: 7 });
   });
 
+  it('let webhooks reach loopback ports in tests only', () => {
+    expect(loadEnv({ NODE_ENV: 'test', WEBHOOK_LOOPBACK_PORTS: '41234, 41235' }).WEBHOOK_LOOPBACK_PORTS).toEqual([41234, 41235]);
+    expect(loadEnv({}).WEBHOOK_LOOPBACK_PORTS).toEqual([]);
+    expect(() => loadEnv({ NODE_ENV: 'test', WEBHOOK_LOOPBACK_PORTS: '80x' })).toThrow(/WEBHOOK_LOOPBACK_PORTS: must be a comma-separated list of port numbers/);
+    expect(() => loadEnv({ NODE_ENV: 'production', ALLOW_SAMPLE_DATA: 'true', WEBHOOK_LOOPBACK_PORTS: '41234' })).toThrow(/WEBHOOK_LOOPBACK_PORTS: is for tests only/);
+  });
+
   it('refuse to start in production on sample data unless it is asked for by name', () => {
     expect(() => loadEnv({ NODE_ENV: 'production' })).toThrow(/PLACES_PROVIDER: is not set, so with NODE_ENV=production every report would be made from sample data.*ALLOW_SAMPLE_DATA=true/s);
     expect(() => loadEnv({ NODE_ENV: 'production', PLACES_PROVIDER: ' ' })).toThrow(/PLACES_PROVIDER/);
