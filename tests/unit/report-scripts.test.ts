@@ -83,6 +83,9 @@ describe('fonts for every script', () => {
       { font: null, text: ' ' },
       { font: 'Noto Emoji', text: '🍕' },
     ]);
+    // A space inside a run of emoji is as wide as Inter's, not as an emoji (Noto Emoji's is 1.27 em).
+    const emoji = fallbackFont('Noto Emoji') as unknown as { unitsPerEm: number; glyphForCodePoint(c: number): { advanceWidth: number } };
+    expect(emoji.glyphForCodePoint(0x20).advanceWidth / emoji.unitsPerEm).toBeLessThan(0.3);
     // A right-to-left run ends before the space that follows it, so "(you)" keeps its space.
     expect(fontRuns(`${NAMES.hebrew} (you)`)).toEqual([
       { font: 'Noto Sans Hebrew', text: NAMES.hebrew },

@@ -123,11 +123,31 @@ export interface Shaper {
   layout(text: string, features?: string[] | Record<string, boolean>): { glyphs: Array<{ id: number; codePoints: number[]; advanceWidth: number }>; positions: unknown[]; direction?: string };
 }
 
+/**
+ * Noto Emoji's space is as wide as an emoji (1.27 em); a space next to an emoji, which satori and
+ * a run of emoji take from it, left a gap of a word. This gives the space Inter's width (0.28 em)
+ * in a copy of the file.
+ */
+function narrowSpace(data: Buffer): Buffer {
+  const tables = new Map<string, number>();
+  for (let i = 0; i < data.readUInt16BE(4); i++) tables.set(data.toString('latin1', 12 + i * 16, 16 + i * 16), data.readUInt32BE(12 + i * 16 + 8));
+  const [head, hhea, hmtx] = [tables.get('head'), tables.get('hhea'), tables.get('hmtx')];
+  const space = (create(data) as unknown as { glyphForCodePoint(c: number): { id: number } }).glyphForCodePoint(0x20).id;
+  if (head === undefined || hhea === undefined || hmtx === undefined || space >= data.readUInt16BE(hhea + 34)) return data;
+  const copy = Buffer.from(data);
+  copy.writeUInt16BE(Math.round(data.readUInt16BE(head + 18) * 0.28), hmtx + space * 4);
+  return copy;
+}
+const fileData = (name: FallbackName, file: string): Buffer => {
+  const data = readFileSync(require.resolve(`@expo-google-fonts/${file}`));
+  return name === 'Noto Emoji' ? narrowSpace(data) : data;
+};
+
 const faces = new Map<string, { data: Buffer; font: Font }>();
 function face(name: FallbackName | 'Inter'): { data: Buffer; font: Font } {
   let f = faces.get(name);
   if (!f) {
-    const data = name === 'Inter' ? interFont(400) : readFileSync(require.resolve(`@expo-google-fonts/${FALLBACKS[name][0]}`));
+    const data = name === 'Inter' ? interFont(400) : fileData(name, FALLBACKS[name][0]);
     f = { data, font: name === 'Inter' ? (create(data) as Font) : safeLayout(create(data) as Font, name) };
     faces.set(name, f);
   }
@@ -226,7 +246,7 @@ function boldData(name: FallbackName): Buffer | null {
   if (!bold.has(name)) {
     let data: Buffer | null;
     try {
-      data = readFileSync(require.resolve(`@expo-google-fonts/${FALLBACKS[name][0].replaceAll('400Regular', '700Bold')}`));
+      data = fileData(name, FALLBACKS[name][0].replaceAll('400Regular', '700Bold'));
     } catch {
       data = null; // Noto Sans Mongolian and Symbols 2 come in one weight
     }
