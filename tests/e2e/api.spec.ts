@@ -51,9 +51,9 @@ test('the delivery log shows each webhook delivery with its attempts, and resend
     await page.reload();
     await expect(page.getByTestId('webhook-endpoint').getByRole('row').nth(1)).toContainText('No answer', { timeout: 1000 });
   }).toPass({ timeout: 20_000 });
-  // Its health: failing, never succeeded, one failed attempt.
+  // Its health: failing, never succeeded, the failed attempts counted (a retry may have run by now).
   await expect(page.getByTestId('webhook-state')).toHaveText('Failing');
-  await expect(page.getByTestId('webhook-health')).toHaveText('Last success: never · 1 failed attempt since');
+  await expect(page.getByTestId('webhook-health')).toHaveText(/^Last success: never · (1 failed attempt|[2-9] failed attempts) since$/);
   await page.getByTestId('webhook-endpoint').getByRole('button', { name: 'Resend' }).click();
   await expect(page.getByText('Delivery queued')).toBeVisible();
   await page.getByRole('region', { name: 'API keys' }).screenshot({ path: 'test-results/api-keys-webhooks.png' });
