@@ -7,6 +7,7 @@ import { users } from '../../db/schema/auth.ts';
 import { consultants } from '../../db/schema/consultants.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, unauthenticated } from '../errors.ts';
+import { NOT_CONSULTANT_MESSAGES, PLAN_MESSAGES } from '../../common/plan-messages.ts';
 import { can, type Feature } from './entitlements.ts';
 
 export type ConsultantRow = typeof consultants.$inferSelect;
@@ -17,19 +18,9 @@ export interface ConsultantAccess {
   consultant: ConsultantRow;
 }
 
-export const PLAN_MESSAGES = {
-  clientManagement: 'Client management needs a consultant account on a Pro, Enterprise or Agency plan.',
-  whiteLabel: 'Branding profiles and white-label reports are part of the Agency plan.',
-  widget: 'The embeddable widget is part of the Agency plan.',
-} as const;
-
-/** What an account that is not a consultant's is told, by the feature it asked for. */
-const NOT_CONSULTANT: Record<keyof typeof PLAN_MESSAGES | 'none', string> = {
-  none: 'Only consultant accounts manage clients.',
-  clientManagement: 'Only consultant accounts manage clients.',
-  whiteLabel: 'Branding profiles and white-label reports are for consultant accounts on the Agency plan.',
-  widget: 'The embeddable widget is for consultant accounts on the Agency plan.',
-};
+// The wording is shared with the screens that show it before asking (common/plan-messages.ts).
+export { PLAN_MESSAGES };
+const NOT_CONSULTANT = NOT_CONSULTANT_MESSAGES;
 
 export async function requireConsultant(ctx: AppContext, headers: Headers, feature: keyof typeof PLAN_MESSAGES | null): Promise<ConsultantAccess> {
   const session = await ctx.auth.api.getSession({ headers });

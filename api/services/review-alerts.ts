@@ -10,6 +10,7 @@ import { reviewAlerts } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, unauthenticated } from '../errors.ts';
 import type { ProviderName, Review } from '../report/types.ts';
+import { EARLY_WARNING_PLAN_MESSAGE } from '../../common/plan-messages.ts';
 import { can } from './entitlements.ts';
 import { sessionTokenFrom } from './session-token.ts';
 import { VIEWER_CTE, type ViewerKind, viewerMaySee } from './viewer-sql.ts';
@@ -18,7 +19,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Only reviews this recent raise an alert: a new monitor is not flooded with years-old reviews. */
 export const ALERT_WINDOW_DAYS = 90;
 
-export const EARLY_WARNING_PLAN_MESSAGE = 'Early Warning Monitor requires Enterprise or Agency subscription';
+/** Spec section 8's Access Denied text, shared with the screen (common/plan-messages.ts). */
+export { EARLY_WARNING_PLAN_MESSAGE };
 /** The offline sample provider's place ids start with 'sample-'. */
 export const isSamplePlace = (placeId: unknown) => typeof placeId === 'string' && placeId.startsWith('sample-');
 

@@ -74,7 +74,12 @@ export function checkSession(): Promise<SessionState> {
     $session.set(cached);
     return Promise.resolve(cached);
   }
-  inFlight ??= apiRequest<Viewer>('GET', '/api/auth/me')
+  inFlight ??= askServer();
+  return inFlight;
+}
+
+function askServer(): Promise<SessionState> {
+  return apiRequest<Viewer>('GET', '/api/auth/me')
     .then((viewer): SessionState => ({ status: 'signed-in', ...viewer }))
     .catch((error): SessionState => {
       if (!(error instanceof ApiError && error.status === 401)) console.error('Auth check error:', error);
@@ -85,7 +90,18 @@ export function checkSession(): Promise<SessionState> {
       $session.set(state);
       return state;
     });
-  return inFlight;
+}
+
+let refreshing: Promise<SessionState> | null = null;
+
+/** The session as the server has it now, past the 5-minute cache: asked by a screen whose cached
+ *  plan does not open it (the plan may have changed since: a checkout, a renewal, a lapse), once a
+ *  page. The store and the cache take the answer, so the top bar follows. */
+export function refreshSession(): Promise<SessionState> {
+  if (!hasSessionHint(document.cookie)) return checkSession();
+  // A check that asked the server on this page already has the answer.
+  refreshing ??= inFlight ?? askServer();
+  return refreshing;
 }
 
 /** After login or sign-up: set the user and consultant, and refresh the cached check. */
@@ -104,5 +120,6 @@ export function clearSession() {
     /* storage unavailable */
   }
   inFlight = null;
+  refreshing = null;
   $session.set({ status: 'signed-out', loggedOut: true });
 }

@@ -2,6 +2,7 @@
 // consultant profile exists, and the quick actions of quick-actions.ts.
 import { useEffect, type ReactNode } from 'react';
 import { isSameSitePath } from '../../lib/auth-redirect.ts';
+import { accessOf } from '../../lib/plan-access.ts';
 import type { Viewer } from '../../lib/session.ts';
 import BreakableEmail from '../ui/breakable-email.tsx';
 import BillingSettings from './billing-settings.tsx';
@@ -107,8 +108,9 @@ function Account({ viewer }: { viewer: Viewer }) {
           ))}
         </div>
       </section>
-      {/* Enterprise and Agency include the API (api/services/entitlements.ts); the server checks again. */}
-      {(accountTier(viewer) === 'enterprise' || accountTier(viewer) === 'agency') && <ApiKeysSection />}
+      {/* Enterprise and Agency include the API while the plan is in good standing, as the server
+          decides (site/lib/plan-access.ts): no section whose every call would be refused. */}
+      {accessOf(viewer, 'api').open && <ApiKeysSection />}
       <SecuritySection />
       <YourData />
     </div>

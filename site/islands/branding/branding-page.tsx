@@ -1,6 +1,7 @@
 // /branding: an agency's branding profiles (Branding Settings). Each has a name, colours checked
 // for readable contrast, contact details, a footer, a logo (re-encoded by the server) and whether
-// "Powered by LocalRank" shows; one is the default, the rest are chosen per client.
+// "Powered by LocalRank" shows; one is the default, the rest are chosen per client. Without the
+// Agency plan the page is the upgrade card, known from the session before any call (decision 0226).
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { BrandingProfile } from '../../../api/services/branding-profiles.ts';
 import { BRAND_COLOURS } from '../../../common/constants.ts';
@@ -9,8 +10,10 @@ import { contrastRatio, MIN_CONTRAST, textOn } from '../../../common/colour.ts';
 import { LOGO_MAX_BYTES, LOGO_TYPES } from '../../../common/schemas/branding.ts';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
 import { fieldsToCorrect, withoutError } from '../../lib/form-errors.ts';
+import { screenAccess } from '../../lib/plan-access.ts';
 import { toast } from '../../lib/toasts.ts';
 import { AccessError } from '../clients/clients-page.tsx';
+import { LockedScreen, refusalLock, type Lock } from '../ui/locked-screen.tsx';
 import { Loading } from '../dashboard/dashboard-states.tsx';
 import '../dashboard/dashboard.css';
 import '../clients/clients.css';
@@ -21,7 +24,7 @@ import './branding.css';
 
 export type Profile = BrandingProfile;
 
-type State = { status: 'loading' } | { status: 'ready'; profiles: Profile[] } | { status: 'error'; error: unknown };
+type State = { status: 'loading' } | { status: 'ready'; profiles: Profile[] } | { status: 'error'; error: unknown } | { status: 'locked'; lock: Lock };
 const COLOURS = [
   ['primaryColor', 'Primary colour', 'Headings, the score ring and buttons.'],
   ['secondaryColor', 'Secondary colour', 'The header band and dark text accents.'],
@@ -47,14 +50,18 @@ export default function BrandingPage() {
   const reload = () =>
     apiRequest<{ profiles: Profile[] }>('GET', '/api/branding-profiles')
       .then(({ profiles }) => setState({ status: 'ready', profiles }))
-      .catch((error: unknown) => setState({ status: 'error', error }));
+      .catch(async (error: unknown) => {
+        const lock = await refusalLock(error, 'whiteLabel');
+        setState(lock ? { status: 'locked', lock } : { status: 'error', error });
+      });
 
   useEffect(() => {
-    void reload();
+    void screenAccess('whiteLabel').then((access) => (access.status === 'locked' ? setState({ status: 'locked', lock: access.access }) : reload()));
   }, []);
 
   if (state.status === 'loading') return <Loading />;
-  if (state.status === 'error') return <AccessError error={state.error} title="Branding" />;
+  if (state.status === 'locked') return <LockedScreen feature="whiteLabel" lock={state.lock} title="Branding" />;
+  if (state.status === 'error') return <AccessError error={state.error} title="Branding" feature="whiteLabel" />;
 
   async function remove(p: Profile) {
     if (!window.confirm(`Delete the branding profile “${p.companyName}”?${p.clients ? ` Its ${p.clients} client${p.clients === 1 ? '' : 's'} will get the default profile.` : ''}`)) return;

@@ -1,11 +1,15 @@
 // /clients: a consultant's clients with their latest overall score, rank, change since the last
 // report and next scheduled report; search; add a client (its first report goes out at once). A
-// row still being analysed fills in by itself.
+// row still being analysed fills in by itself. A consultant whose plan lacks client management
+// (or a business owner) is told so from the session, before any call (decision 0226).
 import { useEffect, useMemo, useState } from 'react';
 import { scoreBand } from '../../../common/constants.ts';
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { loginFor } from '../../lib/auth-redirect.ts';
+import { accessOf, planLockNow, screenAccess } from '../../lib/plan-access.ts';
+import { checkSession } from '../../lib/session.ts';
 import { Loading, StateCard } from '../dashboard/dashboard-states.tsx';
+import { LockedScreen, refusalLock, type ConsultantFeature, type Lock } from '../ui/locked-screen.tsx';
 import ClientForm from './client-form.tsx';
 import { fmtChange, fmtDay, scoreText, type ClientSummary, type ProfileOption } from './clients-data.ts';
 import '../dashboard/dashboard.css';
@@ -15,9 +19,12 @@ const ANALYSING_POLL_MS = 4000;
 /** About 20 minutes: past that a first report has failed or waits on a provider; a reload reads it. */
 const ANALYSING_POLLS = 300;
 
-type State = { status: 'loading' } | { status: 'ready'; clients: ClientSummary[]; profiles: ProfileOption[] | null } | { status: 'error'; error: unknown };
+type State = { status: 'loading' } | { status: 'ready'; clients: ClientSummary[]; profiles: ProfileOption[] | null } | { status: 'error'; error: unknown } | { status: 'locked'; lock: Lock };
 
+/** The agency's branding profiles, or null on a plan without branding (not asked for, then). */
 export async function loadProfiles(): Promise<ProfileOption[] | null> {
+  const session = await checkSession();
+  if (session.status === 'signed-in' && !accessOf(session, 'whiteLabel').open) return null;
   try {
     return (await apiRequest<{ profiles: ProfileOption[] }>('GET', '/api/branding-profiles')).profiles;
   } catch (error) {
@@ -26,13 +33,17 @@ export async function loadProfiles(): Promise<ProfileOption[] | null> {
   }
 }
 
-/** Why a consultant screen cannot be shown; `title` names the screen (the clients', by default). */
-export function AccessError({ error, title = 'Client Management' }: { error: unknown; title?: string }) {
+/** Why a consultant screen cannot be shown; `title` names the screen (the clients', by default),
+ *  `feature` what it needs. A refusal is the locked screen: the upgrade card, or a business
+ *  owner's note. */
+export function AccessError({ error, title = 'Client Management', feature = 'clientManagement' }: { error: unknown; title?: string; feature?: ConsultantFeature }) {
   const here = typeof window === 'undefined' ? '/clients' : window.location.pathname;
   if (error instanceof ApiError && error.status === 401)
     return <StateCard state="login" icon="lock" title="Login Required" text="Please log in to manage your clients." action="Go to Login" href={loginFor(here)} />;
-  if (error instanceof ApiError && error.status === 403)
-    return <StateCard state="denied" icon="warning" title={title} text={error.details.message ?? 'This is not part of your plan.'} action="See Plans" href="/#pricing" />;
+  if (error instanceof ApiError && error.status === 403) {
+    const lock: Lock = error.details.code === 'plan_required' ? planLockNow(feature) : { open: false, reason: 'role' };
+    return <LockedScreen feature={feature} lock={lock} title={title} text={error.details.message} />;
+  }
   if (error instanceof ApiError && error.status === 404)
     return <StateCard state="not-found" icon="search" title="Client Not Found" text="This client could not be found. It may have been deleted." action="All Clients" href="/clients" />;
   return <StateCard state="error" icon="warning" title="Something Went Wrong" text="Your clients could not be loaded. Please try again." action="Try Again" href={here} />;
@@ -45,9 +56,15 @@ export default function ClientsPage() {
   const [showArchived, setShowArchived] = useState(false);
 
   useEffect(() => {
-    Promise.all([apiRequest<{ clients: ClientSummary[] }>('GET', '/api/clients'), loadProfiles()])
-      .then(([{ clients }, profiles]) => setState({ status: 'ready', clients, profiles }))
-      .catch((error: unknown) => setState({ status: 'error', error }));
+    void screenAccess('clientManagement').then((access) => {
+      if (access.status === 'locked') return setState({ status: 'locked', lock: access.access });
+      Promise.all([apiRequest<{ clients: ClientSummary[] }>('GET', '/api/clients'), loadProfiles()])
+        .then(([{ clients }, profiles]) => setState({ status: 'ready', clients, profiles }))
+        .catch(async (error: unknown) => {
+          const lock = await refusalLock(error, 'clientManagement');
+          setState(lock ? { status: 'locked', lock } : { status: 'error', error });
+        });
+    });
   }, []);
 
   // A client still being analysed: the list is read again every few seconds until its first
@@ -75,6 +92,7 @@ export default function ClientsPage() {
   }, [state, query, showArchived]);
 
   if (state.status === 'loading') return <Loading />;
+  if (state.status === 'locked') return <LockedScreen feature="clientManagement" lock={state.lock} title="Client Management" />;
   if (state.status === 'error') return <AccessError error={state.error} />;
   const archivedCount = state.clients.filter((c) => c.archived).length;
 

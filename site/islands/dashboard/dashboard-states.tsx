@@ -1,6 +1,8 @@
 // The dashboard's other screens: loading, the three error states of spec section 8 (exact texts
-// and buttons), and what a signed-in free user sees instead of an error: the offer and the upgrade.
-import { PLAN_CATALOGUE } from '../../../common/plans.ts';
+// and buttons), and what a signed-in free user sees instead of an error: the offer and the upgrade
+// (the upgrade card every locked screen shows, decision 0226).
+import type { PlanLock } from '../../lib/plan-access.ts';
+import UpgradeCard from '../ui/upgrade-card.tsx';
 import type { DashboardError } from './dashboard-data.ts';
 
 export function Loading() {
@@ -74,7 +76,6 @@ export function ErrorState({ kind }: { kind: DashboardError }) {
   return <StateCard state={kind} {...state} href={href} />;
 }
 
-const pro = PLAN_CATALOGUE.find((p) => p.tier === 'pro')!;
 const OFFER = [
   { title: 'Scores that move', text: 'Overall score, market rank and the four scores, each ranked against your local competitors.' },
   { title: '90-day trends', text: 'Your business is re-analysed on a regular schedule, so you see each score rise or fall over time.' },
@@ -82,26 +83,15 @@ const OFFER = [
   { title: 'Monthly reports', text: 'A fresh PDF report in your inbox on the first of every month.' },
 ];
 
-export function UpgradeOffer() {
+/** The dashboard (and a consultant's portfolio) on a plan without it. */
+export function UpgradeOffer({ access = { open: false, reason: 'plan', plan: 'pro', renew: false } }: { access?: PlanLock }) {
   return (
-    <section className="dash-state upgrade" data-state="upgrade">
-      <div className="card upgrade-card">
-        <span className="badge">{pro.name} plan</span>
-        <h1>Your business dashboard is part of {pro.name}</h1>
-        <p className="lead">Track where you stand against your top local competitors, week after week, instead of a one-time snapshot.</p>
-        <ul className="offer">
-          {OFFER.map((o) => (
-            <li key={o.title}>
-              <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="#059669" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round"><path d="M20 6 9 17l-5-5" /></svg>
-              <span><strong>{o.title}.</strong> {o.text}</span>
-            </li>
-          ))}
-        </ul>
-        <div className="upgrade-actions">
-          <a className="btn btn-primary" href="/subscribe?plan=pro">Upgrade to {pro.name}</a>
-          <span className="price">${pro.monthly}/month, or ${pro.annual}/month billed annually</span>
-        </div>
-      </div>
-    </section>
+    <UpgradeCard
+      feature="dashboard"
+      access={access}
+      title="Your business dashboard is part of Pro"
+      text="Track where you stand against your top local competitors, week after week, instead of a one-time snapshot."
+      offer={OFFER}
+    />
   );
 }

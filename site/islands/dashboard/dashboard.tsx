@@ -1,22 +1,26 @@
 // The business dashboard island: /dashboard (for a consultant its portfolio, portfolio.tsx; for
 // anyone else the business viewed last, else their own) and /dashboard/{businessId}. Loads once (no refetch, no retry, no polling), then shows the
 // scores, ranks, trends, the market radar and the competitors, with a switcher among the viewer's
-// businesses and their clients'. The server decides access and the plan.
+// businesses and their clients'. The server decides access and the plan; the session's plan is
+// asked first, so a plan without the dashboard gets the upgrade card without a refused call
+// (decision 0226). While loading, the page's frame (dashboard-skeleton.tsx) holds its place.
 import { useEffect, useState } from 'react';
 import { BAND_LABELS, SCORE_LABELS } from '../../../common/constants.ts';
 import { MIN_MARKET_COMPETITORS, NO_MARKET, NOT_ENOUGH_DATA, progressPercent, ratingColour, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE, SEARCH_RADIUS_MILES, scoreBand } from '../../../common/constants.ts';
 import { ApiError, apiRequest } from '../../lib/api.ts';
-import { checkSession, STORAGE_PREFIX } from '../../lib/session.ts';
+import { lockAfterRefusal, screenAccess, type PlanLock } from '../../lib/plan-access.ts';
+import { STORAGE_PREFIX } from '../../lib/session.ts';
 import type { DashboardBusiness } from '../../../api/services/dashboard.ts';
 import { buildDashboard, errorStateOf, fmtDate, fmtDelta, fmtScore, type CompetitorView, type DashboardError, type DashboardResponse, type DashboardView } from './dashboard-data.ts';
-import { ErrorState, Loading, UpgradeOffer } from './dashboard-states.tsx';
+import DashboardSkeleton from './dashboard-skeleton.tsx';
+import { ErrorState, UpgradeOffer } from './dashboard-states.tsx';
 import PortfolioView from './portfolio.tsx';
 import RadarChart from './radar-chart.tsx';
 import { TrendHistory } from './trend-chart.tsx';
 import VisibilityCard from './visibility-card.tsx';
 import './dashboard.css';
 
-type State = { status: 'loading' } | { status: 'ready'; view: DashboardView } | { status: 'error'; kind: DashboardError } | { status: 'upgrade' } | { status: 'portfolio' };
+type State = { status: 'loading' } | { status: 'ready'; view: DashboardView; businesses: DashboardBusiness[] } | { status: 'error'; kind: DashboardError } | { status: 'upgrade'; access: PlanLock } | { status: 'portfolio' };
 
 const TREND_DAYS = 90;
 /** The business the viewer looked at last: /dashboard opens it (logout wipes it with the rest). */
@@ -32,9 +36,11 @@ function storage(action: (s: Storage) => string | null | void): string | null {
 
 const businessPath = (id: string | null) => (id ? `/api/business/${encodeURIComponent(id)}` : '/api/my-business');
 
-/** Reads one business's dashboard (null: the one viewed last, else the viewer's own). */
+/** Reads one business's dashboard (null: the one viewed last, else the viewer's own), and with it
+ *  the businesses the switcher offers: the page is drawn once, with both (no switcher popping in). */
 function loadDashboard(id: string | null, setState: (s: State) => void) {
   const remembered = id ? null : storage((s) => s.getItem(LAST_VIEWED_KEY));
+  const businesses = apiRequest<DashboardBusiness[]>('GET', '/api/my-businesses').catch((): DashboardBusiness[] => []);
   apiRequest<DashboardResponse>('GET', businessPath(id ?? remembered))
     .catch((error: unknown) => {
       // The remembered business is gone (deleted, no longer a client): the viewer's own instead.
@@ -42,13 +48,13 @@ function loadDashboard(id: string | null, setState: (s: State) => void) {
       storage((s) => s.removeItem(LAST_VIEWED_KEY));
       return apiRequest<DashboardResponse>('GET', businessPath(null));
     })
-    .then((res) => {
+    .then(async (res) => {
       const view = buildDashboard(res);
       if (view.analysed) storage((s) => s.setItem(LAST_VIEWED_KEY, view.business.id));
-      setState(view.analysed ? { status: 'ready', view } : { status: 'error', kind: 'not-found' });
+      setState(view.analysed ? { status: 'ready', view, businesses: await businesses } : { status: 'error', kind: 'not-found' });
     })
-    .catch((error: unknown) => {
-      if (error instanceof ApiError && error.status === 403 && error.details.code === 'plan_required') return setState({ status: 'upgrade' });
+    .catch(async (error: unknown) => {
+      if (error instanceof ApiError && error.status === 403 && error.details.code === 'plan_required') return setState({ status: 'upgrade', access: await lockAfterRefusal('dashboard') });
       setState({ status: 'error', kind: errorStateOf(error instanceof Error ? error.message : String(error)) });
     });
 }
@@ -57,28 +63,26 @@ export default function Dashboard({ businessId }: { businessId?: string }) {
   const [state, setState] = useState<State>({ status: 'loading' });
 
   useEffect(() => {
-    if (businessId) return loadDashboard(businessId, setState);
-    // A consultant's /dashboard is its portfolio; the session check is cached, so this costs no call.
-    void checkSession().then((session) => {
-      if (session.status === 'signed-in' && session.user.role === 'consultant') setState({ status: 'portfolio' });
-      else loadDashboard(null, setState);
+    // The session check is cached (and shared with the top bar), so this rarely costs a call.
+    void screenAccess('dashboard').then((access) => {
+      if (access.status === 'locked' && access.access.reason === 'plan') return setState({ status: 'upgrade', access: access.access });
+      // A consultant's /dashboard is its portfolio.
+      if (!businessId && access.status === 'open' && access.viewer.user.role === 'consultant') return setState({ status: 'portfolio' });
+      // Signed out: the API's 401 says Login Required.
+      loadDashboard(businessId ?? null, setState);
     });
   }, [businessId]);
 
-  if (state.status === 'loading') return <Loading />;
+  if (state.status === 'loading') return <DashboardSkeleton />;
   if (state.status === 'portfolio') return <PortfolioView />;
-  if (state.status === 'upgrade') return <UpgradeOffer />;
+  if (state.status === 'upgrade') return <UpgradeOffer access={state.access} />;
   if (state.status === 'error') return <ErrorState kind={state.kind} />;
-  return <DashboardView view={state.view} />;
+  return <DashboardView view={state.view} businesses={state.businesses} />;
 }
 
 /** A native select (works with the keyboard and screen readers as is), shown when the viewer has
  *  more than one business to look at; choosing one opens its dashboard. */
-function BusinessSwitcher({ current }: { current: string }) {
-  const [list, setList] = useState<DashboardBusiness[]>([]);
-  useEffect(() => {
-    apiRequest<DashboardBusiness[]>('GET', '/api/my-businesses').then(setList, () => setList([]));
-  }, []);
+function BusinessSwitcher({ current, list }: { current: string; list: DashboardBusiness[] }) {
   if (list.length < 2) return null;
   const own = list.filter((b) => b.clientName === null);
   const clients = list.filter((b) => b.clientName !== null);
@@ -134,7 +138,7 @@ function ScoreBadge({ score }: { score: number | null }) {
   return <span className={`score-badge band-bg-${band}`} title={BAND_LABELS[band]}>{fmtScore(score)}</span>;
 }
 
-function DashboardView({ view }: { view: DashboardView }) {
+function DashboardView({ view, businesses }: { view: DashboardView; businesses: DashboardBusiness[] }) {
   const { business, scores } = view;
   const band = scoreBand(scores.overall);
   return (
@@ -149,7 +153,7 @@ function DashboardView({ view }: { view: DashboardView }) {
           </p>
         </div>
         <nav className="dash-nav" aria-label="Dashboard">
-          <BusinessSwitcher current={business.id} />
+          <BusinessSwitcher current={business.id} list={businesses} />
           {view.earlyWarning && <span className="badge enterprise-badge">Enterprise+</span>}
           {view.earlyWarning && (
             <a className="btn btn-secondary" href={`/early-warning/${encodeURIComponent(business.id)}`}>

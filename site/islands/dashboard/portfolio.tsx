@@ -6,13 +6,14 @@ import { useEffect, useMemo, useState } from 'react';
 import { isMarket, NO_MARKET, scoreBand } from '../../../common/constants.ts';
 import type { Portfolio, PortfolioRow } from '../../../api/services/portfolio.ts';
 import { ApiError, apiRequest } from '../../lib/api.ts';
+import { lockAfterRefusal, type PlanLock } from '../../lib/plan-access.ts';
 import { fmtChange, fmtDay, unsubscribedText, mailProblemText, scoreText } from '../clients/clients-data.ts';
 import { ErrorState, Loading, UpgradeOffer } from './dashboard-states.tsx';
 import { errorStateOf } from './dashboard-data.ts';
 import './dashboard.css';
 import '../clients/clients.css';
 
-type State = { status: 'loading' } | { status: 'ready'; portfolio: Portfolio } | { status: 'error'; error: unknown };
+type State = { status: 'loading' } | { status: 'ready'; portfolio: Portfolio } | { status: 'error'; error: unknown } | { status: 'upgrade'; access: PlanLock };
 type SortKey = 'name' | 'overall' | 'change' | 'rank' | 'alerts' | 'lastReport' | 'nextReport';
 
 const nameOf = (r: PortfolioRow) => r.client?.name ?? r.company;
@@ -56,7 +57,11 @@ export default function PortfolioView() {
   useEffect(() => {
     apiRequest<Portfolio>('GET', '/api/portfolio').then(
       (portfolio) => setState({ status: 'ready', portfolio }),
-      (error: unknown) => setState({ status: 'error', error }),
+      async (error: unknown) => {
+        // The plan lapsed since the session was cached (the dashboard asked it first): the upgrade card.
+        if (error instanceof ApiError && error.status === 403 && error.details.code === 'plan_required') return setState({ status: 'upgrade', access: await lockAfterRefusal('dashboard') });
+        setState({ status: 'error', error });
+      },
     );
   }, []);
 
@@ -68,11 +73,8 @@ export default function PortfolioView() {
   }, [state, query, sort]);
 
   if (state.status === 'loading') return <Loading />;
-  if (state.status === 'error') {
-    const { error } = state;
-    if (error instanceof ApiError && error.status === 403 && error.details.code === 'plan_required') return <UpgradeOffer />;
-    return <ErrorState kind={errorStateOf(error instanceof Error ? error.message : String(error))} />;
-  }
+  if (state.status === 'upgrade') return <UpgradeOffer access={state.access} />;
+  if (state.status === 'error') return <ErrorState kind={errorStateOf(state.error instanceof Error ? state.error.message : String(state.error))} />;
   const { rows, alertWindowDays } = state.portfolio;
   const clientCount = rows.filter((r) => r.client).length;
   const by = (key: SortKey) => () => setSort((s) => ({ key, ascending: s.key === key ? !s.ascending : key === 'name' || key === 'rank' || key === 'nextReport' }));

@@ -1,4 +1,5 @@
 // The Early Warning Monitor's answer and the spec's error matching (section 8), as pure functions.
+import { EARLY_WARNING_PLAN_MESSAGE as PLAN_MESSAGE } from '../../../common/plan-messages.ts';
 import { ApiError } from '../../lib/api.ts';
 
 export interface AlertRow {
@@ -32,7 +33,7 @@ export interface VisibilityDrop {
 
 export const fmtShare = (n: number) => `${n.toFixed(2)}%`;
 
-export const PLAN_MESSAGE = 'Early Warning Monitor requires Enterprise or Agency subscription';
+export { PLAN_MESSAGE };
 export const FETCH_FALLBACK = 'Failed to fetch alerts';
 
 export type LoadError = { kind: 'login' } | { kind: 'not-found' } | { kind: 'denied'; message: string };

@@ -1,31 +1,46 @@
 // The Early Warning Monitor island: /early-warning/{businessId}. Loads the alerts once, shows the
 // stats, the threshold form, the falls of local visibility and the 10 most recent alerts. The
-// server decides access and the plan.
+// server decides access and the plan; a plan without the monitor is known from the session first
+// and gets the upgrade card, titled Access Denied as spec section 8 has it (decision 0226).
 import { useEffect, useState, type FormEvent } from 'react';
 import { ALERT_THRESHOLD, EARLY_WARNING_ALERT_LIMIT, ratingColour, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE } from '../../../common/constants.ts';
 import { isThreshold, THRESHOLD_MESSAGE, THRESHOLD_TITLE } from '../../../common/schemas/early-warning.ts';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
 import { loginFor } from '../../lib/auth-redirect.ts';
+import { lockAfterRefusal, screenAccess, type PlanLock } from '../../lib/plan-access.ts';
 import { toast } from '../../lib/toasts.ts';
 import { Loading, StateCard } from '../dashboard/dashboard-states.tsx';
 import { fmtDate } from '../dashboard/dashboard-data.ts';
-import { fmtRating, fmtShare, loadErrorOf, platformLabel, reviewLink, type AlertRow, type LoadError, type ReviewAlertsResponse } from './early-warning-data.ts';
+import UpgradeCard from '../ui/upgrade-card.tsx';
+import { fmtRating, fmtShare, loadErrorOf, PLAN_MESSAGE, platformLabel, reviewLink, type AlertRow, type LoadError, type ReviewAlertsResponse } from './early-warning-data.ts';
 import '../dashboard/dashboard.css';
 import './early-warning.css';
 import { MONITOR_REACH } from '../../../common/review-reach.ts';
 
-type State = { status: 'loading' } | { status: 'ready'; data: ReviewAlertsResponse } | { status: 'error'; error: LoadError };
+type State = { status: 'loading' } | { status: 'ready'; data: ReviewAlertsResponse } | { status: 'error'; error: LoadError } | { status: 'locked'; access: PlanLock; message: string };
 
 export default function EarlyWarning({ businessId }: { businessId: string }) {
   const [state, setState] = useState<State>({ status: 'loading' });
 
   useEffect(() => {
-    apiRequest<ReviewAlertsResponse>('GET', `/api/business/${encodeURIComponent(businessId)}/review-alerts`)
-      .then((data) => setState({ status: 'ready', data }))
-      .catch((error: unknown) => setState({ status: 'error', error: loadErrorOf(error) }));
+    void screenAccess('earlyWarning').then((access) => {
+      // Not in the plan: said at once, without asking for alerts the server would refuse.
+      if (access.status === 'locked' && access.access.reason === 'plan') return setState({ status: 'locked', access: access.access, message: PLAN_MESSAGE });
+      apiRequest<ReviewAlertsResponse>('GET', `/api/business/${encodeURIComponent(businessId)}/review-alerts`)
+        .then((data) => setState({ status: 'ready', data }))
+        .catch(async (error: unknown) => {
+          const loadError = loadErrorOf(error);
+          // The plan lapsed since the session was cached: the same card, with the server's words.
+          if (loadError.kind === 'denied' && error instanceof ApiError && error.details.code === 'plan_required') {
+            return setState({ status: 'locked', access: await lockAfterRefusal('earlyWarning'), message: loadError.message });
+          }
+          setState({ status: 'error', error: loadError });
+        });
+    });
   }, [businessId]);
 
   if (state.status === 'loading') return <Loading />;
+  if (state.status === 'locked') return <UpgradeCard feature="earlyWarning" access={state.access} title="Access Denied" text={state.message} />;
   if (state.status === 'error') return <ErrorCard error={state.error} />;
   return <Monitor data={state.data} onThreshold={(threshold) => setState({ status: 'ready', data: { ...state.data, threshold } })} />;
 }

@@ -24,16 +24,19 @@ import {
 import { PublishedScoreCardView, ReportFormView } from '../../../widget-sdk/src/report-form.tsx';
 import { Isolated } from '../../../widget-sdk/src/shadow.tsx';
 import type { WidgetApi } from '../../../widget-sdk/src/api.ts';
+import { PLAN_MESSAGES } from '../../../common/plan-messages.ts';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
+import { lockAfterRefusal, screenAccess } from '../../lib/plan-access.ts';
 import { toast } from '../../lib/toasts.ts';
 import { AccessError } from '../clients/clients-page.tsx';
+import { LockedScreen, refusalLock, type Lock } from '../ui/locked-screen.tsx';
 import { Loading } from '../dashboard/dashboard-states.tsx';
 import '../dashboard/dashboard.css';
 import '../clients/clients.css';
 import './widget.css';
 
 type Data = { keys: WidgetKeySummary[]; leads: LeadSummary[]; profiles: BrandingProfile[]; clients: ClientSummary[] };
-type State = { status: 'loading' } | ({ status: 'ready' } & Data) | { status: 'lapsed'; leads: LeadSummary[]; message: string } | { status: 'error'; error: unknown };
+type State = { status: 'loading' } | ({ status: 'ready' } & Data) | { status: 'lapsed'; leads: LeadSummary[]; message: string } | { status: 'error'; error: unknown } | { status: 'locked'; lock: Lock };
 
 const LEAD_EMAIL_LABELS: Record<(typeof LEAD_EMAIL_MODES)[number], string> = { each: 'An e-mail for each new lead', daily: 'One daily digest' };
 const QUEUED_REASONS: Record<string, string> = {
@@ -62,11 +65,22 @@ async function load(): Promise<Data> {
 /** Without the widget in the plan (lapsed, or another plan) the keys are closed, but the leads are
  *  the agency's: still listed and exported (decision 0171). */
 async function loadLapsed(error: unknown): Promise<State> {
-  if (!(error instanceof ApiError && error.status === 403 && error.details.code === 'plan_required')) return { status: 'error', error };
+  if (!(error instanceof ApiError && error.status === 403 && error.details.code === 'plan_required')) {
+    const lock = await refusalLock(error, 'widget');
+    return lock ? { status: 'locked', lock } : { status: 'error', error };
+  }
   const { leads } = await apiRequest<{ leads: LeadSummary[] }>('GET', '/api/widget/leads');
   // No lead ever taken: nothing is waiting, so the plan is offered rather than renewed.
-  if (leads.length === 0) return { status: 'error', error };
+  if (leads.length === 0) return { status: 'locked', lock: await lockAfterRefusal('widget') };
   return { status: 'lapsed', leads, message: error.details.message ?? 'The website widget is part of the Agency plan.' };
+}
+
+/** A plan without the widget, known from the session (decision 0226): an agency that took leads
+ *  still has them (the lapsed view, as after a refusal); anyone else gets the locked screen. */
+async function lockedWidget(lock: Lock): Promise<State> {
+  if (lock.reason === 'role') return { status: 'locked', lock };
+  const leads = await apiRequest<{ leads: LeadSummary[] }>('GET', '/api/widget/leads').then((r) => r.leads, (): LeadSummary[] => []);
+  return leads.length > 0 ? { status: 'lapsed', leads, message: PLAN_MESSAGES.widget } : { status: 'locked', lock };
 }
 
 export default function WidgetPage() {
@@ -78,11 +92,12 @@ export default function WidgetPage() {
       (error: unknown) => loadLapsed(error).then(setState, (again: unknown) => setState({ status: 'error', error: again })),
     );
   useEffect(() => {
-    void reload();
+    void screenAccess('widget').then((access) => (access.status === 'locked' ? lockedWidget(access.access).then(setState) : reload()));
   }, []);
 
   if (state.status === 'loading') return <Loading />;
-  if (state.status === 'error') return <AccessError error={state.error} title="Website Widget" />;
+  if (state.status === 'locked') return <LockedScreen feature="widget" lock={state.lock} title="Website Widget" />;
+  if (state.status === 'error') return <AccessError error={state.error} title="Website Widget" feature="widget" />;
   if (state.status === 'lapsed') {
     return (
       <div className="dash container clients widget-admin" data-testid="widget-page">
