@@ -3,56 +3,33 @@
 // and Account / Logout, the menu's Dashboard goes to the user's own dashboard (a consultant's
 // portfolio), and a consultant gets Clients, Branding and Widget. A link to a screen the plan does
 // not open carries an Upgrade mark (Renew for a lapsed plan that has it), decision 0226.
-import { PLAN_CATALOGUE } from '../../common/plans.ts';
+import { inGoodStanding } from '../../common/constants.ts';
 import { hasSessionHint } from '../../common/session-hint.ts';
 import { apiRequest } from './api.ts';
-import { accessOf, type Access, type Feature } from './plan-access.ts';
 import { $session, checkSession, clearSession, type SessionState } from './session.ts';
 import { toast } from './toasts.ts';
 
-let notes = 0;
+type Mark = { plan: string; renew: boolean };
 
-/** The mark after the link's name, and the link's description naming the plan. The mark is hidden
- *  from assistive technology and the note is a hidden child, so the link's name stays its label. */
-function markPlan(link: HTMLAnchorElement, access: Access | null) {
-  const locked = access !== null && !access.open && access.reason === 'plan' ? access : null;
-  const word = locked?.renew ? 'Renew' : 'Upgrade';
-  const mark = link.querySelector<HTMLElement>('.nav-upgrade');
-  if (mark) {
-    mark.hidden = !locked;
-    mark.textContent = locked ? word : '';
-  }
-  let note = link.querySelector<HTMLElement>('.nav-plan-note');
-  if (!locked) {
-    delete link.dataset.locked;
-    link.removeAttribute('aria-describedby');
-    note?.remove();
-    return;
-  }
-  if (!note) {
-    note = Object.assign(document.createElement('span'), { className: 'nav-plan-note', id: `nav-plan-note-${++notes}`, hidden: true });
-    link.append(note);
-  }
-  note.textContent = `${word}: part of the ${PLAN_CATALOGUE.find((p) => p.tier === locked.plan)?.name ?? locked.plan} plan`;
-  link.setAttribute('aria-describedby', note.id);
-  link.dataset.locked = locked.plan;
+/** The link's lock for this viewer, read from its `data-plans` (the tiers whose plan includes the
+ *  screen, written at build time from api/services/entitlements.ts, so the rule is not copied
+ *  here): open on one of them in good standing, Renew on one of them lapsed, else the least. */
+export function markOf(dataPlans: string, viewer: { subscriptionTier: string; subscriptionStatus: string }): Mark | null {
+  const plans = dataPlans.split(' ').filter(Boolean);
+  if (!plans.includes(viewer.subscriptionTier)) return { plan: plans[0] ?? 'pro', renew: false };
+  return inGoodStanding(viewer.subscriptionStatus) ? null : { plan: viewer.subscriptionTier, renew: true };
 }
 
-/**
- * The bar on one line, whatever its links (a consultant's three, their Upgrade marks, longer words):
- * when the links overflow, the marketing anchors go first (data-crowded), then the links move to
- * the menu button as on a phone (data-menu-only). Measured, not guessed from a width.
- */
-function fit(root: ParentNode) {
-  for (const bar of root.querySelectorAll<HTMLElement>('.top-bar')) {
-    const inner = bar.querySelector<HTMLElement>('.top-bar-inner');
-    if (!inner) continue;
-    bar.removeAttribute('data-crowded');
-    bar.removeAttribute('data-menu-only');
-    const overflows = () => inner.scrollWidth > inner.clientWidth + 1;
-    if (overflows()) bar.setAttribute('data-crowded', '');
-    if (overflows()) bar.setAttribute('data-menu-only', '');
-  }
+/** The mark after the link's name (hidden from assistive technology) and the link's description,
+ *  a hidden note in the link naming the plan (decision 0226); the link's name stays its label. */
+function markPlan(link: HTMLAnchorElement, m: Mark | null) {
+  const mark = link.querySelector<HTMLElement>('.nav-upgrade')!;
+  const note = link.querySelector<HTMLElement>('.nav-plan-note')!;
+  mark.hidden = !m;
+  mark.textContent = m ? (m.renew ? 'Renew' : 'Upgrade') : '';
+  note.textContent = m ? `${mark.textContent}: part of the ${m.plan[0]!.toUpperCase()}${m.plan.slice(1)} plan` : '';
+  if (m) link.setAttribute('aria-describedby', note.id);
+  else link.removeAttribute('aria-describedby');
 }
 
 function show(root: ParentNode, state: SessionState) {
@@ -66,10 +43,14 @@ function show(root: ParentNode, state: SessionState) {
     link.dataset.signedOutHref ??= link.getAttribute('href') ?? '';
     link.setAttribute('href', signedIn ? link.dataset.signedInHref! : link.dataset.signedOutHref);
   }
-  for (const link of root.querySelectorAll<HTMLAnchorElement>('a[data-feature]')) {
-    markPlan(link, signedIn ? accessOf(state, link.dataset.feature as Feature) : null);
+  let marks = 0;
+  for (const link of root.querySelectorAll<HTMLAnchorElement>('.top-nav a[data-plans], .mobile-menu a[data-plans]')) {
+    const mark = signedIn ? markOf(link.dataset.plans ?? '', state.user) : null;
+    markPlan(link, mark);
+    if (mark && link.closest('.top-nav') && !link.hidden) marks++;
   }
-  fit(root);
+  // Two marks or more (a consultant's bar) need the room: see the bar's styles.
+  for (const bar of root.querySelectorAll<HTMLElement>('.top-bar')) bar.toggleAttribute('data-marked', marks > 1);
 }
 
 async function logout(button: HTMLButtonElement) {
@@ -90,14 +71,6 @@ export function mountAuthLinks(root: ParentNode) {
   $session.subscribe((state) => {
     if (state.status !== 'loading') show(root, state);
   });
-  let pending = false;
-  window.addEventListener('resize', () => {
-    if (pending) return;
-    pending = true;
-    requestAnimationFrame(() => {
-      pending = false;
-      fit(root);
-    });
-  });
+
   if (hasSessionHint(document.cookie)) void checkSession();
 }

@@ -23,6 +23,12 @@ export function planOpening(feature: Feature): Tier {
   return TIERS.find((tier) => can({ subscriptionTier: tier, subscriptionStatus: 'active' }, feature)) ?? 'agency';
 }
 
+/** The tiers whose plan includes the feature, space-separated, least first: the top bar's links
+ *  carry it (written at build time), so its script needs no copy of the rule. */
+export function plansIncluding(feature: Feature): string {
+  return TIERS.filter((tier) => can({ subscriptionTier: tier, subscriptionStatus: 'active' }, feature)).join(' ');
+}
+
 const rank = (tier: string) => TIERS.indexOf(tier as Tier);
 
 export function accessOf(viewer: Viewer, feature: Feature): Access {

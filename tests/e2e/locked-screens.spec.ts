@@ -5,6 +5,7 @@
 // does not include: not one 403 on the way. A business owner gets no consultant links, and a plan
 // given while the session was cached opens its screens at once.
 import { execFileSync } from 'node:child_process';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { EARLY_WARNING_PLAN_MESSAGE, PLAN_MESSAGES } from '../../common/plan-messages.ts';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
@@ -101,6 +102,9 @@ for (const plan of PLANS) {
       await expect(page.locator('[data-state="upgrade"]')).toContainText('Included in the Enterprise and Agency plans.');
       if (plan.tier === 'pro') {
         await page.screenshot({ path: info.outputPath('early-warning-pro-1280.png'), fullPage: true });
+        // The card and the marked bar pass axe (the marks' colours included).
+        const axe = await new AxeBuilder({ page }).analyze();
+        expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
         await page.setViewportSize({ width: 390, height: 844 });
         await page.screenshot({ path: info.outputPath('early-warning-pro-390.png'), fullPage: true });
         await page.getByRole('button', { name: 'Menu' }).click();
