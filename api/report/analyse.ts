@@ -103,10 +103,12 @@ async function guessCategory(input: ReportInput, fetchOptions: SafeFetchOptions)
   return { category: FALLBACK_CATEGORY, from: 'fallback' };
 }
 
+/** `state`: how the website was met (decision 0217), which the dashboard's website column names. */
 function techStack(site: WebsiteAnalysis | null): Record<string, unknown> {
-  if (!site?.reachable) return { read: false, reason: site ? site.error : 'no website listed' };
-  if (site.state === 'refused') return { read: false, reason: `refuses automated visitors: ${site.detail}` };
-  return { read: true, ...site.tech, https: site.https, viewport: site.viewport, schemaTypes: site.schemaTypes };
+  if (!site) return { read: false, reason: 'no website listed', state: null };
+  if (!site.reachable) return { read: false, reason: site.error, state: site.state };
+  if (site.state === 'refused') return { read: false, reason: `refuses automated visitors: ${site.detail}`, state: site.state };
+  return { read: true, state: site.state, ...site.tech, https: site.https, viewport: site.viewport, schemaTypes: site.schemaTypes };
 }
 
 function velocity(r: ReviewAnalysis | null): Record<string, unknown> {

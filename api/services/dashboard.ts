@@ -55,7 +55,7 @@ SELECT v.tier, v.status, (
         ORDER BY m.overall_score DESC, c.name LIMIT ${DASHBOARD_COMPETITOR_LIMIT}
       ) x
     ),
-    -- The business's own listing figures and whether its site answered, for its row in the
+    -- The business's own listing figures and how its site was met, for its row in the
     -- competitor table: read from its latest snapshot's data points (one row, measured values only).
     'self', (
       SELECT json_object(
@@ -64,7 +64,9 @@ SELECT v.tier, v.status, (
         'reviewCount', json((SELECT j.value -> '$.value' FROM json_each(m.data_points) j
           WHERE json_extract(j.value, '$.key') = 'reviews.count' AND json_extract(j.value, '$.status') = 'measured')),
         'siteReachable', json((SELECT j.value -> '$.value' FROM json_each(m.data_points) j
-          WHERE json_extract(j.value, '$.key') = 'site.reachable' AND json_extract(j.value, '$.status') = 'measured')))
+          WHERE json_extract(j.value, '$.key') = 'site.reachable' AND json_extract(j.value, '$.status') = 'measured')),
+        -- How its website was met (decision 0217), from the snapshot's small tech stack summary.
+        'siteState', json_extract(m.tech_stack_data, '$.state'))
       FROM business_metrics m WHERE m.run_id = (SELECT run_id FROM run) AND m.is_main_business = 1
     ),
     -- The latest local visibility grid (VisibilitySummary), kept on the business's own row.

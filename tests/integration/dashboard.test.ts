@@ -66,7 +66,7 @@ describe('dashboard reads', () => {
       { key: 'reviews.count', label: 'Review count', unit: 'reviews', score: 'reviews', value: null, status: 'unknown' },
       { key: 'site.reachable', label: 'Website reachable', unit: 'yes/no', score: 'digitalPresence', value: false, status: 'measured' },
     ];
-    await t.ctx.db.update(businessMetrics).set({ dataPoints: ownPoints }).where(and(eq(businessMetrics.runId, runs[3]!), eq(businessMetrics.isMainBusiness, true)));
+    await t.ctx.db.update(businessMetrics).set({ dataPoints: ownPoints, techStackData: { read: false, reason: 'no answer', state: 'down' } }).where(and(eq(businessMetrics.runId, runs[3]!), eq(businessMetrics.isMainBusiness, true)));
     for (const path of ['/api/my-business', `/api/business/${business.id}`, `/api/business/${business.id}?consultantId=enterprise-white-label`]) {
       const res = await call(t.app, 'GET', path, undefined, owner.cookie);
       expect(res.status).toBe(200);
@@ -84,8 +84,8 @@ describe('dashboard reads', () => {
       // Competitors in score order, each with its metrics row from the same (latest) run.
       const overall = body.competitors.map((c: { id: string }) => body.metrics.find((m: { competitorId: string }) => m.competitorId === c.id).overallScore);
       expect(overall).toEqual([...overall].sort((a: number, b: number) => b - a));
-      // The business's own row in the table: its measured listing figures and whether its site answered.
-      expect(body.self).toEqual({ rating: 4.3, reviewCount: null, siteReachable: false });
+      // The business's own row in the table: its measured listing figures, whether its site answered and how it was met.
+      expect(body.self).toEqual({ rating: 4.3, reviewCount: null, siteReachable: false, siteState: 'down' });
       expect(body.history.map((h: { overallScore: number }) => h.overallScore)).toEqual([6.1, 6.4, 7.25]);
       expect(body.history[2].runId).toBe(runs[3]);
     }

@@ -224,6 +224,18 @@ describe('on every surface, for the business and each competitor', () => {
       'Eastside Dental': 'Did not answer',
       'Barton Creek Dental': 'Did not answer',
     });
+    // The snapshot keeps each state for the dashboard's website column (its tech stack summary).
+    expect(Object.fromEntries([data.business, ...data.competitors].map((p) => [p.place.name, p.techStack.state]))).toEqual({
+      'Bright Smile Dental': 'refused',
+      'Austin Family Dental': 'read',
+      'Capitol Smiles': 'refused',
+      'Lamar Dental Care': 'refused',
+      'Riverside Dentistry': 'slow',
+      'Zilker Dental Studio': 'too_large',
+      'Mueller Modern Dental': 'script_rendered',
+      'Eastside Dental': 'down',
+      'Barton Creek Dental': 'down',
+    });
     const note = data.notes.find((n) => n.startsWith('Competitors\' websites not read in full: '))!;
     expect(note).toContain('Capitol Smiles: refuses automated visitors (a Cloudflare block or challenge page (HTTP 503))');
     expect(note).toContain('Lamar Dental Care: refuses automated visitors (a Sucuri block or challenge page (HTTP 403))');

@@ -66,6 +66,16 @@ describe('buildDashboard', () => {
     expect(unranked.table.at(-1)).toMatchObject({ isYou: true, rank: null });
   });
 
+  it("names how the business's own website was met, and only the states it knows", () => {
+    const base = response(false);
+    const own = (siteState: string | undefined) => buildDashboard({ ...base, self: { siteReachable: 1, siteState } }).table.find((c) => c.isYou)!.siteState;
+    expect(own('refused')).toBe('refused');
+    expect(own('script_rendered')).toBe('script_rendered');
+    expect(own('<b>not a state</b>')).toBeNull();
+    // An older answer has no state: the column falls back to whether the site answered.
+    expect(own(undefined)).toBeNull();
+  });
+
   it('has no deltas and no trend with a single snapshot, and no market average without competitors', () => {
     const v = buildDashboard({ business, competitors: [], metrics: [row({ isMainBusiness: true, overallScore: '6.00' })], history: [row({ reportedAt: '2026-11-20T10:00:00.000Z' })] });
     expect(v.overallDelta).toBeNull();

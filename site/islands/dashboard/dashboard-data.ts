@@ -1,6 +1,8 @@
 // The dashboard answer turned into what the screen shows: numbers (scores may arrive as strings),
 // ranks by the spec's rule, deltas and trends from the business's own snapshots, the market
 // average for the radar. Pure functions, unit-tested.
+import { SITE_STATE_LABELS } from '../../../api/report/render/website-state.ts';
+import type { SiteReadState } from '../../../api/report/types.ts';
 import { DASHBOARD_COMPETITOR_LIMIT, DASHBOARD_DETAIL_LIMIT, isMarket, marketRank, NOT_ENOUGH_DATA, SCORE_KEYS, type ScoreKey } from '../../../common/constants.ts';
 
 import type { VisibilitySummary } from '../../../api/report/render/visibility.ts';
@@ -42,8 +44,9 @@ export interface DashboardResponse {
   metrics: MetricRow[];
   history?: MetricRow[];
   /** The business's own listing figures from its latest analysis, for its row in the table;
-   *  null where they were not measured. siteReachable: whether its website answered. */
-  self?: { rating?: Num; reviewCount?: Num; siteReachable?: boolean | number | null } | null;
+   *  null where they were not measured. siteReachable: whether its website answered; siteState:
+   *  how it was met (decision 0217). */
+  self?: { rating?: Num; reviewCount?: Num; siteReachable?: boolean | number | null; siteState?: string | null } | null;
   /** The latest analysis's local visibility grid; null before one was scanned. */
   visibility?: VisibilitySummary | null;
 }
@@ -120,7 +123,13 @@ export interface CompetitorView extends CompetitorRow {
   /** The business itself, highlighted in the table (its website column says whether it answered). */
   isYou?: boolean;
   siteReachable?: boolean | null;
+  /** The business itself: how its website was met, where the snapshot kept it (decision 0217).
+   *  Competitors' websites show only Available or N/A (spec section 2). */
+  siteState?: SiteReadState | null;
 }
+
+/** A website state the dashboard can name, or null (older snapshots, no website). */
+export const siteStateOf = (value: unknown): SiteReadState | null => (typeof value === 'string' && Object.hasOwn(SITE_STATE_LABELS, value) ? (value as SiteReadState) : null);
 
 export interface DashboardView {
   business: DashboardResponse['business'];
@@ -212,6 +221,7 @@ export function buildDashboard(res: DashboardResponse): DashboardView {
     rank: overallRank,
     isYou: true,
     siteReachable: reachable === null || reachable === undefined ? null : reachable === true || reachable === 1,
+    siteState: siteStateOf(self?.siteState),
   };
   const byRank = (a: CompetitorView, b: CompetitorView) => (a.rank ?? Infinity) - (b.rank ?? Infinity) || Number(Boolean(b.isYou)) - Number(Boolean(a.isYou));
 

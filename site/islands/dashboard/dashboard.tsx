@@ -11,6 +11,7 @@ import { ApiError, apiRequest } from '../../lib/api.ts';
 import { lockAfterRefusal, screenAccess, type PlanLock } from '../../lib/plan-access.ts';
 import { STORAGE_PREFIX } from '../../lib/session.ts';
 import type { DashboardBusiness } from '../../../api/services/dashboard.ts';
+import { SITE_STATE_LABELS } from '../../../api/report/render/website-state.ts';
 import { buildDashboard, errorStateOf, fmtDate, fmtDelta, fmtScore, type CompetitorView, type DashboardError, type DashboardResponse, type DashboardView } from './dashboard-data.ts';
 import DashboardSkeleton from './dashboard-skeleton.tsx';
 import { ErrorState, UpgradeOffer } from './dashboard-states.tsx';
@@ -301,8 +302,11 @@ function DashboardView({ view, businesses }: { view: DashboardView; businesses: 
   );
 }
 
-/** Competitors: whether their listing names a website. The business itself: whether its site answered. */
+/** Competitors: whether their listing names a website (spec: only Available or N/A). The business
+ *  itself: how its website was met (decision 0217: works, slowly, very large, drawn by JavaScript,
+ *  refuses automated visitors, did not answer); on older snapshots, whether it answered. */
 function websiteCell(c: CompetitorView) {
+  if (c.isYou && c.siteState) return <span className={c.siteState === 'down' ? 'site no' : c.siteState === 'refused' ? 'muted' : 'site yes'}>{SITE_STATE_LABELS[c.siteState]}</span>;
   if (c.isYou && c.siteReachable === false) return <span className="site no">Did not answer</span>;
   if (c.isYou && c.siteReachable === null) return <span className="muted">Not checked</span>;
   return c.website ? <span className="site yes">Available</span> : <span className="site no">N/A</span>;
