@@ -1,6 +1,10 @@
 // The online report names how each website was met (issue 38, decision 0217): the business's
 // site refusing automated visitors in the executive summary, each competitor's state in the
-// website column and, with its reason, in the notes. Screenshots at 1280 and 390 px.
+// website column and, with its reason, in the notes; the dashboard's own row. Screenshots at 1280
+// and 390 px.
+import { and, eq } from 'drizzle-orm';
+import { businessMetrics } from '../../db/schema/businesses.ts';
+import { seedBusiness } from '../helpers/dashboard-seed.ts';
 import { expect, test } from './fixtures.ts';
 import { seedReport } from './report-seed.ts';
 
@@ -46,4 +50,20 @@ test('a site refusing automated visitors is named, never told to get back up; ea
   await scroller.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
   await scroller.getByRole('cell', { name: 'Refuses automated visitors' }).scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/screens/website-states-mobile-table.png' });
+});
+
+test("the dashboard's own row names how the business's website was met", async ({ page, appCtx, signIn }, info) => {
+  const owner = await signIn({ tier: 'pro' });
+  const { runs } = await seedBusiness(appCtx, { userId: owner.userId, company: 'Bright Smile Dental', snapshots: [{ daysAgo: 1 }] });
+  await appCtx.db.update(businessMetrics).set({ techStackData: { read: false, reason: 'refuses automated visitors: a refusal (HTTP 403)', state: 'refused' } }).where(and(eq(businessMetrics.runId, runs[0]!), eq(businessMetrics.isMainBusiness, true)));
+  await page.goto('/dashboard');
+  const own = page.getByTestId('own-row').locator('[data-label="Website"]');
+  await expect(own).toHaveText('Refuses automated visitors');
+  // Competitors keep the spec's words.
+  await expect(page.getByTestId('competitor-table').getByText('Available', { exact: true }).first()).toBeVisible();
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await own.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: info.outputPath(`dashboard-own-website-${width}.png`) });
+  }
 });
