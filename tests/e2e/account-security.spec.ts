@@ -1,5 +1,6 @@
 // Account security in the browser, through the e-mails the server writes to its outbox: forgot
 // password, e-mail change, the Security section; the signed-in top bar; axe with a toast showing.
+import { look } from './look.ts';
 import AxeBuilder from '@axe-core/playwright';
 import { createUser, uniqueEmail } from '../helpers/factories.ts';
 import { expect, test } from './fixtures.ts';
@@ -45,7 +46,7 @@ test('Security: e-mail change confirmed by the link sent to the new address; ses
   await expect(security.getByText('This device')).toBeVisible();
   await expect(security.getByRole('button', { name: 'Sign Out Other Sessions' })).toBeDisabled();
   await security.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: 'test-results/account-security.png', fullPage: true });
+  await look(page, { path: 'test-results/account-security.png', fullPage: true });
 
   const newEmail = uniqueEmail('moved');
   await security.getByLabel('New e-mail address').fill(newEmail);
@@ -82,7 +83,7 @@ test('signed-in top bar: Account, Logout, and Dashboard goes to /dashboard', asy
   await expect(bar.getByRole('button', { name: 'Logout' })).toBeVisible();
   await expect(bar.getByRole('link', { name: 'Sign In' })).toBeHidden();
   await expect(bar.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/dashboard');
-  await page.screenshot({ path: 'test-results/top-bar-signed-in.png', clip: { x: 0, y: 0, width: 1280, height: 80 } });
+  await look(page, { path: 'test-results/top-bar-signed-in.png', clip: { x: 0, y: 0, width: 1280, height: 80 } });
 });
 
 test('signed-out marketing pages load no React; a toast page is axe-clean with the toast showing', async ({ page, signIn }) => {

@@ -1,5 +1,6 @@
 // The account dashboard per role and tier, the protected-page wrapper, the top bar's session
 // links, logout and the session hint.
+import { look } from './look.ts';
 import { expect, test } from './fixtures.ts';
 
 test.describe('account rules per role and tier', () => {
@@ -24,7 +25,7 @@ test.describe('account rules per role and tier', () => {
     await expect(page.getByRole('link', { name: /Manage Clients/ })).toHaveAttribute('href', '/clients');
     await expect(page.getByRole('link', { name: /Billing Settings/ })).toHaveAttribute('href', '/subscribe?plan=agency');
     await expect(page.locator('.acct-sub')).toContainText('Agency plan');
-    await page.screenshot({ path: 'test-results/screens/account-agency-desktop.png', fullPage: true });
+    await look(page, { path: 'test-results/screens/account-agency-desktop.png', fullPage: true });
   });
 
   test('a status other than active shows the warning icon', async ({ page, signIn }) => {
@@ -34,7 +35,7 @@ test.describe('account rules per role and tier', () => {
     await expect(status).toHaveClass(/is-warning/);
     await expect(status.locator('.acct-icon-warning')).toBeVisible();
     await expect(status).toContainText('Past due');
-    await page.screenshot({ path: 'test-results/screens/account-past-due-desktop.png' });
+    await look(page, { path: 'test-results/screens/account-past-due-desktop.png' });
     await expect(page.getByRole('link', { name: /Billing Settings/ })).toHaveAttribute('href', '/subscribe?plan=enterprise');
   });
 
@@ -217,7 +218,7 @@ test.describe('mobile (390px)', () => {
       await expect(logo).toBeVisible();
       expect((await logo.boundingBox())!.width).toBeGreaterThanOrEqual(27);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-      await page.screenshot({ path: `test-results/screens/${path.slice(1) || 'home'}-mobile.png`, fullPage: path !== '/' });
+      await look(page, { path: `test-results/screens/${path.slice(1) || 'home'}-mobile.png`, fullPage: path !== '/' });
     });
   }
 
@@ -227,6 +228,6 @@ test.describe('mobile (390px)', () => {
     await expect(page.locator('.acct-email')).toBeVisible();
     expect((await page.locator('.logo svg').boundingBox())!.width).toBeGreaterThanOrEqual(27);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await page.screenshot({ path: 'test-results/screens/account-mobile.png', fullPage: true });
+    await look(page, { path: 'test-results/screens/account-mobile.png', fullPage: true });
   });
 });

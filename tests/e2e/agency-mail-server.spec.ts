@@ -3,6 +3,7 @@
 // and one that failed says why; the mail server form refuses other ports before it asks, and an
 // address that is loopback however it is spelled with the reason. The report rows' states are
 // written as the worker writes them (the server's own worker has sent the first report).
+import { look } from './look.ts';
 import { and, eq } from 'drizzle-orm';
 import { reports } from '../../db/schema/reports.ts';
 import { newReportLink } from '../../api/report/persist.ts';
@@ -45,10 +46,10 @@ test('a client report waiting for the agency mail server, and one refused, say s
   await expect(rows.nth(2).locator('.status-pill')).toHaveText('Sent');
   await expect(rows.nth(2).locator('.report-problem')).toHaveCount(0);
   await page.getByRole('heading', { name: /^Reports sent/ }).scrollIntoViewIfNeeded();
-  await page.screenshot({ path: info.outputPath('client-page-1280.png'), fullPage: true });
+  await look(page, { path: info.outputPath('client-page-1280.png'), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await page.screenshot({ path: info.outputPath('client-page-390.png'), fullPage: true });
+  await look(page, { path: info.outputPath('client-page-390.png'), fullPage: true });
 
   // The portfolio: the client's last report sent, and under it the newer one that waits.
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -57,10 +58,10 @@ test('a client report waiting for the agency mail server, and one refused, say s
   const last = row.locator('td[data-label="Last report"]');
   await expect(last).toContainText(/^\w{3} \d+, \d{4}/);
   await expect(last.locator('.report-problem')).toHaveText(new RegExp(`^Waiting for your mail server since .* UTC\\. ${DNS_PROBLEM.replace(/\./g, '\\.')}$`));
-  await page.screenshot({ path: info.outputPath('portfolio-1280.png'), fullPage: true });
+  await look(page, { path: info.outputPath('portfolio-1280.png'), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await page.screenshot({ path: info.outputPath('portfolio-390.png'), fullPage: true });
+  await look(page, { path: info.outputPath('portfolio-390.png'), fullPage: true });
 });
 
 test('the mail server form takes mail ports only and says why an address is refused', async ({ page, signIn }, info) => {
@@ -85,8 +86,8 @@ test('the mail server form takes mail ports only and says why an address is refu
   await expect(section.locator('#ms-host-error')).toHaveText("127.1 is 127.0.0.1, a loopback address (this server itself). Enter your mail server's name or public address.");
   expect(puts).toHaveLength(1);
   await section.scrollIntoViewIfNeeded();
-  await section.screenshot({ path: info.outputPath('mail-server-form-1280.png') });
+  await look(section, { path: info.outputPath('mail-server-form-1280.png') });
   await page.setViewportSize({ width: 390, height: 844 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await section.screenshot({ path: info.outputPath('mail-server-form-390.png') });
+  await look(section, { path: info.outputPath('mail-server-form-390.png') });
 });

@@ -1,6 +1,7 @@
 // An agency whose plan lapsed still reads and exports its widget leads; a pale branding profile
 // gets a warning on /branding and reports that read: the online report passes axe's colour
 // contrast (the brand-tinted "you" row included) and the PDF's first page draws in the darker shade.
+import { look } from './look.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { eq } from 'drizzle-orm';
@@ -36,7 +37,7 @@ test('a lapsed agency still sees and exports its leads, and the widget tells the
   await expect(rows).toHaveCount(2);
   await expect(rows.first()).toContainText('Queued');
   await expect(page.getByRole('button', { name: 'Convert to client' })).toHaveCount(0);
-  await page.screenshot({ path: info.outputPath('widget-lapsed.png'), fullPage: true });
+  await look(page, { path: info.outputPath('widget-lapsed.png'), fullPage: true });
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
   const csv = readFileSync((await download.path())!, 'utf8');
   expect(csv).toContain(`before-${stamp}@cole.example`);
@@ -54,8 +55,8 @@ test('a pale profile is warned about on /branding, and its report reads: axe col
   const warning = page.getByTestId('palette-warning');
   await expect(warning).toContainText('Primary colour #F5F5A0 is too pale to see on white');
   await expect(warning).toContainText('Accent colour #FDE68A');
-  await warning.screenshot({ path: info.outputPath('branding-warning.png') });
-  await page.screenshot({ path: info.outputPath('branding-pale.png'), fullPage: true });
+  await look(warning, { path: info.outputPath('branding-warning.png') });
+  await look(page, { path: info.outputPath('branding-pale.png'), fullPage: true });
   await page.getByRole('button', { name: 'Save Profile' }).click();
   await expect(page.getByTestId('profile-card')).toContainText('Sunny Side Marketing');
 
@@ -75,7 +76,7 @@ test('a pale profile is warned about on /branding, and its report reads: axe col
   await expect(page.locator('tr.you').first()).toBeVisible();
   const contrast = await new AxeBuilder({ page }).withRules(['color-contrast']).analyze();
   expect(contrast.violations.flatMap((v) => v.nodes.map((n) => n.target.join(' ')))).toEqual([]);
-  await page.screenshot({ path: info.outputPath('report-pale.png'), fullPage: true });
+  await look(page, { path: info.outputPath('report-pale.png'), fullPage: true });
 
   const pdf = await page.request.get(`/api/reports/${token}/report.pdf`);
   expect(pdf.status()).toBe(200);

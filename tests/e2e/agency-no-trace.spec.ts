@@ -6,6 +6,7 @@
 // style, image and font those pages load, are searched for our product's name and domain, the
 // operator's names and address, and our own host. The e-mails' route through the agency's own mail
 // server is white-label-mail.test.ts's (loopback mail servers are refused here, as in production).
+import { look } from './look.ts';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -118,7 +119,7 @@ test("an agency's client and widget lead meet the agency's name only: every e-ma
     const html = await page.content();
     expect(traceIn(html), `${name}: the page`).toBeNull();
     expect(traceIn(await page.title()), `${name}: its title`).toBeNull();
-    await page.screenshot({ path: info.outputPath(`${name}.png`), fullPage: true });
+    await look(page, { path: info.outputPath(`${name}.png`), fullPage: true });
     searched.push(`${name} (${new URL(url).pathname}, ${res?.status()})`);
     return res;
   };
@@ -143,7 +144,7 @@ test("an agency's client and widget lead meet the agency's name only: every e-ma
   await page.getByRole('button', { name: 'Unsubscribe' }).click();
   await expect(page.getByRole('heading', { name: 'You are unsubscribed' })).toBeVisible();
   expect(traceIn(await page.content()), 'unsubscribe: done').toBeNull();
-  await page.screenshot({ path: info.outputPath('unsubscribe-done.png'), fullPage: true });
+  await look(page, { path: info.outputPath('unsubscribe-done.png'), fullPage: true });
 
   const forget = pick('/delete-data?', leadEmail);
   await visit(forget, 'delete-data-confirm');
@@ -151,7 +152,7 @@ test("an agency's client and widget lead meet the agency's name only: every e-ma
   await page.getByRole('button', { name: 'Delete my data' }).click();
   await expect(page.getByRole('heading', { name: 'Your data is deleted' })).toBeVisible();
   expect(traceIn(await page.content()), 'delete my data: done').toBeNull();
-  await page.screenshot({ path: info.outputPath('delete-data-done.png'), fullPage: true });
+  await look(page, { path: info.outputPath('delete-data-done.png'), fullPage: true });
   expect(await appCtx.db.select({ id: reports.id }).from(reports).where(eq(reports.recipientEmail, leadEmail))).toEqual([]);
   await visit(forget, 'delete-data-used');
   await expect(page.getByRole('heading', { name: 'This data is already deleted' })).toBeVisible();

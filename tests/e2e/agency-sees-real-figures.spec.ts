@@ -3,6 +3,7 @@
 // /branding reads at 320 px, copies each value and points the domain at an IP with an A record;
 // the Local visibility card switches between the keywords' grids and shows the keywords in use;
 // a trend of one analysis says "Not enough history yet" on a client's page as on the dashboard.
+import { look } from './look.ts';
 import AxeBuilder from '@axe-core/playwright';
 import { eq } from 'drizzle-orm';
 import type { Page } from '@playwright/test';
@@ -20,8 +21,8 @@ const WIDTHS = [1280, 390, 320] as const;
 
 async function shoot(page: Page, name: string, width: number, target?: ReturnType<Page['locator']>) {
   await page.setViewportSize({ width, height: 900 });
-  if (target) await target.screenshot({ path: `test-results/screens/${name}-${width}.png` });
-  else await page.screenshot({ path: `test-results/screens/${name}-${width}.png`, fullPage: true });
+  if (target) await look(target, { path: `test-results/screens/${name}-${width}.png` });
+  else await look(page, { path: `test-results/screens/${name}-${width}.png`, fullPage: true });
 }
 
 /** axe finds nothing in the part of the page a test is about. */

@@ -2,6 +2,7 @@
 // two clients (each reported on at once), a client's page with its charts and reports, "Send
 // report now", the white-label e-mail that reaches the client (the agency gets a copy of its own), and the
 // white-label online report opened from it.
+import { look } from './look.ts';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import PostalMime from 'postal-mime';
@@ -53,13 +54,13 @@ test('an agency brands its reports, adds two clients and sends a report now', as
   await expect(preview.locator('.mail-head')).toContainText('"Northstar Marketing" <');
   await expect(preview.locator('.mail-head')).toContainText('hello@northstar.example');
   await preview.getByRole('tab', { name: 'PDF, first page' }).click();
-  await page.screenshot({ path: info.outputPath('branding-preview.png'), fullPage: true });
+  await look(page, { path: info.outputPath('branding-preview.png'), fullPage: true });
   await page.getByRole('button', { name: 'Save Profile' }).click();
   const card = page.getByTestId('profile-card');
   await expect(card).toContainText('Northstar Marketing');
   await expect(card).toContainText('Default profile');
   await expect(card.getByRole('img', { name: 'Northstar Marketing logo' })).toBeVisible();
-  await page.screenshot({ path: info.outputPath('branding.png'), fullPage: true });
+  await look(page, { path: info.outputPath('branding.png'), fullPage: true });
 
   await page.getByRole('main').getByRole('link', { name: 'Clients' }).click();
   await expect(page.getByRole('heading', { name: 'Your clients' })).toBeVisible();
@@ -72,7 +73,7 @@ test('an agency brands its reports, adds two clients and sends a report now', as
   await page.reload();
   await expect(page.getByTestId('client-row')).toHaveCount(2);
   await expect(page.getByTestId('client-row').first().locator('.badge').first()).toHaveText(/^\d+\.\d\d$/);
-  await page.screenshot({ path: info.outputPath('clients.png'), fullPage: true });
+  await look(page, { path: info.outputPath('clients.png'), fullPage: true });
   await page.getByLabel('Search clients').fill('ortiz');
   await expect(page.getByTestId('client-row')).toHaveCount(1);
   await page.getByLabel('Search clients').fill('');
@@ -87,9 +88,9 @@ test('an agency brands its reports, adds two clients and sends a report now', as
   // The new report appears without a reload, once the worker has made it.
   await expect(page.getByTestId('report-row')).toHaveCount(2, { timeout: 30_000 });
   await expect.poll(() => mailsTo(first.email).length, { timeout: 30_000 }).toBe(2);
-  await page.screenshot({ path: info.outputPath('client-page.png'), fullPage: true });
+  await look(page, { path: info.outputPath('client-page.png'), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: info.outputPath('client-page-mobile.png'), fullPage: true });
+  await look(page, { path: info.outputPath('client-page-mobile.png'), fullPage: true });
 
   await page.getByRole('link', { name: 'Open the full dashboard' }).click();
   await expect(page.getByRole('heading', { level: 1, name: first.company })).toBeVisible();
@@ -102,7 +103,7 @@ test('an agency brands its reports, adds two clients and sends a report now', as
   expect(mail.html).not.toMatch(/LocalRank/);
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.setContent(mail.html!.replace(/src="cid:[^"]+"/, 'src=""'));
-  await page.screenshot({ path: info.outputPath('white-label-email.png'), fullPage: true });
+  await look(page, { path: info.outputPath('white-label-email.png'), fullPage: true });
 
   // Its link opens the white-label online report: the agency's header, no LocalRank navigation.
   const link = /https?:\/\/[^\s"<>]+(\/report\/[A-Za-z0-9_-]+)/.exec(mail.text!)![1]!;
@@ -118,7 +119,7 @@ test('an agency brands its reports, adds two clients and sends a report now', as
   await expect(page.getByText('Example figures, not your real listings').first()).toBeVisible();
   expect(await page.locator('body').innerText()).not.toMatch(/LocalRank/);
   expect(await page.title()).not.toMatch(/LocalRank/);
-  await page.screenshot({ path: info.outputPath('white-label-report.png'), fullPage: false });
+  await look(page, { path: info.outputPath('white-label-report.png'), fullPage: false });
 });
 
 test("another consultant's client page says it is not found", async ({ page, signIn, appCtx }) => {

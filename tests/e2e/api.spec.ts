@@ -1,6 +1,7 @@
 // The public API in the browser: an enterprise user creates a key on /account (shown once), uses
 // it against /api/v1, rolls and revokes it; the /docs/api page is served by us, rendered from the
 // OpenAPI document, with curl and TypeScript examples and no third-party request.
+import { look } from './look.ts';
 import AxeBuilder from '@axe-core/playwright';
 import { createWebhookEndpoint, emitEvent } from '../../api/services/webhooks.ts';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
@@ -20,7 +21,7 @@ test('an enterprise user creates an API key, calls the API with it, rolls and re
   const key = (await shown.locator('code').textContent())!;
   expect(key).toMatch(/^lr_live_/);
   await expect(section.getByTestId('api-key')).toContainText(`${key.slice(0, 12)}…${key.slice(-4)}`);
-  await section.screenshot({ path: 'test-results/api-keys.png' });
+  await look(section, { path: 'test-results/api-keys.png' });
 
   const res = await fetch(`${baseURL}/api/v1/businesses/${business.id}`, { headers: { authorization: `Bearer ${key}` } });
   expect(res.status).toBe(200);
@@ -56,7 +57,7 @@ test('the delivery log shows each webhook delivery with its attempts, and resend
   await expect(page.getByTestId('webhook-health')).toHaveText(/^Last success: never · (1 failed attempt|[2-9] failed attempts) since$/);
   await page.getByTestId('webhook-endpoint').getByRole('button', { name: 'Resend' }).click();
   await expect(page.getByText('Delivery queued')).toBeVisible();
-  await page.getByRole('region', { name: 'API keys' }).screenshot({ path: 'test-results/api-keys-webhooks.png' });
+  await look(page.getByRole('region', { name: 'API keys' }), { path: 'test-results/api-keys-webhooks.png' });
 });
 
 test('a Pro account has no API keys section', async ({ page, signIn }) => {
@@ -83,9 +84,9 @@ test('the API docs are ours: rendered from the document, with examples, and noth
   expect((await page.request.get('/api-client/v1/localrank-api-client-1.0.0.tgz')).headers()['content-type']).toBe('application/gzip');
   await expect(page.locator('#getBusiness')).toContainText('GET /api/v1/businesses/{businessId}');
   await expect(page.locator('#error-plan_required')).toContainText('plan_required');
-  await page.screenshot({ path: 'test-results/docs-api.png', fullPage: false });
+  await look(page, { path: 'test-results/docs-api.png', fullPage: false });
   await page.locator('#createReport').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: 'test-results/docs-api-operation.png' });
+  await look(page, { path: 'test-results/docs-api-operation.png' });
   expect(foreign).toEqual([]);
 });
 
@@ -106,6 +107,6 @@ for (const width of [1280, 390]) {
     const axe = await new AxeBuilder({ page }).analyze();
     expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
     await page.locator('#createReport').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: info.outputPath(`docs-api-${width}.png`) });
+    await look(page, { path: info.outputPath(`docs-api-${width}.png`) });
   });
 }

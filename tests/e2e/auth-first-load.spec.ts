@@ -4,6 +4,7 @@
 // bytes, not time, so the figure does not depend on the machine). Until its script arrives the form
 // still takes a submit: it is held, never sent by the browser itself (no password in an address),
 // and sent by the form once it is ready.
+import { look } from './look.ts';
 import { scriptBytesBeforeInput } from '../../scripts/lib/script-bytes.ts';
 import { createUser } from '../helpers/factories.ts';
 import { expect, test } from './fixtures.ts';
@@ -20,7 +21,7 @@ for (const path of ['/login', '/signup']) {
       // The form is on the page, usable, and the island is still its server-rendered HTML.
       await expect(page.locator('astro-island[ssr] form.auth-form')).toHaveCount(1);
       await expect(page.getByRole('main').getByRole('button', { name: path === '/login' ? 'Sign In' : 'Create Account' })).toBeEnabled();
-      await page.screenshot({ path: `test-results/screens/first-load${path.replace('/', '-')}-${width}.png`, fullPage: true });
+      await look(page, { path: `test-results/screens/first-load${path.replace('/', '-')}-${width}.png`, fullPage: true });
       // The first use loads the form (a click in a field; on /login the e-mail field has the focus
       // from the start, which is the browser's doing, not the visitor's).
       await page.getByLabel('Email').click();

@@ -1,5 +1,6 @@
 // The login and sign-up screens, through the forms themselves: validations and messages of spec
 // section 5, the redirect/plan rules of section 2, the toasts and failure texts of section 8.
+import { look } from './look.ts';
 import { createUser, uniqueEmail } from '../helpers/factories.ts';
 import { expect, test } from './fixtures.ts';
 
@@ -25,7 +26,7 @@ test.describe('sign-up', () => {
     await expect(page.locator('#auth-confirmPassword-error')).toHaveText('Passwords do not match');
     await expect(page.locator('#auth-password-error')).toHaveCount(0);
     await expect(page).toHaveURL(/\/signup$/);
-    await page.screenshot({ path: 'test-results/screens/signup-errors-desktop.png', fullPage: true });
+    await look(page, { path: 'test-results/screens/signup-errors-desktop.png', fullPage: true });
   });
 
   test('switching to client hides and clears the company name', async ({ page }) => {
@@ -185,7 +186,7 @@ test.describe('login', () => {
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page.locator('#auth-email-error')).toHaveText('Required');
     await expect(page.locator('#auth-password-error')).toHaveText('Required');
-    await page.screenshot({ path: 'test-results/screens/login-desktop.png' });
+    await look(page, { path: 'test-results/screens/login-desktop.png' });
 
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password').fill('wrong-password');

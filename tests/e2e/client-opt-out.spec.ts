@@ -2,6 +2,7 @@
 // two e-mails; the client pressing Unsubscribe (one-click, as a mail app does) pauses its reports,
 // and the client page and the portfolio say so instead of showing the next report as planned.
 // Screenshots at 1280 and 390 px.
+import { look } from './look.ts';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import PostalMime from 'postal-mime';
@@ -51,10 +52,10 @@ test('a client who unsubscribed: the client page and the portfolio say so, and n
   await expect(page.getByRole('button', { name: 'Send report now' })).toBeDisabled();
   await expect(page.locator('.client-facts')).toContainText('Paused');
   await expect(page.getByTestId('report-copy')).toHaveText('Your copy: sent');
-  await page.screenshot({ path: info.outputPath('client-unsubscribed-1280.png'), fullPage: true });
+  await look(page, { path: info.outputPath('client-unsubscribed-1280.png'), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await page.screenshot({ path: info.outputPath('client-unsubscribed-390.png'), fullPage: true });
+  await look(page, { path: info.outputPath('client-unsubscribed-390.png'), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // A send asked for all the same is refused with the reason.
@@ -65,8 +66,8 @@ test('a client who unsubscribed: the client page and the portfolio say so, and n
   await page.goto('/dashboard');
   const row = page.getByTestId('portfolio-row').filter({ hasText: dana.name });
   await expect(row.getByTestId('portfolio-unsubscribed')).toHaveText(new RegExp(`^${dana.name} unsubscribed on .+; reports paused\\.$`));
-  await page.screenshot({ path: info.outputPath('portfolio-unsubscribed-1280.png'), fullPage: true });
+  await look(page, { path: info.outputPath('portfolio-unsubscribed-1280.png'), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await page.screenshot({ path: info.outputPath('portfolio-unsubscribed-390.png'), fullPage: true });
+  await look(page, { path: info.outputPath('portfolio-unsubscribed-390.png'), fullPage: true });
 });

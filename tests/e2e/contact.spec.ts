@@ -2,12 +2,26 @@ import { eq } from 'drizzle-orm';
 import { contactMessages, jobs, rateLimits } from '../../db/schema/operations.ts';
 import { uniqueEmail } from '../helpers/factories.ts';
 import { expect, test } from './fixtures.ts';
+import type { Page } from '@playwright/test';
+import { look } from './look.ts';
 
 /** The form hydrates on interaction (client:interaction): focus a field, then wait for the form's
  *  own checks to take over from the browser's (novalidate). */
 async function hydrate(page: import('@playwright/test').Page) {
   await page.getByLabel('Name').focus();
   await expect(page.locator('form.contact-form')).toHaveAttribute('novalidate', '');
+}
+
+
+/** Holds the page's scripts (React is still on its way) until `release`: an event, not a delay. */
+async function holdScripts(page: Page) {
+  let release!: () => void;
+  const released = new Promise<void>((done) => (release = done));
+  await page.route('**/_astro/*.js', async (route) => {
+    await released;
+    await route.continue().catch(() => {});
+  });
+  return { release };
 }
 
 test('contact: the page shows the reply time and hours', async ({ page }) => {
@@ -91,11 +105,8 @@ test('contact: when the server refuses, the form stays with its message and a de
 
 test('contact: typed and sent before its script has loaded, the plain form post is accepted', async ({ page, appCtx }, info) => {
   const email = uniqueEmail('early');
-  // A slow network for the page's scripts: React is still on its way when the visitor sends.
-  await page.route('**/_astro/*.js', async (route) => {
-    await new Promise((done) => setTimeout(done, 5_000));
-    await route.continue().catch(() => {});
-  });
+  // The page's scripts are held until the visitor has sent: React is still on its way.
+  const scripts = await holdScripts(page);
   await page.goto('/contact', { waitUntil: 'domcontentloaded' });
   await page.getByLabel('Name').fill('Early Bird');
   await page.getByLabel('Email').fill(email);
@@ -105,7 +116,8 @@ test('contact: typed and sent before its script has loaded, the plain form post 
   await page.getByRole('button', { name: 'Send Message' }).click();
   await expect(page).toHaveURL(/\/contact\/sent$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Message Received' })).toBeVisible();
-  await page.screenshot({ path: info.outputPath('contact-sent.png') });
+  scripts.release();
+  await look(page, { path: info.outputPath('contact-sent.png') });
   const [row] = await appCtx.db.select().from(contactMessages).where(eq(contactMessages.email, email));
   expect(row).toMatchObject({ name: 'Early Bird', subject: 'billing', message: 'Sent before the page had finished loading.' });
 });
@@ -122,15 +134,14 @@ test('contact: a plain form post with bad fields is refused with per-field messa
 
 test('contact: what was typed before the form hydrated is kept and sent once it has', async ({ page, appCtx }) => {
   const email = uniqueEmail('typed');
-  await page.route('**/_astro/*.js', async (route) => {
-    await new Promise((done) => setTimeout(done, 2_000));
-    await route.continue().catch(() => {});
-  });
+  const scripts = await holdScripts(page);
   await page.goto('/contact', { waitUntil: 'domcontentloaded' });
   await page.getByLabel('Name').fill('Typed Early');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Subject').selectOption({ label: 'Billing Question' });
   await page.getByLabel('Message').fill('Typed while the page was still loading.');
+  await expect(page.locator('form.contact-form')).not.toHaveAttribute('novalidate');
+  scripts.release();
   await expect(page.locator('form.contact-form')).toHaveAttribute('novalidate', '', { timeout: 15_000 });
   await expect(page.getByLabel('Subject')).toHaveValue('billing');
   await page.getByRole('button', { name: 'Send Message' }).click();

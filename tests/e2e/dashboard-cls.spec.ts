@@ -3,6 +3,7 @@
 // is on the page, so the data always lands on an already drawn page (as on a slow network). The
 // layout shifts Chromium records (PerformanceObserver, 'layout-shift', none after input) add up to
 // 0.05 or less. Before: the footer moved down by most of a screen (0.23 and 0.25).
+import { look } from './look.ts';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
 import { expect, test } from './fixtures.ts';
 
@@ -37,13 +38,13 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
     await expect(page.getByRole('status').filter({ hasText: 'Loading...' })).toBeAttached();
     // Two frames: the loading screen has been laid out and painted.
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-    await page.screenshot({ path: info.outputPath(`dashboard-loading-${viewport.width}.png`) });
+    await look(page, { path: info.outputPath(`dashboard-loading-${viewport.width}.png`) });
     release();
     await expect(page.getByTestId('competitor-table').locator('tbody tr')).toHaveCount(10);
     await expect(page.getByRole('status').filter({ hasText: 'Loading...' })).toHaveCount(0);
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
 
-    await page.screenshot({ path: info.outputPath(`dashboard-loaded-${viewport.width}.png`) });
+    await look(page, { path: info.outputPath(`dashboard-loaded-${viewport.width}.png`) });
     const shifts = await page.evaluate(() => (window as unknown as { shifts: Shift[] }).shifts);
     const cls = shifts.reduce((sum, s) => sum + s.value, 0);
     info.annotations.push({ type: 'cls', description: `${cls.toFixed(4)} at ${viewport.width} px: ${JSON.stringify(shifts)}` });

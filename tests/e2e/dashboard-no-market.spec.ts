@@ -1,5 +1,6 @@
 // The dashboard of a business with no competitor within the radius (issue 38, decision 0216): no
 // market rank, no rank per score, Market Share "No market", and what was found.
+import { look } from './look.ts';
 import { mkdirSync } from 'node:fs';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
 import { expect, test } from './fixtures.ts';
@@ -12,7 +13,7 @@ test('a business alone in its market: no rank, Market Share "No market", said on
     await page.setViewportSize({ width, height: 1000 });
     await page.goto('/dashboard');
     await expect(page.getByRole('heading', { level: 1, name: 'Prairie Creek Dental' })).toBeVisible();
-    await page.screenshot({ path: `test-results/screens/dashboard-no-market-${width}.png` });
+    await look(page, { path: `test-results/screens/dashboard-no-market-${width}.png` });
   }
   await expect(page.getByTestId('market-rank')).toHaveText('No market');
   await expect(page.getByTestId('market-rank-note')).toHaveText('No competitor was found within 20 miles: no rank and no share of the market. Your scores below are your own findings.');

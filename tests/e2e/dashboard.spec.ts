@@ -1,5 +1,6 @@
 // The business dashboard in the browser, in every state: owner, consultant with a client,
 // stranger, free user, signed out, no business, unknown id, still processing, scores as strings.
+import { look } from './look.ts';
 import { execFileSync } from 'node:child_process';
 import { marketRank, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE } from '../../common/constants.ts';
 import { CONSENT_TEXT } from '../../common/schemas/report-request-rules.ts';
@@ -85,14 +86,14 @@ test('the owner sees scores, ranks, real charts with deltas from history, and th
   await expect(page.getByText('Enterprise+')).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Early Warning' })).toHaveCount(0);
 
-  await page.screenshot({ path: 'test-results/screens/dashboard-desktop.png', fullPage: true });
+  await look(page, { path: 'test-results/screens/dashboard-desktop.png', fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: 'test-results/screens/dashboard-mobile.png' });
+  await look(page, { path: 'test-results/screens/dashboard-mobile.png' });
   await trend.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: 'test-results/screens/dashboard-mobile-charts.png' });
+  await look(page, { path: 'test-results/screens/dashboard-mobile-charts.png' });
   await page.getByTestId('competitor-table').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: 'test-results/screens/dashboard-mobile-table.png' });
+  await look(page, { path: 'test-results/screens/dashboard-mobile-table.png' });
 });
 
 test('an enterprise owner gets the Early Warning link and the Enterprise+ badge; consultantId text grants nothing', async ({ page, appCtx, signIn }) => {
@@ -148,7 +149,7 @@ test('the switcher moves between the consultant\'s own business and a client\'s,
   const switcher = page.getByLabel('Business');
   await expect(switcher).toHaveValue(own.id);
   await expect(switcher.locator('optgroup[label="Clients"] option')).toHaveText(['Dana Whitfield · Clarksville Florist (Austin, TX)']);
-  await page.screenshot({ path: 'test-results/screens/dashboard-switcher.png' });
+  await look(page, { path: 'test-results/screens/dashboard-switcher.png' });
   // Keyboard only: focus the select and pick the client.
   await switcher.focus();
   await switcher.selectOption({ label: 'Dana Whitfield · Clarksville Florist (Austin, TX)' });
@@ -209,7 +210,7 @@ test('a signed-out visitor gets Login Required, and Go to Login leads to /accoun
     await expect(page.getByText('Please log in to view your business dashboard.')).toBeVisible();
     await expect(page.getByRole('link', { name: 'Go to Login' })).toHaveAttribute('href', `/account?redirect=${encodeURIComponent(path)}`);
   }
-  await page.screenshot({ path: 'test-results/screens/dashboard-login-required.png' });
+  await look(page, { path: 'test-results/screens/dashboard-login-required.png' });
   // /account sends a signed-out visitor to sign in; signed in, they are back on the dashboard (issue 40).
   await page.getByRole('link', { name: 'Go to Login' }).click();
   await expect(page).toHaveURL(/\/login\?redirect=/);
@@ -227,9 +228,9 @@ test('a free user sees what the dashboard offers and the upgrade to Pro, not an 
   await expect(page.getByText('90-day trends.')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Upgrade to Pro' })).toHaveAttribute('href', '/subscribe?plan=pro');
   await expect(page.getByText(/Login Required|Not Found/)).toHaveCount(0);
-  await page.screenshot({ path: 'test-results/screens/dashboard-upgrade-desktop.png' });
+  await look(page, { path: 'test-results/screens/dashboard-upgrade-desktop.png' });
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: 'test-results/screens/dashboard-upgrade-mobile.png', fullPage: true });
+  await look(page, { path: 'test-results/screens/dashboard-upgrade-mobile.png', fullPage: true });
 });
 
 test('scores delivered as strings show the same numbers, ranks and charts', async ({ page, appCtx, signIn }) => {
@@ -284,7 +285,7 @@ test('sign up, get the pro tier by the admin command, submit the form signed in:
   await expect(page.getByTestId('own-row').locator('[data-label="Website"]')).toHaveText('Did not answer');
   await expect(page.getByTestId('radar-chart')).toBeVisible();
   await expect(page.getByTestId('trend-empty')).toContainText('Not enough history yet');
-  await page.screenshot({ path: 'test-results/screens/dashboard-after-submit.png', fullPage: true });
+  await look(page, { path: 'test-results/screens/dashboard-after-submit.png', fullPage: true });
 
   // Another user cannot see it.
   const businessId = await page.evaluate(async () => ((await (await fetch('/api/my-business')).json()) as { business: { id: string } }).business.id);

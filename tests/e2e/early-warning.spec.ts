@@ -1,6 +1,7 @@
 // The Early Warning Monitor in the browser: an enterprise owner follows the dashboard's link, sees
 // the alerts recorded by an analysis run and saves a threshold; a pro user is refused; an unknown
 // id is Business Not Found; a visitor must log in.
+import { look } from './look.ts';
 import { and, asc, eq } from 'drizzle-orm';
 import { persistReport } from '../../api/report/persist.ts';
 import { businessMetrics } from '../../db/schema/businesses.ts';
@@ -65,7 +66,7 @@ test('an enterprise owner opens the monitor from the dashboard, reads the alerts
   await expect(visibility.getByTestId('visibility-fall')).toHaveCount(1);
   await expect(visibility.getByTestId('visibility-fall')).toContainText('−15.00 points');
   await expect(visibility.getByTestId('visibility-fall')).toContainText('40.00% → 25.00%');
-  await page.screenshot({ path: 'test-results/early-warning-visibility.png', fullPage: true });
+  await look(page, { path: 'test-results/early-warning-visibility.png', fullPage: true });
 
   // A bad value never leaves the browser.
   const input = page.getByLabel('Alert me about reviews rated at or below');
@@ -80,13 +81,16 @@ test('an enterprise owner opens the monitor from the dashboard, reads the alerts
   await expect(input).not.toHaveAttribute('aria-invalid');
 
   // Saving shows 'Updating...' while the call is pending.
+  let answer!: () => void;
+  const answered = new Promise<void>((done) => (answer = done));
   await page.route('**/alert-threshold', async (route) => {
-    await new Promise((r) => setTimeout(r, 400));
+    await answered;
     await route.continue();
   });
   await input.fill('3.5');
   await page.getByRole('button', { name: 'Save Threshold' }).click();
   await expect(page.getByRole('button', { name: 'Updating...' })).toBeDisabled();
+  answer();
   await expect(page.getByText('Threshold Updated')).toBeVisible();
   await expect(page.getByText('Alert threshold has been successfully updated.')).toBeVisible();
   await expect(page.getByTestId('stat-threshold')).toHaveText('★ 3.5');

@@ -3,6 +3,7 @@
 // there, its code samples at 11.4 px). Every text node with letters or digits that is rendered
 // (not display:none, visibility:hidden or clipped away as .sr-only text) is measured at its own
 // computed font size, scrolled-away parts of code boxes included.
+import { look } from './look.ts';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 
@@ -47,6 +48,6 @@ for (const path of PAGES) {
     await page.waitForLoadState('networkidle');
     const { share, where } = await smallText(page, MIN_PX);
     expect(where, `${path}: ${(share * 100).toFixed(1)}% of the text is under ${MIN_PX} px`).toEqual([]);
-    await page.screenshot({ path: `test-results/screens/legible${path.replace(/\//g, '-')}-390.png`, fullPage: path !== '/docs/api' });
+    await look(page, { path: `test-results/screens/legible${path.replace(/\//g, '-')}-390.png`, fullPage: path !== '/docs/api' });
   });
 }

@@ -4,6 +4,7 @@
 // keeps the spec's Access Denied inside that card, and no page asks the API for what the plan
 // does not include: not one 403 on the way. A business owner gets no consultant links, and a plan
 // given while the session was cached opens its screens at once.
+import { look } from './look.ts';
 import { execFileSync } from 'node:child_process';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
@@ -71,7 +72,7 @@ for (const plan of PLANS) {
     await expectNavLink(page, 'Clients', plan.clients);
     await expectNavLink(page, 'Branding', plan.branding);
     await expectNavLink(page, 'Widget', plan.widget);
-    await page.screenshot({ path: info.outputPath(`nav-${plan.tier}-1280.png`) });
+    await look(page, { path: info.outputPath(`nav-${plan.tier}-1280.png`) });
 
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: 'Dashboard', exact: true }).click();
@@ -88,7 +89,7 @@ for (const plan of PLANS) {
     await expect(page).toHaveURL(/\/branding$/);
     if (plan.branding) await expectUpgradeCard(page, plan.branding, 'Branding', PLAN_MESSAGES.whiteLabel);
     else await expect(page.getByRole('heading', { level: 1, name: 'Branding Settings' })).toBeVisible();
-    if (plan.tier === 'pro') await page.screenshot({ path: info.outputPath('branding-upgrade-pro-1280.png'), fullPage: true });
+    if (plan.tier === 'pro') await look(page, { path: info.outputPath('branding-upgrade-pro-1280.png'), fullPage: true });
 
     await nav.getByRole('link', { name: 'Widget', exact: true }).click();
     await expect(page).toHaveURL(/\/widget$/);
@@ -101,14 +102,14 @@ for (const plan of PLANS) {
       await expectUpgradeCard(page, plan.earlyWarning, 'Access Denied', EARLY_WARNING_PLAN_MESSAGE);
       await expect(page.locator('[data-state="upgrade"]')).toContainText('Included in the Enterprise and Agency plans.');
       if (plan.tier === 'pro') {
-        await page.screenshot({ path: info.outputPath('early-warning-pro-1280.png'), fullPage: true });
+        await look(page, { path: info.outputPath('early-warning-pro-1280.png'), fullPage: true });
         // The card and the marked bar pass axe (the marks' colours included).
         const axe = await new AxeBuilder({ page }).analyze();
         expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
         await page.setViewportSize({ width: 390, height: 844 });
-        await page.screenshot({ path: info.outputPath('early-warning-pro-390.png'), fullPage: true });
+        await look(page, { path: info.outputPath('early-warning-pro-390.png'), fullPage: true });
         await page.getByRole('button', { name: 'Menu' }).click();
-        await page.screenshot({ path: info.outputPath('nav-pro-390.png') });
+        await look(page, { path: info.outputPath('nav-pro-390.png') });
         const menu = page.getByRole('navigation', { name: 'Mobile' });
         await expect(menu.getByRole('link', { name: 'Branding', exact: true })).toHaveAccessibleDescription('Upgrade: part of the Agency plan');
         await expect(menu.getByRole('link', { name: 'Clients', exact: true })).not.toHaveAttribute('aria-describedby');

@@ -1,6 +1,7 @@
 // An agency from sign-up to its portfolio: the top bar's consultant links, two clients whose rows
 // fill in by themselves, /dashboard as the portfolio (searched and sorted), a business opened from
 // it with the switcher, and the way back; /clients keeps its labels at phone width.
+import { look } from './look.ts';
 import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema/auth.ts';
 import { consultants } from '../../db/schema/consultants.ts';
@@ -46,7 +47,7 @@ test('an agency signs up, adds two clients and works from its portfolio', async 
     const before = await row.locator(`td[data-label="${label}"]`).evaluate((td) => getComputedStyle(td, '::before').content);
     expect(before).toBe(`"${label}"`);
   }
-  await page.screenshot({ path: info.outputPath('clients-mobile.png'), fullPage: true });
+  await look(page, { path: info.outputPath('clients-mobile.png'), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // "View Dashboard" on /account opens the portfolio.
@@ -62,11 +63,11 @@ test('an agency signs up, adds two clients and works from its portfolio', async 
   await expect(rows.first().locator('td[data-label="Rank"]')).toHaveText(/^#\d+ of \d+$/);
   await expect(rows.first().locator('td[data-label="Last report"]')).not.toHaveText('None yet');
   await expect(rows.first().locator('td[data-label="Alerts"]')).toHaveText(/^\d+$/);
-  await page.screenshot({ path: info.outputPath('portfolio.png'), fullPage: true });
+  await look(page, { path: info.outputPath('portfolio.png'), fullPage: true });
   // The widest top bar (a consultant's seven links) still fits where the menu gives way to it.
   await page.setViewportSize({ width: 900, height: 800 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(900);
-  await page.screenshot({ path: info.outputPath('top-bar-900.png') });
+  await look(page, { path: info.outputPath('top-bar-900.png') });
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // Sorted by name descending, then searched.
@@ -87,5 +88,5 @@ test('an agency signs up, adds two clients and works from its portfolio', async 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.getByLabel('Sort by').selectOption({ label: 'Business, Z to A' });
   await expect(page.getByTestId('portfolio-row').first()).toContainText(second.name);
-  await page.screenshot({ path: info.outputPath('portfolio-mobile.png'), fullPage: true });
+  await look(page, { path: info.outputPath('portfolio-mobile.png'), fullPage: true });
 });

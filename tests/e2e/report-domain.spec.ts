@@ -1,6 +1,7 @@
 // An agency's report domain in the browser: added on /branding, its TXT record checked through DNS
 // (the test server's local DNS server), then a client's white-label report opened from the e-mail
 // on that domain, which serves nothing else; an unknown host is refused.
+import { look } from './look.ts';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -59,7 +60,7 @@ test("a client's white-label report opens from the e-mail on the agency's verifi
   publishTxt(`_report-domain.${domain}`, [value]);
   await panel.getByRole('button', { name: 'Check DNS' }).click();
   await expect(panel).toContainText('Verified');
-  await page.screenshot({ path: info.outputPath('branding-domain.png'), fullPage: true });
+  await look(page, { path: info.outputPath('branding-domain.png'), fullPage: true });
 
   await page.goto('/clients');
   const email = `lena-${stamp}@client.example`;
@@ -77,7 +78,7 @@ test("a client's white-label report opens from the e-mail on the agency's verifi
   await expect(page.getByTestId('brand-masthead')).toContainText('Harbour Growth');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   expect(await page.locator('body').innerText()).not.toMatch(/LocalRank/);
-  await page.screenshot({ path: info.outputPath('report-on-domain.png'), fullPage: false });
+  await look(page, { path: info.outputPath('report-on-domain.png'), fullPage: false });
   // The PDF from the same host; nothing else there; an unknown host is refused.
   const token = new URL(reportLink).pathname.split('/').pop()!;
   expect(await statusAt(port, domain, `/api/reports/${token}/report.pdf`)).toBe(200);
@@ -106,7 +107,7 @@ test('a claim holds nothing until verified: the owner verifies, the squatter see
     for (const width of [1280, 390]) {
       await p.setViewportSize({ width, height: 900 });
       await p.evaluate(() => window.scrollTo(0, 0));
-      await p.screenshot({ path: info.outputPath(`${name}-${width}.png`), fullPage: true });
+      await look(p, { path: info.outputPath(`${name}-${width}.png`), fullPage: true });
     }
     await p.setViewportSize({ width: 1280, height: 900 });
   };

@@ -1,5 +1,6 @@
 // The free-report form against the real server: field messages, the submitting state, the
 // confirmation view and toasts, and a refusal by the server (its rate limit).
+import { look } from './look.ts';
 import { eq, sql } from 'drizzle-orm';
 import type { Page } from '@playwright/test';
 import { REPORT_DELIVERY_TEXT } from '../../common/constants.ts';
@@ -94,7 +95,7 @@ test('a pasted invisible or control character is named under its field, from the
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await form.locator('#rf-company').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: info.outputPath(`report-form-invisible-${width}.png`) });
+    await look(page, { path: info.outputPath(`report-form-invisible-${width}.png`) });
   }
   expect(await appCtx.db.select().from(reportRequests).where(eq(reportRequests.email, values.email))).toEqual([]);
 });
@@ -155,7 +156,7 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
     const [a, b] = [(await toast.boundingBox())!, (await submit.boundingBox())!];
     const overlaps = a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
     expect(overlaps, `toast ${JSON.stringify(a)} over the submit button ${JSON.stringify(b)}`).toBe(false);
-    await page.screenshot({ path: `test-results/screens/report-form-refused-${viewport.width}.png` });
+    await look(page, { path: `test-results/screens/report-form-refused-${viewport.width}.png` });
   });
 }
 

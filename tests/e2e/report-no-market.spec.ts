@@ -1,6 +1,7 @@
 // The online report of a business with no competitor within the radius (issue 38, decision 0216):
 // no rank, no share, no Market Share score and no "you lead", said where each would be; and its
 // score tiles at 1000 px (and on a tablet and a phone) with every word on one line.
+import { look } from './look.ts';
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { ReportData } from '../../api/report/types.ts';
@@ -41,7 +42,7 @@ test('no competitor within the radius: no rank, no share, no Market Share score,
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 1000 });
     await page.goto(`/report/${token}`);
-    await page.screenshot({ path: `test-results/screens/report-no-market-${width}.png`, fullPage: false });
+    await look(page, { path: `test-results/screens/report-no-market-${width}.png`, fullPage: false });
   }
   const main = page.locator('main');
   await expect(main).toContainText('no dentist competitor within 20 miles');
@@ -62,7 +63,7 @@ for (const width of [1000, 700, 390]) {
     await expect(page.locator('a.metric')).toHaveCount(4);
     await page.evaluate(() => document.fonts.ready);
     mkdirSync('test-results/screens', { recursive: true });
-    await page.locator('section.summary').screenshot({ path: `test-results/screens/report-tiles-${width}.png` });
+    await look(page.locator('section.summary'), { path: `test-results/screens/report-tiles-${width}.png` });
     expect(await brokenWords(page, 'section.summary')).toEqual([]);
   });
 }

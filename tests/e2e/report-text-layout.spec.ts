@@ -3,6 +3,7 @@
 // scrolls sideways is a named region the keyboard reaches. The report is a real analysis on the
 // sample provider (listing, homepage signals, visibility grid), its businesses renamed with long
 // names in several scripts. Every <details> is opened so its tables are measured too.
+import { look } from './look.ts';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import PostalMime from 'postal-mime';
@@ -53,7 +54,7 @@ for (const width of [320, 390, 700, 1000, 1280]) {
     await page.evaluate(() => document.fonts.ready);
     const found = await textLayout(page);
     for (const [name, section] of Object.entries({ summary: page.locator('section.summary'), compare: page.locator('section[aria-labelledby="competitors"]'), visibility: page.getByTestId('visibility'), listing: page.getByTestId('listing-vs-market'), reviews: page.locator('section[aria-labelledby="score-reviews"]') })) {
-      await section.screenshot({ path: `test-results/screens/report-layout-${width}-${name}.png` });
+      await look(section, { path: `test-results/screens/report-layout-${width}-${name}.png` });
     }
     mkdirSync('test-results/screens', { recursive: true });
     writeFileSync(`test-results/screens/report-layout-${width}.json`, JSON.stringify(found, null, 1));
@@ -68,7 +69,7 @@ for (const width of [320, 390, 700, 1000, 1280]) {
     await page.goto('about:blank');
     await page.setContent(await mailHtml(business.email));
     const mail = await textLayout(page, 'body');
-    await page.screenshot({ path: `test-results/screens/report-mail-${width}.png`, fullPage: true });
+    await look(page, { path: `test-results/screens/report-mail-${width}.png`, fullPage: true });
     console.log(`${width} px e-mail: ${mail.brokenWords.length} broken words, ${mail.overlaps.length} overlaps, ${mail.clipped.length} clipped`);
     expect.soft(mail, 'the e-mail').toEqual({ brokenWords: [], overlaps: [], clipped: [], unnamedScrollers: [], pageOverflow: 0 });
   });

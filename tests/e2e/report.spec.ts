@@ -1,4 +1,5 @@
 // The online report behind the signed link, and the dev mailbox that shows the e-mail.
+import { look } from './look.ts';
 import { eq } from 'drizzle-orm';
 import { businesses } from '../../db/schema/businesses.ts';
 import { expect, test } from './fixtures.ts';
@@ -35,9 +36,9 @@ test('a valid link shows the full report without signing in', async ({ page, app
   await expect(page.getByText(/open this link again to save the report/)).toBeVisible();
   const pdf = await page.request.get(`/api/reports/${token}/report.pdf`);
   expect(pdf.headers()['content-type']).toBe('application/pdf');
-  await page.screenshot({ path: 'test-results/screens/report-desktop.png', fullPage: true });
+  await look(page, { path: 'test-results/screens/report-desktop.png', fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: 'test-results/screens/report-mobile.png', fullPage: false });
+  await look(page, { path: 'test-results/screens/report-mobile.png', fullPage: false });
 });
 
 test('an expired link gets a clear page with status 410', async ({ page, appCtx, baseURL }) => {
@@ -46,7 +47,7 @@ test('an expired link gets a clear page with status 410', async ({ page, appCtx,
   expect(res?.status()).toBe(410);
   await expect(page.getByRole('heading', { name: 'This report link has expired' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Get a new free report' })).toHaveAttribute('href', '/#report-form');
-  await page.screenshot({ path: 'test-results/screens/report-expired.png' });
+  await look(page, { path: 'test-results/screens/report-expired.png' });
 });
 
 test('an unknown link gets a clear page with status 404', async ({ page }) => {
@@ -74,7 +75,7 @@ test('the dev mailbox lists the report e-mail and opens it', async ({ page, appC
   const item = page.getByRole('link', { name: /Your LocalRank report \(example figures, not your real listings\): Mailbox Test Bakery ranks #\d+ of 10/ });
   await expect(item).toContainText(`To ${business.email}`);
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: 'test-results/screens/mailbox-list-mobile.png' });
+  await look(page, { path: 'test-results/screens/mailbox-list-mobile.png' });
   await page.setViewportSize({ width: 1280, height: 720 });
   await item.click();
   await expect(page.getByRole('heading', { level: 1, name: /Mailbox Test Bakery/ })).toBeVisible();
@@ -84,7 +85,7 @@ test('the dev mailbox lists the report e-mail and opens it', async ({ page, appC
   const frame = page.frameLocator('iframe.frame');
   await expect(frame.getByRole('link', { name: 'View your full report' })).toBeVisible();
   const link = await frame.getByRole('link', { name: 'View your full report' }).getAttribute('href');
-  await page.screenshot({ path: 'test-results/screens/mailbox-message.png', fullPage: true });
+  await look(page, { path: 'test-results/screens/mailbox-message.png', fullPage: true });
   await page.goto(link!);
   await expect(page.getByRole('heading', { level: 1, name: 'Mailbox Test Bakery' })).toBeVisible();
 });
@@ -120,5 +121,5 @@ test('an all-missing report shows no invented figure on the online page: no scor
   const text = ((await summary.innerText()) + (await page.locator('.legend').innerText())).replace(/\d+(\.\d+)?-\d+(\.\d+)?/g, '');
   expect(text).not.toMatch(/\d+\.\d{2}|%|#\d+ of/);
   await expect(page.locator('.legend')).toContainText('A score says how much of the best value a business reaches');
-  await page.screenshot({ path: 'test-results/screens/report-all-missing.png', fullPage: false });
+  await look(page, { path: 'test-results/screens/report-all-missing.png', fullPage: false });
 });

@@ -1,4 +1,5 @@
 // The sample provider's websites, served by the product: what a visitor (and the analyser) sees.
+import { look } from './look.ts';
 import { EXPECTS_CSP_REFUSAL, expect, test } from './fixtures.ts';
 
 // A sample site runs under its sandbox policy (api/lib/security-headers.ts): it names a theme
@@ -22,9 +23,9 @@ for (const [tier, label] of [[2, 'polished'], [0, 'neglected']] as const) {
     await expect(page.getByRole('heading', { level: 2, name: 'Services' })).toBeVisible();
     await expect(page.locator('footer')).toContainText('4120 Mill Rd');
     await expect(page.locator('img').first()).toBeVisible();
-    await page.screenshot({ path: info.outputPath(`sample-site-${label}-desktop.png`), fullPage: true });
+    await look(page, { path: info.outputPath(`sample-site-${label}-desktop.png`), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: info.outputPath(`sample-site-${label}-mobile.png`), fullPage: true });
+    await look(page, { path: info.outputPath(`sample-site-${label}-mobile.png`), fullPage: true });
   });
 }
 
@@ -47,6 +48,7 @@ test('a sample-site link that smuggles markup in the name runs no script, even f
   expect(res?.headers()['content-security-policy']).toMatch(/^sandbox;/);
   expect(await res?.text()).not.toContain('</script><script>reportRan');
   await expect(page.locator('header')).toContainText('</script><script>reportRan');
-  await page.waitForTimeout(300);
+  // Every script the page has runs before its load event.
+  await page.waitForLoadState('load');
   expect(ran).toEqual([]);
 });

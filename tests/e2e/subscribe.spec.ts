@@ -2,6 +2,7 @@
 // Payment Element. Stripe.js cannot load here, so its script address is routed to a Stripe.js
 // double (tests/e2e/stripe-js/) and api.stripe.com to the local Stripe API double the server
 // uses (tests/e2e/serve.ts); the page's own code is the production code.
+import { look } from './look.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -86,7 +87,7 @@ test('sign up, choose Pro annual, pay: the dashboard opens, /account shows the p
   await expect(page.getByRole('button', { name: 'Pay $468 and subscribe' })).toBeVisible();
   await expect(cardFrame(page).getByLabel('Card number')).toBeVisible();
   expect(loaded.some((p) => /^\/[a-z0-9]+\/stripe\.js$/.test(p))).toBe(true);
-  await page.screenshot({ path: 'test-results/screens/subscribe-payment.png', fullPage: true });
+  await look(page, { path: 'test-results/screens/subscribe-payment.png', fullPage: true });
 
   await cardFrame(page).getByLabel('Card number').fill(GOOD_CARD);
   await page.getByRole('button', { name: 'Pay $468 and subscribe' }).click();
@@ -100,7 +101,7 @@ test('sign up, choose Pro annual, pay: the dashboard opens, /account shows the p
   await expect(billing.getByTestId('billing-interval')).toHaveText('Annual · $468/year');
   await expect(billing.getByTestId('billing-status')).toHaveText('Active');
   await expect(billing.getByTestId('billing-when')).toHaveText(/^Renews on \w+ \d+, \d{4}\.$/);
-  await page.screenshot({ path: 'test-results/screens/account-billing.png', fullPage: true });
+  await look(page, { path: 'test-results/screens/account-billing.png', fullPage: true });
 
   await billing.getByRole('button', { name: 'Manage billing' }).click();
   await expect(page.getByRole('heading', { name: 'Billing portal' })).toBeVisible();
@@ -157,7 +158,7 @@ test('an agency already on Agency is told so and sent to its billing settings, n
   await expect(page.getByText('Your account is on the Agency plan.')).toBeVisible();
   await expect(page.getByRole('link', { name: 'E-mail sales' })).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Billing Settings' })).toHaveAttribute('href', '/account#billing');
-  await page.screenshot({ path: 'test-results/subscribe-agency-current.png', fullPage: true });
+  await look(page, { path: 'test-results/subscribe-agency-current.png', fullPage: true });
   // No payment to take here: Stripe.js is not fetched.
   expect(loaded).toEqual([]);
 });

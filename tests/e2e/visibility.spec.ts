@@ -1,6 +1,7 @@
 // Local visibility on the online report (the grid: rank per cell, coloured by band, the business
 // outlined; SoLV/ARP/ATRP; every business's SoLV; the listing against the market) and the
 // dashboard's Local visibility card, from the real analysis with the sample provider; axe finds nothing.
+import { look } from './look.ts';
 import AxeBuilder from '@axe-core/playwright';
 import { eq } from 'drizzle-orm';
 import { closeMailer } from '../../api/email/mailer.ts';
@@ -49,7 +50,7 @@ test('the online report shows the local visibility grid, the metrics and every b
   expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
   // The section as laid out in the page (a full-page capture, so the sticky top bar stays at the top).
   const box = await section.evaluate((el) => { const r = el.getBoundingClientRect(); return { x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height }; });
-  await page.screenshot({ path: 'test-results/screens/visibility-online.png', fullPage: true, clip: box });
+  await look(page, { path: 'test-results/screens/visibility-online.png', fullPage: true, clip: box });
 });
 
 test('the dashboard\'s Local visibility card shows the latest grid, SoLV per keyword and the SoLV trend', async ({ page, appCtx, signIn }) => {
@@ -83,5 +84,5 @@ test('the dashboard\'s Local visibility card shows the latest grid, SoLV per key
   await expect(card.getByRole('status')).toHaveText('Each keyword needs at least 2 characters');
   const axe = await new AxeBuilder({ page }).include('[data-testid="visibility-card"]').analyze();
   expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
-  await card.screenshot({ path: 'test-results/screens/visibility-dashboard-card.png' });
+  await look(card, { path: 'test-results/screens/visibility-dashboard-card.png' });
 });

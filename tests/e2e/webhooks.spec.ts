@@ -2,6 +2,7 @@
 // this test runs (on the loopback port the test server lets deliveries reach, tests/e2e/serve.ts),
 // sees the signing secret once, presses "Send test", sees the delivery succeed while the receiver
 // gets a request signed with that secret, and removes the endpoint. Refusals name their field.
+import { look } from './look.ts';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
@@ -37,7 +38,7 @@ test('an agency adds a webhook endpoint, sends it a test event the receiver gets
     await expect(hooks.locator('#auth-url-error')).toHaveText('Deliveries never go to private, loopback or reserved addresses (10.0.0.8 is private)');
     await expect(hooks.getByLabel('Endpoint URL')).toHaveAttribute('aria-invalid', 'true');
     await page.setViewportSize({ width: 390, height: 900 });
-    await hooks.screenshot({ path: 'test-results/webhooks-errors-390.png' });
+    await look(hooks, { path: 'test-results/webhooks-errors-390.png' });
     await page.setViewportSize({ width: 1280, height: 900 });
 
     const url = `http://127.0.0.1:${port}/hooks`;
@@ -52,7 +53,7 @@ test('an agency adds a webhook endpoint, sends it a test event the receiver gets
     const endpoint = hooks.getByTestId('webhook-endpoint');
     await expect(endpoint).toContainText(url);
     await expect(endpoint).toContainText('Staging · report.completed');
-    await hooks.screenshot({ path: 'test-results/webhooks-added-1280.png' });
+    await look(hooks, { path: 'test-results/webhooks-added-1280.png' });
 
     await endpoint.getByRole('button', { name: 'Send test' }).click();
     await expect(endpoint.getByTestId('webhook-test-result')).toHaveText(/^Test delivered: 204 in \d+ ms$/, { timeout: 30_000 });
@@ -66,9 +67,9 @@ test('an agency adds a webhook endpoint, sends it a test event the receiver gets
       'webhook-signature': String(headers['webhook-signature']),
     });
     expect(event).toMatchObject({ type: 'webhook.test' });
-    await hooks.screenshot({ path: 'test-results/webhooks-tested-1280.png' });
+    await look(hooks, { path: 'test-results/webhooks-tested-1280.png' });
     await page.setViewportSize({ width: 390, height: 900 });
-    await hooks.screenshot({ path: 'test-results/webhooks-tested-390.png' });
+    await look(hooks, { path: 'test-results/webhooks-tested-390.png' });
     // Nothing on the phone-width page is wider than the screen (a long address wraps; the log scrolls in its box).
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
 

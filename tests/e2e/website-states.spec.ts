@@ -2,6 +2,7 @@
 // site refusing automated visitors in the executive summary, each competitor's state in the
 // website column and, with its reason, in the notes; the dashboard's own row. Screenshots at 1280
 // and 390 px.
+import { look } from './look.ts';
 import { and, eq } from 'drizzle-orm';
 import { businessMetrics } from '../../db/schema/businesses.ts';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
@@ -41,15 +42,15 @@ test('a site refusing automated visitors is named, never told to get back up; ea
   const table = page.getByRole('region', { name: 'How you compare' });
   await expect(table.getByRole('cell', { name: 'Refuses automated visitors' })).toBeVisible();
   for (const label of ['Did not answer', 'Works, slowly', 'Works, very large page', 'Works, drawn by JavaScript']) await expect(table.getByRole('cell', { name: label, exact: true })).toBeVisible();
-  await page.screenshot({ path: 'test-results/screens/website-states-desktop.png', fullPage: true });
+  await look(page, { path: 'test-results/screens/website-states-desktop.png', fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.getByText(/^Your website refuses automated visitors/).scrollIntoViewIfNeeded();
-  await page.screenshot({ path: 'test-results/screens/website-states-mobile.png' });
+  await look(page, { path: 'test-results/screens/website-states-mobile.png' });
   // The website column, scrolled to on a phone.
   const scroller = page.getByRole('region', { name: "Every business's scores (table)", exact: true });
   await scroller.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
   await scroller.getByRole('cell', { name: 'Refuses automated visitors' }).scrollIntoViewIfNeeded();
-  await page.screenshot({ path: 'test-results/screens/website-states-mobile-table.png' });
+  await look(page, { path: 'test-results/screens/website-states-mobile-table.png' });
 });
 
 test("the dashboard's own row names how the business's website was met", async ({ page, appCtx, signIn }, info) => {
@@ -64,6 +65,6 @@ test("the dashboard's own row names how the business's website was met", async (
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await own.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: info.outputPath(`dashboard-own-website-${width}.png`) });
+    await look(page, { path: info.outputPath(`dashboard-own-website-${width}.png`) });
   }
 });

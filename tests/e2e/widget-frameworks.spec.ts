@@ -3,6 +3,7 @@
 // frame sandboxed without allow-same-origin, a page whose CSP blocks our connections and a lost
 // connection told apart, the widget in English inside an Arabic page, the one sample-data label,
 // and the /widget page's snippet note (data-key; Vue, React and plain HTML; Trusted Types).
+import { look } from './look.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -91,9 +92,9 @@ async function fillForm(form: Locator, who: { name: string; email: string; compa
 /** The page at 1280 px and at 390 px, for looking at. */
 async function screenshots(page: Page, path: (name: string) => string, name: string) {
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: path(`${name}-1280.png`), fullPage: true });
+  await look(page, { path: path(`${name}-1280.png`), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: path(`${name}-390.png`), fullPage: true });
+  await look(page, { path: path(`${name}-390.png`), fullPage: true });
 }
 
 /** A visitor's own browser (no session of ours), its console errors collected. */
@@ -313,9 +314,9 @@ test('the /widget page shows the snippet with data-key, the Vue and React usage 
   await expect(card.getByTestId('react-usage')).toContainText(`<ReportForm publishableKey="${north.publishableKey}"`);
   await card.scrollIntoViewIfNeeded();
   await page.setViewportSize({ width: 1280, height: 900 });
-  await card.screenshot({ path: info.outputPath('widget-page-key-1280.png') });
+  await look(card, { path: info.outputPath('widget-page-key-1280.png') });
   await page.setViewportSize({ width: 390, height: 844 });
-  await card.screenshot({ path: info.outputPath('widget-page-key-390.png') });
+  await look(card, { path: info.outputPath('widget-page-key-390.png') });
   // No horizontal overflow at 390 px.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });

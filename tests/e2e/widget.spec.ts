@@ -4,6 +4,7 @@
 // and re-add, the queue API before and after the script loads, a hostname not in the key's list
 // and a revoked key; a Trusted Types page under strict-dynamic (one round trip, throttled), and
 // a React site whose CSS hides every div (issue 26).
+import { look } from './look.ts';
 import AxeBuilder from '@axe-core/playwright';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -91,7 +92,7 @@ test('an agency embeds the snippet on another origin; the visitor gets a score c
   await expect(page.getByTestId('react-usage')).toContainText("import { ReportForm, ScoreCard } from '@localrank/widget';");
   // The live preview is the widget itself, in the profile's colours.
   await expect(page.locator('.widget-preview').getByRole('button', { name: 'Get My Free Report' })).toBeVisible();
-  await page.screenshot({ path: info.outputPath('widget-page.png'), fullPage: true });
+  await look(page, { path: info.outputPath('widget-page.png'), fullPage: true });
 
   // The agency pastes the snippet into its own page, as is.
   pages['/'] = `<p>Find out how your business ranks.</p>${snippet}`;
@@ -125,7 +126,7 @@ test('an agency embeds the snippet on another origin; the visitor gets a score c
   // As soon as the report is ready: the lead's own score card, inline.
   await expect(form.getByText(/Rank #\d+ of \d+ nearby/)).toBeVisible({ timeout: 60_000 });
   await expect(form.getByText('Digital presence')).toBeVisible();
-  await visitor.screenshot({ path: info.outputPath('host-page.png'), fullPage: true });
+  await look(visitor, { path: info.outputPath('host-page.png'), fullPage: true });
   // The published score card beside it (no client chosen yet).
   await expect(visitor.locator('localrank-score-card').getByText('No scores are published yet.')).toBeVisible();
   expect(violations.filter((v) => /Content Security Policy|Refused/.test(v))).toEqual([]);
@@ -152,7 +153,7 @@ test('an agency embeds the snippet on another origin; the visitor gets a score c
   await expect(row).toContainText('Park Street Bakery');
   await expect(row).toContainText(`127.0.0.1:${HOST_PORT}`);
   await expect(row).toContainText(/#\d+ of \d+/);
-  await page.getByTestId('leads').screenshot({ path: info.outputPath('lead-list.png') });
+  await look(page.getByTestId('leads'), { path: info.outputPath('lead-list.png') });
   await row.getByRole('button', { name: 'Convert to client' }).click();
   await expect(row.getByRole('link', { name: 'Client' })).toBeVisible();
 });
@@ -349,8 +350,8 @@ test('a Trusted Types page with a nonce and strict-dynamic, and no policy of its
   for (const background of ['#FFFFFF', theme.primary]) expect(contrastRatio(ring, background)).toBeGreaterThanOrEqual(MIN_NON_TEXT_CONTRAST);
   expect(await button.evaluate((el) => getComputedStyle(el).outlineColor)).toBe(`rgb(${[1, 3, 5].map((i) => parseInt(ring.slice(i, i + 2), 16)).join(', ')})`);
   const box = (await button.boundingBox())!;
-  await visitor.screenshot({ path: info.outputPath('focus-ring-pale-brand.png'), clip: { x: box.x - 16, y: box.y - 16, width: box.width + 32, height: box.height + 32 } });
-  await form.screenshot({ path: info.outputPath('trusted-types-form.png') });
+  await look(visitor, { path: info.outputPath('focus-ring-pale-brand.png'), clip: { x: box.x - 16, y: box.y - 16, width: box.width + 32, height: box.height + 32 } });
+  await look(form, { path: info.outputPath('trusted-types-form.png') });
   await fillForm(form, { name: 'Tess Types', email: `tess-${Date.now().toString(36)}@bakery.example`, company: 'Trusted Bakery' });
   await form.getByRole('button', { name: 'Get My Free Report' }).click();
   await expect(form.getByRole('heading', { name: 'Thank you! Your report is on its way.' })).toBeFocused();

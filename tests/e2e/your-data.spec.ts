@@ -2,6 +2,7 @@
 // and download it from the e-mail's link; delete the account, sign-in refused, restore from the
 // e-mail's link; a free report's "Delete my data" link, once; the privacy policy's link to the
 // table of every kind of data.
+import { look } from './look.ts';
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { strFromU8, unzipSync } from 'fflate';
@@ -21,7 +22,7 @@ test('export: requested on /account, downloaded from the e-mailed link', async (
   await expect(page.getByRole('status').filter({ hasText: 'Export requested' })).toBeVisible();
   await expect(section.getByTestId('export-status')).toContainText('You can request the next one after');
   await expect(section.getByRole('button', { name: 'Request Data Export' })).toBeDisabled();
-  await section.screenshot({ path: testInfo.outputPath('your-data.png') });
+  await look(section, { path: testInfo.outputPath('your-data.png') });
   expect((await new AxeBuilder({ page }).include('#your-data').analyze()).violations).toEqual([]);
 
   const link = await linkFor(user.email, '/api/data-exports/download');
@@ -43,7 +44,7 @@ test('delete my account: closed at once, sign-in refused, restored from the e-ma
   await section.getByLabel('Type your e-mail address to confirm').fill(user.email);
   await section.getByRole('button', { name: 'Delete My Account', exact: true }).click();
   await expect(section.getByText('The password is not correct')).toBeVisible();
-  await section.screenshot({ path: testInfo.outputPath('delete-form.png') });
+  await look(section, { path: testInfo.outputPath('delete-form.png') });
   await section.getByLabel('Your password').fill(user.password);
   await section.getByRole('button', { name: 'Delete My Account', exact: true }).click();
   await expect(section.getByTestId('account-closed')).toContainText('Your account is closed');
@@ -59,7 +60,7 @@ test('delete my account: closed at once, sign-in refused, restored from the e-ma
   const link = await linkFor(user.email, '/restore-account');
   await page.goto(link.pathname + link.search);
   await expect(page.getByRole('heading', { name: 'Your account is closed' })).toBeVisible();
-  await page.screenshot({ path: testInfo.outputPath('restore.png') });
+  await look(page, { path: testInfo.outputPath('restore.png') });
   await page.getByRole('button', { name: 'Restore My Account' }).click();
   await expect(page.getByRole('heading', { name: 'Your account is restored' })).toBeVisible();
   await page.getByRole('main').getByRole('link', { name: 'Sign In' }).click();
@@ -75,7 +76,7 @@ test("a free report's Delete my data link erases after one click, and only once"
   await page.goto(link.pathname + link.search);
   await expect(page.getByRole('heading', { name: 'Delete your data?' })).toBeVisible();
   await expect(page.getByRole('main')).toContainText('Saffron Tailors');
-  await page.screenshot({ path: testInfo.outputPath('delete-data.png') });
+  await look(page, { path: testInfo.outputPath('delete-data.png') });
   await page.getByRole('button', { name: 'Delete my data' }).click();
   await expect(page.getByRole('heading', { name: 'Your data is deleted' })).toBeVisible();
   const again = await page.goto(link.pathname + link.search);
@@ -91,5 +92,5 @@ test('the privacy policy links to how each kind of data is exported, erased and 
   await expect(page).toHaveURL(/\/privacy\/data$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your data at LocalRank: what we keep, how you get it, how it is erased');
   await expect(page.getByRole('cell', { name: 'consent_records' })).toBeVisible();
-  await page.screenshot({ path: testInfo.outputPath('privacy-data.png'), fullPage: true });
+  await look(page, { path: testInfo.outputPath('privacy-data.png'), fullPage: true });
 });

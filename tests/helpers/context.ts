@@ -1,9 +1,10 @@
 // A fresh, migrated libSQL database per test file, and the Hono app over it. With
 // TEST_DATABASE=sqld (the second pass of `npm test`), the database is a real libSQL server of the
 // file's own instead of a file in DATA_DIR: a statement only a file accepts fails there.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { createApp, type AppOptions } from '../../api/app.ts';
 import type { AppContext } from '../../api/context.ts';
 import { createContext } from '../../api/create-context.ts';
@@ -24,7 +25,10 @@ export interface TestContext {
 
 export async function createTestContext(overrides: Record<string, string> = {}, options: AppOptions = {}): Promise<TestContext> {
   const dataDir = mkdtempSync(join(tmpdir(), 'localrank-test-'));
-  const sqld = ON_SQLD && !overrides.DATABASE_URL ? await startSqld() : null;
+  // The database, on a file or a server of its own, starts as a copy of the run's migrated
+  // template (tests/helpers/template-db.ts); migrating below then finds nothing left to do.
+  const sqld = ON_SQLD && !overrides.DATABASE_URL ? await startSqld([], undefined, inject('templateDb')) : null;
+  if (!sqld && !overrides.DATABASE_URL) copyFileSync(inject('templateDb'), join(dataDir, 'app.db'));
   const env = loadEnv({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,

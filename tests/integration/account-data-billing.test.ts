@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { strFromU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMailer } from '../../api/email/mailer.ts';
-import { inlineRenderer } from '../../api/report/render/renderer.ts';
+import { lightRenderer } from '../helpers/light-renderer.ts';
 import { setupBilling } from '../../api/services/billing/catalogue.ts';
 import { exportEntries } from '../../api/services/data-rights/export.ts';
 import { users } from '../../db/schema/auth.ts';
@@ -38,7 +38,7 @@ describe('your data with billing', () => {
     const subscriptionId = (await t.ctx.db.query.users.findFirst({ where: eq(users.id, user.userId) }))!.stripeSubscriptionId!;
     expect(await stripe.charge(String(stripe.subscriptions.get(subscriptionId)!.latest_invoice), GOOD_CARD)).toEqual({ ok: true });
 
-    const zip = unzipSync(zipSync(await exportEntries(t.ctx, user.userId, () => inlineRenderer())));
+    const zip = unzipSync(zipSync(await exportEntries(t.ctx, user.userId, () => lightRenderer())));
     const invoices = JSON.parse(strFromU8(zip['invoices.json']!)) as Record<string, unknown>[];
     expect(invoices).toHaveLength(1);
     expect(invoices[0]).toMatchObject({ amountPaid: 49, currency: 'usd', status: 'paid' });

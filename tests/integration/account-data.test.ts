@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { candidates } from '../../api/services/plan-candidates.ts';
 import { closeMailer, outboxDir } from '../../api/email/mailer.ts';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { reportFiles } from '../../api/report/files.ts';
 import { eraseAccount, exportClosedAccount, lookupRestoreLink, purgeClosedAccounts, restoreAccount } from '../../api/services/data-rights/account-closure.ts';
@@ -38,7 +38,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const worker = () => createWorker(t.ctx, { registry: createRegistry({}) });
+const worker = () => createWorker(t.ctx, { registry: testRegistry({}) });
 async function drain() {
   while (await worker().runNext()) {
     /* every queued job */

@@ -3,7 +3,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMailer } from '../../api/email/mailer.ts';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { FORGOT_PASSWORD_MESSAGE, verifyEmail } from '../../api/services/account-security.ts';
 import { users } from '../../db/schema/auth.ts';
@@ -25,7 +25,7 @@ afterAll(async () => {
 
 /** Runs the queued jobs and returns the mail received for one address since `before`. */
 async function mailTo(address: string) {
-  await createWorker(t.ctx, { registry: createRegistry({}) }).drain();
+  await createWorker(t.ctx, { registry: testRegistry({}) }).drain();
   return smtp.received.filter((m) => m.envelope.to.includes(address));
 }
 const linkIn = (text: string | undefined, path: string) => {

@@ -9,7 +9,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMailer } from '../../api/email/mailer.ts';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker, type Worker } from '../../api/jobs/worker.ts';
 import { CLIENT_REPORT } from '../../api/report/client-report-schedule.ts';
 import { newReportLink } from '../../api/report/persist.ts';
@@ -49,7 +49,7 @@ beforeAll(async () => {
     AGENCY_MAIL_PRIVATE_ADDRESSES: [fixed.host, tarpit.host, refusing.host, strict.host, closed].join(','),
     AGENCY_MAIL_DEADLINE_MS: '1500',
   });
-  worker = createWorker(t.ctx, { registry: createRegistry({ analyse: async () => reportDataFixture({ seed: 9 }) }), pollMs: 20, mailRetryDelaysMs: WAITS_MS, graceMs: 100 });
+  worker = createWorker(t.ctx, { registry: testRegistry({ analyse: async () => reportDataFixture({ seed: 9 }) }), pollMs: 20, mailRetryDelaysMs: WAITS_MS, graceMs: 100 });
   worker.start();
 });
 afterAll(async () => {

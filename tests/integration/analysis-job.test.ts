@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MIN_DATA_POINTS } from '../../common/constants.ts';
 import { productionDeps } from '../../api/jobs/production.ts';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import type { DataPoint } from '../../api/report/types.ts';
 import { businessMetrics, competitors } from '../../db/schema/businesses.ts';
@@ -23,7 +23,7 @@ afterAll(() => t.close());
 
 it('a queued request becomes a persisted, e-mailed report made by the real analysis', async () => {
   const { business, request, jobId } = await createReportRequest(t.ctx);
-  const worker = createWorker(t.ctx, { registry: createRegistry(productionDeps) });
+  const worker = createWorker(t.ctx, { registry: testRegistry(productionDeps) });
   expect(await worker.runNext()).toBe(true);
 
   const job = (await t.ctx.db.select().from(jobs).where(eq(jobs.id, jobId)))[0]!;

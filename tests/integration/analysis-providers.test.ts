@@ -38,7 +38,8 @@ function send(res: ServerResponse, route: string, body: unknown) {
   const mode = modes[route] ?? 'ok';
   hits[route] = (hits[route] ?? 0) + 1;
   if (mode === '429' || (mode === '429-once' && hits[route] === 1)) return res.writeHead(429, { 'retry-after': '0', 'content-type': 'application/json' }).end('{"error":{"code":"TOO_MANY_REQUESTS"}}');
-  if (mode === 'slow') return setTimeout(() => res.writeHead(200).end(JSON.stringify(body)), 3000);
+  // Slow: answers long after the provider's limit (3 s here), however busy the machine.
+  if (mode === 'slow') return void setTimeout(() => res.writeHead(200).end(JSON.stringify(body)), 60_000).unref();
   if (mode === 'malformed') return res.writeHead(200, { 'content-type': 'application/json' }).end('{"places": [{"id": ');
   if (mode === 'html') return res.writeHead(200, { 'content-type': 'text/html' }).end('<html>maintenance</html>');
   if (mode === '500') return res.writeHead(500).end('{}');
@@ -162,7 +163,7 @@ const localSites = () => ({ allowLoopback: true, extraPorts: [port], timeoutMs: 
 describe('google provider (Places API New)', () => {
   let t: TestContext;
   beforeAll(async () => {
-    t = await createTestContext({ PLACES_PROVIDER: 'google', GOOGLE_PLACES_KEY: 'g-key', GOOGLE_PLACES_BASE_URL: base, PROVIDER_TIMEOUT_MS: '800' });
+    t = await createTestContext({ PLACES_PROVIDER: 'google', GOOGLE_PLACES_KEY: 'g-key', GOOGLE_PLACES_BASE_URL: base, PROVIDER_TIMEOUT_MS: '3000' });
   });
   afterAll(() => t.close());
 
@@ -290,7 +291,7 @@ describe('google provider (Places API New)', () => {
 describe('yelp provider (Fusion)', () => {
   let t: TestContext;
   beforeAll(async () => {
-    t = await createTestContext({ PLACES_PROVIDER: 'yelp', YELP_API_KEY: 'y-key', YELP_BASE_URL: base, PROVIDER_TIMEOUT_MS: '800' });
+    t = await createTestContext({ PLACES_PROVIDER: 'yelp', YELP_API_KEY: 'y-key', YELP_BASE_URL: base, PROVIDER_TIMEOUT_MS: '3000' });
   });
   afterAll(() => t.close());
 

@@ -9,7 +9,7 @@ import { and, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scopesFor, type ApiScope } from '../../common/schemas/api-keys.ts';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { WEBHOOK_FAILURE_WINDOW_MS, WEBHOOK_RETRY_DELAYS_MS } from '../../api/services/webhook-delivery.ts';
 import { emitEvent, WEBHOOK_SECRET_OVERLAP_HOURS } from '../../api/services/webhooks.ts';
@@ -205,7 +205,7 @@ describe('public API: businesses', () => {
 const NEW_CLIENT = { clientName: 'Dana Whitfield', clientEmail: 'dana@client.example', company: 'Whitfield Dental', website: 'https://whitfield-dental.example', address: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' };
 const FORM = { fullName: 'Dana Whitfield', email: 'dana@whitfield.example', company: 'Whitfield Dental', role: 'owner', website: 'https://whitfield-dental.example', address: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' };
 const drain = async () => {
-  const worker = createWorker(t.ctx, { registry: createRegistry({ analyse: async () => reportDataFixture({ seed: 11 }) }) });
+  const worker = createWorker(t.ctx, { registry: testRegistry({ analyse: async () => reportDataFixture({ seed: 11 }) }) });
   while (await worker.runNext());
 };
 
@@ -216,7 +216,7 @@ describe('public API: reports', () => {
     const alone = reportDataFixture({ seed: 12 });
     alone.competitors = [];
     alone.business.scores = { ...alone.business.scores, marketShare: null, marketSharePercent: null };
-    const worker = createWorker(t.ctx, { registry: createRegistry({ analyse: async () => alone }) });
+    const worker = createWorker(t.ctx, { registry: testRegistry({ analyse: async () => alone }) });
     while (await worker.runNext());
     const done = await v1(owner.key, 'GET', `/reports/${requested.body.id}`);
     expect(done.body.status).toBe('completed');
@@ -375,7 +375,7 @@ async function receiver(respond: () => number = () => 204) {
 
 /** Runs every due job with a worker that may reach the local receiver (tests only). */
 async function drainWith(port: number) {
-  const worker = createWorker(t.ctx, { registry: createRegistry({ analyse: async () => reportDataFixture({ seed: 11 }), webhookFetch: { allowLoopback: true, extraPorts: [port] } }) });
+  const worker = createWorker(t.ctx, { registry: testRegistry({ analyse: async () => reportDataFixture({ seed: 11 }), webhookFetch: { allowLoopback: true, extraPorts: [port] } }) });
   while (await worker.runNext());
 }
 
@@ -514,7 +514,7 @@ describe('public API: webhooks', () => {
     try {
       const endpoint = (await v1(owner.key, 'POST', '/webhooks', { url: hook.url, events: ['alert.created'] })).body;
       await emitEvent(t.ctx, { userId: owner.userId, type: 'alert.created', eventKey: 'alert.created:x', data: { alertId: 'x', businessId: 'business-1', platform: 'google', reviewRating: 1, reviewAuthor: null, reviewText: null, reviewUrl: null, reviewDate: null, threshold: 3 } });
-      const worker = createWorker(t.ctx, { registry: createRegistry({}) });
+      const worker = createWorker(t.ctx, { registry: testRegistry({}) });
       while (await worker.runNext());
       expect(hook.received).toHaveLength(0);
       const log = await v1(owner.key, 'GET', `/webhooks/${endpoint.id}/deliveries`);

@@ -4,7 +4,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMailer } from '../../api/email/mailer.ts';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { setupBilling } from '../../api/services/billing/catalogue.ts';
 import { refundSubscription } from '../../api/services/billing/refund.ts';
@@ -223,7 +223,7 @@ describe('POST /api/stripe/webhook', () => {
 describe('lifecycle', () => {
   it('a failed renewal e-mails a link to fix the card, keeps access for the grace period, then suspends; paying restores', async () => {
     const paid = await subscribe('enterprise', 'monthly');
-    const worker = createWorker(t.ctx, { registry: createRegistry({}) });
+    const worker = createWorker(t.ctx, { registry: testRegistry({}) });
     await stripe.endPeriod(paid.subscriptionId, { fail: true });
     let row = await userRow(paid.userId);
     expect(row.subscriptionStatus).toBe('past_due');

@@ -6,7 +6,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMailer } from '../../api/email/mailer.ts';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { scheduleTick } from '../../api/jobs/schedule.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { isUnsubscribed } from '../../api/services/reports.ts';
@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 const drain = async () => {
-  const worker = createWorker(t.ctx, { registry: createRegistry({ analyse: async () => reportDataFixture({ seed: 9 }) }) });
+  const worker = createWorker(t.ctx, { registry: testRegistry({ analyse: async () => reportDataFixture({ seed: 9 }) }) });
   while (await worker.runNext());
 };
 const header = (mail: ReceivedMail, name: string) => mail.parsed.headers.find((h) => h.key === name.toLowerCase())?.value;

@@ -4,7 +4,7 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { enqueue } from '../../api/jobs/queue.ts';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { CLIENT_REPORT, clientReportKey, type ClientReportPayload } from '../../api/report/client-report-schedule.ts';
 import { jobs } from '../../db/schema/operations.ts';
@@ -21,7 +21,7 @@ const suite = crashSuite();
 async function clientWithFirstReport(email: string) {
   const consultant = await createUser(suite.t.ctx, { role: 'consultant', tier: 'agency', companyName: 'Northstar Marketing' });
   const { body } = await call(suite.t.app, 'POST', '/api/clients', { clientName: 'Dana', clientEmail: email, company: 'Crash Dental', website: 'https://crash-dental.example', address: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' }, consultant.cookie);
-  const worker = createWorker(suite.t.ctx, { registry: createRegistry({ analyse: async () => reportDataFixture() }) });
+  const worker = createWorker(suite.t.ctx, { registry: testRegistry({ analyse: async () => reportDataFixture() }) });
   while (await worker.runNext());
   return { consultant, clientId: (body as { id: string }).id };
 }

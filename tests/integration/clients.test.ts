@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { reportFiles } from '../../api/report/files.ts';
 import { brandingFor } from '../../api/services/branding-profiles.ts';
@@ -28,7 +28,7 @@ afterAll(() => t.close());
 const outbox = () => (existsSync(join(t.dataDir, 'outbox')) ? readdirSync(join(t.dataDir, 'outbox')).filter((f) => f.endsWith('.eml')).sort() : []);
 const mailText = (f: string) => readFileSync(join(t.dataDir, 'outbox', f), 'utf8').replace(/=\r?\n/g, '');
 const drain = async () => {
-  const worker = createWorker(t.ctx, { registry: createRegistry({ analyse: async () => reportDataFixture({ seed: 11 }) }) });
+  const worker = createWorker(t.ctx, { registry: testRegistry({ analyse: async () => reportDataFixture({ seed: 11 }) }) });
   let ran = 0;
   while (await worker.runNext()) ran++;
   return ran;

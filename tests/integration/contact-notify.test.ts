@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { closeMailer } from '../../api/email/mailer.ts';
 import { enqueue } from '../../api/jobs/queue.ts';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { contactMessages, jobs } from '../../db/schema/operations.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
@@ -27,7 +27,7 @@ it('e-mails the operator once, with the message and a Reply-To of the sender', a
     .values({ name: 'Rosa <Diaz>', email: 'rosa@example.com', subject: 'billing', message: 'Can I pay yearly?\nThanks & regards' })
     .returning();
   const jobId = (await enqueue(t.ctx.db, { type: 'contact.notify', payload: { messageId: m!.id } }))!;
-  const worker = createWorker(t.ctx, { registry: createRegistry({}) });
+  const worker = createWorker(t.ctx, { registry: testRegistry({}) });
   await worker.runNext();
   expect((await t.ctx.db.select().from(jobs).where(eq(jobs.id, jobId)))[0]!.status).toBe('done');
   expect((await t.ctx.db.select().from(contactMessages).where(eq(contactMessages.id, m!.id)))[0]!.notifiedAt).toBeInstanceOf(Date);
@@ -49,7 +49,7 @@ it('e-mails the operator once, with the message and a Reply-To of the sender', a
 
 it('fails for good when the message does not exist', async () => {
   const jobId = (await enqueue(t.ctx.db, { type: 'contact.notify', payload: { messageId: 'missing' } }))!;
-  await createWorker(t.ctx, { registry: createRegistry({}) }).runNext();
+  await createWorker(t.ctx, { registry: testRegistry({}) }).runNext();
   const row = (await t.ctx.db.select().from(jobs).where(eq(jobs.id, jobId)))[0]!;
   expect(row.status).toBe('failed');
   expect(row.lastError).toBe('contact message missing not found');
@@ -60,7 +60,7 @@ async function sendContact(message: Record<string, string>) {
   const before = smtp.received.length;
   const res = await t.app.request('/api/contact', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) });
   expect(res.status).toBe(201);
-  await createWorker(t.ctx, { registry: createRegistry({}) }).drain();
+  await createWorker(t.ctx, { registry: testRegistry({}) }).drain();
   return smtp.received.slice(before);
 }
 
@@ -80,6 +80,6 @@ it('refuses line breaks in a sender\'s name (no injected Bcc), and mails nothing
   });
   expect(res.status).toBe(400);
   expect(((await res.json()) as { fields: Record<string, string> }).fields.name).toBeTruthy();
-  await createWorker(t.ctx, { registry: createRegistry({}) }).drain();
+  await createWorker(t.ctx, { registry: testRegistry({}) }).drain();
   expect(smtp.received.length).toBe(before);
 });

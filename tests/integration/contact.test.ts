@@ -2,7 +2,7 @@
 // in one batch, the rate limits, and the e-mail to the operator through the worker.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { contactMessages, jobs } from '../../db/schema/operations.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
@@ -95,7 +95,7 @@ describe('a valid message', () => {
 
   it('reaches the operator: the worker runs the job and marks the message notified', async () => {
     const res = await send(valid());
-    const worker = createWorker(t.ctx, { registry: createRegistry({}) });
+    const worker = createWorker(t.ctx, { registry: testRegistry({}) });
     while (await worker.runNext()) {
       /* drain the queue */
     }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMailer, outboxDir } from '../../api/email/mailer.ts';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { reportFiles } from '../../api/report/files.ts';
 import { forgetEmail, pseudonym, purgeExpiredFreeReports } from '../../api/services/data-rights/erasure.ts';
@@ -41,7 +41,7 @@ async function freeReport(options: { email?: string; userId?: string | null } = 
   const req = await createReportRequest(t.ctx, { email: options.email ?? uniqueEmail('visitor'), company, userId: options.userId ?? null, enqueue: false });
   await t.ctx.db.insert(consentRecords).values({ requestId: req.request.id, email: req.request.email, textVersion: 'v1', ipAddress: '203.0.113.9', userAgent: 'Test Browser' });
   await t.ctx.db.insert(jobs).values({ type: 'report.generate', payload: { requestId: req.request.id, businessId: req.business.id }, key: `report:${req.request.id}` });
-  const registry = createRegistry({ analyse: async () => reportDataFixture({ company }) });
+  const registry = testRegistry({ analyse: async () => reportDataFixture({ company }) });
   await createWorker(t.ctx, { registry }).runNext();
   const report = (await t.ctx.db.select().from(reports).where(eq(reports.requestId, req.request.id)))[0]!;
   expect(report.emailSent).toBe(true);
@@ -173,7 +173,7 @@ describe('retention of free reports', () => {
     expect(await scheduleRetentionPurge(t.ctx, new Date('2027-03-04T23:00:00Z'))).toBe(false);
     const job = await t.ctx.db.query.jobs.findFirst({ where: eq(jobs.type, RETENTION_PURGE) });
     expect(job?.key).toBe(`${RETENTION_PURGE}:2027-03-04`);
-    await createWorker(t.ctx, { registry: createRegistry({}) }).runNext();
+    await createWorker(t.ctx, { registry: testRegistry({}) }).runNext();
     expect((await t.ctx.db.query.jobs.findFirst({ where: eq(jobs.id, job!.id) }))?.status).toBe('done');
   });
 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE } from '../../common/constants.ts';
 import { ALERTS_NOTIFY, alertsEmail } from '../../api/email/alerts-notify-job.ts';
 import { closeMailer } from '../../api/email/mailer.ts';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { persistReport } from '../../api/report/persist.ts';
 import type { Review } from '../../api/report/types.ts';
@@ -39,7 +39,7 @@ async function analyse(businessId: string, ownReviews: Review[]) {
 }
 
 async function drain() {
-  const worker = createWorker(t.ctx, { registry: createRegistry({}) });
+  const worker = createWorker(t.ctx, { registry: testRegistry({}) });
   const queued = () => t.ctx.db.select().from(jobs).where(eq(jobs.type, ALERTS_NOTIFY));
   for (let i = 0; i < 10 && (await queued()).some((j) => j.status === 'queued'); i++) await worker.runNext();
   return queued();

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMailer } from '../../api/email/mailer.ts';
 import { enqueue } from '../../api/jobs/queue.ts';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { reportFiles } from '../../api/report/files.ts';
 import { users } from '../../db/schema/auth.ts';
@@ -39,7 +39,7 @@ describe('an agency purged after its grace period', () => {
     expect(profile.status).toBe(201);
 
     // Visitors' reports made through the agency's widget, in its brand: rendered, cached, e-mailed.
-    const registry = createRegistry({ analyse: async () => reportDataFixture() });
+    const registry = testRegistry({ analyse: async () => reportDataFixture() });
     const leads = [];
     for (const n of [1, 2, 3]) {
       const lead = await createReportRequest(t.ctx, { company: `Wombat Dental ${n}`, enqueue: false });

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { ERASURE_SETTLE_TICKS } from '../../api/services/data-rights/erasure-settle.ts';
 import { forgetEmail } from '../../api/services/data-rights/erasure.ts';
@@ -98,7 +98,7 @@ describe.runIf(ON_SQLD)('a visitor forgotten on a libSQL server', () => {
     expect([summary.requests, summary.businesses, summary.consentRecordsPseudonymised]).toEqual([2, 2, 2]);
 
     // The workers run what the erasure queued (the ticks) while the server does its part.
-    const worker = createWorker(t.ctx, { registry: createRegistry({}) });
+    const worker = createWorker(t.ctx, { registry: testRegistry({}) });
     const erasedAt = Date.now();
     let after = findBytes(sqld.dir, needles);
     while (Object.keys(after).length > 0 && Date.now() - erasedAt < LIMIT_MS) {

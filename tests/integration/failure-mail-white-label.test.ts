@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMailer } from '../../api/email/mailer.ts';
 import { PermanentJobError } from '../../api/jobs/errors.ts';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { requestReportViaApi } from '../../api/services/api-reports.ts';
 import { OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
@@ -41,7 +41,7 @@ afterAll(async () => {
 
 /** Every analysis fails for good (an address nobody can place): the request gives up at once. */
 const drainFailing = async () => {
-  const registry = createRegistry({
+  const registry = testRegistry({
     analyse: async () => {
       throw new PermanentJobError('the address could not be placed on the map');
     },

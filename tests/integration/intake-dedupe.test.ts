@@ -6,9 +6,9 @@ import { createApp } from '../../api/app.ts';
 import type { AppContext } from '../../api/context.ts';
 import { createContext } from '../../api/create-context.ts';
 import { loadEnv } from '../../api/env.ts';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
-import { inlineRenderer } from '../../api/report/render/renderer.ts';
+import { lightRenderer } from '../helpers/light-renderer.ts';
 import { reportRequests } from '../../db/schema/businesses.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { reports } from '../../db/schema/reports.ts';
@@ -53,7 +53,7 @@ it('20 identical concurrent submissions over two instances make 1 request and 1 
   const queued = await t.ctx.db.select().from(jobs).where(eq(jobs.key, `report.generate:${rows[0]!.id}`));
   expect(queued).toHaveLength(1);
 
-  const worker = createWorker(t.ctx, { registry: createRegistry({ analyse: async () => reportDataFixture(), renderer: inlineRenderer() }) });
+  const worker = createWorker(t.ctx, { registry: testRegistry({ analyse: async () => reportDataFixture(), renderer: lightRenderer() }) });
   await worker.drain();
   expect(await t.ctx.db.select().from(reports).where(eq(reports.requestId, rows[0]!.id))).toHaveLength(1);
 }, 60_000);

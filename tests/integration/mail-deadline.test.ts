@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMailer } from '../../api/email/mailer.ts';
 import { MAIL_WAIT_PREFIX } from '../../api/jobs/faults.ts';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker, type Worker } from '../../api/jobs/worker.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
@@ -32,7 +32,7 @@ afterAll(async () => {
 describe('our mail server, when it never finishes answering', () => {
   it('is left at SMTP_DEADLINE_MS and the report waits for it without spending its attempt', async () => {
     const { jobId } = await createReportRequest(t.ctx, { company: 'Harbor Dental' });
-    worker = createWorker(t.ctx, { registry: createRegistry({ analyse: async () => reportDataFixture() }), pollMs: 20, mailRetryDelaysMs: Array.from({ length: 12 }, () => 10 * 60_000) });
+    worker = createWorker(t.ctx, { registry: testRegistry({ analyse: async () => reportDataFixture() }), pollMs: 20, mailRetryDelaysMs: Array.from({ length: 12 }, () => 10 * 60_000) });
     worker.start();
     const job = async () => (await t.ctx.db.select().from(jobs).where(eq(jobs.id, jobId)))[0]!;
     await until('the report waiting for the mail server', async () => (await job()).lastError?.startsWith(MAIL_WAIT_PREFIX) ?? false, 60_000);

@@ -7,9 +7,9 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMailer } from '../../api/email/mailer.ts';
 import { MAIL_RETRY_DELAYS_MS, MAIL_RETRY_WINDOW_MS } from '../../api/jobs/faults.ts';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker, type Worker } from '../../api/jobs/worker.ts';
-import { inlineRenderer } from '../../api/report/render/renderer.ts';
+import { lightRenderer } from '../helpers/light-renderer.ts';
 import { reportRequests } from '../../db/schema/businesses.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
@@ -43,7 +43,7 @@ describe('the mail server down for longer than the whole retry schedule', () => 
     await smtp.close();
     const requests = await Promise.all([1, 2, 3].map((n) => createReportRequest(t.ctx, { company: `Harbor Dental ${n}` })));
     worker = createWorker(t.ctx, {
-      registry: createRegistry({ analyse: async () => reportDataFixture(), renderer: inlineRenderer() }),
+      registry: testRegistry({ analyse: async () => reportDataFixture(), renderer: lightRenderer() }),
       concurrency: 2,
       pollMs: 50,
       backoffBaseMs: BACKOFF_BASE_MS,

@@ -34,7 +34,7 @@ async function harness(name: MarketName, extra: Record<string, string> = {}): Pr
   const t0 = await createTestContext({ WORKER: 'off' });
   const standin = await startStandin(m.market(t0.ctx.env.PUBLIC_BASE_URL));
   await t0.close();
-  const t = await createTestContext({ PLACES_PROVIDER: 'google', PROVIDER_TIMEOUT_MS: '600', GOOGLE_PLACES_KEY: 'g', GOOGLE_PLACES_BASE_URL: standin.base, ...extra });
+  const t = await createTestContext({ PLACES_PROVIDER: 'google', PROVIDER_TIMEOUT_MS: '10000', GOOGLE_PLACES_KEY: 'g', GOOGLE_PLACES_BASE_URL: standin.base, ...extra });
   const input: ReportInput = { businessId: `b-${name}`, fullName: 'Ada', email: 'ada@example.com', company: m.company, website: m.website, address: m.address, city: 'Austin', state: 'TX', zip: '78701' };
   const h = { t, standin, input, analyse: () => analyseBusiness(t.ctx, input, { now: NOW, fetch: sites }) };
   open.push(h);

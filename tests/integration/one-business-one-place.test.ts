@@ -5,7 +5,7 @@
 // without an account keeps one business per request.
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { analyseBusiness } from '../../api/report/analyse.ts';
 import { SearchLedger } from '../../api/report/analysis/visibility.ts';
@@ -45,7 +45,7 @@ function dropped(data: ReportData): ReportData {
 
 /** Runs the queued report jobs only (webhook deliveries stay queued, to be counted). */
 async function drainReports(analyseWith = analyse) {
-  const all = createRegistry({ analyse: analyseWith });
+  const all = testRegistry({ analyse: analyseWith });
   const worker = createWorker(t.ctx, { registry: { 'report.generate': all['report.generate']! } });
   while (await worker.runNext());
 }

@@ -4,7 +4,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMailer } from '../../api/email/mailer.ts';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { runRetentionPurge, scheduleRetentionPurge } from '../../api/services/data-rights/retention-job.ts';
 import { REPORT_DOMAIN_CLAIM_DAYS } from '../../api/services/report-domains.ts';
@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 const drain = async () => {
-  const worker = createWorker(t.ctx, { registry: createRegistry({ analyse: async () => reportDataFixture({ seed: 5 }) }) });
+  const worker = createWorker(t.ctx, { registry: testRegistry({ analyse: async () => reportDataFixture({ seed: 5 }) }) });
   while (await worker.runNext());
 };
 const newClient = (email: string) => ({ clientName: 'Dana Whitfield', clientEmail: email, company: 'Whitfield Dental', website: 'https://whitfield.example', address: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' });

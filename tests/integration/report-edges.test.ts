@@ -38,7 +38,7 @@ async function harness(name: MarketName, provider: 'google' | 'yelp' = 'google')
   const standin = await startStandin(m.market(t0.ctx.env.PUBLIC_BASE_URL));
   await t0.close();
   const settings: Record<string, string> = provider === 'google' ? { GOOGLE_PLACES_KEY: 'g', GOOGLE_PLACES_BASE_URL: standin.base } : { YELP_API_KEY: 'y', YELP_BASE_URL: standin.base };
-  const t = await createTestContext({ PLACES_PROVIDER: provider, PROVIDER_TIMEOUT_MS: '600', ...settings });
+  const t = await createTestContext({ PLACES_PROVIDER: provider, PROVIDER_TIMEOUT_MS: '3000', ...settings });
   const input: ReportInput = { businessId: 'b-edge', fullName: 'Ada', email: 'ada@example.com', company: m.company, website: m.website, address: m.address, city: 'Austin', state: 'TX', zip: '78701' };
   const h = { t, standin, input, analyse: () => analyseBusiness(t.ctx, input, { now: NOW, fetch: sites }) };
   open.push(h);

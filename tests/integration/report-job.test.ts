@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAIM_IN_FLIGHT_MS } from '../../api/email/deliver-report.ts';
 import { readOutboxMessage } from '../../api/email/outbox.ts';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { reportFiles } from '../../api/report/files.ts';
 import { businesses, businessMetrics, competitors, reportRequests } from '../../db/schema/businesses.ts';
@@ -26,7 +26,7 @@ const outbox = () => (existsSync(join(t.dataDir, 'outbox')) ? readdirSync(join(t
 describe('report.generate', () => {
   it('persists, renders and e-mails the report once; a second run adds history but no e-mail', async () => {
     let analysed = 0;
-    const registry = createRegistry({ analyse: async () => (analysed++, reportDataFixture()) });
+    const registry = testRegistry({ analyse: async () => (analysed++, reportDataFixture()) });
     const { business, request, jobId } = await createReportRequest(t.ctx);
     const before = outbox().length;
     expect(await createWorker(t.ctx, { registry }).runNext()).toBe(true);
@@ -82,7 +82,7 @@ describe('report.generate', () => {
     let analysed = 0;
     let crash = true;
     const { request, jobId } = await createReportRequest(t.ctx);
-    const registry = createRegistry({
+    const registry = testRegistry({
       analyse: async () => (analysed++, reportDataFixture({ seed: 3 })),
       onStage: (stage) => {
         if (stage === 'renderPdf' && crash) {
@@ -107,7 +107,7 @@ describe('report.generate', () => {
 
   it('does not send again when an interrupted send reached the outbox', async () => {
     const { request, jobId } = await createReportRequest(t.ctx);
-    const registry = createRegistry({ analyse: async () => reportDataFixture({ seed: 5 }) });
+    const registry = testRegistry({ analyse: async () => reportDataFixture({ seed: 5 }) });
     await createWorker(t.ctx, { registry }).runNext();
     const before = outbox().length;
     // Simulate a crash after the message was written but before emailSent was recorded.
@@ -120,7 +120,7 @@ describe('report.generate', () => {
 
   it('after a worker died mid-send, waits for the claim to age without spending attempts, then sends exactly once', async () => {
     const { request, jobId } = await createReportRequest(t.ctx);
-    const registry = createRegistry({ analyse: async () => reportDataFixture({ seed: 6 }) });
+    const registry = testRegistry({ analyse: async () => reportDataFixture({ seed: 6 }) });
     await createWorker(t.ctx, { registry }).runNext();
     const sent = outbox();
     const report = (await t.ctx.db.select().from(reports).where(eq(reports.requestId, request.id)))[0]!;
@@ -150,7 +150,7 @@ describe('report.generate', () => {
     const { request, jobId } = await createReportRequest(t.ctx);
     await t.ctx.db.update(jobs).set({ status: 'running', attempts: 5, maxAttempts: 5, lockedBy: 'gone', leaseUntil: new Date(Date.now() - 1000) }).where(eq(jobs.id, jobId));
     const before = outbox();
-    const registry = createRegistry({ analyse: async () => reportDataFixture() });
+    const registry = testRegistry({ analyse: async () => reportDataFixture() });
     await createWorker(t.ctx, { registry }).drain();
     expect((await t.ctx.db.select().from(jobs).where(eq(jobs.id, jobId)))[0]!.status).toBe('failed');
     expect((await t.ctx.db.select().from(reportRequests).where(eq(reportRequests.id, request.id)))[0]!.status).toBe('failed');
@@ -162,7 +162,7 @@ describe('report.generate', () => {
   it('marks the request failed when the job gives up, and tells the visitor once by e-mail', async () => {
     const { request, jobId } = await createReportRequest(t.ctx);
     await t.ctx.db.update(jobs).set({ maxAttempts: 1 }).where(eq(jobs.id, jobId));
-    const registry = createRegistry({ analyse: async () => { throw new Error('geocoder down'); } });
+    const registry = testRegistry({ analyse: async () => { throw new Error('geocoder down'); } });
     const before = outbox();
     await createWorker(t.ctx, { registry }).drain();
     const job = (await t.ctx.db.select().from(jobs).where(eq(jobs.id, jobId)))[0]!;

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { QUOTA_BACKOFF_MS, REVIEWS_CHECK, scheduleReviewChecks } from '../../api/services/review-check.ts';
 import { emitEvent } from '../../api/services/webhooks.ts';
@@ -60,7 +60,7 @@ afterAll(async () => {
 
 const hookPort = () => (hookServer.address() as AddressInfo).port;
 const drain = async () => {
-  const worker = createWorker(t.ctx, { registry: createRegistry({ webhookFetch: { allowLoopback: true, extraPorts: [hookPort()] } }) });
+  const worker = createWorker(t.ctx, { registry: testRegistry({ webhookFetch: { allowLoopback: true, extraPorts: [hookPort()] } }) });
   while (await worker.runNext());
 };
 

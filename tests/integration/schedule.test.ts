@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { monthlyPeriod, reanalysisPeriod, scheduleTick, startScheduler } from '../../api/jobs/schedule.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { isUnsubscribed } from '../../api/services/reports.ts';
@@ -27,7 +27,7 @@ const HOUR = 60 * 60 * 1000;
 const outbox = () => (existsSync(join(t.dataDir, 'outbox')) ? readdirSync(join(t.dataDir, 'outbox')).filter((f) => f.endsWith('.eml')) : []);
 const jobsOf = async (type: string) => t.ctx.db.select().from(jobs).where(eq(jobs.type, type));
 const drain = async () => {
-  const worker = createWorker(t.ctx, { registry: createRegistry({ analyse: async () => reportDataFixture({ seed: 7 }) }) });
+  const worker = createWorker(t.ctx, { registry: testRegistry({ analyse: async () => reportDataFixture({ seed: 7 }) }) });
   let ran = 0;
   while (await worker.runNext()) ran++;
   return ran;

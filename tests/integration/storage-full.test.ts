@@ -14,7 +14,7 @@ import type { AppContext } from '../../api/context.ts';
 import { createContext } from '../../api/create-context.ts';
 import { closeMailer } from '../../api/email/mailer.ts';
 import { loadEnv } from '../../api/env.ts';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker, type Worker } from '../../api/jobs/worker.ts';
 import type { Logger } from '../../api/log.ts';
 import { inlineRenderer } from '../../api/report/render/renderer.ts';
@@ -99,7 +99,7 @@ describe.skipIf(!root)('a full disk while the product serves', () => {
 
     // The worker meets the full disk: for three seconds (twelve polls at the default 250 ms) it
     // pauses, and the job it is given keeps its attempts.
-    worker = createWorker(ctx, { registry: createRegistry({ analyse: async () => reportDataFixture(), renderer: inlineRenderer() }), concurrency: 1 });
+    worker = createWorker(ctx, { registry: testRegistry({ analyse: async () => reportDataFixture(), renderer: inlineRenderer() }), concurrency: 1 });
     worker.start();
     await new Promise((r) => setTimeout(r, 3_000));
     const job = (await ctx.db.select().from(jobs).where(eq(jobs.key, `report.generate:${accepted.body.requestId}`)))[0]!;

@@ -3,7 +3,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { closeMailer } from '../../api/email/mailer.ts';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { reportRequests } from '../../db/schema/businesses.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
@@ -30,7 +30,7 @@ it('turns a submitted form into an e-mail with the PDF and a working link', asyn
   const { requestId } = (await res.json()) as { requestId: string };
 
   const seen: string[] = [];
-  const registry = createRegistry({ analyse: async (_ctx, input) => (seen.push(`${input.company}|${input.zip}|${input.email}`), reportDataFixture({ company: input.company })) });
+  const registry = testRegistry({ analyse: async (_ctx, input) => (seen.push(`${input.company}|${input.zip}|${input.email}`), reportDataFixture({ company: input.company })) });
   const worker = createWorker(t.ctx, { registry, pollMs: 20 });
   worker.start();
   const until = Date.now() + 15_000;

@@ -99,7 +99,7 @@ const expectedRanks = (d: ReportData, i: number) => d.visibility!.points.map((pt
 describe('visibility grid with Google Text Search', () => {
   let t: TestContext;
   beforeAll(async () => {
-    t = await createTestContext({ PLACES_PROVIDER: 'google', GOOGLE_PLACES_KEY: 'g-key', GOOGLE_PLACES_BASE_URL: base, PROVIDER_TIMEOUT_MS: '2000' });
+    t = await createTestContext({ PLACES_PROVIDER: 'google', GOOGLE_PLACES_KEY: 'g-key', GOOGLE_PLACES_BASE_URL: base, PROVIDER_TIMEOUT_MS: '10000' });
   });
   afterAll(() => t.close());
 
@@ -233,7 +233,7 @@ describe('visibility grid with Google Text Search', () => {
 describe('visibility grid with Yelp search', () => {
   let t: TestContext;
   beforeAll(async () => {
-    t = await createTestContext({ PLACES_PROVIDER: 'yelp', YELP_API_KEY: 'y-key', YELP_BASE_URL: base, PROVIDER_TIMEOUT_MS: '2000' });
+    t = await createTestContext({ PLACES_PROVIDER: 'yelp', YELP_API_KEY: 'y-key', YELP_BASE_URL: base, PROVIDER_TIMEOUT_MS: '10000' });
   });
   afterAll(() => t.close());
 

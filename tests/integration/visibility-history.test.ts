@@ -11,7 +11,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readOutboxMessage } from '../../api/email/outbox.ts';
 import { VISIBILITY_ALERT } from '../../api/email/visibility-alert-job.ts';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { webhookDeliveries } from '../../db/schema/api.ts';
 import { jobs } from '../../db/schema/operations.ts';
@@ -162,7 +162,7 @@ describe('local visibility history', () => {
     const later = (await call(t.app, 'GET', `/api/business/${business.id}/review-alerts`, undefined, owner.cookie)).body.visibility;
     expect(later.latest.solv).toBe(before);
     expect(later.drops).toHaveLength(1);
-    await createWorker(t.ctx, { registry: createRegistry({}) }).drain();
+    await createWorker(t.ctx, { registry: testRegistry({}) }).drain();
     const files = readdirSync(join(t.dataDir, 'outbox'));
     const mails = await Promise.all(files.map(async (f) => (await readOutboxMessage(t.ctx, f))!.email));
     const mail = mails.find((m) => m.subject?.startsWith('Local visibility fell for Bright Smile Dental'))!;
@@ -185,7 +185,7 @@ describe('local visibility history', () => {
     const weekAgo = await persistReport(t.ctx, { businessId: business.id, requestId: null, reportType: 'reanalysis', data: scan });
     await t.ctx.db.update(businessMetrics).set({ reportedAt: new Date(Date.now() - 7 * 86_400_000) }).where(eq(businessMetrics.runId, weekAgo.runId));
     const run3 = await persistReport(t.ctx, { businessId: business.id, requestId: null, reportType: 'reanalysis', data: dropped(scan) });
-    await createWorker(t.ctx, { registry: createRegistry({}) }).drain();
+    await createWorker(t.ctx, { registry: testRegistry({}) }).drain();
     const [skipped] = await t.ctx.db.select().from(jobs).where(eq(jobs.key, `visibility-alert:${run3.runId}`));
     expect(skipped?.progress).toMatchObject({ stage: 'skipped' });
     expect(readdirSync(join(t.dataDir, 'outbox')).length).toBe(before2);

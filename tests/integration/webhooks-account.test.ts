@@ -6,7 +6,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { WEBHOOK_TESTS_PER_HOUR } from '../../api/services/webhooks.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 async function drain() {
-  const worker = createWorker(t.ctx, { registry: createRegistry({ webhookFetch: { allowLoopback: true, extraPorts: [hook.port] } }) });
+  const worker = createWorker(t.ctx, { registry: testRegistry({ webhookFetch: { allowLoopback: true, extraPorts: [hook.port] } }) });
   while (await worker.runNext());
 }
 

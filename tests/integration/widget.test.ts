@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { scheduleWidgetLeads } from '../../api/email/lead-emails.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRegistry } from '../../api/jobs/registry.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { contrastRatio, inkOn, MIN_CONTRAST, MIN_GRAPHIC_CONTRAST, MIN_NON_TEXT_CONTRAST } from '../../common/colour.ts';
 import { DEFAULT_WIDGET_THEME, WIDGET_CARD_BACKGROUND } from '../../common/widget.ts';
@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const drain = async (analysis: () => ReturnType<typeof reportDataFixture> = () => reportDataFixture({ seed: 7 })) => {
-  const worker = createWorker(t.ctx, { registry: createRegistry({ analyse: async () => analysis() }) });
+  const worker = createWorker(t.ctx, { registry: testRegistry({ analyse: async () => analysis() }) });
   while (await worker.runNext());
 };
 

@@ -56,7 +56,7 @@ describe('geocode online', () => {
 
   it('uses the geocoder when its key is set', async () => {
     mode = 'ok';
-    const g = await geocode(austin, { GEOCODER_URL: base, GEOCODER_KEY: 'k1', PROVIDER_TIMEOUT_MS: 2000 });
+    const g = await geocode(austin, { GEOCODER_URL: base, GEOCODER_KEY: 'k1', PROVIDER_TIMEOUT_MS: 10_000 });
     expect(g.point).toEqual({ latitude: 30.26853, longitude: -97.74298, source: 'geocoder' });
     expect(lastQuery!.get('key')).toBe('k1');
     expect(lastQuery!.get('address')).toBe('100 Congress Ave, Austin, TX 78701');
@@ -70,7 +70,7 @@ describe('geocode online', () => {
   for (const failure of ['zero', 'error', 'malformed'] as const) {
     it(`falls back to the ZIP centroid with a note when the geocoder answers ${failure}`, async () => {
       mode = failure;
-      const g = await geocode(austin, { GEOCODER_URL: base, GEOCODER_KEY: 'k1', PROVIDER_TIMEOUT_MS: 2000 });
+      const g = await geocode(austin, { GEOCODER_URL: base, GEOCODER_KEY: 'k1', PROVIDER_TIMEOUT_MS: 10_000 });
       expect(g.point.source).toBe('zip');
       expect(g.notes.join(' ')).toMatch(/online geocoder did not answer/);
     });

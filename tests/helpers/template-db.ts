@@ -1,0 +1,25 @@
+// One migrated database file for the whole run (vitest's globalSetup): each test file's context
+// starts from a copy of it instead of running every migration again. The copy is a plain file
+// copy of a closed database (no WAL left beside it), so each file still gets its own database.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { migrateDb, openDb } from '../../db/client.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    templateDb: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const dir = mkdtempSync(join(tmpdir(), 'localrank-template-'));
+  const file = join(dir, 'app.db');
+  const db = await openDb(`file:${file}`);
+  await migrateDb(db);
+  await db.$client.execute('PRAGMA wal_checkpoint(TRUNCATE)');
+  db.$client.close();
+  project.provide('templateDb', file);
+  return () => rmSync(dir, { recursive: true, force: true });
+}
