@@ -8,6 +8,7 @@ import { createApp, type AppOptions } from '../../api/app.ts';
 import type { AppContext } from '../../api/context.ts';
 import { createContext } from '../../api/create-context.ts';
 import { loadEnv } from '../../api/env.ts';
+import { sharedTestDns } from './dns.ts';
 import { startSqld, type Sqld } from './sqld.ts';
 
 /** True in the pass of the suite that runs against sqld: tests of file-only behaviour skip there. */
@@ -31,6 +32,8 @@ export async function createTestContext(overrides: Record<string, string> = {}, 
     LOG_LEVEL: 'silent',
     WORKER: 'off',
     SIGNUP_RATE_LIMIT_PER_IP: '100000',
+    // Names resolve through a local stand-in (tests/helpers/dns.ts), not this machine's resolver.
+    DNS_SERVERS: await sharedTestDns(),
     ...(sqld ? { DATABASE_URL: sqld.url } : {}),
     ...overrides,
   });
