@@ -7,7 +7,7 @@ import { requestId } from 'hono/request-id';
 import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { errorText } from './log.ts';
-import { noteStorageFault, storageError, storageFault } from './jobs/faults.ts';
+import { noteStorageFault, noteStorageOk, storageError, storageFault } from './jobs/faults.ts';
 import { health } from './services/health.ts';
 import { errorAnswer, V1_PREFIX } from './lib/problem.ts';
 import { webhookUrlRules, type WebhookFetchOptions } from './services/webhook-delivery.ts';
@@ -67,6 +67,12 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   // (called from other sites by design, never with credentials), Stripe's signed events.
   const notBySession = (path: string) => path.startsWith(V1_PREFIX) || path.startsWith(WIDGET_PUBLIC_PREFIX) || path === STRIPE_WEBHOOK_ROUTE;
   app.use(sameOriginWrites(ctx.env.PUBLIC_BASE_URL, notBySession));
+  // A change taken (2xx) after a storage fault: the storage is fine again, and health says so at
+  // once rather than for the minute a fault is remembered (a worker's job said it only with one to run).
+  app.use(async (c, next) => {
+    await next();
+    if (!bodiless(c.req.method) && c.res.status < 300) noteStorageOk(ctx);
+  });
 
   app.get('/health', async (c) => c.json(await health(ctx)));
   app.route('/', authRoutes(ctx));
