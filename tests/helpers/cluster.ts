@@ -157,6 +157,8 @@ export interface ClusterOptions {
   env?: Record<string, string>;
   /** sqld's admin API (its /metrics counters) on a port of its own. */
   adminApi?: boolean;
+  /** sqld refuses calls without a token; every process gets it (README "Scaling out"). */
+  auth?: boolean;
   /** Settings of one process of the cluster only, by its name ('web a', 'worker 1', …). */
   envOf?: (name: string) => Record<string, string>;
 }
@@ -191,7 +193,7 @@ export async function startCluster(migrate: (env: Record<string, string>) => Pro
   };
   try {
     const adminPort = options.adminApi ? await freePort() : undefined;
-    const sqld = await startSqld(adminPort ? ['--admin-listen-addr', `127.0.0.1:${adminPort}`] : []);
+    const sqld = await startSqld(adminPort ? ['--admin-listen-addr', `127.0.0.1:${adminPort}`] : [], undefined, { auth: options.auth });
     stoppers.push(() => sqld.stop());
     const smtp = await startSmtpServer();
     stoppers.push(() => smtp.close());
@@ -202,6 +204,7 @@ export async function startCluster(migrate: (env: Record<string, string>) => Pro
       PLACES_PROVIDER: 'sample',
       LOG_LEVEL: 'warn',
       DATABASE_URL: sqld.url,
+      ...(sqld.authToken ? { DATABASE_AUTH_TOKEN: sqld.authToken } : {}),
       AUTH_SECRET: CLUSTER_AUTH_SECRET,
       SMTP_URL: smtp.url,
       PUBLIC_BASE_URL: `http://127.0.0.1:${proxyPort}`,
