@@ -86,7 +86,8 @@ describe('a changing request with the session cookie from another site', () => {
 
 describe('the same requests from our own pages, and from clients that are no browser', () => {
   it('pass with our Origin, with Sec-Fetch-Site same-origin, and with neither header', async () => {
-    for (const headers of [{ origin: own }, { 'sec-fetch-site': 'same-origin' }, {}]) {
+    const senders: Array<Record<string, string>> = [{ origin: own }, { 'sec-fetch-site': 'same-origin' }, {}];
+    for (const headers of senders) {
       const keyId = await createKey();
       const res = await send('POST', `/api/widget/keys/${keyId}/revoke`, { ...headers, cookie: user.cookie });
       expect(res.status, JSON.stringify(headers)).toBe(200);
