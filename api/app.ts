@@ -7,10 +7,11 @@ import { requestId } from 'hono/request-id';
 import type { AppContext } from './context.ts';
 import { AppError } from './errors.ts';
 import { errorText } from './log.ts';
-import { noteStorageFault, storageError, storageFault } from './jobs/faults.ts';
+import { noteStorageFault, noteStorageOk, storageError, storageFault } from './jobs/faults.ts';
 import { health } from './services/health.ts';
 import { errorAnswer, V1_PREFIX } from './lib/problem.ts';
 import { webhookUrlRules, type WebhookFetchOptions } from './services/webhook-delivery.ts';
+import { sameOriginWrites } from './lib/same-origin.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { NOT_JSON_MESSAGE } from './lib/validate.ts';
 import { accountSecurityRoutes } from './routes/account-security.ts';
@@ -26,7 +27,7 @@ import { contactRoutes } from './routes/contact.ts';
 import { reportRequestRoutes } from './routes/report-requests.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { sampleSiteRoutes } from './routes/sample-sites.ts';
-import { widgetRoutes } from './routes/widget.ts';
+import { WIDGET_PUBLIC_PREFIX, widgetRoutes } from './routes/widget.ts';
 import { v1Routes } from './routes/v1/app.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -62,6 +63,16 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   // read that was 9 KB promoted to the old generation, and the GC pauses of the reads' p99.
   const bodiless = (method: string) => method === 'GET' || method === 'HEAD';
   app.use((c, next) => (bodiless(c.req.method) || ownLimit(c.req.method, c.req.path) ? next() : jsonLimit(c, next)));
+  // Requests that never act on the session: the public API's keys, the widget's publishable keys
+  // (called from other sites by design, never with credentials), Stripe's signed events.
+  const notBySession = (path: string) => path.startsWith(V1_PREFIX) || path.startsWith(WIDGET_PUBLIC_PREFIX) || path === STRIPE_WEBHOOK_ROUTE;
+  app.use(sameOriginWrites(ctx.env.PUBLIC_BASE_URL, notBySession));
+  // A change taken (2xx) after a storage fault: the storage is fine again, and health says so at
+  // once rather than for the minute a fault is remembered (a worker's job said it only with one to run).
+  app.use(async (c, next) => {
+    await next();
+    if (!bodiless(c.req.method) && c.res.status < 300) noteStorageOk(ctx);
+  });
 
   app.get('/health', async (c) => c.json(await health(ctx)));
   app.route('/', authRoutes(ctx));

@@ -11,6 +11,8 @@ import { hashPassword, verifyPassword } from './lib/password-hash.ts';
 import type { Logger } from './log.ts';
 
 export const SESSION_COOKIE_PREFIX = 'localrank';
+/** The session cookie's names: plain, and with the prefix `useSecureCookies` gives it in production. */
+export const SESSION_COOKIE_NAMES = [`${SESSION_COOKIE_PREFIX}.session_token`, `__Secure-${SESSION_COOKIE_PREFIX}.session_token`];
 
 /** How long the links stay valid (seconds); better-auth enforces them, the e-mails say them. */
 export const RESET_PASSWORD_LINK_SECONDS = 60 * 60;

@@ -85,8 +85,8 @@ const schema = z.object({
     .transform((v) => v || undefined)
     .pipe(z.email({ error: 'must be an e-mail address (no display name: the agency\'s name is used)' }).optional())
     .optional(),
-  // The DNS servers a report domain's TXT record is looked up with (comma-separated, host or
-  // host:port). Unset: the system's resolvers.
+  // The DNS servers a report domain's TXT record and a webhook's name are looked up with
+  // (comma-separated, host or host:port). Unset: the system's resolvers.
   DNS_SERVERS: z
     .string()
     .trim()

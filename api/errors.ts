@@ -24,6 +24,8 @@ export const ERROR_STATUS = {
   busy: 503,
   // The disk (or the database) is full: nothing was stored, Retry-After says when to try again.
   storage_full: 503,
+  // The database file cannot be written (its owner or mode, a volume remounted read-only).
+  storage_readonly: 503,
   internal: 500,
 } as const;
 

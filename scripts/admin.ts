@@ -1,4 +1,5 @@
 // Operator tool: `npm run admin -- <command>`. Works on the database the settings point at.
+import { existsSync } from 'node:fs';
 import { createContext } from '../api/create-context.ts';
 import { EnvError, loadEnv } from '../api/env.ts';
 import { AppError } from '../api/errors.ts';
@@ -62,7 +63,15 @@ async function main(args: string[]): Promise<number> {
     console.error(`Usage: npm run admin -- ${command} ${command === 'backup' ? '<file>' : command === 'refund' || command === 'forget' || command === 'export' ? '<email>' : '<id>'}`);
     return 1;
   }
-  const ctx = await createContext(loadEnv({ ...process.env, LOG_LEVEL: 'silent' }), { migrate: true });
+  const env = loadEnv({ ...process.env, LOG_LEVEL: 'silent' });
+  // Run without the server's settings, the command would make a new, empty database of its own
+  // and answer from it ("No users yet"): it names the one it would use and stops (decision 0243).
+  const file = env.DATABASE_URL.startsWith('file:') ? env.DATABASE_URL.slice('file:'.length) : null;
+  if (file && !existsSync(file)) {
+    console.error(`No database at ${file} (DATA_DIR=${env.DATA_DIR}${process.env.DATABASE_URL ? `, DATABASE_URL=${env.DATABASE_URL}` : ', DATABASE_URL unset'}). Run the command with the server's settings (DATA_DIR, or DATABASE_URL and DATABASE_AUTH_TOKEN), as \`npm start\` gets them.`);
+    return 1;
+  }
+  const ctx = await createContext(env, { migrate: true });
   if ((command === 'billing-setup' || command === 'refund') && !billingConfigured(ctx.env)) {
     console.error(`${NOT_CONFIGURED_MESSAGE} Set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY first.`);
     ctx.db.$client.close();

@@ -119,7 +119,7 @@ export function noteStorageOk(ctx: AppContext) {
 /** The error a request gets when the storage refuses a write: 503 with Retry-After. */
 export function storageError(kind: StorageFault): AppError {
   if (kind === 'full') return new AppError('storage_full', 'We cannot store anything right now. Nothing you sent was lost; please try again in a minute.', { retryAfterSeconds: STORAGE_RETRY_AFTER_S });
-  if (kind === 'readonly') return new AppError('storage_full', 'We cannot store anything right now. Nothing you sent was lost; please try again in a minute.', { retryAfterSeconds: STORAGE_RETRY_AFTER_S });
+  if (kind === 'readonly') return new AppError('storage_readonly', 'Our database is read-only right now, so we cannot store anything. Nothing you sent was lost; please try again in a minute.', { retryAfterSeconds: STORAGE_RETRY_AFTER_S });
   if (kind === 'unreachable') return new AppError('busy', 'We cannot reach our database right now. Please try again in a minute.', { retryAfterSeconds: STORAGE_RETRY_AFTER_S });
   return new AppError('busy', 'The server is busy. Please try again in a moment.', { retryAfterSeconds: 5 });
 }

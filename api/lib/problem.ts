@@ -37,6 +37,7 @@ const TITLES: Record<string, string> = {
   not_configured: 'Not configured',
   busy: 'Busy',
   storage_full: 'Storage full',
+  storage_readonly: 'Storage read-only',
   internal: 'Internal error',
 };
 

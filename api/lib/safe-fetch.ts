@@ -94,7 +94,8 @@ export function addressRefusal(address: string, allowLoopback = false): string |
     const v6 = parsed as ipaddr.IPv6;
     // The deprecated IPv4-compatible block ::/96 (`::a9fe:a9fe` is 169.254.169.254 to some
     // stacks; ipaddr.js calls it unicast): never a public web server, refused whole.
-    if (v6.match(IPV4_COMPATIBLE)) return `${v6.toString()} is in the deprecated IPv4-compatible block ::/96`;
+    // ::1 and :: are in it too, but are named for what they are (loopback, unspecified).
+    if (v6.match(IPV4_COMPATIBLE) && v6.range() === 'unicast') return `${v6.toString()} is in the deprecated IPv4-compatible block ::/96`;
     // NAT64 (64:ff9b::/96) reaches the IPv4 address in its last 32 bits: as safe as that address.
     if (v6.match(NAT64)) {
       const bytes = v6.toByteArray().slice(12);
@@ -123,7 +124,28 @@ export function urlRefusal(url: URL, options: Pick<SafeFetchOptions, 'extraPorts
   const why = ipaddr.isValid(host) ? addressRefusal(host, options.allowLoopback ?? false) : null;
   if (why) return new SafeFetchError('address', `refused address (${why})`);
   if (/(^|\.)localhost\.?$/i.test(host) && !options.allowLoopback) return new SafeFetchError('address', 'refused host localhost');
+  // `.internal` is reserved for private networks (ICANN, 2024): the clouds' metadata services
+  // (metadata.google.internal) and internal hosts, whatever a resolver answers for them here.
+  if (/\.internal\.?$/i.test(host)) return new SafeFetchError('address', `refused (${host.toLowerCase()} is a private-use name)`);
   return null;
+}
+
+const NOT_FOUND_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ENODATA', 'EAI_NONAME', 'ESERVFAIL', 'ETIMEOUT']);
+
+/**
+ * What the fetcher would refuse about the addresses `hostname` resolves to, or null: the same
+ * lookup guard a request uses, asked ahead (an outgoing webhook's name, when it is added).
+ */
+export function lookupRefusal(hostname: string, options: Pick<SafeFetchOptions, 'allowLoopback' | 'resolver'> = {}): Promise<SafeFetchError | null> {
+  if (ipaddr.isValid(hostname.replace(/^\[|\]$/g, ''))) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    guardedLookup(options.allowLoopback ?? false, options.resolver)(hostname, { all: true }, (error) => {
+      if (!error) return resolve(null);
+      if (error instanceof SafeFetchError) return resolve(error);
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      resolve(new SafeFetchError('dns', NOT_FOUND_CODES.has(code) ? `host not found: ${hostname}` : `${code || error.message}`));
+    });
+  });
 }
 
 function checkUrl(url: URL, options: SafeFetchOptions): void {
@@ -263,7 +285,7 @@ function requestOnce(url: URL, options: SafeFetchOptions, signal: AbortSignal, m
       if (cause instanceof SafeFetchError) return reject(cause);
       if (signal.aborted) return reject(new SafeFetchError('timeout', `no answer within the time limit`));
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return reject(new SafeFetchError('dns', `host not found: ${url.hostname}`));
+      if (NOT_FOUND_CODES.has(code ?? '')) return reject(new SafeFetchError('dns', `host not found: ${url.hostname}`));
       reject(new SafeFetchError('network', `${code ?? error.message}`));
     });
     req.end(options.body);

@@ -34,6 +34,9 @@ const NO_STORE = { 'Cache-Control': 'private, no-store' };
 /** How long a browser may keep a preflight's answer. */
 const PREFLIGHT_MAX_AGE = 600;
 
+/** The widget's calls from other sites, authorised by their publishable key and Origin. */
+export const WIDGET_PUBLIC_PREFIX = '/api/widget/v1/';
+
 export function widgetRoutes(ctx: AppContext) {
   const access = (c: { req: { raw: Request } }) => requireConsultant(ctx, c.req.raw.headers, 'widget');
   const account = (c: { req: { raw: Request } }) => requireConsultant(ctx, c.req.raw.headers, null);

@@ -6,7 +6,7 @@
 // reports the same backlog). Decision 0200.
 import { probeDatabase, type Db } from '../../db/client.ts';
 import type { AppContext } from '../context.ts';
-import { FAULT_RECENT_MS, MAIL_WAIT_PREFIX, storageHealth } from '../jobs/faults.ts';
+import { FAULT_RECENT_MS, MAIL_WAIT_PREFIX, noteStorageOk, storageHealth } from '../jobs/faults.ts';
 
 /** The health check answers within 2 s: the probe gets this long, the backlog read what is left. */
 export const HEALTH_PROBE_MS = 1_500;
@@ -31,16 +31,20 @@ export async function mailBacklog(ctx: AppContext): Promise<MailBacklog> {
 
 /** 'unreachable' when the probe is refused or fails, 'slow' when it has no answer in time or a
  *  call of this process lately took over a second or ran out of time, else 'ok'. */
-async function databaseHealth(db: Db, now: number): Promise<'ok' | 'slow' | 'unreachable'> {
-  const probe = await probeDatabase(db, HEALTH_PROBE_MS);
+function databaseHealth(db: Db, probe: 'ok' | 'slow' | 'unreachable', now: number): 'ok' | 'slow' | 'unreachable' {
   if (probe !== 'ok') return probe;
   return now - Math.max(db.$calls.slowAt, db.$calls.failedAt) < FAULT_RECENT_MS ? 'slow' : 'ok';
 }
 
 export async function health(ctx: AppContext) {
   const started = Date.now();
+  const probe = await probeDatabase(ctx.db, HEALTH_PROBE_MS);
+  const database = databaseHealth(ctx.db, probe, started);
+  // A server that answers the probe is reachable again: the fault a request met is over, and
+  // health stops saying database_unreachable now rather than for the minute it is remembered
+  // (issue 47); database_slow still tells of the calls that failed in that minute.
+  if (probe === 'ok' && storageHealth(ctx, started).state === 'unreachable') noteStorageOk(ctx);
   const storage = storageHealth(ctx);
-  const database = await databaseHealth(ctx.db, started);
   let mail: MailBacklog | null = null;
   if (database !== 'unreachable' && Date.now() - started < HEALTH_PROBE_MS) {
     let timer: NodeJS.Timeout | undefined;

@@ -2,7 +2,7 @@
 // its own (reports.agency.example) at the product with a CNAME (an A or AAAA record when the
 // product is on an IP address) and proves it controls it with a TXT record; once verified, every
 // link of that profile's e-mails goes to that host, and that host serves only that agency's
-// reports and the pages their links open (api/lib/report-host.ts).
+// reports and the pages their links open (api/services/report-host.ts).
 // A domain is an agency's only once verified (issue 36, decision 0213): adding it is a claim that
 // blocks nobody, so any number of agencies may claim one domain, each with its own token. The
 // first to verify keeps it (one verified row per domain, by a unique index); the other claims are

@@ -4,9 +4,7 @@
 // Sliding expiry is left to better-auth (every /api/auth/me call refreshes it). Decision 0061.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../context.ts';
-import { secretOf, SESSION_COOKIE_PREFIX } from '../auth.ts';
-
-const COOKIE_NAMES = [`${SESSION_COOKIE_PREFIX}.session_token`, `__Secure-${SESSION_COOKIE_PREFIX}.session_token`];
+import { secretOf, SESSION_COOKIE_NAMES as COOKIE_NAMES } from '../auth.ts';
 
 function cookieValue(header: string | null | undefined): string | null {
   if (!header) return null;

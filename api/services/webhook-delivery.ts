@@ -12,8 +12,8 @@ import { WEBHOOK_DISABLED, type WebhookDisabledPayload } from '../email/webhook-
 import { enqueue } from '../jobs/queue.ts';
 import type { JobDefinition } from '../jobs/types.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
-import { safeFetch, type SafeFetchOptions } from '../lib/safe-fetch.ts';
-import { signingSecrets, WEBHOOK_DELIVER, type WebhookDeliverPayload } from './webhooks.ts';
+import { safeFetch } from '../lib/safe-fetch.ts';
+import { signingSecrets, WEBHOOK_DELIVER, webhookUrlRules, type WebhookDeliverPayload, type WebhookFetchOptions } from './webhooks.ts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -24,14 +24,7 @@ export const WEBHOOK_FAILURE_WINDOW_MS = WEBHOOK_RETRY_DELAYS_MS.reduce((a, b) =
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 const EXCERPT_CHARS = 500;
 
-/** Tests only: reach a local receiver (loopback, its port). Production never passes these. */
-export type WebhookFetchOptions = Pick<SafeFetchOptions, 'allowLoopback' | 'extraPorts'>;
-
-/** The rules an endpoint's address is held to: the tests' own, else WEBHOOK_LOOPBACK_PORTS (tests only), else none. */
-export function webhookUrlRules(env: Pick<AppContext['env'], 'WEBHOOK_LOOPBACK_PORTS'>, override?: WebhookFetchOptions): WebhookFetchOptions {
-  if (override) return override;
-  return env.WEBHOOK_LOOPBACK_PORTS.length ? { allowLoopback: true, extraPorts: env.WEBHOOK_LOOPBACK_PORTS } : {};
-}
+export { webhookUrlRules, type WebhookFetchOptions } from './webhooks.ts';
 
 export function webhookDeliverJob(testFetchOptions?: WebhookFetchOptions): JobDefinition<WebhookDeliverPayload> {
   return {

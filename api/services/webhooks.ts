@@ -10,7 +10,8 @@ import { users } from '../../db/schema/auth.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { enqueue } from '../jobs/queue.ts';
-import { urlRefusal, type SafeFetchOptions, type SafeFetchRefusal } from '../lib/safe-fetch.ts';
+import { lookupRefusal, urlRefusal, type SafeFetchOptions, type SafeFetchRefusal } from '../lib/safe-fetch.ts';
+import { serverLookup } from '../lib/server-lookup.ts';
 import { API_PLAN_MESSAGE } from './api-keys.ts';
 import { can } from './entitlements.ts';
 import { consumeRateLimit } from './rate-limit.ts';
@@ -93,18 +94,35 @@ export type WebhookEndpointSummary = ReturnType<typeof endpointSummary>;
 const URL_REFUSALS: Partial<Record<SafeFetchRefusal, (detail: string) => string>> = {
   credentials: () => 'No user name or password in the address',
   port: (detail) => `Deliveries go to ports 80 and 443 only (${detail.replace('refused ', '')})`,
-  address: (detail) => `Deliveries never go to private, loopback or reserved addresses (${detail.replace(/^refused (address|host) ?/, '').replace(/^\((.*)\)$/, '$1')})`,
+  address: (detail) => `Deliveries never go to private, loopback or reserved addresses (${detail.replace(/^refused (address |host )?/, '').replace(/^\((.*)\)$/, '$1')})`,
+  dns: (detail) => `Deliveries need a name that resolves (${detail})`,
   scheme: () => 'Enter an http:// or https:// address',
 };
 
+/** How an endpoint's address is reached: tests' local receivers (loopback, their ports) and the
+ *  resolver. Production passes none of the first two. */
+export type WebhookFetchOptions = Pick<SafeFetchOptions, 'allowLoopback' | 'extraPorts' | 'resolver'>;
+
+/** The rules an endpoint's address is held to, when it is added and at each delivery: the tests'
+ *  own, else WEBHOOK_LOOPBACK_PORTS (tests only); names resolved by DNS_SERVERS when set, else
+ *  by the system's resolver. */
+export function webhookUrlRules(env: Pick<AppContext['env'], 'WEBHOOK_LOOPBACK_PORTS' | 'DNS_SERVERS'>, override?: WebhookFetchOptions): WebhookFetchOptions {
+  const resolver = env.DNS_SERVERS.length ? serverLookup(env.DNS_SERVERS) : undefined;
+  if (override) return { resolver, ...override };
+  return env.WEBHOOK_LOOPBACK_PORTS.length ? { allowLoopback: true, extraPorts: env.WEBHOOK_LOOPBACK_PORTS, resolver } : { resolver };
+}
+
 /**
  * Adds an endpoint. An address delivery would refuse (the safe fetcher's rules: scheme,
- * credentials, ports 80/443, no private, loopback or reserved IP, no localhost) is refused now,
- * with the reason; names are resolved at delivery, where the same rules apply to the answer.
+ * credentials, ports 80/443, no private, loopback or reserved IP, no localhost or `.internal`
+ * name, a name that does not resolve or resolves to such an address) is refused now, with the
+ * reason, by the same guard; delivery checks the answer again (a name may change).
  */
-export async function createWebhookEndpoint({ ctx, userId, input, urlRules }: { ctx: AppContext; userId: string; input: CreateWebhookInput; urlRules?: Pick<SafeFetchOptions, 'allowLoopback' | 'extraPorts'> }) {
+export async function createWebhookEndpoint({ ctx, userId, input, urlRules }: { ctx: AppContext; userId: string; input: CreateWebhookInput; urlRules?: WebhookFetchOptions }) {
   if (!(await planIncludesApi(ctx, userId))) throw new AppError('plan_required', WEBHOOK_PLAN_MESSAGE);
-  const refusal = urlRefusal(new URL(input.url), urlRules);
+  const url = new URL(input.url);
+  const rules = urlRules ?? webhookUrlRules(ctx.env);
+  const refusal = urlRefusal(url, rules) ?? (await lookupRefusal(url.hostname, rules));
   if (refusal) throw new AppError('invalid_input', 'Please check the highlighted fields.', { fields: { url: URL_REFUSALS[refusal.reason]?.(refusal.message) ?? refusal.message } });
   const [{ n }] = (await ctx.db.$read('SELECT count(*) AS n FROM webhook_endpoints WHERE user_id = ?1', [userId])) as [{ n: number }];
   if (Number(n) >= WEBHOOK_ENDPOINT_LIMIT) throw new AppError('conflict', `An account can have at most ${WEBHOOK_ENDPOINT_LIMIT} webhook endpoints. Delete one first.`);

@@ -61,3 +61,13 @@ export const leases = sqliteTable('leases', {
   holder: text('holder').notNull(),
   expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
 });
+
+/**
+ * Counters every process reads to learn that something happened elsewhere, without a message bus:
+ * `report-files` goes up with each erasure, and each process sweeps its cached report files when
+ * it sees it change (api/report/files-sweep.ts, decision 0242). Only a number: nothing erased is named.
+ */
+export const signals = sqliteTable('signals', {
+  name: text('name').primaryKey(),
+  generation: integer('generation').notNull(),
+});

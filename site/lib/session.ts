@@ -2,7 +2,7 @@
 // sessionStorage, so it survives page loads), is never retried and never refetched on focus.
 // Without the session hint cookie (set by the API on login/sign-up) no check is made at all.
 import { atom } from 'nanostores';
-import { inGoodStanding, SESSION_CACHE_MS } from '../../common/constants.ts';
+import { SESSION_CACHE_MS } from '../../common/constants.ts';
 import { hasSessionHint } from '../../common/session-hint.ts';
 import { ApiError, apiRequest } from './api.ts';
 
@@ -33,12 +33,6 @@ export const STORAGE_PREFIX = 'localrank.';
 const CACHE_KEY = `${STORAGE_PREFIX}session`;
 
 export const $session = atom<SessionState>({ status: 'loading' });
-
-const isConsultant = (v: Viewer) => v.user.role === 'consultant';
-export const viewerFlags = (v: Viewer) => ({
-  isConsultant: isConsultant(v),
-  enterprisePlus: !!v.consultant && ['enterprise', 'agency'].includes(v.consultant.subscriptionTier) && inGoodStanding(v.consultant.subscriptionStatus),
-});
 
 function readCache(): SessionState | null {
   try {

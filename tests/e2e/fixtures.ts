@@ -1,5 +1,7 @@
 // Playwright fixtures: a context over the server's own database, and signing a user in by
 // creating the session directly (the login screen's own tests go through the form).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import type { AppContext } from '../../api/context.ts';
 import { createContext } from '../../api/create-context.ts';
@@ -27,7 +29,8 @@ export const test = base.extend<Fixtures>({
     if (!testInfo.annotations.some((annotation) => annotation.type === EXPECTS_CSP_REFUSAL.type)) expect(refusals, 'Content-Security-Policy refusals').toEqual([]);
   },
   appCtx: async ({}, use) => {
-    const env = loadEnv({ NODE_ENV: 'test', DATA_DIR: process.env.E2E_DATA_DIR!, LOG_LEVEL: 'silent', WORKER: 'off' });
+    const dnsServers = readFileSync(join(process.env.E2E_DATA_DIR!, 'dns-server.txt'), 'utf8');
+    const env = loadEnv({ NODE_ENV: 'test', DATA_DIR: process.env.E2E_DATA_DIR!, LOG_LEVEL: 'silent', WORKER: 'off', DNS_SERVERS: dnsServers });
     const ctx = await createContext(env);
     await use(ctx);
     ctx.db.$client.close();

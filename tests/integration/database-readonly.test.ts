@@ -30,7 +30,8 @@ describe.skipIf(ON_SQLD)('a database file made read-only', () => {
     const code = await new Promise((done) => child.on('close', done));
     expect(code, err).toBe(0);
     const seen = JSON.parse(out.trim().split('\n').at(-1)!);
-    expect(seen.refused).toMatchObject({ status: 503, retryAfter: '30' });
+    expect(seen.refused).toMatchObject({ status: 503, retryAfter: '30', body: { code: 'storage_readonly' } });
+    expect(seen.refused.body.message).toMatch(/read-only/);
     expect(seen.healthReadOnly).toMatchObject({ status: 'degraded', storage: 'readonly' });
     expect(seen.healthReadOnly.problems).toContain('storage_readonly');
     expect(seen.claimedReadOnly).toBe(false);

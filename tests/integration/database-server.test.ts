@@ -56,6 +56,11 @@ describe('a libSQL server', () => {
     } finally {
       sqld.process.kill('SIGCONT');
     }
+    // Back (a statement answered): health no longer says unreachable (it did for a minute after).
+    await t.ctx.db.$client.execute('SELECT 1');
+    const back = await timedHealth();
+    expect(back.body.problems).not.toContain('database_unreachable');
+    expect(back.body.problems).toContain('database_slow');
     const end = Date.now() + 20_000;
     let after = await submitForm(t.app);
     while (after.status !== 202 && Date.now() < end) {

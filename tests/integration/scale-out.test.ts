@@ -42,7 +42,8 @@ beforeAll(async () => {
       ctx = await createContext(loadEnv({ ...env, LOG_LEVEL: 'silent' }), { migrate: true });
     },
     // Every request reaches the product from the proxy's address, 127.0.0.1.
-    { env: { INTAKE_RATE_LIMIT_PER_IP: '100000', SIGNUP_RATE_LIMIT_PER_IP: '100000' } },
+    // sqld with a key, as README "Scaling out" sets it up: every process sends the token.
+    { auth: true, env: { INTAKE_RATE_LIMIT_PER_IP: '100000', SIGNUP_RATE_LIMIT_PER_IP: '100000' } },
   );
 }, 180_000);
 
@@ -134,6 +135,13 @@ const jobOf = async (requestId: string) => (await db().select().from(jobs).where
 
 // Its own sqld in either pass of `npm test`: run once, in the file pass.
 describe.skipIf(ON_SQLD)('two web processes and two workers on one libSQL server, behind a proxy', () => {
+  it("runs with sqld's authentication on: a call without the token is refused, the processes' token is taken", async () => {
+    const pipeline = (headers: Record<string, string>) =>
+      fetch(`${c().sqld.url}/v2/pipeline`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ requests: [{ type: 'execute', stmt: { sql: 'SELECT 1' } }, { type: 'close' }] }) });
+    expect((await pipeline({})).status).toBe(401);
+    expect((await pipeline({ authorization: `Bearer ${c().sqld.authToken}` })).status).toBe(200);
+  });
+
   it('a session made on one machine is known to the other, and a sign-out on the other ends it', async () => {
     tellOnFailure();
     const { email, jar } = await signUp({ role: 'client' }, A);

@@ -18,7 +18,7 @@ import { closeMailer, outboxDir } from '../../api/email/mailer.ts';
 import { loadEnv } from '../../api/env.ts';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
-import { sweepReportFiles, UNSTAMPED_GRACE_MS } from '../../api/report/files-sweep.ts';
+import { startReportFilesSweep, sweepReportFiles, UNSTAMPED_GRACE_MS } from '../../api/report/files-sweep.ts';
 import { reportFiles } from '../../api/report/files.ts';
 import { inlineRenderer, type Renderer } from '../../api/report/render/renderer.ts';
 import type { Branding } from '../../api/report/branding.ts';
@@ -222,6 +222,26 @@ describe('cached report files after an erasure through the other machine', () =>
     expect(existsSync(reportFiles(b.ctx, visitorReport.id).dir)).toBe(false);
     expect(existsSync(reportFiles(b.ctx, keptReport.id).pdf)).toBe(true);
     expect(readFileSync(reportFiles(b.ctx, leadReport.id).pdf).equals(Buffer.from(await (await b.app.request(`/api/reports/${leadReport.token}/report.pdf`)).arrayBuffer()))).toBe(true);
+  });
+
+  it("reach the other machine's disk through the database, not at its 10-minute sweep", async () => {
+    const visitor = await createReportRequest(t.ctx, { company: 'Gullwing Ceramics' });
+    await drain(t.ctx);
+    const report = (await t.ctx.db.select().from(reports).where(eq(reports.requestId, visitor.request.id)))[0]!;
+    expect((await b.app.request(`/api/reports/${report.token}/report.pdf`)).status).toBe(200);
+    const folder = reportFiles(b.ctx, report.id).dir;
+    expect(existsSync(folder)).toBe(true);
+    // Machine B runs its sweep as a process does (at start, then every 10 minutes), reading the
+    // erasures' count often; nothing else touches its disk.
+    const stop = startReportFilesSweep(b.ctx, { pollMs: 50 });
+    try {
+      await forgetEmail(t.ctx, visitor.request.email);
+      // A ceiling well under the 10-minute sweep; gone as soon as B reads the count.
+      for (const end = Date.now() + 30_000; existsSync(folder) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+      expect(existsSync(folder)).toBe(false);
+    } finally {
+      await stop();
+    }
   });
 
   it('a folder whose stamp names an erased brand is swept without being read; one without a stamp once it is old', async () => {

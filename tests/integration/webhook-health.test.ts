@@ -1,9 +1,11 @@
 // Webhook endpoints' health and delivery log: an address delivery would refuse is refused when it
 // is added, with the reason; an endpoint says whether it is active, failing or disabled, when it
 // last succeeded and how many attempts failed since; the delivery log is paged (API and screen).
-import { eq } from 'drizzle-orm';
+import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/api.ts';
+import { safeFetch } from '../../api/lib/safe-fetch.ts';
+import { webhookUrlRules } from '../../api/services/webhooks.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
 import { createUser } from '../helpers/factories.ts';
 
@@ -31,7 +33,7 @@ describe('adding a webhook endpoint', () => {
     const cases: Array<[string, RegExp]> = [
       ['http://127.0.0.1/hooks', /private, loopback or reserved addresses \(127\.0\.0\.1 is loopback\)/],
       ['https://10.1.2.3/hooks', /10\.1\.2\.3 is private/],
-      ['https://[::1]/hooks', /\(::1 is /],
+      ['https://[::1]/hooks', /\(::1 is loopback\)/],
       ['https://169.254.169.254/latest', /169\.254\.169\.254 is linkLocal/],
       ['http://localhost/hooks', /localhost/],
       ['https://hooks.example.com:8443/in', /ports 80 and 443 only \(port 8443\)/],
@@ -46,6 +48,34 @@ describe('adding a webhook endpoint', () => {
     const ok = await v1('POST', '/webhooks', { url: 'https://hooks.example.com/in', events: ['report.completed'] });
     expect(ok.status).toBe(201);
     expect(ok.body).toMatchObject({ state: 'active', lastSuccessAt: null, consecutiveFailures: 0 });
+  });
+
+  it('resolves the name when it is added, and refuses it with the words a delivery would log', async () => {
+    // Names the test resolver answers (tests/helpers/dns.ts): ours, our network's, the clouds' metadata address, none.
+    const cases: Array<[string, string]> = [
+      ['https://loopback.hooks.test/in', 'Deliveries never go to private, loopback or reserved addresses (loopback.hooks.test: 127.0.0.1 is loopback)'],
+      ['https://private.hooks.test/in', 'Deliveries never go to private, loopback or reserved addresses (private.hooks.test: 10.0.0.8 is private)'],
+      ['http://metadata.hooks.test/computeMetadata/v1/', 'Deliveries never go to private, loopback or reserved addresses (metadata.hooks.test: 169.254.169.254 is linkLocal)'],
+      ['http://metadata.google.internal/computeMetadata/v1/', 'Deliveries never go to private, loopback or reserved addresses (metadata.google.internal is a private-use name)'],
+      ['https://hooks.nowhere.invalid/in', 'Deliveries need a name that resolves (host not found: hooks.nowhere.invalid)'],
+    ];
+    for (const [url, message] of cases) {
+      const res = await v1('POST', '/webhooks', { url, events: ['report.completed'] });
+      expect(res.status, url).toBe(400);
+      expect(res.body.fields.url, url).toBe(message);
+      // The account screen's route says the same.
+      const screen = await call(t.app, 'POST', '/api/webhooks', { url, events: ['report.completed'] }, owner.cookie);
+      expect(screen.body.fields?.url, url).toBe(message);
+    }
+    expect(await t.ctx.db.select().from(webhookEndpoints).where(like(webhookEndpoints.url, '%.test/%'))).toEqual([]);
+  });
+
+  it("delivery's guard says the same about a name that resolves to our own machine", async () => {
+    const rules = webhookUrlRules(t.ctx.env);
+    const delivered = await safeFetch('https://loopback.hooks.test/in', { ...rules, method: 'POST', body: '{}', maxRedirects: 0 }).catch((error: Error) => error.message);
+    expect(delivered).toBe('refused loopback.hooks.test: 127.0.0.1 is loopback');
+    const unresolvable = await safeFetch('https://hooks.nowhere.invalid/in', { ...rules, method: 'POST', body: '{}', maxRedirects: 0 }).catch((error: Error) => error.message);
+    expect(unresolvable).toBe('host not found: hooks.nowhere.invalid');
   });
 });
 

@@ -3,6 +3,8 @@
 // bar (the tiers written into each link at build time, read by site/lib/auth-links-dom.ts). For
 // every feature, tier, status and role they must say the same thing, or a screen would call what
 // the server refuses (a 403) or lock what it allows.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { can, FEATURES } from '../../api/services/entitlements.ts';
 import { TIERS } from '../../common/constants.ts';
@@ -54,4 +56,13 @@ describe('plan access', () => {
       }
     });
   }
+});
+
+describe('the plan rule has no other copy', () => {
+  it('no list of tiers written out in the site or the API (a fourth reader would drift: issue 47 found one)', () => {
+    const root = join(import.meta.dirname, '../..');
+    const files = ['site', 'api'].flatMap((dir) => readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' }).filter((f) => /\.(ts|tsx|astro)$/.test(f)).map((f) => join(dir, f)));
+    const tierList = new RegExp(`\\[\\s*'(${TIERS.join('|')})'(\\s*,\\s*'(${TIERS.join('|')})')+\\s*\\]`);
+    expect(files.filter((f) => tierList.test(readFileSync(join(root, f), 'utf8')))).toEqual([]);
+  });
 });

@@ -83,6 +83,10 @@ describe('safe fetch refuses hostile URLs before connecting', () => {
     expect(addressRefusal('::ffff:127.0.0.1', true)).toMatch(/ipv4Mapped/);
     for (const a of ['::a00:1', '::a9fe:a9fe', '::c0a8:101', '::7f00:1', '::808:808', '0:0:0:0:0:0:a9fe:a9fe']) expect(addressRefusal(a), a).toMatch(/IPv4-compatible/);
     expect(addressRefusal('::7f00:1', true), 'loopback allowance does not open ::/96').toMatch(/IPv4-compatible/);
+    // ::1 and :: sit inside ::/96 but are named for what they are.
+    expect(addressRefusal('::1')).toBe('::1 is loopback');
+    expect(addressRefusal('::1', true)).toBeNull();
+    expect(addressRefusal('::')).toBe(':: is unspecified');
     for (const a of ['64:ff9b::a00:1', '64:ff9b::a9fe:a9fe', '64:ff9b::7f00:1', '64:ff9b::c0a8:101']) expect(addressRefusal(a), a).toMatch(/NAT64/);
     expect(addressRefusal('64:ff9b::808:808'), 'NAT64 to a public address').toBeNull();
   });

@@ -9,6 +9,7 @@ import type { InStatement } from '@libsql/client';
 import type { AppContext } from '../../context.ts';
 import { outboxDir } from '../../email/mailer.ts';
 import { reportFiles } from '../../report/files.ts';
+import { countErasure } from '../../report/files-sweep.ts';
 import { secretOf } from '../../auth.ts';
 import { enqueueErasureSettle } from './erasure-settle.ts';
 import { scrubFreedBytes } from './scrub-freed-bytes.ts';
@@ -157,6 +158,8 @@ export async function eraseRows(
     statements.push({ sql: 'UPDATE reports SET recipient_email = NULL WHERE lower(recipient_email) = ?', args: [email] });
   }
 
+  // Every other process sweeps its cached copies when it sees this count go up (decision 0242).
+  statements.push(countErasure());
   const results = await ctx.db.$client.batch(statements, 'write');
   let i = consent.size;
   for (let n = 0; n < chunks(named).length; n++) summary.jobs += results[i++]!.rowsAffected;
@@ -174,7 +177,8 @@ export async function eraseRows(
   summary.reports = reportIds.length;
 
   // This process's cached copies. Every other process has refused its own since the batch above
-  // (the row is gone, or names no brand any more) and its sweep removes them (decision 0208).
+  // (the row is gone, or names no brand any more) and its sweep removes them (decision 0208)
+  // within ERASURE_POLL_MS, told by the count the batch raised (decision 0242).
   for (const id of [...reportIds, ...(input.staleReportIds ?? [])]) {
     const { dir } = reportFiles(ctx, id);
     if (existsSync(dir)) {

@@ -2,7 +2,7 @@
 // the branding profile (agency), and the business in the report form's fields. The server
 // validates with the report form's rules and answers per field; those messages show under each.
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { StateOptions } from '../ui/state-options.tsx';
+import { AddressFields } from '../ui/address-fields.tsx';
 import { REPORT_FREQUENCIES } from '../../../common/schemas/clients.ts';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
 import { toast } from '../../lib/toasts.ts';
@@ -11,7 +11,7 @@ import { withoutError } from '../../lib/form-errors.ts';
 
 type Errors = Record<string, string>;
 
-function Field({ name, label, error, wide, children }: { name: string; label: string; error?: string; wide?: boolean; children: (a: Record<string, unknown>) => ReactNode }) {
+function Field({ name, label, error, wide, children }: { name: string; label: string; error?: string; wide?: boolean; children: (a: Record<string, string | boolean | undefined>) => ReactNode }) {
   const id = `cf-${name}`;
   return (
     <div className={wide ? 'field cf-wide' : 'field'}>
@@ -79,18 +79,7 @@ export default function ClientForm({ client, profiles, onSaved, onCancel }: { cl
           <legend>The business to report on</legend>
           <Field name="company" label="Company name" error={errors.company}>{(a) => <input {...a} {...text('company', 'organization')} placeholder="Whitfield Dental" />}</Field>
           <Field name="website" label="Business website" error={errors.website}>{(a) => <input {...a} {...text('website', 'url', 'url')} placeholder="https://www.theirbusiness.com" />}</Field>
-          <Field name="address" label="Business address" error={errors.address} wide>{(a) => <input {...a} {...text('address', 'street-address')} placeholder="123 Main Street" />}</Field>
-          <Field name="city" label="City" error={errors.city}>{(a) => <input {...a} {...text('city', 'address-level2')} placeholder="Austin" />}</Field>
-          <div className="cf-pair">
-            <Field name="state" label="State" error={errors.state}>
-              {(a) => (
-                <select {...a} className="select" required defaultValue="" autoComplete="address-level1">
-                  <StateOptions />
-                </select>
-              )}
-            </Field>
-            <Field name="zip" label="ZIP code" error={errors.zip}>{(a) => <input {...a} {...text('zip', 'postal-code')} inputMode="numeric" placeholder="78701" />}</Field>
-          </div>
+          <AddressFields Field={Field} errors={errors} values={client?.business as Record<string, string> | undefined} pairClass="cf-pair" />
         </fieldset>
       )}
       <div className="cf-actions">

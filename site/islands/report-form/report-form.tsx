@@ -11,7 +11,7 @@ import {
   type ReportRequestFields,
 } from '../../../common/schemas/report-request-rules.ts';
 import { ApiError, apiRequest } from '../../lib/api.ts';
-import { StateOptions } from '../ui/state-options.tsx';
+import { AddressFields } from '../ui/address-fields.tsx';
 import { toast } from '../../lib/toasts.ts';
 import './report-form.css';
 
@@ -143,18 +143,7 @@ export default function ReportForm() {
           )}
         </Field>
         <Field name="website" label="Business Website" error={errors.website} wide>{(a) => <input {...a} {...input('url', 'url')} placeholder="https://www.yourbusiness.com" />}</Field>
-        <Field name="address" label="Business Address" error={errors.address} wide>{(a) => <input {...a} {...input('text', 'street-address')} placeholder="123 Main Street" />}</Field>
-        <Field name="city" label="City" error={errors.city}>{(a) => <input {...a} {...input('text', 'address-level2')} placeholder="Austin" />}</Field>
-        <div className="rf-pair">
-          <Field name="state" label="State" error={errors.state}>
-            {(a) => (
-              <select {...a} className="select" required defaultValue="" autoComplete="address-level1">
-                <StateOptions />
-              </select>
-            )}
-          </Field>
-          <Field name="zip" label="ZIP Code" error={errors.zip}>{(a) => <input {...a} {...input('text', 'postal-code')} inputMode="numeric" placeholder="78701" />}</Field>
-        </div>
+        <AddressFields Field={Field} errors={errors} pairClass="rf-pair" />
       </div>
       <div className="field">
         <label className="checkbox" htmlFor="rf-consent">
