@@ -4,6 +4,8 @@
 import { z } from '../zod.ts';
 
 export const rankSettingsSchema = z.strictObject({
-  rankWithBranches: z.boolean({ error: 'rankWithBranches must be true or false' }),
+  rankWithBranches: z
+    .boolean({ error: 'rankWithBranches must be true or false' })
+    .describe('true: the rank counts the competitors that are other locations of the business\'s brand; false (the default): they stay listed, marked as its brand, without a rank.'),
 });
 export type RankSettingsInput = z.output<typeof rankSettingsSchema>;

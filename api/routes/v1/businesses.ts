@@ -4,7 +4,8 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppContext } from '../../context.ts';
 import { BUSINESS_PAGE, listBusinesses } from '../../services/businesses.ts';
 import { businessJsonForUser, TREND_DAYS } from '../../services/dashboard.ts';
-import { jsonContent, NO_STORE, pathId, problems, rawJson, scope, type V1Env } from './common.ts';
+import { createMiddleware } from 'hono/factory';
+import { jsonContent, NO_STORE, pathId, problems, rawJson, scope, validPathId, type V1Env } from './common.ts';
 import { VISIBILITY_PAGE, visibilityHistory } from '../../services/visibility-history.ts';
 import { businessDetailSchema, businessPageSchema, historySchema, rankSettingsResultSchema, visibilityPageSchema } from './schemas.ts';
 import { rankSettingsSchema } from '../../../common/schemas/rank-settings.ts';
@@ -71,14 +72,22 @@ const visibility = createRoute({
   responses: { 200: jsonContent(visibilityPageSchema, 'A page of scans.'), ...problems(400, 404) },
 });
 
-const settings = createRoute({
+/** The business is checked against the key's owner before the body is read: another account's
+ *  id is 404 whatever the body says. */
+const ownBusiness = (ctx: AppContext) =>
+  createMiddleware<V1Env>(async (c, next) => {
+    await businessJsonForUser({ ctx, userId: c.get('caller').userId, businessId: validPathId(businessId, c, 'businessId') });
+    await next();
+  });
+
+const settingsRoute = (ctx: AppContext) => createRoute({
   method: 'put',
   path: '/businesses/{businessId}/settings',
   operationId: 'setBusinessSettings',
   tags: ['Businesses'],
   summary: 'Set the rank settings',
   description: 'Whether the business\'s rank counts the competitors that are other locations of its brand (same name, brand website or phone line). By default it does not: the business ranks against independent competitors first, and its brand\'s locations stay listed, marked as its brand. Applies to the dashboard at once and to reports from the next analysis.',
-  middleware: [scope('businesses:write')] as const,
+  middleware: [scope('businesses:write'), ownBusiness(ctx)] as const,
   request: {
     params: businessId,
     body: { required: true, content: { 'application/json': { schema: rankSettingsSchema.openapi({ example: { rankWithBranches: true } }) } } },
@@ -102,10 +111,8 @@ export function businessRoutes(ctx: AppContext) {
       const { history: rows } = await businessJsonForUser({ ctx, userId: c.get('caller').userId, businessId: id });
       return rawJson(c, `{"businessId":${JSON.stringify(id)},"days":${TREND_DAYS},"history":${rows}}`);
     })
-    .openapi(settings, async (c) => {
+    .openapi(settingsRoute(ctx), async (c) => {
       const id = c.req.valid('param').businessId;
-      // A business the key's owner may not see is not found, whatever the body says.
-      await businessJsonForUser({ ctx, userId: c.get('caller').userId, businessId: id });
       return c.json(await setRankWithBranches(ctx, id, c.req.valid('json').rankWithBranches), 200, NO_STORE);
     })
     .openapi(visibility, async (c) => {
