@@ -191,7 +191,6 @@ export function buildDashboard(res: DashboardResponse): DashboardView {
   const metrics = Array.isArray(res.metrics) ? res.metrics : [];
   const main = metrics.find(isMain);
   const scores = main ? scoresOf(main) : scoresOf({});
-  const all = metrics.map(scoresOf);
   const trend = (Array.isArray(res.history) ? res.history : [])
     .map((h) => ({ at: timeOf(h.reportedAt), ...scoresOf(h) }))
     .filter((p): p is TrendPoint => p.at !== null)
@@ -252,7 +251,7 @@ export function buildDashboard(res: DashboardResponse): DashboardView {
     siteState: siteStateOf(self?.siteState),
   };
   // A brand location left out of the rank sits where its overall places it, without a number.
-  const order = (c: CompetitorView) => c.rank ?? (c.scores?.overall != null ? marketRank(c.scores.overall, overallAll) + 0.5 : Infinity);
+  const order = (c: CompetitorView) => c.rank ?? (c.scores?.overall != null ? marketRank(c.scores.overall, overallAll) - 0.5 : Infinity);
   const byRank = (a: CompetitorView, b: CompetitorView) => order(a) - order(b) || Number(Boolean(b.isYou)) - Number(Boolean(a.isYou));
 
   return {
