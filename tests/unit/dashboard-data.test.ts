@@ -138,7 +138,7 @@ describe('the re-analysis interval (REANALYSIS_INTERVAL_DAYS, from the server)',
 // Decision 0235: the brand's other locations are listed without a rank unless they count.
 describe('the brand\'s other locations', () => {
   const metrics = [row({ isMainBusiness: true, competitorId: null, overallScore: 6 }), ...[9, 8, 7, 5, 4].map((o, i) => row({ competitorId: `c${i}`, overallScore: o, yourBrand: i < 2 ? 'name' : null }))];
-  const competitors = metrics.slice(1).map((m) => ({ id: m.competitorId as string, name: String(m.competitorId), yourBrand: (m as { yourBrand: string | null }).yourBrand }));
+  const competitors = [0, 1, 2, 3, 4].map((i) => ({ id: `c${i}`, name: `c${i}`, yourBrand: i < 2 ? 'name' : null }));
   it('rank against independents first, each brand row in place without a number, then all of them when chosen', () => {
     const view = buildDashboard({ business, competitors, metrics });
     expect(view.branches).toEqual({ count: 2, counted: false, why: 'default' });
