@@ -8,7 +8,7 @@ import { whiteLabelAddress } from '../services/agency-mail.ts';
 import { termsUsed } from './report-terms.ts';
 import { contactLine, onReportHost, POWERED_BY, sampleNote, themeOf, type Branding } from '../report/branding.ts';
 import { websiteSentence } from '../report/render/website-state.ts';
-import { bandColour, comparedWithText, fmtDate, fmtScore, hasMarket, marketSize, noMarketText, notFoundText, NOT_RANKED, overallWeightsText, rankNo, rankOf, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS, scoreText } from '../report/render/labels.ts';
+import { bandColour, branchesText, comparedWithText, fmtDate, fmtScore, hasMarket, marketSize, noMarketText, notFoundText, NOT_RANKED, overallWeightsText, rankNo, rankOf, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS, scoreText } from '../report/render/labels.ts';
 import type { ReportData } from '../report/types.ts';
 import { metricsText, NOT_MEASURED, RANK_BAND_ORDER, RANK_BANDS, VISIBILITY_TITLE, visibilityLine, visibilityView } from '../report/render/visibility.ts';
 import { domainOf, type MailMessage } from './mailer.ts';
@@ -182,6 +182,8 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
   // How the business's website was met, when not read in full (decision 0217).
   const site = websiteSentence(b);
   const weights = overallWeightsText(data);
+  // The brand's other locations among the competitors, and whether the rank counts them (decision 0235).
+  const brands = branchesText(data);
   const overall = b.scores.overall as number | null;
   const overallText = overall === null ? fmtScore(overall) : `${fmtScore(overall)} / 10`;
 
@@ -203,6 +205,7 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
     '',
     `Overall score: ${overallText}`,
     `Market rank: ${rankOf(b, data)} (${data.category}, within ${data.radiusMiles} miles)`,
+    ...(brands ? [brands] : []),
     ...SCORE_KEYS.map((k) => `- ${SCORE_LABELS[k]}: ${scoreText(data, k, b.scores[k] as number | null)}`),
     ...(visibility ? ['', visibility] : []),
     weights,
@@ -256,7 +259,8 @@ export function reportEmail(ctx: AppContext, input: ReportEmailInput): MailMessa
         <tr><td style="padding:8px 28px">
           <table role="presentation" width="100%" cellpadding="0" cellspacing="0">
             <tr><td style="padding:6px 0;font-size:15px;font-weight:700">Overall score</td><td style="padding:6px 0;font-size:15px;font-weight:700;text-align:right;color:${bandColour(overall)}">${escapeHtml(overallText)}</td></tr>
-            <tr><td style="padding:6px 0;font-size:15px;font-weight:700">Market rank</td><td style="padding:6px 0;font-size:15px;font-weight:700;text-align:right">${rankOf(b, data)}</td></tr>
+            <tr><td style="padding:6px 0;font-size:15px;font-weight:700">Market rank</td><td style="padding:6px 0;font-size:15px;font-weight:700;text-align:right">${rankOf(b, data)}</td></tr>${brands ? `
+            <tr><td colspan="2" style="padding:0 0 6px;font-size:13px;color:#475569">${escapeHtml(brands)}</td></tr>` : ''}
             ${SCORE_KEYS.map((k) => row(k, b.scores[k] as number | null)).join('')}
           </table>
           <p style="margin:8px 0 0;color:#475569;font-size:13px">${escapeHtml(weights)} ${escapeHtml(measuredText(data))}</p>

@@ -18,16 +18,16 @@ import { googleProvider } from './analysis/providers/google.ts';
 import { sampleProvider } from './analysis/providers/sample.ts';
 import { describeFailure, isTransient, ProviderStageError, type Listing, type ListingProfile, type PlacesProvider } from './analysis/providers/types.ts';
 import { yelpProvider } from './analysis/providers/yelp.ts';
-import { samePlace } from './analysis/matching.ts';
+import { brandOf, samePlace } from './analysis/matching.ts';
 import { analyseReviews, type ReviewAnalysis } from './analysis/reviews.ts';
 import { SAMPLE_SITES_PATH, sampleSiteResponse } from './analysis/sample-sites.ts';
-import { overallBasis, overallOf, ranks, recommend, scorePlace } from './analysis/scoring.ts';
+import { overallBasis, overallOf, ranksAmong, recommend, scorePlace } from './analysis/scoring.ts';
 import { placeVisibility, processLedger, scanGrid, parseGridPlans, type SearchLedger, type VisibilityScan } from './analysis/visibility.ts';
 import { analyseWebsite, type WebsiteAnalysis } from './analysis/website.ts';
 import { payerOf } from '../services/plan-candidates.ts';
 import { competitorWebsitesSentence, websiteRead, websiteSentence } from './render/website-state.ts';
 import type { Tier } from '../../common/constants.ts';
-import type { AnalysedPlace, ReportData, ReportInput, Review } from './types.ts';
+import type { AnalysedPlace, BrandBranches, ReportData, ReportInput, Review } from './types.ts';
 
 export type AnalyseStage = 'geocode' | 'identify' | 'discover' | 'reviews' | 'websites' | 'visibility' | 'score';
 
@@ -128,6 +128,10 @@ function sentiment(r: ReviewAnalysis | null): Record<string, unknown> {
     neutral: frac(r.neutralShare),
     negative: frac(r.negativeShare),
     starShare: r.starShare,
+    // The texts the shares were read from, and those in a language not measured (their stars
+    // count in starShare all the same).
+    sentimentMeasured: Object.values(r.languages).reduce((a, b) => a + b, 0) - r.sentimentNotMeasured,
+    notMeasured: r.notMeasuredTexts,
     themes: { positive: r.positiveThemes.map((t) => t.theme), negative: r.negativeThemes.map((t) => t.theme) },
     themeCounts: { positive: r.positiveThemes, negative: r.negativeThemes },
     ownerResponseRate: r.responseRate,
@@ -173,9 +177,9 @@ export function gridKeywords(category: Category, providerLabel: string | null, c
 /** The plan the grid is sized by (whoever pays for the business: its owner, else the consultant
  *  whose client it is; free for a visitor's business) and the keywords chosen for it on the
  *  dashboard or the client page. */
-async function gridChoice(ctx: AppContext, businessId: string): Promise<{ tier: Tier; keywords: string[] }> {
+async function gridChoice(ctx: AppContext, businessId: string): Promise<{ tier: Tier; keywords: string[]; rankWithBranches: boolean }> {
   const [[row], { tier }] = await Promise.all([
-    ctx.db.all<{ keywords: string | null }>(sql`SELECT b.visibility_keywords AS keywords FROM businesses b WHERE b.id = ${businessId}`),
+    ctx.db.all<{ keywords: string | null; rankWithBranches: number | null }>(sql`SELECT b.visibility_keywords AS keywords, b.rank_with_branches AS rankWithBranches FROM businesses b WHERE b.id = ${businessId}`),
     payerOf(ctx, businessId),
   ]);
   let keywords: string[] = [];
@@ -185,7 +189,9 @@ async function gridChoice(ctx: AppContext, businessId: string): Promise<{ tier: 
   } catch {
     // An unreadable value is no choice: the defaults.
   }
-  return { tier, keywords };
+  // The owner's choice to count their brand's other locations in the rank is a paid setting: a
+  // free report ranks against independent competitors first (decision 0235).
+  return { tier, keywords, rankWithBranches: tier !== 'free' && Boolean(row?.rankWithBranches) };
 }
 
 /** The sentence the report's notes give the grid: its size, reach and cost, or why it is missing. */
@@ -194,6 +200,26 @@ function visibilityNote(scan: VisibilityScan, providerLabel: string): string {
   if (scan.status !== 'measured') return `Local visibility: Not measured. ${scan.reason ?? ''} (${searches}.)`.replace(' (', ' (').trim();
   const kw = scan.keywords.map((k) => `"${k.keyword}"`).join(', ');
   return `Local visibility: a ${scan.size}×${scan.size} grid of local searches for ${kw}, ${scan.radiusMiles.toFixed(2)} miles each way from the business (points ${scan.spacingMiles.toFixed(2)} miles apart; ${scan.basis}); ${searches}.${scan.reason ? ` ${scan.reason}` : ''}`;
+}
+
+/** Whether the rank counts the brand's other locations: not unless the owner chose it, and
+ *  always when without them fewer competitors than a market needs would be left. Null without
+ *  any. */
+export function brandBranches(brands: Array<string | null>, chosen: boolean): BrandBranches | null {
+  const count = brands.filter(Boolean).length;
+  if (count === 0) return null;
+  if (chosen) return { count, counted: true, why: 'chosen' };
+  if (isMarket(brands.length) && !isMarket(brands.length - count)) return { count, counted: true, why: 'too_few' };
+  return { count, counted: false, why: 'default' };
+}
+
+/** The notes' sentence on the brand's other locations: how many, what told them, and the rank. */
+function branchesNote(b: BrandBranches, brands: Array<string | null>): string {
+  const by = [...new Set(brands.filter(Boolean))].map((k) => ({ name: 'the same name', website: 'the same brand website', phone: 'the same phone line' })[k!]);
+  const head = `${b.count} of the ${brands.length} competitors ${b.count === 1 ? 'is another location' : 'are other locations'} of your brand (${by.join(', ')}), marked "your brand" and still listed: franchisees compete with them.`;
+  if (b.why === 'chosen') return `${head} They count in your rank, as chosen for this business.`;
+  if (b.why === 'too_few') return `${head} They count in your rank: without them fewer than ${MIN_MARKET_COMPETITORS} independent competitors would be left to rank you against.`;
+  return `${head} Your rank compares you with the ${brands.length - b.count} independent competitor${brands.length - b.count === 1 ? '' : 's'} only; an owner on a paid plan can count the brand's locations from the dashboard.`;
 }
 
 export async function analyseBusiness(ctx: AppContext, input: ReportInput, options: AnalyseOptions = {}): Promise<ReportData> {
@@ -294,10 +320,18 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
   });
   const all = [{ listing, distance: 0 }, ...competitors];
 
+  // The business's other locations among them: same name, brand website or phone line.
+  const brandFacts = listingFound
+    ? { name: listing.name, otherNames: [input.company], phone: listing.phone, website: listing.website }
+    : { name: input.company, website: input.website };
+  const brands = competitors.map((c) => brandOf(brandFacts, c.listing));
+
   // Local visibility: the grid scan runs while the reviews and websites are read.
+  const choice = gridChoice(ctx, input.businessId);
+  choice.catch(() => {});
   const visibilityScan = timed('visibility', async () => {
     const plans = parseGridPlans(env.VISIBILITY_GRID)!;
-    const { tier, keywords: chosen } = await gridChoice(ctx, input.businessId);
+    const { tier, keywords: chosen } = await choice;
     return scanGrid(
       {
         provider,
@@ -440,6 +474,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
         sentiment: sentiment(reviewResults[i] ?? null),
         ads: ads(sites[i] ?? null),
         ...(sites[i] ? { website: websiteRead(sites[i]!, dataPoints) } : {}),
+        ...(i > 0 && brands[i - 1] ? { brand: brands[i - 1]! } : {}),
       };
     });
     // How each website was met, when not read in full: the business's in its own words, the
@@ -449,8 +484,10 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
     // The overall compares every place on the same scores: those most places have a number for.
     const basis = overallBasis(analysed.map((a) => a.scores));
     for (const a of analysed) a.scores.overall = overallOf(a.scores, basis);
-    const r = ranks(analysed.map((a) => a.scores.overall));
+    const branches = brandBranches(brands, (await choice).rankWithBranches);
+    const r = ranksAmong(analysed.map((a) => a.scores.overall), analysed.map((a) => branches?.counted !== false || !a.brand));
     analysed.forEach((a, i) => (a.rank = r[i]!));
+    if (branches) notes.push(branchesNote(branches, brands));
     const LABEL = { reviews: 'Online Reviews', digitalPresence: 'Digital Presence', engagement: 'Customer Engagement', marketShare: 'Market Share' } as const;
     if (basis.length === 0) notes.push('Too little could be measured for most businesses to give an overall score or a rank.');
     else if (!isMarket(competitors.length)) {
@@ -475,6 +512,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
       competitors: analysed.slice(1),
       recommendations: recommend(analysed[0]!.dataPoints, 5, { competitors: analysed.slice(1).map((a) => a.dataPoints), sourceLabel: providerLabel }),
       visibility,
+      ...(branches ? { branches } : {}),
       ownReviews,
     };
   });

@@ -110,6 +110,7 @@ export async function persistReport(ctx: AppContext, input: PersistInput): Promi
         latitude: round(c.place.latitude, PRECISION.latitude),
         longitude: round(c.place.longitude, PRECISION.longitude),
         distanceFromBusiness: round(c.place.distanceMiles, PRECISION.distance),
+        brand: c.brand ?? null,
       };
       return ctx.db
         .insert(competitors)

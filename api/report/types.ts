@@ -91,7 +91,14 @@ export interface DataPoint {
   unseen?: boolean;
   /** A figure read from some of the texts only (sentiment: texts in a language not measured, or
    *  whose language could not be told, are left out): how many were measured, of how many. */
-  measuredOf?: { measured: number; texts: number };
+  measuredOf?: { measured: number; texts: number; notMeasured?: UnmeasuredText[] };
+}
+
+/** A review text whose sentiment was not measured: its language (ISO 639-1, "unknown" when it
+ *  could not be told) and its stars, which still count in the star figures. */
+export interface UnmeasuredText {
+  language: string;
+  rating: number;
 }
 
 export type AbsentBecause = 'site_down' | 'no_site' | 'not_listed' | 'no_reviews';
@@ -154,6 +161,19 @@ export interface AnalysedPlace {
   /** How its website was met (decision 0217); absent on reports made before it, and when no
    *  website was read. */
   website?: WebsiteRead;
+  /** A competitor that is another location of the business's brand, and what told it (its
+   *  website's domain, a phone line both list, its name): marked "your brand" (decision 0235). */
+  brand?: 'website' | 'phone' | 'name';
+}
+
+/** The competitors that are other locations of the business's brand, and whether the rank counts
+ *  them: by default it does not (independent competitors first), an owner may choose to
+ *  ('chosen'), and it must when without them there are too few competitors to rank against
+ *  ('too_few'). Decision 0235. */
+export interface BrandBranches {
+  count: number;
+  counted: boolean;
+  why: 'default' | 'chosen' | 'too_few';
 }
 
 /** down: no connection, no DNS answer, no answer in time, an error page, a 5xx on every try;
@@ -203,6 +223,9 @@ export interface ReportData {
   recommendations: Recommendation[];
   /** The local visibility grid (reports made before it existed have none). */
   visibility?: VisibilityScan;
+  /** Other locations of the business's brand among the competitors; absent when there are none
+   *  (and on reports made before decision 0235). */
+  branches?: BrandBranches;
   /** The business's own reviews as the provider gave them. Persisting records the low ones as
    *  Early Warning alerts (api/services/review-alerts.ts); they are not kept in the report snapshot. */
   ownReviews?: Review[];

@@ -7,6 +7,8 @@ import { validate } from '../lib/validate.ts';
 import { getDashboardJson, listDashboardBusinesses } from '../services/dashboard.ts';
 import { getPortfolio } from '../services/portfolio.ts';
 import { setVisibilityKeywords } from '../services/visibility-history.ts';
+import { rankSettingsSchema } from '../../common/schemas/rank-settings.ts';
+import { setRankWithBranches } from '../services/rank-settings.ts';
 
 const HEADERS = { 'Content-Type': 'application/json; charset=UTF-8', 'Cache-Control': 'private, no-store' };
 
@@ -28,5 +30,16 @@ export function dashboardRoutes(ctx: AppContext) {
       },
       validate('json', visibilityKeywordsSchema),
       async (c) => c.json(await setVisibilityKeywords(ctx, c.req.param('businessId'), c.req.valid('json').keywords), 200, { 'Cache-Control': 'private, no-store' }),
+    )
+    // Whether the rank counts the brand's other locations (decision 0235): the same viewer and
+    // plan rule as the dashboard, checked before the body is read.
+    .put(
+      '/business/:businessId/rank-settings',
+      async (c, next) => {
+        await getDashboardJson({ ctx, cookie: c.req.header('cookie'), businessId: c.req.param('businessId') });
+        await next();
+      },
+      validate('json', rankSettingsSchema),
+      async (c) => c.json(await setRankWithBranches(ctx, c.req.param('businessId'), c.req.valid('json').rankWithBranches), 200, { 'Cache-Control': 'private, no-store' }),
     );
 }

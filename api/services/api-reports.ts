@@ -8,7 +8,7 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { reportPdfUrl } from '../report/files.ts';
 import { reportUrl } from '../report/persist.ts';
-import { rankValue } from '../report/render/labels.ts';
+import { marketSize, rankValue } from '../report/render/labels.ts';
 import type { AnalysedPlace, ReportData } from '../report/types.ts';
 import { and, eq } from 'drizzle-orm';
 import { clients } from '../../db/schema/consultants.ts';
@@ -56,6 +56,7 @@ const place = (p: AnalysedPlace, data: ReportData) => ({
   distanceMiles: p.place.distanceMiles,
   scores: p.scores,
   rank: rankValue(p, data),
+  yourBrand: Boolean(p.brand),
 });
 
 export async function getReportViaApi({ ctx, userId, reportId }: { ctx: AppContext; userId: string; reportId: string }) {
@@ -78,7 +79,8 @@ export async function getReportViaApi({ ctx, userId, reportId }: { ctx: AppConte
             scores: data.business.scores,
             // No rank without a market (decision 0216).
             rank: rankValue(data.business, data),
-            rankOf: isMarket(data.competitors.length) ? data.competitors.length + 1 : null,
+            rankOf: isMarket(data.competitors.length) ? marketSize(data) : null,
+            branches: data.branches ? { count: data.branches.count, countedInRank: data.branches.counted } : null,
             competitors: data.competitors.map((c) => place(c, data)),
             recommendations: data.recommendations.map((r) => ({ title: r.title, detail: r.detail, score: r.score, gain: r.gain })),
             notes: data.notes,

@@ -30,7 +30,7 @@ function dashboardSql(byId: boolean, viewer: ViewerKind = 'session') {
   return `
 WITH v AS (${VIEWER_CTE[viewer]}),
 b AS (
-  SELECT bz.id, bz.company, bz.city, bz.state, bz.website, bz.category, bz.place_id, bz.updated_at, bz.visibility_keywords FROM businesses bz, v WHERE ${which}
+  SELECT bz.id, bz.company, bz.city, bz.state, bz.website, bz.category, bz.place_id, bz.updated_at, bz.visibility_keywords, bz.rank_with_branches FROM businesses bz, v WHERE ${which}
   ORDER BY (SELECT max(m.reported_at) FROM business_metrics m WHERE m.business_id = bz.id AND m.is_main_business = 1) DESC NULLS LAST,
     bz.created_at DESC
   LIMIT 1
@@ -43,13 +43,14 @@ SELECT v.tier, v.status, (
   SELECT json_object(
     'business', json_object('id', b.id, 'company', b.company, 'city', b.city, 'state', b.state, 'website', b.website,
       'category', b.category, 'updatedAt', b.updated_at, 'visibilityKeywords', json(coalesce(b.visibility_keywords, '[]')),
+      'rankWithBranches', json(CASE WHEN b.rank_with_branches THEN 'true' ELSE 'false' END),
       -- The offline sample provider's place ids start with 'sample-': its data must say so.
       'sampleData', json(CASE WHEN b.place_id LIKE 'sample-%' THEN 'true' ELSE 'false' END)),
     'competitors', (
       SELECT json_group_array(json_object('id', x.id, 'name', x.name, 'address', x.address, 'phone', x.phone, 'website', x.website,
-        'rating', x.rating, 'reviewCount', x.review_count, 'distanceFromBusiness', x.distance_from_business))
+        'rating', x.rating, 'reviewCount', x.review_count, 'distanceFromBusiness', x.distance_from_business, 'yourBrand', x.brand))
       FROM (
-        SELECT c.id, c.name, c.address, c.phone, c.website, c.rating, c.review_count, c.distance_from_business
+        SELECT c.id, c.name, c.address, c.phone, c.website, c.rating, c.review_count, c.distance_from_business, c.brand
         FROM business_metrics m JOIN competitors c ON c.id = m.competitor_id
         WHERE m.run_id = (SELECT run_id FROM run)
         ORDER BY m.overall_score DESC, c.name LIMIT ${DASHBOARD_COMPETITOR_LIMIT}
@@ -74,6 +75,8 @@ SELECT v.tier, v.status, (
     'metrics', (
       SELECT json_group_array(json_object('id', m.id, 'businessId', m.business_id, 'competitorId', m.competitor_id,
         'isMainBusiness', json(CASE WHEN m.is_main_business THEN 'true' ELSE 'false' END), ${SCORES},
+        -- Another location of the business's brand (decision 0235): what told it, else null.
+        'yourBrand', (SELECT c.brand FROM competitors c WHERE c.id = m.competitor_id),
         'reportedAt', (SELECT reported_at FROM run)))
       FROM (
         SELECT id, business_id, competitor_id, is_main_business, review_score, digital_presence_score, engagement_score,

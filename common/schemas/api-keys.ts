@@ -3,13 +3,14 @@
 import { z } from '../zod.ts';
 import { plainText } from './plain-text.ts';
 
-export const API_SCOPES = ['reports:read', 'reports:write', 'businesses:read', 'alerts:read', 'alerts:write', 'clients:read', 'clients:write', 'webhooks:write'] as const;
+export const API_SCOPES = ['reports:read', 'reports:write', 'businesses:read', 'businesses:write', 'alerts:read', 'alerts:write', 'clients:read', 'clients:write', 'webhooks:write'] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 
 export const API_SCOPE_LABELS: Record<ApiScope, string> = {
   'reports:read': 'Read reports',
   'reports:write': 'Request reports',
   'businesses:read': 'Read businesses, metrics and history',
+  'businesses:write': 'Change a business\'s rank settings',
   'alerts:read': 'Read alerts and the alert threshold',
   'alerts:write': 'Set the alert threshold',
   'clients:read': 'Read clients',

@@ -28,6 +28,9 @@ export const businesses = sqliteTable(
     // Keywords the owner chose for the local visibility grid (JSON array of strings), searched
     // before the category's defaults; null = the defaults (issue 27).
     visibilityKeywords: text('visibility_keywords', { mode: 'json' }).$type<string[]>(),
+    // Whether the rank counts the competitors that are other locations of the business's brand;
+    // by default it does not (decision 0235). A paid plan's setting.
+    rankWithBranches: integer('rank_with_branches', { mode: 'boolean' }).notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -51,6 +54,9 @@ export const competitors = sqliteTable(
     latitude: real('latitude'),
     longitude: real('longitude'),
     distanceFromBusiness: real('distance_from_business'),
+    // At the latest analysis, another location of the business's brand, and what told it
+    // ('website', 'phone', 'name'); null for an independent competitor (decision 0235).
+    brand: text('brand'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('competitors_business_place_idx').on(t.businessId, t.placeId)],

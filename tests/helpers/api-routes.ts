@@ -53,6 +53,8 @@ export const ROUTES: Record<string, RouteRule> = {
   // tests/integration/early-warning.test.ts covers its 400s.
   'PUT /api/business/:businessId/alert-threshold': { access: 'signed-in' },
   'PUT /api/business/:businessId/visibility-keywords': { access: 'signed-in' },
+  // tests/integration/own-brand.test.ts covers its 400s.
+  'PUT /api/business/:businessId/rank-settings': { access: 'signed-in' },
   'POST /api/contact': { access: 'public', json: true, form: true },
   'GET /api/clients': { access: 'signed-in' },
   'POST /api/clients': { access: 'signed-in', json: true },
@@ -137,6 +139,7 @@ export const V1_ROUTES = [
   'GET /api/v1/businesses/:businessId/history',
   'GET /api/v1/businesses/:businessId/alerts',
   'GET /api/v1/businesses/:businessId/visibility',
+  'PUT /api/v1/businesses/:businessId/settings',
   'GET /api/v1/businesses/:businessId/alert-threshold',
   'PUT /api/v1/businesses/:businessId/alert-threshold',
   'GET /api/v1/clients',

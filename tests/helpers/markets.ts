@@ -86,6 +86,48 @@ function own(origin: string, name: string, over: Partial<StandinPlace> = {}): St
 
 const CAFE_NAMES = ['Кафе Пушкин', 'Café Olé', 'Blue Moon Diner', 'Golden Grill', 'Corner Bistro', 'Harvest Kitchen', 'Urban Eatery', 'Little Tavern', 'Rustic Table', 'Lone Star Cafe'];
 
+/** Five reviews in five languages as Google states them: Portuguese, Italian and English are
+ *  measured (two positive, one neutral), Polish and Japanese are not (both 1-star). */
+export const MIXED: StandinReview[] = [
+  { rating: 5, text: 'Excelente atendimento, comida deliciosa e funcionários muito simpáticos.', language: 'pt', daysAgo: 3 },
+  { rating: 5, text: 'Ottimo cibo, personale gentile e prezzi giusti.', language: 'it', daysAgo: 9 },
+  { rating: 3, text: 'We came for lunch on a Tuesday.', language: 'en', daysAgo: 15 },
+  { rating: 1, text: 'Bardzo słaba obsługa, jedzenie zimne. Nie polecam.', language: 'pl', daysAgo: 22 },
+  { rating: 1, text: '料理が冷たくて、店員の態度も悪かったです。', language: 'ja', daysAgo: 30 },
+];
+
+/** Other shapes: three languages not measured with different stars, and one measured. */
+export const SCRIPTS: StandinReview[] = [
+  { rating: 5, text: 'Great coffee and friendly staff, highly recommend.', language: 'en', daysAgo: 2 },
+  { rating: 5, text: 'Cà phê rất ngon, nhân viên thân thiện.', language: 'vi', daysAgo: 6 },
+  { rating: 1, text: 'Πολύ κακή εξυπηρέτηση, δεν θα ξαναπάω.', language: 'el', daysAgo: 11 },
+  { rating: 3, text: 'กาแฟก็โอเค แต่รอนานไปหน่อย', language: 'th', daysAgo: 19 },
+];
+
+/** A coffee chain's location and, around it, the chain's other locations among independent
+ *  coffee shops: told by the same name with a branch suffix, by a phone line the chain lists
+ *  for each (its central number) under another name, and by the brand's website under a
+ *  different spelling of the name; a same-name shop with its own website on another domain is
+ *  an independent business. */
+const CHAIN_INDEPENDENTS = ['Blue Moon Diner', 'Golden Grill', 'Corner Bistro', 'Harvest Kitchen'];
+function chainMarket(origin: string): StandinMarket {
+  const me = own(origin, 'Bean & Leaf Coffee', { website: 'https://www.beanandleaf.example/austin-congress', phone: '(512) 555-0100', type: 'cafe', typeLabel: 'Coffee shop', reviews: ENGLISH });
+  const indie = competitors(origin, CHAIN_INDEPENDENTS, 'cafe', 'Coffee shop');
+  const branch = (id: string, name: string, i: number, over: Partial<StandinPlace> = {}): StandinPlace => ({ ...indie[0]!, id, name, offset: OFFSETS[(i + 4) % OFFSETS.length]!, phone: `(512) 555-03${10 + i}`, website: null, address: `${500 + i} Lamar Blvd, Austin, TX 78704, USA`, rating: 4.1 + (i % 3) * 0.2, reviewCount: 200 + i * 40, ...over });
+  const chain = [
+    branch('b1', 'Bean & Leaf Coffee - South Lamar', 1),
+    branch('b2', 'Bean and Leaf Coffee', 2),
+    branch('b3', 'Bean & Leaf Coffee (Domain)', 3),
+    // The chain's central line under the name its app gives the kiosk.
+    branch('b4', 'B&L Express Kiosk', 4, { phone: '+1 512-555-0100' }),
+    // The brand's website, another spelling of the name.
+    branch('b5', 'BeanLeaf Roastery Round Rock', 5, { website: 'https://locations.beanandleaf.example/round-rock' }),
+  ];
+  // Same name, another business: its own website on another domain.
+  const namesake = branch('n1', 'Bean & Leaf Coffee', 6, { website: 'https://beanleafcoffeeco.example/', phone: '(512) 555-0399', address: '900 Burnet Rd, Austin, TX 78756, USA' });
+  return { center: CENTER, searchHits: [me], nearby: [me, ...chain, namesake, ...indie] };
+}
+
 export const MARKETS = {
   /** The name exactly as Google lists it, in Cyrillic; its own listing also comes back from the
    *  competitor search, and so does a duplicate listing of it with the same phone. */
@@ -237,6 +279,34 @@ export const MARKETS = {
     market: (origin: string): StandinMarket => {
       const me = own(origin, 'Corner Noodle Bar', { reviews: UNTOLD });
       return { center: CENTER, searchHits: [me], nearby: [me, ...competitors(origin, CAFE_NAMES.slice(2, 9), 'restaurant', 'Restaurant')] };
+    },
+  },
+  /** A coffee chain: five of its other locations among nine competitors (decision 0235). */
+  chain: {
+    company: 'Bean & Leaf Coffee',
+    address: '100 Congress Ave',
+    website: 'https://www.beanandleaf.example/austin-congress',
+    market: chainMarket,
+  },
+  /** A chain in Cyrillic whose locations share the name exactly, and a Korean one spaced two ways. */
+  cyrillicChain: {
+    company: 'Кофе Хауз',
+    address: '100 Congress Ave',
+    website: '',
+    market: (origin: string): StandinMarket => {
+      const me = own(origin, 'Кофе Хауз', { website: null, type: 'cafe', typeLabel: 'Кофейня' });
+      const others = competitors(origin, ['Кофе Хауз', 'Кофе Хауз', '파리 바게뜨', 'Шоколадница', 'Golden Grill', 'Corner Bistro'], 'cafe', 'Кофейня').map((c, i) => ({ ...c, id: `r${i}`, website: null, address: `${700 + i} Lamar Blvd, Austin, TX 78704, USA` }));
+      return { center: CENTER, searchHits: [me], nearby: [me, ...others] };
+    },
+  },
+  /** Reviews in Portuguese, Italian, English, Polish and Japanese: 3 measured, 2 (1-star) not. */
+  mixed: {
+    company: 'Casa Lisboa',
+    address: '100 Congress Ave',
+    website: '',
+    market: (origin: string): StandinMarket => {
+      const me = own(origin, 'Casa Lisboa', { reviews: MIXED });
+      return { center: CENTER, searchHits: [me], nearby: [me, ...competitors(origin, CAFE_NAMES.slice(2, 9), 'restaurant', 'Restaurant', SCRIPTS)] };
     },
   },
 } satisfies Record<string, MarketCase>;

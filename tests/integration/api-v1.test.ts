@@ -34,7 +34,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const ALL: ApiScope[] = ['reports:read', 'reports:write', 'businesses:read', 'alerts:read', 'alerts:write', 'clients:read', 'clients:write', 'webhooks:write'];
+const ALL: ApiScope[] = ['reports:read', 'reports:write', 'businesses:read', 'businesses:write', 'alerts:read', 'alerts:write', 'clients:read', 'clients:write', 'webhooks:write'];
 
 async function account(tier: 'enterprise' | 'agency' = 'enterprise', wanted: ApiScope[] = ALL, role: 'client' | 'consultant' = 'client') {
   const user = await createUser(t.ctx, { tier, role });
@@ -353,6 +353,13 @@ describe('public API: alerts', () => {
     expect((await v1(stranger.key, 'PUT', `/businesses/${business.id}/alert-threshold`, { threshold: 'x' })).status).toBe(404);
     const readOnly = await account('enterprise', ['alerts:read']);
     expect((await v1(readOnly.key, 'PUT', `/businesses/${business.id}/alert-threshold`, { threshold: 4 })).status).toBe(403);
+
+    // Whether the rank counts the brand's other locations (decision 0235; own-brand.test.ts ranks by it).
+    expect((await v1(owner.key, 'PUT', `/businesses/${business.id}/settings`, { rankWithBranches: true })).body).toEqual({ businessId: business.id, rankWithBranches: true });
+    expect((await v1(owner.key, 'GET', `/businesses/${business.id}`)).body.business.rankWithBranches).toBe(true);
+    expect((await v1(owner.key, 'PUT', `/businesses/${business.id}/settings`, { rankWithBranches: 'no' })).body.fields).toEqual({ rankWithBranches: 'rankWithBranches must be true or false' });
+    expect((await v1(stranger.key, 'PUT', `/businesses/${business.id}/settings`, { rankWithBranches: 'x' })).status).toBe(404);
+    expect((await v1(readOnly.key, 'PUT', `/businesses/${business.id}/settings`, { rankWithBranches: false })).status).toBe(403);
   });
 });
 

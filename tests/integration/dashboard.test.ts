@@ -75,7 +75,7 @@ describe('dashboard reads', () => {
       expect(body.access).toEqual({ trends: true, earlyWarning: false });
       expect(body.business).toMatchObject({ id: business.id, company: 'Lamar Smiles', city: 'Austin', state: 'TX', sampleData: true });
       expect(body.competitors).toHaveLength(9);
-      expect(Object.keys(body.competitors[0]).sort()).toEqual(['address', 'distanceFromBusiness', 'id', 'name', 'phone', 'rating', 'reviewCount', 'website']);
+      expect(Object.keys(body.competitors[0]).sort()).toEqual(['address', 'distanceFromBusiness', 'id', 'name', 'phone', 'rating', 'reviewCount', 'website', 'yourBrand']);
       expect(body.metrics).toHaveLength(10);
       const main = body.metrics.filter((m: { isMainBusiness: boolean }) => m.isMainBusiness);
       expect(main).toHaveLength(1);

@@ -66,11 +66,11 @@ describe('reviews read by grammar, in their language', () => {
     expect(point(d, 'reviews.negative_share').value).toBe(100);
     expect(point(d, 'reviews.neutral_share').value).toBe(0);
     expect(point(d, 'reviews.positive_share').how).toContain('2 reviews measured; 1 not measured (not recognised 1) left out.');
-    expect(reportLines(d).join('\n')).toContain('Review languages       Dutch 1, Swedish 1, not recognised 1 · sentiment of the 2 measured (1 not measured): 0% positive, 0% neutral, 100% negative');
+    expect(reportLines(d).join('\n')).toContain('Review languages       Dutch 1, Swedish 1, not recognised 1 · sentiment: 0% positive, 0% neutral, 100% negative of the 2 reviews we could measure; 1 more in a language we could not tell (4-star) not measured');
     // A recommendation that cites a sentiment share says what it was read from (every
     // recommendation the points allow, not only the report's first five).
     const positive = recommend(d.business.dataPoints, 50).find((r) => r.evidence.includes('reviews.positive_share'));
-    expect(positive?.detail).toContain('Positive review share: 0% (2 reviews measured, 1 not)');
+    expect(positive?.detail).toContain('Positive review share: 0% (of the 2 reviews we could measure; 1 more in a language we could not tell (4-star) not measured)');
   });
 
   it('with no text whose language can be told, no sentiment share is given or cited', async () => {

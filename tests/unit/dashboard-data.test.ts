@@ -134,3 +134,24 @@ describe('the re-analysis interval (REANALYSIS_INTERVAL_DAYS, from the server)',
     expect([1, 7, 14, 10, 30].map(everyInterval)).toEqual(['every day', 'every week', 'every 2 weeks', 'every 10 days', 'every 30 days']);
   });
 });
+
+// Decision 0235: the brand's other locations are listed without a rank unless they count.
+describe('the brand\'s other locations', () => {
+  const metrics = [row({ isMainBusiness: true, competitorId: null, overallScore: 6 }), ...[9, 8, 7, 5, 4].map((o, i) => row({ competitorId: `c${i}`, overallScore: o, yourBrand: i < 2 ? 'name' : null }))];
+  const competitors = [0, 1, 2, 3, 4].map((i) => ({ id: `c${i}`, name: `c${i}`, yourBrand: i < 2 ? 'name' : null }));
+  it('rank against independents first, each brand row in place without a number, then all of them when chosen', () => {
+    const view = buildDashboard({ business, competitors, metrics });
+    expect(view.branches).toEqual({ count: 2, counted: false, why: 'default' });
+    expect(view.overallRank).toBe(2);
+    expect(view.total).toBe(4);
+    expect(view.table.map((c) => [c.id, c.rank])).toEqual([['c0', null], ['c1', null], ['c2', 1], ['b1', 2], ['c3', 3], ['c4', 4]]);
+    const chosen = buildDashboard({ business: { ...business, rankWithBranches: true }, competitors, metrics });
+    expect([chosen.overallRank, chosen.total, chosen.branches?.why]).toEqual([4, 6, 'chosen']);
+  });
+  it('count when without them fewer than 3 competitors are left', () => {
+    const few = metrics.slice(0, 4);
+    const view = buildDashboard({ business, competitors: competitors.slice(0, 3), metrics: few });
+    expect(view.branches).toEqual({ count: 2, counted: true, why: 'too_few' });
+    expect(view.overallRank).toBe(4);
+  });
+});

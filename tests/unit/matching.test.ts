@@ -1,7 +1,7 @@
 // Matching names and places in every script (api/report/analysis/matching.ts).
 import { describe, expect, it } from 'vitest';
 import { inferCategory, categoryFromProvider } from '../../api/report/analysis/categories.ts';
-import { countPhrase, findBusiness, fold, identity, nameCoverage, nameTokens, sameName, streetKey, websiteHost } from '../../api/report/analysis/matching.ts';
+import { brandDomain, brandOf, countPhrase, findBusiness, fold, identity, nameCoverage, nameTokens, sameName, streetKey, websiteHost } from '../../api/report/analysis/matching.ts';
 
 describe('fold', () => {
   it('removes marks, spells out the letters NFKD keeps whole, ignores apostrophes and punctuation', () => {
@@ -135,5 +135,36 @@ describe('names on pages and category words', () => {
   it('provider categories in other languages', () => {
     expect(categoryFromProvider('cafe')?.id).toBe('restaurant');
     expect(categoryFromProvider('Café')?.id).toBe('restaurant');
+  });
+});
+
+// Decision 0235: a chain's other locations are competitors marked "your brand", never dropped as
+// the business's own listing, and never confused with a namesake on its own domain.
+describe('brandOf and a chain\'s shared phone line or website', () => {
+  const own = { name: 'Bean & Leaf Coffee', phone: '(512) 555-0100', website: 'https://www.beanandleaf.com/austin', address: '100 Congress Ave, Austin, TX', point: { latitude: 30.2713, longitude: -97.7426 } };
+  it('a shared phone or website at another street address or further than one spot is another location, not the business', () => {
+    expect(identity({ name: 'B&L Kiosk', phone: '+1 512 555 0100', address: '500 Lamar Blvd, Austin' }, own).same).toBe(false);
+    expect(identity({ name: 'Bean & Leaf Coffee', website: 'https://beanandleaf.com/round-rock', point: { latitude: 30.5083, longitude: -97.6789 } }, own).same).toBe(false);
+    // At the same spot, still the business's own listing.
+    expect(identity({ name: 'B&L', phone: '512-555-0100', address: '100 Congress Avenue' }, own)).toMatchObject({ same: true, by: 'phone' });
+    expect(identity({ name: 'Bean Leaf', website: 'http://beanandleaf.com/' }, own)).toMatchObject({ same: true, by: 'website' });
+  });
+  it('tells the brand by its website domain whatever the name, by a phone line both list, else by the name', () => {
+    expect(brandDomain('https://locations.beanandleaf.com/x')).toBe('beanandleaf.com');
+    expect(brandDomain('https://shop.beanandleaf.co.uk/')).toBe('beanandleaf.co.uk');
+    expect(brandOf(own, { name: 'BeanLeaf Roastery', website: 'https://locations.beanandleaf.com/rr' })).toBe('website');
+    expect(brandOf(own, { name: 'Express Kiosk', phone: '512.555.0100' })).toBe('phone');
+    expect(brandOf(own, { name: 'Bean and Leaf Coffee - Domain', phone: '(512) 555-0301' })).toBe('name');
+    // A namesake with a website of another domain is another business.
+    expect(brandOf(own, { name: 'Bean & Leaf Coffee', website: 'https://beanleafcoffeeco.com' })).toBeNull();
+    expect(brandOf(own, { name: 'Golden Grill' })).toBeNull();
+    // A social page is no brand website: the name decides.
+    expect(brandOf({ name: 'Tacos Lupita', website: 'https://facebook.com/tacoslupita' }, { name: 'Tacos Lupita', website: 'https://facebook.com/tacoslupita2' })).toBe('name');
+  });
+  it('in scripts written without spaces and spaced two ways, and the name the visitor typed', () => {
+    expect(brandOf({ name: '파리바게뜨' }, { name: '파리 바게뜨' })).toBe('name');
+    expect(brandOf({ name: 'Кофе Хауз' }, { name: 'Кофе Хауз' })).toBe('name');
+    expect(brandOf({ name: 'Кофе Хауз' }, { name: 'Шоколадница' })).toBeNull();
+    expect(brandOf({ name: 'BL Coffee Austin', otherNames: ['Bean & Leaf Coffee'] }, { name: 'Bean & Leaf Coffee' })).toBe('name');
   });
 });

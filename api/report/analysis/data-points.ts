@@ -626,7 +626,7 @@ function sentimentBasis(def: DataPointDef, subject: Subject): Pick<DataPoint, 'm
   const r = subject.reviews;
   if (!r || !SENTIMENT_KEYS.has(def.key) || r.sentimentNotMeasured === 0) return {};
   const texts = Object.values(r.languages).reduce((a, b) => a + b, 0);
-  return { measuredOf: { measured: texts - r.sentimentNotMeasured, texts } };
+  return { measuredOf: { measured: texts - r.sentimentNotMeasured, texts, notMeasured: r.notMeasuredTexts } };
 }
 const SENTIMENT_KEYS = new Set(['reviews.sentiment_average', 'reviews.positive_share', 'reviews.negative_share', 'reviews.neutral_share']);
 

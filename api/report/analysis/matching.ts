@@ -222,8 +222,12 @@ export function identity(a: PlaceFacts, b: PlaceFacts, contradictBy: readonly Fa
   const [pa, pb] = [phoneKey(a.phone), phoneKey(b.phone)];
   const [ha, hb] = [websiteHost(a.website), websiteHost(b.website)];
   const [sa, sb] = [streetKey(a.address), streetKey(b.address)];
-  if (pa && pb && pa === pb) return { same: true, by: 'phone' };
-  if (ha && hb && ha === hb) return { same: true, by: 'website' };
+  // A phone line or a website a chain's locations share is not one place where both listings
+  // give street addresses that differ, or points further apart than one spot: that is another
+  // location of the brand (brandOf, decision 0235).
+  const elsewhere = (sa && sb && sa !== sb) || (new Set(contradictBy).has('distance') && a.point && b.point && milesBetween(a.point, b.point) > SAME_SPOT_MILES + (a.pointPrecisionMiles ?? 0) + (b.pointPrecisionMiles ?? 0));
+  if (pa && pb && pa === pb && !elsewhere) return { same: true, by: 'phone' };
+  if (ha && hb && ha === hb && !elsewhere) return { same: true, by: 'website' };
   const named = sameName(a.name, b.name);
   // At one street address, a name whose every word is in the other's is the same business
   // ("すし匠" at the address of "すし匠 オースティン店").
@@ -255,4 +259,29 @@ export function findBusiness<T extends PlaceFacts>(hits: T[], wanted: PlaceFacts
     if (!best || order < best.order || (order === best.order && similarity > best.similarity)) best = { hit, order, similarity };
   }
   return best?.hit ?? null;
+}
+
+/** A website's brand domain: its host without subdomains ("locations.beanandleaf.com" and
+ *  "beanandleaf.com" are one brand; "beanandleaf.co.uk" keeps its "co.uk"). Null where
+ *  `websiteHost` is (no address, a host many businesses share). */
+export function brandDomain(url: string | null | undefined): string | null {
+  const host = websiteHost(url);
+  if (!host) return null;
+  const labels = host.split('.');
+  const keep = labels.length >= 3 && labels.at(-1)!.length === 2 && labels.at(-2)!.length <= 3 ? 3 : 2;
+  return labels.slice(-keep).join('.');
+}
+
+/** How a competitor is another location of the business's brand: its brand website (whatever
+ *  its name says), a phone line both list (a chain's central number), or its name as `sameName`
+ *  matches names. Where both list websites of different domains, a same name is another business
+ *  that happens to share it. Null: an independent competitor. Decision 0235. */
+export type BrandBy = 'website' | 'phone' | 'name';
+export function brandOf(own: PlaceFacts & { otherNames?: string[] }, other: PlaceFacts): BrandBy | null {
+  const [da, db] = [brandDomain(own.website), brandDomain(other.website)];
+  if (da && db && da === db) return 'website';
+  const [pa, pb] = [phoneKey(own.phone), phoneKey(other.phone)];
+  if (pa && pb && pa === pb) return 'phone';
+  if (da && db) return null;
+  return [own.name, ...(own.otherNames ?? [])].some((n) => sameName(n, other.name)) ? 'name' : null;
 }

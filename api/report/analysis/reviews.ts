@@ -2,7 +2,7 @@
 // star distribution, sentiment (in the review's language: English with AFINN-165, nine more with
 // lexicons of our own, others and texts whose language is not told not measured; see language.ts), owner
 // responses and recurring themes come from the reviews the provider gives.
-import type { Review } from '../types.ts';
+import type { Review, UnmeasuredText } from '../types.ts';
 import { detectLanguage, sentimentIn } from './language.ts';
 import { countPhrase, fold } from './matching.ts';
 
@@ -162,6 +162,8 @@ export interface ReviewAnalysis {
   sentimentNotMeasured: number;
   /** Those texts by language ("unknown" when it could not be told). */
   notMeasuredLanguages: Record<string, number>;
+  /** Each of those texts' language and stars, so a share can say what it was not read from. */
+  notMeasuredTexts: UnmeasuredText[];
 }
 
 /** English sentiment (AFINN-165) of a text. */
@@ -198,7 +200,12 @@ export function analyseReviews(reviews: Review[], options: { now: Date; complete
   });
   const notMeasuredLanguages: Record<string, number> = {};
   const measured = new Set(sentiments.map((s) => s.review));
-  for (const t of texts) if (!measured.has(t.review)) notMeasuredLanguages[t.written ?? 'unknown'] = (notMeasuredLanguages[t.written ?? 'unknown'] ?? 0) + 1;
+  const notMeasuredTexts: UnmeasuredText[] = [];
+  for (const t of texts) {
+    if (measured.has(t.review)) continue;
+    notMeasuredLanguages[t.written ?? 'unknown'] = (notMeasuredLanguages[t.written ?? 'unknown'] ?? 0) + 1;
+    notMeasuredTexts.push({ language: t.written ?? 'unknown', rating: t.review.rating });
+  }
   const pos = sentiments.filter((s) => s.score > 0).length;
   const neg = sentiments.filter((s) => s.score < 0).length;
 
@@ -262,6 +269,7 @@ export function analyseReviews(reviews: Review[], options: { now: Date; complete
     languages,
     sentimentNotMeasured: texts.length - sentiments.length,
     notMeasuredLanguages,
+    notMeasuredTexts,
     monthlyVelocity: n ? Math.round((last365 / 12) * 100) / 100 : null,
     velocityTrend: last90 + previous90 > 0 ? Math.round(((last90 - previous90) / Math.max(1, previous90)) * 100) / 100 : null,
     positiveThemes: ranked(positive),

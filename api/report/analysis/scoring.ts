@@ -7,6 +7,7 @@ import { COVERAGE_FLOOR, round, SCORE_KEYS, SCORE_MAX, SCORE_MIN } from '../../.
 import type { AbsentBecause, DataPoint, Recommendation, ScoreBreakdown, ScoreKey, ScorePart, Scores } from '../types.ts';
 import { dataPointDef, normalise } from './data-points.ts';
 import { isSampleSiteUrl } from './sample-sites.ts';
+import { languageName } from './language.ts';
 
 /** How a sample business's homepage address reads: what it is, not the long address on the server
  *  that makes it up (which, in a white-label report, would be ours). */
@@ -79,6 +80,32 @@ export function excerptFactor(points: DataPoint[]): { factor: number; excerpts: 
   return { factor: Math.floor(factor * 100) / 100, excerpts: n.value };
 }
 
+const list = (items: string[]) => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+
+/** The stars of texts not measured: "1-star", "both 1-star", "all 5-star", "rated 1, 2 and 4 stars". */
+function starsOf(ratings: number[]): string {
+  const stars = ratings.map((r) => Math.min(5, Math.max(1, Math.round(r)))).sort((a, b) => a - b);
+  if (stars.every((n) => n === stars[0])) return `${stars.length === 1 ? '' : stars.length === 2 ? 'both ' : 'all '}${stars[0]}-star`;
+  return `rated ${list(stars.map(String))} stars`;
+}
+
+/** The base of a share read from some of the review texts only: "of the 3 reviews we could
+ *  measure; 2 more in Polish and Japanese (both 1-star) not measured". Null when every text was
+ *  measured (the share's base is then the reviews read). Every surface that shows such a share
+ *  gives it this base (issue 46). */
+export function shareBase(point: DataPoint): string | null {
+  const m = point.measuredOf;
+  if (!m || m.measured >= m.texts) return null;
+  const left = m.texts - m.measured;
+  const head = `of the ${m.measured} review${m.measured === 1 ? '' : 's'} we could measure`;
+  const texts = m.notMeasured ?? [];
+  if (texts.length !== left) return `${head}; ${left} more not measured`;
+  const named = [...new Set(texts.filter((t) => t.language !== 'unknown').map((t) => languageName(t.language)))];
+  const untold = texts.some((t) => t.language === 'unknown');
+  const languages = named.length === 0 ? `in ${left === 1 ? 'a language' : 'languages'} we could not tell` : `in ${list([...named, ...(untold ? ['a language we could not tell'] : [])])}`;
+  return `${head}; ${left} more ${languages} (${starsOf(texts.map((t) => t.rating))}) not measured`;
+}
+
 /** How one score was computed from the data points of one place. */
 export function breakdownOf(points: DataPoint[], key: ScoreKey): ScoreBreakdown {
   const rows: Array<{ point: DataPoint; weight: number; normalised: number | null; source: ScorePart['source']; note?: string }> = [];
@@ -90,7 +117,8 @@ export function breakdownOf(points: DataPoint[], key: ScoreKey): ScoreBreakdown 
     const fromExcerpts = excerpts.excerpts !== null && point.key in EXCERPT_SWING;
     // Floored to hundredths, and never 0: a point read from excerpts still counts a little.
     const weight = fromExcerpts ? Math.max(0.01, round(def.weight * excerpts.factor, 2)) : def.weight;
-    const note = fromExcerpts ? `from ${excerpts.excerpts} review${excerpts.excerpts === 1 ? '' : 's'} read` : undefined;
+    // A share read from some of the texts says so, rather than the number of reviews read.
+    const note = shareBase(point) ?? (fromExcerpts ? `from ${excerpts.excerpts} review${excerpts.excerpts === 1 ? '' : 's'} read` : undefined);
     rows.push({ point, weight, source: def.source, normalised: point.status === 'measured' ? round(normalise(def.norm, point.value), 4) : null, ...(note ? { note } : {}) });
   }
   const totalWeight = rows.filter((r) => r.point.status !== 'not_applicable').reduce((s, r) => s + r.weight, 0);
@@ -153,6 +181,14 @@ export function overallBasis(all: Array<Record<ScoreKey, number | null>>): Score
  *  overall ("Not enough data") come after every row that has one, sharing the last rank. */
 export function ranks(overalls: Array<number | null>): number[] {
   const numbers = overalls.filter((o): o is number => o !== null);
+  return overalls.map((o) => (o === null ? numbers.length + 1 : numbers.filter((n) => n > o).length + 1));
+}
+
+/** `ranks` among the rows `counted` only (a brand's other locations left out, decision 0235):
+ *  the counted rows with a higher overall, plus one. A row not counted gets the place it would
+ *  take among them, so the tables list it in order, and shows no rank of its own. */
+export function ranksAmong(overalls: Array<number | null>, counted: boolean[]): number[] {
+  const numbers = overalls.filter((o, i): o is number => o !== null && counted[i] !== false);
   return overalls.map((o) => (o === null ? numbers.length + 1 : numbers.filter((n) => n > o).length + 1));
 }
 
@@ -223,8 +259,12 @@ export const PREMISES: Record<string, (own: Map<string, DataPoint>, competitors:
   'reviews.negative_share': (o) => (numberOf(o, 'reviews.negative_share') ?? 0) > 0,
 };
 
-/** What a figure read from some texts only was read from: " (3 reviews measured, 2 not)". */
-const basis = (p: DataPoint) => (p.measuredOf ? ` (${p.measuredOf.measured} review${p.measuredOf.measured === 1 ? '' : 's'} measured, ${p.measuredOf.texts - p.measuredOf.measured} not)` : '');
+/** What a figure read from some texts only was read from: " (of the 3 reviews we could measure;
+ *  2 more in Polish and Japanese (both 1-star) not measured)". */
+const basis = (p: DataPoint) => {
+  const base = shareBase(p);
+  return base ? ` (${base})` : '';
+};
 
 /** Points measured at their worst because of one fact are one action: the fact's. */
 const ABSENT_LEVER: Record<AbsentBecause, string> = { site_down: 'site.reachable', no_site: 'site.create', not_listed: 'listing.claim', no_reviews: 'reviews.ask' };

@@ -1,6 +1,6 @@
 // Names and formats every rendering of a report shares (PNG, PDF, e-mail, online page).
 import { BAND_LABELS, isMarket, MIN_MARKET_COMPETITORS, NO_MARKET, NOT_ENOUGH_DATA, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE, SCORE_KEYS, SCORE_LABELS, scoreBand, type ScoreBand } from '../../../common/constants.ts';
-import { OVERALL_WEIGHTS, overallBasis, rawValue } from '../analysis/scoring.ts';
+import { OVERALL_WEIGHTS, overallBasis, rawValue, shareBase } from '../analysis/scoring.ts';
 import type { AnalysedPlace, DataPoint, Recommendation, ReportData, ScoreKey } from '../types.ts';
 
 export { BAND_LABELS, SCORE_KEYS, SCORE_LABELS };
@@ -89,7 +89,11 @@ export const SCORE_ABOUT: Record<ScoreKey, { means: string; matters: string }> =
 };
 export const fmtDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
-export const fmtValue = (point: DataPoint): string => rawValue(point);
+/** A data point's value as a table prints it; a share read from some texts only, with its base. */
+export const fmtValue = (point: DataPoint): string => {
+  const base = point.status === 'measured' ? shareBase(point) : null;
+  return base ? `${rawValue(point)} ${base}` : rawValue(point);
+};
 
 /** Places in rank order (the business among them), as the competitor tables show them. */
 export function ranked(data: ReportData) {
@@ -151,17 +155,39 @@ export function marketOn(data: ReportData, key: ScoreKey | 'overall') {
   const lead = leader && data.competitors.length > 0 ? { name: leader.p.place.name, score: leader.s, isYou: leader.p.isMainBusiness } : null;
   return { you, median, leader: lead, position, scoredCount: scored.length };
 }
-export const marketSize = (data: ReportData) => data.competitors.length + 1;
+/** The places the rank compares: the business and its competitors, less its brand's other
+ *  locations unless they count (decision 0235). */
+export const marketSize = (data: ReportData) => data.competitors.filter((c) => !outOfRank(c, data)).length + 1;
+/** A competitor that is another location of the business's brand and is left out of the rank. */
+const outOfRank = (p: AnalysedPlace, data?: ReportData) => Boolean(p.brand && data?.branches && !data.branches.counted);
+
+/** The mark of a competitor that is another location of the business's brand. */
+export const YOUR_BRAND = 'your brand';
+/** A place's name as the competitor tables write it: "(you)" for the business, "(your brand)" for
+ *  its other locations. */
+export const rowName = (p: AnalysedPlace) => `${p.place.name}${p.isMainBusiness ? ' (you)' : p.brand ? ` (${YOUR_BRAND})` : ''}`;
+
+/** The sentence every surface gives a report whose competitors include the brand's other
+ *  locations: how many, that they stay listed, and whether the rank counts them. Null without. */
+export function branchesText(data: ReportData): string | null {
+  const b = data.branches;
+  if (!b) return null;
+  const n = data.competitors.length;
+  const head = `${b.count} of the ${n} competitors ${b.count === 1 ? 'is another location' : 'are other locations'} of your brand, marked "${YOUR_BRAND}".`;
+  if (b.counted) return `${head} ${b.why === 'chosen' ? 'They count in your rank, as chosen for this business.' : `They count in your rank: without them fewer than ${MIN_MARKET_COMPETITORS} independent competitors are left.`}`;
+  const independents = n - b.count;
+  return `${head} Your rank is among the ${independents} independent competitor${independents === 1 ? '' : 's'} first; ${b.count === 1 ? 'it is' : 'they are'} listed without a rank.`;
+}
 
 /** What a place without an overall score ("Not enough data") shows for its rank: ranks compare
  *  overall scores only, so it is listed after the ranked places, without a number. */
 export const NOT_RANKED = 'Not ranked';
 /** "#3", or null for a place without an overall score or in a report without a market. */
-export const rankNo = (p: AnalysedPlace, data?: ReportData) => (p.scores.overall === null || (data && !hasMarket(data)) ? null : `#${p.rank}`);
+export const rankNo = (p: AnalysedPlace, data?: ReportData) => (p.scores.overall === null || (data && !hasMarket(data)) || outOfRank(p, data) ? null : `#${p.rank}`);
 /** "#3 of 10", "Not ranked", or "No market" when there are too few competitors for a rank. */
 export const rankOf = (p: AnalysedPlace, data: ReportData) => (!hasMarket(data) ? NO_MARKET : p.scores.overall === null ? NOT_RANKED : `#${p.rank} of ${marketSize(data)}`);
 /** The business's rank for an API or a card: null without a market or an overall score. */
-export const rankValue = (p: AnalysedPlace, data: ReportData) => (!hasMarket(data) || p.scores.overall === null ? null : p.rank);
+export const rankValue = (p: AnalysedPlace, data: ReportData) => (!hasMarket(data) || p.scores.overall === null || outOfRank(p, data) ? null : p.rank);
 
 /** Where the served methodology page lives (generated from docs/methodology.md at build time). */
 export const METHODOLOGY_PATH = '/methodology';

@@ -23,6 +23,8 @@ import { withFontFallback } from './pdf-fallback.ts';
 import {
   BAND_COLOURS,
   BAND_LABELS,
+  branchesText,
+  rowName,
   BAND_RANGES,
   bandColour,
   bandLabel,
@@ -298,11 +300,13 @@ function market(doc: Doc, root: Struct, data: ReportData) {
   heading(doc, sect, 'How you compare', 240, 'H1');
   para(doc, sect, hasMarket(data) ? `Overall scores of the ${marketSize(data)} businesses compared, in rank order. Your row is outlined.` : `${noMarketText(data)} Your row is outlined.`, { colour: INK3 });
   const rows = ranked(data);
-  const items = rows.map((p) => ({ label: `${rankNo(p, data) ?? '–'}  ${p.place.name}${p.isMainBusiness ? ' (you)' : ''}`, score: p.scores.overall as number | null, strong: p.isMainBusiness }));
+  const brands = branchesText(data);
+  if (brands) para(doc, sect, brands, { colour: INK3 });
+  const items = rows.map((p) => ({ label: `${rankNo(p, data) ?? '–'}  ${rowName(p)}`, score: p.scores.overall as number | null, strong: p.isMainBusiness }));
   ensureSpace(doc, barHeights(doc, items, 190, 18).reduce((a, b) => a + b, 0) + 4);
   const top = doc.y + 4;
   let bottom = top;
-  figure(doc, sect, `Bar chart of overall scores: ${rows.map((p) => `${rankNo(p, data) ?? (hasMarket(data) ? NOT_RANKED : '')} ${p.place.name} ${fmtScore(p.scores.overall)}`).join('; ')}.`, () => {
+  figure(doc, sect, `Bar chart of overall scores: ${rows.map((p) => `${rankNo(p, data) ?? (p.brand ? '' : hasMarket(data) ? NOT_RANKED : '')} ${rowName(p)} ${fmtScore(p.scores.overall)}`).join('; ')}.`, () => {
     bottom = bars(doc, items, MARGIN, top, CONTENT_WIDTH, 190, 18);
   });
   doc.y = bottom + 16;
@@ -329,7 +333,7 @@ function market(doc: Doc, root: Struct, data: ReportData) {
       bold: p.isMainBusiness,
       cells: [
         rankNo(p, data) ?? '–',
-        p.isMainBusiness ? `${p.place.name} (you)` : p.place.name,
+        rowName(p),
         p.isMainBusiness ? '-' : p.place.distanceMiles.toFixed(2),
         p.place.rating === null ? 'n/a' : p.place.rating.toFixed(1),
         p.place.reviewCount === null ? 'n/a' : String(p.place.reviewCount),

@@ -1,7 +1,8 @@
 // The report's executive summary in plain sentences, shared by the PDF and the online report.
-import type { ReportData, ScoreKey } from '../types.ts';
+import { shareBase } from '../analysis/scoring.ts';
+import type { AnalysedPlace, ReportData, ScoreKey } from '../types.ts';
 import { breakdownOf, coverageText } from './breakdown.ts';
-import { bandLabel, fmtScore, hasMarket, marketOn, marketSize, NO_MARKET, noMarketText, NOT_ENOUGH_DATA, notFoundText, overallWeightsText, ranked, rankNo, rankOf, SCORE_KEYS, SCORE_LABELS, scoreText } from './labels.ts';
+import { bandLabel, branchesText, rowName, fmtScore, hasMarket, marketOn, marketSize, NO_MARKET, noMarketText, NOT_ENOUGH_DATA, notFoundText, overallWeightsText, ranked, rankNo, rankOf, SCORE_KEYS, SCORE_LABELS, scoreText } from './labels.ts';
 import { fmtSolv, solvCell, visibilityLine, visibilityView } from './visibility.ts';
 import { websiteSentence, websiteStatus } from './website-state.ts';
 
@@ -23,6 +24,8 @@ export function findings(data: ReportData): string[] {
         ? `Your overall score is ${o.you.toFixed(2)}${headToHead(data, o.you)}.`
         : `You rank #${b.rank} of ${marketSize(data)} with an overall ${o.you.toFixed(2)}. The market median is ${o.median?.toFixed(2) ?? 'not known'}${o.leader && !o.leader.isYou ? `, and the leader, ${o.leader.name}, has ${o.leader.score.toFixed(2)}` : ', and you lead the market'}.`,
   );
+  const brands = branchesText(data);
+  if (brands) out.push(brands);
   const scored = SCORE_KEYS.map((k) => ({ k, s: b.scores[k] as number | null })).filter((x): x is { k: ScoreKey; s: number } => x.s !== null);
   const best = scored.length ? scored.reduce((a, x) => (x.s > a.s ? x : a)) : null;
   const worst = scored.length ? scored.reduce((a, x) => (x.s < a.s ? x : a)) : null;
@@ -76,9 +79,9 @@ function reviewLanguagesLine(d: ReportData): string | null {
   const languages = point('reviews.languages');
   if (!languages || languages.status !== 'measured' || typeof languages.value !== 'string') return null;
   const [pos, neu, neg] = ['reviews.positive_share', 'reviews.neutral_share', 'reviews.negative_share'].map(point);
-  const basis = pos?.measuredOf;
+  const base = pos ? shareBase(pos) : null;
   const shares = [pos, neu, neg].every((p) => p?.status === 'measured' && typeof p.value === 'number')
-    ? `sentiment ${basis ? `of the ${basis.measured} measured (${basis.texts - basis.measured} not measured)` : '(all measured)'}: ${pos!.value}% positive, ${neu!.value}% neutral, ${neg!.value}% negative`
+    ? `sentiment ${base ? '' : '(all measured)'}: ${pos!.value}% positive, ${neu!.value}% neutral, ${neg!.value}% negative${base ? ` ${base}` : ''}`.replace('sentiment :', 'sentiment:')
     : 'sentiment not measured (no text in a language it is measured in)';
   return `  Review languages       ${languages.value} · ${shares}`;
 }
@@ -86,6 +89,11 @@ function reviewLanguagesLine(d: ReportData): string | null {
 export function reportLines(d: ReportData): string[] {
   const b = d.business;
   const pad = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s.padEnd(n));
+  // A long name is cut, never its "(you)" or "(your brand)".
+  const named = (p: AnalysedPlace, n: number) => {
+    const mark = rowName(p).slice(p.place.name.length);
+    return `${pad(p.place.name, n - mark.length).trimEnd()}${mark}`.padEnd(n);
+  };
   const independent = b.dataPoints.filter((p) => p.status === 'measured' && !p.derived).length;
   const unknown = b.dataPoints.filter((p) => p.status === 'unknown').length;
   return [
@@ -93,6 +101,7 @@ export function reportLines(d: ReportData): string[] {
     ...(notFoundText(d) ? [notFoundText(d)!] : []),
     `Overall ${fmtScore(b.scores.overall)} · rank ${rankOf(b, d)} · market share ${!hasMarket(d) ? NO_MARKET : b.scores.marketSharePercent === null ? NOT_ENOUGH_DATA : `${b.scores.marketSharePercent.toFixed(2)}%`}`,
     ...(noMarketText(d) ? [noMarketText(d)!] : []),
+    ...(branchesText(d) ? [branchesText(d)!] : []),
     ...SCORE_KEYS.map((k) => `  ${SCORE_LABELS[k].padEnd(22)} ${scoreText(d, k, b.scores[k])}`),
     `  Data points            ${b.dataPoints.length} (${independent} independent measured, ${unknown} unknown)`,
     ...(visibilityLine(d) ? [visibilityLine(d)!] : []),
@@ -100,7 +109,7 @@ export function reportLines(d: ReportData): string[] {
     overallWeightsText(d),
     '',
     'Rank  Business                          Miles  Website                     SoLV     Overall',
-    ...ranked(d).map((p) => `${(rankNo(p, d) ?? '–').padEnd(5)} ${pad(p.place.name + (p.isMainBusiness ? ' (you)' : ''), 33)} ${p.place.distanceMiles.toFixed(2).padStart(5)}  ${websiteStatus(p, d).padEnd(26)} ${solvCell(p).padStart(7)}  ${fmtScore(p.scores.overall)}`),
+    ...ranked(d).map((p) => `${(rankNo(p, d) ?? '–').padEnd(5)} ${named(p, 33)} ${p.place.distanceMiles.toFixed(2).padStart(5)}  ${websiteStatus(p, d).padEnd(26)} ${solvCell(p).padStart(7)}  ${fmtScore(p.scores.overall)}`),
     '',
     'Recommendations',
     ...d.recommendations.map((r, i) => `  ${i + 1}. ${r.title} (+${r.gain.toFixed(2)} ${SCORE_LABELS[r.score]})`),

@@ -4,9 +4,12 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppContext } from '../../context.ts';
 import { BUSINESS_PAGE, listBusinesses } from '../../services/businesses.ts';
 import { businessJsonForUser, TREND_DAYS } from '../../services/dashboard.ts';
-import { jsonContent, NO_STORE, pathId, problems, rawJson, scope, type V1Env } from './common.ts';
+import { createMiddleware } from 'hono/factory';
+import { jsonContent, NO_STORE, pathId, problems, rawJson, scope, validPathId, type V1Env } from './common.ts';
 import { VISIBILITY_PAGE, visibilityHistory } from '../../services/visibility-history.ts';
-import { businessDetailSchema, businessPageSchema, historySchema, visibilityPageSchema } from './schemas.ts';
+import { businessDetailSchema, businessPageSchema, historySchema, rankSettingsResultSchema, visibilityPageSchema } from './schemas.ts';
+import { rankSettingsSchema } from '../../../common/schemas/rank-settings.ts';
+import { setRankWithBranches } from '../../services/rank-settings.ts';
 
 const businessId = pathId('businessId', 'A business id from the list.');
 
@@ -69,6 +72,29 @@ const visibility = createRoute({
   responses: { 200: jsonContent(visibilityPageSchema, 'A page of scans.'), ...problems(400, 404) },
 });
 
+/** The business is checked against the key's owner before the body is read: another account's
+ *  id is 404 whatever the body says. */
+const ownBusiness = (ctx: AppContext) =>
+  createMiddleware<V1Env>(async (c, next) => {
+    await businessJsonForUser({ ctx, userId: c.get('caller').userId, businessId: validPathId(businessId, c, 'businessId') });
+    await next();
+  });
+
+const settingsRoute = (ctx: AppContext) => createRoute({
+  method: 'put',
+  path: '/businesses/{businessId}/settings',
+  operationId: 'setBusinessSettings',
+  tags: ['Businesses'],
+  summary: 'Set the rank settings',
+  description: 'Whether the business\'s rank counts the competitors that are other locations of its brand (same name, brand website or phone line). By default it does not: the business ranks against independent competitors first, and its brand\'s locations stay listed, marked as its brand. Applies to the dashboard at once and to reports from the next analysis.',
+  middleware: [scope('businesses:write'), ownBusiness(ctx)] as const,
+  request: {
+    params: businessId,
+    body: { required: true, content: { 'application/json': { schema: rankSettingsSchema.openapi({ example: { rankWithBranches: true } }) } } },
+  },
+  responses: { 200: jsonContent(rankSettingsResultSchema, 'The settings now in force.'), ...problems(400, 404) },
+});
+
 export function businessRoutes(ctx: AppContext) {
   return new OpenAPIHono<V1Env>()
     .openapi(list, async (c) => {
@@ -84,6 +110,10 @@ export function businessRoutes(ctx: AppContext) {
       const id = c.req.valid('param').businessId;
       const { history: rows } = await businessJsonForUser({ ctx, userId: c.get('caller').userId, businessId: id });
       return rawJson(c, `{"businessId":${JSON.stringify(id)},"days":${TREND_DAYS},"history":${rows}}`);
+    })
+    .openapi(settingsRoute(ctx), async (c) => {
+      const id = c.req.valid('param').businessId;
+      return c.json(await setRankWithBranches(ctx, id, c.req.valid('json').rankWithBranches), 200, NO_STORE);
     })
     .openapi(visibility, async (c) => {
       const { cursor, limit } = c.req.valid('query');

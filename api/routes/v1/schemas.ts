@@ -88,6 +88,7 @@ export const businessDetailSchema = z
         updatedAt: z.number().describe('Milliseconds since the epoch.'),
         sampleData: z.boolean().describe('Made from offline sample data: example figures, not real listings.'),
         visibilityKeywords: z.array(z.string()).describe('Keywords chosen for the local visibility grid, searched before the category\'s defaults; empty = the defaults.'),
+        rankWithBranches: z.boolean().describe('Whether the rank counts the competitors that are other locations of the business\'s brand (PUT /businesses/{businessId}/settings); false by default.'),
       })
       .describe('The business.'),
     competitors: z.array(
@@ -100,6 +101,7 @@ export const businessDetailSchema = z
         rating: z.number().nullable().describe('Its average review rating, 1 to 5, if it has reviews.'),
         reviewCount: z.number().nullable().describe('How many reviews it has, if known.'),
         distanceFromBusiness: z.number().nullable().describe('Miles from the business, if located.'),
+        yourBrand: z.enum(['website', 'phone', 'name']).nullable().describe('Another location of the business\'s brand, and what told it (its brand website, a phone line both list, its name); null for an independent competitor.'),
       }),
     ).describe('The nearby competitors the latest analysis compared.'),
     metrics: z.array(
@@ -109,12 +111,20 @@ export const businessDetailSchema = z
         competitorId: z.string().nullable().describe("The competitor this row scores; null for the business's own row."),
         isMainBusiness: z.boolean().describe("True for the business's own row."),
         ...scores,
+        yourBrand: z.enum(['website', 'phone', 'name']).nullable().describe('Another location of the business\'s brand (see competitors); null otherwise.'),
         reportedAt: z.number().nullable().describe('Milliseconds since the epoch.'),
       }),
     ).describe('The latest analysis: one row for the business and one per competitor.'),
     visibility: visibilitySchema.nullable().describe('The latest analysis\'s local visibility grid; null before the first analysis that scanned one.'),
   })
   .openapi('BusinessDetail');
+
+export const rankSettingsResultSchema = z
+  .object({
+    businessId: z.string().describe('The business.'),
+    rankWithBranches: z.boolean().describe('Whether its rank counts the competitors that are other locations of its brand.'),
+  })
+  .openapi('RankSettings');
 
 export const historySchema = z
   .object({
@@ -179,7 +189,14 @@ export const reportSchema = z
         category: z.string().describe('The business category the competitors were found in (e.g. "dentist").'),
         scores: reportScores,
         rank: z.number().int().nullable().describe("The business's rank by overall score among the compared businesses (1 is best); null when it has no overall score, or without a market: a rank needs at least 3 competitors within the radius."),
-        rankOf: z.number().int().nullable().describe('How many businesses were ranked (the business and its competitors); null without a market (fewer than 3 competitors).'),
+        rankOf: z.number().int().nullable().describe('How many businesses were ranked (the business and its competitors, less other locations of its brand unless they count); null without a market (fewer than 3 competitors).'),
+        branches: z
+          .object({
+            count: z.number().int().describe('How many competitors are other locations of the business\'s brand (same name, brand website or phone line).'),
+            countedInRank: z.boolean().describe('Whether the rank counts them: false by default (ranked against independent competitors first), true when the owner chose it (PUT /businesses/{businessId}/settings) or when without them fewer than 3 competitors are left.'),
+          })
+          .nullable()
+          .describe('Other locations of the business\'s brand among the competitors; null when there are none.'),
         competitors: z.array(
           z.object({
             name: z.string().describe("The competitor's name as listed."),
@@ -189,7 +206,8 @@ export const reportSchema = z
             reviewCount: z.number().nullable().describe('How many reviews it has, if known.'),
             distanceMiles: z.number().describe('Miles from the business.'),
             scores: reportScores,
-            rank: z.number().int().nullable().describe('Its rank by overall score (1 is best); null when it has no overall score, or without a market (fewer than 3 competitors).'),
+            rank: z.number().int().nullable().describe('Its rank by overall score (1 is best); null when it has no overall score, without a market (fewer than 3 competitors), or for another location of the business\'s brand left out of the rank.'),
+            yourBrand: z.boolean().describe('Another location of the business\'s brand ("your brand"): same name, brand website or phone line.'),
           }),
         ).describe('The nearby competitors compared, nearest first.'),
         recommendations: z

@@ -22,6 +22,8 @@ export interface MetricRow {
   /** Share of Local Voice (percent) of the run; null when the grid was not measured. */
   localVoiceShare?: Num;
   reportedAt?: Num;
+  /** Another location of the business's brand: what told it ('website', 'phone', 'name'). */
+  yourBrand?: string | null;
 }
 
 export interface CompetitorRow {
@@ -33,13 +35,15 @@ export interface CompetitorRow {
   rating?: Num;
   reviewCount?: Num;
   distanceFromBusiness?: Num;
+  /** Another location of the business's brand: what told it ('website', 'phone', 'name'). */
+  yourBrand?: string | null;
 }
 
 export interface DashboardResponse {
   access?: { trends?: boolean; earlyWarning?: boolean };
   /** Days between the scheduled re-analyses (the REANALYSIS_INTERVAL_DAYS setting). */
   reanalysisDays?: Num;
-  business: { id: string; company: string; city: string; state: string; website?: string | null; category?: string | null; sampleData?: boolean; visibilityKeywords?: string[] };
+  business: { id: string; company: string; city: string; state: string; website?: string | null; category?: string | null; sampleData?: boolean; visibilityKeywords?: string[]; rankWithBranches?: boolean };
   competitors: CompetitorRow[];
   metrics: MetricRow[];
   history?: MetricRow[];
@@ -141,6 +145,9 @@ export interface DashboardView {
   total: number;
   /** Competitors in the latest run: a rank and a share need a market (decision 0216). */
   hasMarket: boolean;
+  /** Other locations of the business's brand among them, and whether the rank counts them
+   *  (decision 0235); null without any. */
+  branches: Branches | null;
   overallDelta: number | null;
   /** The snapshot the deltas compare with. */
   previousAt: number | null;
@@ -164,11 +171,26 @@ export interface DashboardView {
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
+export interface Branches {
+  count: number;
+  counted: boolean;
+  /** chosen: the owner's setting; too_few: without them fewer than a market's competitors are left. */
+  why: 'default' | 'chosen' | 'too_few';
+}
+
+/** Whether the rank counts the brand's other locations: the owner's choice, else not unless
+ *  fewer than a market's competitors would be left (the report's rule, api/report/analyse.ts). */
+export function branchesOf(competitorCount: number, brandCount: number, chosen: boolean): Branches | null {
+  if (brandCount === 0) return null;
+  if (chosen) return { count: brandCount, counted: true, why: 'chosen' };
+  if (isMarket(competitorCount) && !isMarket(competitorCount - brandCount)) return { count: brandCount, counted: true, why: 'too_few' };
+  return { count: brandCount, counted: false, why: 'default' };
+}
+
 export function buildDashboard(res: DashboardResponse): DashboardView {
   const metrics = Array.isArray(res.metrics) ? res.metrics : [];
   const main = metrics.find(isMain);
   const scores = main ? scoresOf(main) : scoresOf({});
-  const all = metrics.map(scoresOf);
   const trend = (Array.isArray(res.history) ? res.history : [])
     .map((h) => ({ at: timeOf(h.reportedAt), ...scoresOf(h) }))
     .filter((p): p is TrendPoint => p.at !== null)
@@ -190,9 +212,13 @@ export function buildDashboard(res: DashboardResponse): DashboardView {
     : null;
 
   const byCompetitor = new Map(metrics.filter((m) => m.competitorId).map((m) => [m.competitorId!, scoresOf(m)]));
-  const overallAll = all.map((s) => s.overall).filter((v): v is number => v !== null);
   // No rank without a market: fewer than MIN_MARKET_COMPETITORS competitors in the latest run.
   const market = isMarket(Math.max(0, metrics.length - 1));
+  const brandIds = new Set(metrics.filter((m) => m.competitorId && m.yourBrand).map((m) => m.competitorId!));
+  const branches = branchesOf(Math.max(0, metrics.length - 1), brandIds.size, res.business.rankWithBranches === true);
+  // The rows the ranks compare: the brand's other locations only where they count.
+  const ranked = metrics.filter((m) => !(m.competitorId && brandIds.has(m.competitorId) && branches && !branches.counted)).map(scoresOf);
+  const overallAll = ranked.map((s) => s.overall).filter((v): v is number => v !== null);
   const marketRankOf = (v: number, among: number[]) => (market ? marketRank(v, among) : null);
   const competitors = (Array.isArray(res.competitors) ? res.competitors : []).slice(0, DASHBOARD_COMPETITOR_LIMIT).map((c): CompetitorView => {
     const s = byCompetitor.get(c.id) ?? null;
@@ -202,7 +228,8 @@ export function buildDashboard(res: DashboardResponse): DashboardView {
       reviewCount: num(c.reviewCount),
       distance: num(c.distanceFromBusiness),
       scores: s,
-      rank: s && s.overall !== null ? marketRankOf(s.overall, overallAll) : null,
+      yourBrand: brandIds.has(c.id) ? (c.yourBrand ?? 'name') : null,
+      rank: s && s.overall !== null && !(brandIds.has(c.id) && !branches?.counted) ? marketRankOf(s.overall, overallAll) : null,
     };
   });
 
@@ -223,22 +250,25 @@ export function buildDashboard(res: DashboardResponse): DashboardView {
     siteReachable: reachable === null || reachable === undefined ? null : reachable === true || reachable === 1,
     siteState: siteStateOf(self?.siteState),
   };
-  const byRank = (a: CompetitorView, b: CompetitorView) => (a.rank ?? Infinity) - (b.rank ?? Infinity) || Number(Boolean(b.isYou)) - Number(Boolean(a.isYou));
+  // A brand location left out of the rank sits where its overall places it, without a number.
+  const order = (c: CompetitorView) => c.rank ?? (c.scores?.overall != null ? marketRank(c.scores.overall, overallAll) - 0.5 : Infinity);
+  const byRank = (a: CompetitorView, b: CompetitorView) => order(a) - order(b) || Number(Boolean(b.isYou)) - Number(Boolean(a.isYou));
 
   return {
     business: res.business,
     analysed: Boolean(main),
     scores,
     overallRank,
-    total: Math.max(1, metrics.length),
+    total: Math.max(1, ranked.length),
     hasMarket: market,
+    branches,
     overallDelta: delta('overall'),
     previousAt: previous?.at ?? null,
     latestAt: latest?.at ?? timeOf(main?.reportedAt),
     cards: SCORE_KEYS.map((key) => ({
       key,
       score: scores[key],
-      rank: scores[key] === null ? null : marketRankOf(scores[key]!, all.map((s) => s[key]).filter((v): v is number => v !== null)),
+      rank: scores[key] === null ? null : marketRankOf(scores[key]!, ranked.map((s) => s[key]).filter((v): v is number => v !== null)),
       delta: delta(key),
       percent: key === 'marketShare' ? scores.marketSharePercent : null,
     })),

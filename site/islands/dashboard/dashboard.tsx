@@ -12,7 +12,7 @@ import { lockAfterRefusal, screenAccess, type PlanLock } from '../../lib/plan-ac
 import { STORAGE_PREFIX } from '../../lib/session.ts';
 import type { DashboardBusiness } from '../../../api/services/dashboard.ts';
 import { SITE_STATE_LABELS } from '../../../api/report/render/website-state.ts';
-import { buildDashboard, errorStateOf, fmtDate, fmtDelta, fmtScore, type CompetitorView, type DashboardError, type DashboardResponse, type DashboardView } from './dashboard-data.ts';
+import { buildDashboard, errorStateOf, type Branches, fmtDate, fmtDelta, fmtScore, type CompetitorView, type DashboardError, type DashboardResponse, type DashboardView } from './dashboard-data.ts';
 import DashboardSkeleton from './dashboard-skeleton.tsx';
 import { ErrorState, UpgradeOffer } from './dashboard-states.tsx';
 import PortfolioView from './portfolio.tsx';
@@ -21,7 +21,7 @@ import { TrendHistory } from './trend-chart.tsx';
 import VisibilityCard from './visibility-card.tsx';
 import './dashboard.css';
 
-type State = { status: 'loading' } | { status: 'ready'; view: DashboardView; businesses: DashboardBusiness[] } | { status: 'error'; kind: DashboardError } | { status: 'upgrade'; access: PlanLock } | { status: 'portfolio' };
+type State = { status: 'loading' } | { status: 'ready'; view: DashboardView; businesses: DashboardBusiness[]; res: DashboardResponse } | { status: 'error'; kind: DashboardError } | { status: 'upgrade'; access: PlanLock } | { status: 'portfolio' };
 
 const TREND_DAYS = 90;
 /** The business the viewer looked at last: /dashboard opens it (logout wipes it with the rest). */
@@ -52,7 +52,7 @@ function loadDashboard(id: string | null, setState: (s: State) => void) {
     .then(async (res) => {
       const view = buildDashboard(res);
       if (view.analysed) storage((s) => s.setItem(LAST_VIEWED_KEY, view.business.id));
-      setState(view.analysed ? { status: 'ready', view, businesses: await businesses } : { status: 'error', kind: 'not-found' });
+      setState(view.analysed ? { status: 'ready', view, businesses: await businesses, res } : { status: 'error', kind: 'not-found' });
     })
     .catch(async (error: unknown) => {
       if (error instanceof ApiError && error.status === 403 && error.details.code === 'plan_required') return setState({ status: 'upgrade', access: await lockAfterRefusal('dashboard') });
@@ -78,7 +78,54 @@ export default function Dashboard({ businessId }: { businessId?: string }) {
   if (state.status === 'portfolio') return <PortfolioView />;
   if (state.status === 'upgrade') return <UpgradeOffer access={state.access} />;
   if (state.status === 'error') return <ErrorState kind={state.kind} />;
-  return <DashboardView view={state.view} businesses={state.businesses} />;
+  // The rank with or without the brand's other locations is drawn again from the same answer.
+  const { res } = state;
+  const rankWithBranches = (counted: boolean) => {
+    const next = { ...res, business: { ...res.business, rankWithBranches: counted } };
+    setState({ ...state, res: next, view: buildDashboard(next) });
+  };
+  return <DashboardView view={state.view} businesses={state.businesses} onRankWithBranches={rankWithBranches} />;
+}
+
+/** The owner's choice: whether the rank counts the competitors that are other locations of their
+ *  brand (decision 0235). Saved for the business; the ranks on the screen follow at once, the
+ *  reports from the next analysis. */
+function BranchesToggle({ businessId, branches, onSaved }: { businessId: string; branches: Branches; onSaved: (counted: boolean) => void }) {
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const save = async (counted: boolean) => {
+    setBusy(true);
+    try {
+      const res = await apiRequest<{ rankWithBranches: boolean }>('PUT', `/api/business/${encodeURIComponent(businessId)}/rank-settings`, { rankWithBranches: counted });
+      onSaved(res.rankWithBranches);
+      setMessage({ ok: true, text: res.rankWithBranches ? 'Saved: your brand\'s locations count in your rank.' : 'Saved: you rank against independent competitors first.' });
+    } catch (error) {
+      setMessage({ ok: false, text: messageOf(error) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="branches-toggle">
+      <label>
+        <input type="checkbox" data-testid="rank-with-branches" checked={branches.why === 'chosen'} disabled={busy} onChange={(e) => void save(e.target.checked)} />
+        Count my brand's other locations in the rank
+      </label>
+      {message && <p className={message.ok ? 'muted small' : 'field-error'} role="status">{message.text}</p>}
+    </div>
+  );
+}
+
+const messageOf = (error: unknown) => (error instanceof ApiError ? error.message : 'The setting could not be saved. Please try again.');
+
+/** The Market Rank card's sentence on the brand's other locations among the competitors. */
+function branchesNote(view: DashboardView): string {
+  const b = view.branches!;
+  const n = b.count;
+  const these = `${n} of your competitors ${n === 1 ? 'is another location' : 'are other locations'} of your brand, marked "your brand"`;
+  if (b.why === 'chosen') return `${these}: ${n === 1 ? 'it counts' : 'they count'} in your rank, as you chose.`;
+  if (b.why === 'too_few') return `${these}: ${n === 1 ? 'it counts' : 'they count'} in your rank, since without them fewer than ${MIN_MARKET_COMPETITORS} competitors are left.`;
+  return `${these}: listed without a rank, so you rank against independent competitors first.`;
 }
 
 /** A native select (works with the keyboard and screen readers as is), shown when the viewer has
@@ -139,7 +186,7 @@ function ScoreBadge({ score }: { score: number | null }) {
   return <span className={`score-badge band-bg-${band}`} title={BAND_LABELS[band]}>{fmtScore(score)}</span>;
 }
 
-function DashboardView({ view, businesses }: { view: DashboardView; businesses: DashboardBusiness[] }) {
+function DashboardView({ view, businesses, onRankWithBranches }: { view: DashboardView; businesses: DashboardBusiness[]; onRankWithBranches: (counted: boolean) => void }) {
   const { business, scores } = view;
   const band = scoreBand(scores.overall);
   return (
@@ -190,11 +237,17 @@ function DashboardView({ view, businesses }: { view: DashboardView; businesses: 
           <p className="kpi-value" data-testid="market-rank">{!view.hasMarket ? NO_MARKET : view.overallRank === null ? NOT_ENOUGH_DATA : <>#{view.overallRank}<span> of {view.total}</span></>}</p>
           <p className="muted small" data-testid="market-rank-note">
             {view.hasMarket
-              ? `Among your business and ${view.total - 1} local competitors, by overall score.`
+              ? `Among your business and ${view.total - 1} ${view.branches && !view.branches.counted ? 'independent ' : ''}local competitors, by overall score.`
               : view.total - 1 === 0
                 ? `No competitor was found within ${SEARCH_RADIUS_MILES} miles: no rank and no share of the market. Your scores below are your own findings.`
                 : `Only ${view.total - 1} competitor${view.total - 1 === 1 ? '' : 's'} within ${SEARCH_RADIUS_MILES} miles: a rank needs at least ${MIN_MARKET_COMPETITORS}.`}
           </p>
+          {view.branches && (
+            <>
+              <p className="muted small" data-testid="branches-note">{branchesNote(view)}</p>
+              <BranchesToggle businessId={view.business.id} branches={view.branches} onSaved={onRankWithBranches} />
+            </>
+          )}
           {view.marketAverage && (
             <p className="muted small">
               Market average {fmtAverage((['reviews', 'digitalPresence', 'engagement', 'marketShare'] as const).map((k) => view.marketAverage![k]))} on the four scores.
@@ -319,6 +372,7 @@ function CompetitorRowView({ c }: { c: CompetitorView }) {
       <th scope="row">
         {c.name}
         {c.isYou && <span className="you-tag"> (you)</span>}
+        {c.yourBrand && <span className="brand-tag">your brand</span>}
         {c.address && <span className="addr">{c.address}</span>}
       </th>
       <td className="num" data-label="Rating">
