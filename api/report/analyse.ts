@@ -108,6 +108,7 @@ function techStack(site: WebsiteAnalysis | null): Record<string, unknown> {
   if (!site) return { read: false, reason: 'no website listed', state: null };
   if (!site.reachable) return { read: false, reason: site.error, state: site.state };
   if (site.state === 'refused') return { read: false, reason: `refuses automated visitors: ${site.detail}`, state: site.state };
+  if (!pageRead(site)) return { read: false, reason: site.detail, state: site.state };
   return { read: true, state: site.state, ...site.tech, https: site.https, viewport: site.viewport, schemaTypes: site.schemaTypes };
 }
 
@@ -135,8 +136,18 @@ function sentiment(r: ReviewAnalysis | null): Record<string, unknown> {
   };
 }
 
+/** The page read is the business's own website (not a platform's page, a parking page, a
+ *  placeholder or a password prompt). */
+const pageRead = (site: WebsiteAnalysis) => siteStateOf(site) === 'read';
+/** How the scoring meets a website (data-points.ts SiteState). */
+export function siteStateOf(site: WebsiteAnalysis): SiteState {
+  if (site.platform) return 'platform';
+  if (site.state === 'parked' || site.state === 'placeholder' || site.state === 'password') return 'unpublished';
+  return site.reachable ? 'read' : 'down';
+}
+
 function ads(site: WebsiteAnalysis | null): Record<string, unknown> {
-  if (!site?.reachable || site.state === 'refused') return { read: false };
+  if (!site?.reachable || site.state === 'refused' || !pageRead(site)) return { read: false };
   return { read: true, ...site.ads, pixels: Object.values(site.ads).filter(Boolean).length };
 }
 
@@ -345,13 +356,14 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
     mapLimit(all, env.SITE_FETCH_CONCURRENCY, async ({ listing: l }) => (l.website ? analyseWebsite(l.website, fetchOptions) : null)),
   );
   const ownSite = sites[0];
-  if (ownSite && !ownSite.reachable) notes.push(`Your website (${input.website}) did not answer when we visited (${ownSite.detail ?? ownSite.error}): it is scored as down, as a visitor would find it.`);
+  if (ownSite?.state === 'down') notes.push(`Your website (${input.website}) did not answer when we visited (${ownSite.detail ?? ownSite.error}): it is scored as down, as a visitor would find it.`);
+  if (ownSite?.state === 'error_page') notes.push(`Your website (${input.website}) answered with an error page when we visited (${ownSite.detail ?? ownSite.error}): a visitor finds no site, so it is scored as down.`);
   if (!ownSite) notes.push('No website was given for the business: its website data points are scored as absent.');
   const noSite = sites.slice(1).filter((s) => !s).length;
   if (noSite > 0) notes.push(provider.name === 'yelp' ? 'Yelp does not give the websites of businesses, so the competitors\' websites are unknown and their Digital Presence and Customer Engagement read "Not enough data".' : `${noSite} competitor${noSite === 1 ? ' has' : 's have'} no website on ${providerLabel}.`);
   const siteState = (i: number): SiteState => {
     const site = sites[i];
-    if (site) return site.reachable ? 'read' : 'down';
+    if (site) return siteStateOf(site);
     return i > 0 && provider.name === 'yelp' ? 'unknown' : 'none';
   };
   const reviewSource = (i: number) => {
@@ -444,7 +456,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
     });
     // How each website was met, when not read in full: the business's in its own words, the
     // competitors' in one note, each with its reason (decision 0217).
-    const ownWords = analysed[0]!.website && analysed[0]!.website.state !== 'down' ? websiteSentence(analysed[0]!) : null;
+    const ownWords = analysed[0]!.website && analysed[0]!.website.state !== 'down' && analysed[0]!.website.state !== 'error_page' ? websiteSentence(analysed[0]!) : null;
     if (ownWords) notes.push(ownWords);
     // The overall compares every place on the same scores: those most places have a number for.
     const basis = overallBasis(analysed.map((a) => a.scores));
