@@ -9,6 +9,8 @@
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportEmail } from '../../api/email/report-email.ts';
+import { reportSchema } from '../../api/routes/v1/schemas.ts';
+import { websiteMet } from '../../api/services/api-reports.ts';
 import { analyseBusiness, siteStateOf } from '../../api/report/analyse.ts';
 import { collectDataPoints, type Subject } from '../../api/report/analysis/data-points.ts';
 import type { Listing } from '../../api/report/analysis/providers/types.ts';
@@ -207,6 +209,16 @@ describe('on every surface', () => {
     expect(s.lines).toMatch(/Bright Smile Dental \(you\) +\d\.\d{2} +Social page, no own site/);
     expect(s.lines).toContain('Give your business a website of its own');
     for (const text of [s.pdf, s.mail.text, s.lines]) expect(text).not.toMatch(/Get your website back up|did not answer when we visited/);
+  });
+
+  it('the API names each place\'s website the same way, in its documented shape', () => {
+    const met = reportSchema.shape.result.unwrap().shape.websiteMet;
+    expect(met.parse(websiteMet(facebook.business, facebook))).toEqual({ state: 'social', label: 'Social page, no own site', detail: 'a Facebook page' });
+    expect(met.parse(websiteMet(parked.business, parked))).toEqual({ state: 'parked', label: 'Parked domain', detail: 'a parked or for-sale domain page' });
+    const byName = Object.fromEntries(facebook.competitors.map((c) => [c.place.name, met.parse(websiteMet(c, facebook))]));
+    expect(byName['Hyde Park Dental']).toEqual({ state: 'cert_error', label: 'Certificate warning', detail: 'a certificate made for another name (shop.example.net)' });
+    expect(byName['Eastside Dental']).toEqual({ state: 'read', label: 'Works', detail: null, forwardedTo: `${sites.url['meta-refresh']}home/` });
+    expect(byName['Zilker Dental Studio']).toMatchObject({ state: 'password', label: 'Password protected' });
   });
 
   it('a parked domain is told to finish and publish its website', async () => {
