@@ -24,6 +24,7 @@ import { SAMPLE_SITES_PATH, sampleSiteResponse } from './analysis/sample-sites.t
 import { overallBasis, overallOf, ranks, recommend, scorePlace } from './analysis/scoring.ts';
 import { placeVisibility, processLedger, scanGrid, parseGridPlans, type SearchLedger, type VisibilityScan } from './analysis/visibility.ts';
 import { analyseWebsite, type WebsiteAnalysis } from './analysis/website.ts';
+import { platformOf } from './analysis/site-kind.ts';
 import { payerOf } from '../services/plan-candidates.ts';
 import { competitorWebsitesSentence, websiteRead, websiteSentence } from './render/website-state.ts';
 import type { Tier } from '../../common/constants.ts';
@@ -90,9 +91,10 @@ function median(values: number[]): number {
 async function guessCategory(input: ReportInput, fetchOptions: SafeFetchOptions): Promise<{ category: Category; from: 'name' | 'website' | 'fallback' }> {
   const byName = inferCategory(input.company);
   if (byName) return { category: byName, from: 'name' };
-  if (input.website) {
+  // A platform's page (a Facebook page...) is never fetched, and says nothing of the business's trade.
+  if (input.website && !platformOf(input.website)) {
     try {
-      const res = await safeFetch(input.website, { ...fetchOptions, maxBytes: Math.min(fetchOptions.maxBytes ?? 2_000_000, 1_000_000), partial: true, countBytes: 0 });
+      const res = await safeFetch(input.website, { ...fetchOptions, maxBytes: Math.min(fetchOptions.maxBytes ?? 2_000_000, 1_000_000), partial: true, countBytes: 0, certificates: 'report' });
       const text = res.text().replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ').replace(/<[^>]+>/g, ' ');
       const bySite = inferCategory(text, 2);
       if (bySite) return { category: bySite, from: 'website' };

@@ -6,6 +6,7 @@
 // self-signed, an expired and a wrong-name certificate (the server answered; a browser warns); an
 // error page. Each has its own words on every surface, its own scoring and its own advice, and
 // none of them reads "did not answer".
+import { lookup } from 'node:dns';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportEmail } from '../../api/email/report-email.ts';
@@ -147,8 +148,11 @@ describe('on every surface', () => {
   let facebook: ReportData;
   let parked: ReportData;
   const REVIEWS = [{ rating: 5, text: 'Great staff, friendly and on time.', daysAgo: 4 }, { rating: 4, text: 'Good care and fair prices.', daysAgo: 12 }, { rating: 5, text: 'Wonderful team, explained everything.', daysAgo: 40 }];
+  // Every host name the website fetcher looked up: a platform's page is never among them.
+  const looked: string[] = [];
+  const resolver = ((host: string, options: object, callback: (...args: unknown[]) => void) => (looked.push(host), lookup(host, options, callback))) as unknown as typeof lookup;
   const run = (website: string) =>
-    analyseBusiness(t.ctx, { businessId: 'b-kind', fullName: 'Ada', email: 'ada@example.com', company: 'Bright Smile Dental', website, address: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' }, { now: new Date(), fetch: { allowLoopback: true, extraPorts: sites.ports, timeoutMs: 3000 } });
+    analyseBusiness(t.ctx, { businessId: 'b-kind', fullName: 'Ada', email: 'ada@example.com', company: 'Bright Smile Dental', website, address: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' }, { now: new Date(), fetch: { allowLoopback: true, extraPorts: sites.ports, timeoutMs: 3000, resolver } });
   const surfaces = async (data: ReportData) => {
     const pdf = (await extractText(await getDocumentProxy(new Uint8Array(await renderPdf(data, { methodologyUrl: 'https://example.test/methodology' }))), { mergePages: true })).text.replace(/\s+/g, ' ');
     const mail = reportEmail(t.ctx, { to: 'ada@example.com', fullName: 'Ada', data, token: 't', reportUrl: 'https://example.test/report/t', expiresAt: new Date(Date.now() + 86_400_000), messageId: '<m@x>', scoreCard: Buffer.alloc(0), pdf: Buffer.alloc(0) });
@@ -162,6 +166,8 @@ describe('on every surface', () => {
     places = await startStandin({ center: { latitude: 30.2713, longitude: -97.7426 }, searchHits: [me], nearby: [me, ...competitors] });
     t = await createTestContext({ PLACES_PROVIDER: 'google', GOOGLE_PLACES_KEY: 'g', GOOGLE_PLACES_BASE_URL: places.base, PROVIDER_TIMEOUT_MS: '2000', SITE_FETCH_CONCURRENCY: '9' });
     [facebook, parked] = await Promise.all([run(ADDRESS.facebook), run(sites.url.parked)]);
+    // A name that says no trade: the category would be guessed from the website, were it fetched.
+    await analyseBusiness(t.ctx, { businessId: 'b-kind-2', fullName: 'Ada', email: 'ada@example.com', company: 'Rosa Hernández', website: ADDRESS.facebook, address: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701' }, { now: new Date(), fetch: { allowLoopback: true, extraPorts: sites.ports, timeoutMs: 3000, resolver } });
   }, 60_000);
   afterAll(async () => {
     await places?.close();
@@ -191,6 +197,10 @@ describe('on every surface', () => {
     expect(note).toContain(`Eastside Dental: works, reached by a meta refresh forwarding to ${sites.url['meta-refresh']}home/`);
     expect(note).toContain('Barton Creek Dental: answers with an error (HTTP 404: the homepage answers with an error page)');
     expect([...facebook.notes, ...parked.notes].join(' ')).not.toMatch(/Your website .*did not answer/);
+  });
+
+  it('no platform page is fetched: not the business\'s, not a competitor\'s, not to guess the category', () => {
+    expect(looked.filter((h) => /facebook|linktr|etsy/.test(h))).toEqual([]);
   });
 
   it('a Facebook-only business keeps its overall score and rank, and is told to get a website of its own', async () => {
