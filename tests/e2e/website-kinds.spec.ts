@@ -54,7 +54,8 @@ test("the dashboard's own row names a social page and a certificate warning", as
     await appCtx.db.update(businessMetrics).set({ techStackData: { read: false, reason: 'a Facebook page', state } }).where(and(eq(businessMetrics.runId, runs[0]!), eq(businessMetrics.isMainBusiness, true)));
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto('/dashboard');
-    await expect(own).toHaveText(label);
+    // The dashboard hydrates before its table shows: waited for, with a generous ceiling.
+    await expect(own).toHaveText(label, { timeout: 60_000 });
     // Not a working site: not marked as one.
     await expect(own.locator('.site.yes')).toHaveCount(0);
     for (const width of [1280, 390]) {
