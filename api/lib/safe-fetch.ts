@@ -13,12 +13,13 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
+import { checkServerIdentity, type PeerCertificate, type TLSSocket } from 'node:tls';
 import zlib, { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import ipaddr from 'ipaddr.js';
 
 export const SAFE_FETCH_DEFAULTS = { timeoutMs: 8000, maxBytes: 2 * 1024 * 1024, maxRedirects: 5, ports: [80, 443] } as const;
 
-export type SafeFetchRefusal = 'scheme' | 'port' | 'address' | 'dns' | 'redirects' | 'too_large' | 'timeout' | 'network' | 'credentials';
+export type SafeFetchRefusal = 'scheme' | 'port' | 'address' | 'dns' | 'redirects' | 'too_large' | 'timeout' | 'network' | 'credentials' | 'certificate';
 
 export class SafeFetchError extends Error {
   readonly reason: SafeFetchRefusal;
@@ -57,6 +58,22 @@ export interface SafeFetchOptions {
   partial?: boolean;
   /** With `partial`: how many bytes past `maxBytes` are counted for the body's size (default 10 × maxBytes). */
   countBytes?: number;
+  /** 'report': an HTTPS certificate a browser would warn about (expired, self-signed, made for
+   *  another name) does not stop the read; the answer says what was wrong (`certificate`), as a
+   *  visitor clicking past the warning would see the page. Default 'reject': it is a
+   *  SafeFetchError ('certificate'). Nothing is ever sent to such a server but the GET. */
+  certificates?: 'reject' | 'report';
+}
+
+/** Why a browser would warn about a server's certificate (decision 0230). */
+export interface CertificateProblem {
+  problem: 'expired' | 'name' | 'self_signed' | 'untrusted';
+  /** The TLS verification code ("CERT_HAS_EXPIRED", "DEPTH_ZERO_SELF_SIGNED_CERT"...). */
+  code: string;
+  /** When it expired (ISO 8601), for an expired one. */
+  expiredAt: string | null;
+  /** The names it is made for, for one made for another name ("shop.example.net"). */
+  names: string | null;
 }
 
 export interface SafeResponse {
@@ -77,6 +94,9 @@ export interface SafeResponse {
    *  declared length (then it is a lower bound). */
   size: number;
   sizeExact: boolean;
+  /** With `certificates: 'report'`: what a browser would warn about on the way (the first
+   *  address whose certificate failed), or null. */
+  certificate: CertificateProblem | null;
 }
 
 const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96') as [ipaddr.IPv6, number];
@@ -178,6 +198,21 @@ interface OneResponse {
   truncated: 'size' | 'time' | null;
   size: number;
   sizeExact: boolean;
+  certificate: CertificateProblem | null;
+}
+
+const SELF_SIGNED = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN']);
+const CERTIFICATE_CODES = /CERT|ERR_TLS_CERT_ALTNAME_INVALID|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER/;
+
+/** What is wrong with a certificate, the way a browser names it: expired first (whoever made it),
+ *  then made for another name, then self-signed, else not trusted. */
+export function certificateProblem(code: string, cert: PeerCertificate | null, host: string, now = Date.now()): CertificateProblem {
+  const validTo = cert?.valid_to ? new Date(cert.valid_to) : null;
+  const expired = code === 'CERT_HAS_EXPIRED' || (validTo !== null && Number.isFinite(validTo.getTime()) && validTo.getTime() < now);
+  if (expired) return { problem: 'expired', code, expiredAt: validTo && Number.isFinite(validTo.getTime()) ? validTo.toISOString() : null, names: null };
+  const wrongName = code === 'ERR_TLS_CERT_ALTNAME_INVALID' || (cert?.subject !== undefined && checkServerIdentity(host.replace(/^\[|\]$/g, ''), cert) !== undefined);
+  if (wrongName) return { problem: 'name', code, expiredAt: null, names: cert?.subjectaltname?.replace(/(DNS|IP Address):/g, '') ?? cert?.subject?.CN?.toString() ?? null };
+  return { problem: SELF_SIGNED.has(code) ? 'self_signed' : 'untrusted', code, expiredAt: null, names: null };
 }
 
 function flatHeaders(raw: http.IncomingHttpHeaders): Record<string, string> {
@@ -207,10 +242,12 @@ async function readLimited(body: ReadableStream<Uint8Array> | null, maxBytes: nu
 function requestOnce(url: URL, options: SafeFetchOptions, signal: AbortSignal, maxBytes: number): Promise<OneResponse> {
   const allowLoopback = options.allowLoopback ?? false;
   const lib = url.protocol === 'https:' ? https : http;
+  const report = url.protocol === 'https:' && options.certificates === 'report';
   return new Promise<OneResponse>((resolve, reject) => {
     const req = lib.request(
       url,
       {
+        ...(report ? { rejectUnauthorized: false } : {}),
         method: options.method ?? 'GET',
         lookup: guardedLookup(allowLoopback, options.resolver),
         signal,
@@ -224,6 +261,8 @@ function requestOnce(url: URL, options: SafeFetchOptions, signal: AbortSignal, m
       },
       (res) => {
         const address = res.socket?.remoteAddress ?? '';
+        const tlsSocket = report ? (res.socket as TLSSocket) : null;
+        const certificate = tlsSocket && !tlsSocket.authorized ? certificateProblem(String(tlsSocket.authorizationError ?? 'UNTRUSTED'), tlsSocket.getPeerCertificate() ?? null, url.hostname) : null;
         const chunks: Buffer[] = [];
         let size = 0;
         let kept = 0;
@@ -232,7 +271,7 @@ function requestOnce(url: URL, options: SafeFetchOptions, signal: AbortSignal, m
         const countLimit = maxBytes + (options.countBytes ?? 10 * maxBytes);
         const done = (truncated: 'size' | 'time' | null, sizeExact: boolean) => {
           signal.removeEventListener('abort', onAbort);
-          resolve({ status: res.statusCode ?? 0, headers: flatHeaders(res.headers), body: Buffer.concat(chunks), address, truncated, size: declared > size ? declared : size, sizeExact: sizeExact || declared >= size });
+          resolve({ status: res.statusCode ?? 0, headers: flatHeaders(res.headers), body: Buffer.concat(chunks), address, truncated, size: declared > size ? declared : size, sizeExact: sizeExact || declared >= size, certificate });
         };
         // A body still arriving at the time limit: what arrived is the page as far as a visitor
         // waiting that long would see it.
@@ -286,6 +325,7 @@ function requestOnce(url: URL, options: SafeFetchOptions, signal: AbortSignal, m
       if (signal.aborted) return reject(new SafeFetchError('timeout', `no answer within the time limit`));
       const code = (error as NodeJS.ErrnoException).code;
       if (NOT_FOUND_CODES.has(code ?? '')) return reject(new SafeFetchError('dns', `host not found: ${url.hostname}`));
+      if (code && CERTIFICATE_CODES.test(code)) return reject(new SafeFetchError('certificate', code));
       reject(new SafeFetchError('network', `${code ?? error.message}`));
     });
     req.end(options.body);
@@ -297,7 +337,7 @@ async function inProcessOnce(url: URL, site: InProcessSite, maxBytes: number): P
   const headers: Record<string, string> = {};
   res.headers.forEach((v, k) => (headers[k.toLowerCase()] = v));
   const body = await readLimited(res.body, maxBytes);
-  return { status: res.status, headers, body, address: 'in-process', truncated: null, size: body.length, sizeExact: true };
+  return { status: res.status, headers, body, address: 'in-process', truncated: null, size: body.length, sizeExact: true, certificate: null };
 }
 
 /** The body as text in the charset the Content-Type (or the page's own meta tag) names; UTF-8 otherwise. */
@@ -337,6 +377,7 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   const started = performance.now();
   const redirects: string[] = [];
+  let certificate: CertificateProblem | null = null;
   let url: URL;
   try {
     url = new URL(input);
@@ -357,6 +398,7 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
         checkUrl(url, options);
         one = await requestOnce(url, options, controller.signal, maxBytes);
       }
+      certificate ??= one.certificate;
       const location = one.headers.location;
       if (one.status >= 300 && one.status < 400 && location) {
         if (redirects.length >= maxRedirects) throw new SafeFetchError('redirects', `more than ${maxRedirects} redirects`);
@@ -378,6 +420,7 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
         truncated: one.truncated,
         size: one.size,
         sizeExact: one.sizeExact,
+        certificate,
       };
     }
   } finally {

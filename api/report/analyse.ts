@@ -24,6 +24,7 @@ import { SAMPLE_SITES_PATH, sampleSiteResponse } from './analysis/sample-sites.t
 import { overallBasis, overallOf, ranksAmong, recommend, scorePlace } from './analysis/scoring.ts';
 import { placeVisibility, processLedger, scanGrid, parseGridPlans, type SearchLedger, type VisibilityScan } from './analysis/visibility.ts';
 import { analyseWebsite, type WebsiteAnalysis } from './analysis/website.ts';
+import { platformOf } from './analysis/site-kind.ts';
 import { payerOf } from '../services/plan-candidates.ts';
 import { competitorWebsitesSentence, websiteRead, websiteSentence } from './render/website-state.ts';
 import type { Tier } from '../../common/constants.ts';
@@ -90,9 +91,10 @@ function median(values: number[]): number {
 async function guessCategory(input: ReportInput, fetchOptions: SafeFetchOptions): Promise<{ category: Category; from: 'name' | 'website' | 'fallback' }> {
   const byName = inferCategory(input.company);
   if (byName) return { category: byName, from: 'name' };
-  if (input.website) {
+  // A platform's page (a Facebook page...) is never fetched, and says nothing of the business's trade.
+  if (input.website && !platformOf(input.website)) {
     try {
-      const res = await safeFetch(input.website, { ...fetchOptions, maxBytes: Math.min(fetchOptions.maxBytes ?? 2_000_000, 1_000_000), partial: true, countBytes: 0 });
+      const res = await safeFetch(input.website, { ...fetchOptions, maxBytes: Math.min(fetchOptions.maxBytes ?? 2_000_000, 1_000_000), partial: true, countBytes: 0, certificates: 'report' });
       const text = res.text().replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ').replace(/<[^>]+>/g, ' ');
       const bySite = inferCategory(text, 2);
       if (bySite) return { category: bySite, from: 'website' };
@@ -108,6 +110,7 @@ function techStack(site: WebsiteAnalysis | null): Record<string, unknown> {
   if (!site) return { read: false, reason: 'no website listed', state: null };
   if (!site.reachable) return { read: false, reason: site.error, state: site.state };
   if (site.state === 'refused') return { read: false, reason: `refuses automated visitors: ${site.detail}`, state: site.state };
+  if (!pageRead(site)) return { read: false, reason: site.detail, state: site.state };
   return { read: true, state: site.state, ...site.tech, https: site.https, viewport: site.viewport, schemaTypes: site.schemaTypes };
 }
 
@@ -139,8 +142,18 @@ function sentiment(r: ReviewAnalysis | null): Record<string, unknown> {
   };
 }
 
+/** The page read is the business's own website (not a platform's page, a parking page, a
+ *  placeholder or a password prompt). */
+const pageRead = (site: WebsiteAnalysis) => siteStateOf(site) === 'read';
+/** How the scoring meets a website (data-points.ts SiteState). */
+export function siteStateOf(site: WebsiteAnalysis): SiteState {
+  if (site.platform) return 'platform';
+  if (site.state === 'parked' || site.state === 'placeholder' || site.state === 'password') return 'unpublished';
+  return site.reachable ? 'read' : 'down';
+}
+
 function ads(site: WebsiteAnalysis | null): Record<string, unknown> {
-  if (!site?.reachable || site.state === 'refused') return { read: false };
+  if (!site?.reachable || site.state === 'refused' || !pageRead(site)) return { read: false };
   return { read: true, ...site.ads, pixels: Object.values(site.ads).filter(Boolean).length };
 }
 
@@ -379,13 +392,14 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
     mapLimit(all, env.SITE_FETCH_CONCURRENCY, async ({ listing: l }) => (l.website ? analyseWebsite(l.website, fetchOptions) : null)),
   );
   const ownSite = sites[0];
-  if (ownSite && !ownSite.reachable) notes.push(`Your website (${input.website}) did not answer when we visited (${ownSite.detail ?? ownSite.error}): it is scored as down, as a visitor would find it.`);
+  if (ownSite?.state === 'down') notes.push(`Your website (${input.website}) did not answer when we visited (${ownSite.detail ?? ownSite.error}): it is scored as down, as a visitor would find it.`);
+  if (ownSite?.state === 'error_page') notes.push(`Your website (${input.website}) answered with an error page when we visited (${ownSite.detail ?? ownSite.error}): a visitor finds no site, so it is scored as down.`);
   if (!ownSite) notes.push('No website was given for the business: its website data points are scored as absent.');
   const noSite = sites.slice(1).filter((s) => !s).length;
   if (noSite > 0) notes.push(provider.name === 'yelp' ? 'Yelp does not give the websites of businesses, so the competitors\' websites are unknown and their Digital Presence and Customer Engagement read "Not enough data".' : `${noSite} competitor${noSite === 1 ? ' has' : 's have'} no website on ${providerLabel}.`);
   const siteState = (i: number): SiteState => {
     const site = sites[i];
-    if (site) return site.reachable ? 'read' : 'down';
+    if (site) return siteStateOf(site);
     return i > 0 && provider.name === 'yelp' ? 'unknown' : 'none';
   };
   const reviewSource = (i: number) => {
@@ -479,7 +493,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
     });
     // How each website was met, when not read in full: the business's in its own words, the
     // competitors' in one note, each with its reason (decision 0217).
-    const ownWords = analysed[0]!.website && analysed[0]!.website.state !== 'down' ? websiteSentence(analysed[0]!) : null;
+    const ownWords = analysed[0]!.website && analysed[0]!.website.state !== 'down' && analysed[0]!.website.state !== 'error_page' ? websiteSentence(analysed[0]!) : null;
     if (ownWords) notes.push(ownWords);
     // The overall compares every place on the same scores: those most places have a number for.
     const basis = overallBasis(analysed.map((a) => a.scores));

@@ -101,7 +101,10 @@ export interface UnmeasuredText {
   rating: number;
 }
 
-export type AbsentBecause = 'site_down' | 'no_site' | 'not_listed' | 'no_reviews';
+/** not_own_site: the website given is a page of another platform (decision 0230); not_published:
+ *  a parked domain, a placeholder or a password prompt; bad_certificate / certificate_name: HTTPS
+ *  at its worst because browsers warn about the certificate. */
+export type AbsentBecause = 'site_down' | 'no_site' | 'not_listed' | 'no_reviews' | 'not_own_site' | 'not_published' | 'bad_certificate' | 'certificate_name';
 
 export interface ScorePart {
   key: string;
@@ -176,11 +179,15 @@ export interface BrandBranches {
   why: 'default' | 'chosen' | 'too_few';
 }
 
-/** down: no connection, no DNS answer, no answer in time, an error page, a 5xx on every try;
- *  refused: the server refuses automated visitors (403/429, a bot-protection challenge);
- *  too_large: only the first part read; slow: answered slowly; script_rendered: the page's
- *  content is drawn by JavaScript; read: read in full. */
-export type SiteReadState = 'read' | 'down' | 'refused' | 'too_large' | 'slow' | 'script_rendered';
+/** down: no connection, no DNS answer, no answer in time; error_page: the server answered with
+ *  an error page (4xx, or a 5xx on every try); refused: the server refuses automated visitors
+ *  (403/429, a bot-protection challenge); too_large: only the first part read; slow: answered
+ *  slowly; script_rendered: the page's content is drawn by JavaScript; read: read in full
+ *  (decision 0217). Decision 0230: social, link_in_bio, marketplace: the address is a page of
+ *  someone else's platform, not an own website; parked: a parked or for-sale domain; placeholder:
+ *  under construction, coming soon, a web server's default page; password: a password prompt;
+ *  cert_error: the server answered, and a browser warns about its certificate. */
+export type SiteReadState = 'read' | 'down' | 'error_page' | 'refused' | 'too_large' | 'slow' | 'script_rendered' | 'social' | 'link_in_bio' | 'marketplace' | 'parked' | 'placeholder' | 'password' | 'cert_error';
 
 export interface WebsiteRead {
   state: SiteReadState;
@@ -191,6 +198,8 @@ export interface WebsiteRead {
   scriptRendered: boolean;
   /** Website data points that could not be seen (unknown, not missing). */
   unseen: number;
+  /** The page forwarded the visitor by a meta refresh or a script to this address (followed). */
+  via?: { by: 'meta refresh' | 'script'; to: string };
 }
 
 export interface Recommendation {

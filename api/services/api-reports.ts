@@ -9,6 +9,7 @@ import { AppError } from '../errors.ts';
 import { reportPdfUrl } from '../report/files.ts';
 import { reportUrl } from '../report/persist.ts';
 import { marketSize, rankValue } from '../report/render/labels.ts';
+import { websiteStatus } from '../report/render/website-state.ts';
 import type { AnalysedPlace, ReportData } from '../report/types.ts';
 import { and, eq } from 'drizzle-orm';
 import { clients } from '../../db/schema/consultants.ts';
@@ -47,10 +48,16 @@ SELECT rr.id, rr.status, rr.created_at, rr.business_id, b.company, r.data, r.tok
 FROM report_requests rr JOIN businesses b ON b.id = rr.business_id LEFT JOIN reports r ON r.request_id = rr.id
 WHERE rr.id = ?1 AND rr.user_id = ?2`;
 
+/** How the place's website was met (decisions 0217, 0230), in the report's own words; null
+ *  without a website, or on a report made before the state was kept. */
+export const websiteMet = (p: AnalysedPlace, data: ReportData) =>
+  p.website ? { state: p.website.state, label: websiteStatus(p, data), detail: p.website.detail, ...(p.website.via ? { forwardedTo: p.website.via.to } : {}) } : null;
+
 const place = (p: AnalysedPlace, data: ReportData) => ({
   name: p.place.name,
   address: p.place.address,
   website: p.place.website,
+  websiteMet: websiteMet(p, data),
   rating: p.place.rating,
   reviewCount: p.place.reviewCount,
   distanceMiles: p.place.distanceMiles,
@@ -77,6 +84,7 @@ export async function getReportViaApi({ ctx, userId, reportId }: { ctx: AppConte
             sampleData: data.sampleData,
             category: data.category,
             scores: data.business.scores,
+            websiteMet: websiteMet(data.business, data),
             // No rank without a market (decision 0216).
             rank: rankValue(data.business, data),
             rankOf: isMarket(data.competitors.length) ? marketSize(data) : null,

@@ -52,11 +52,11 @@ describe('analyseBusiness with the sample provider', () => {
     // The competitors' sample websites were really read.
     const read = data.competitors.filter((c) => c.dataPoints.find((d) => d.key === 'site.reachable')?.value === true);
     expect(read.length).toBeGreaterThanOrEqual(5);
-    // The business's own site is an unknown sample id: it does not answer, which is measured as
-    // down (a visitor gets none of it), and said so.
+    // The business's own site is an unknown sample id: it answers with an error page, which is
+    // measured as down (a visitor gets none of it), and said so, never as "did not answer".
     expect(data.business.dataPoints.find((d) => d.key === 'site.reachable')).toMatchObject({ status: 'measured', value: false });
     expect(data.business.dataPoints.find((d) => d.key === 'site.https')).toMatchObject({ status: 'measured', value: null });
-    expect(data.notes.join(' ')).toMatch(/did not answer/);
+    expect(data.notes.join(' ')).toMatch(/answered with an error page when we visited \(HTTP 404: the homepage answers with an error page\)/);
     // A business with a readable (sample) website: 90+ independent measured data points.
     const withSite = data.competitors.find((c) => c.dataPoints.find((d) => d.key === 'site.reachable')?.value === true)!;
     expect(independentMeasured(withSite.dataPoints).length).toBeGreaterThanOrEqual(MIN_DATA_POINTS);

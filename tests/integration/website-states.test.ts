@@ -54,11 +54,12 @@ describe('each state named for what it is', () => {
     ['huge', 'too_large'],
     ['js-shell', 'script_rendered'],
     ['down', 'down'],
-    ['error-5xx', 'down'],
+    // The server answered, with an error page: scored as down, never worded "did not answer" (issue 46).
+    ['error-5xx', 'error_page'],
   ] as const)('%s is %s', (c, state) => {
     expect(read[c].state).toBe(state);
-    expect(read[c].reachable).toBe(state !== 'down');
-    expect(point(c, 'site.reachable')).toMatchObject({ status: 'measured', value: state !== 'down' });
+    expect(read[c].reachable).toBe(state !== 'down' && state !== 'error_page');
+    expect(point(c, 'site.reachable')).toMatchObject({ status: 'measured', value: state !== 'down' && state !== 'error_page' });
   });
 
   it('says why: the protection recognised, the time, the size, the tries', () => {
@@ -221,7 +222,7 @@ describe('on every surface, for the business and each competitor', () => {
       'Zilker Dental Studio': 'Works, very large page',
       'Mueller Modern Dental': 'Works, drawn by JavaScript',
       'Eastside Dental': 'Did not answer',
-      'Barton Creek Dental': 'Did not answer',
+      'Barton Creek Dental': 'Answers with an error',
     });
     // The snapshot keeps each state for the dashboard's website column (its tech stack summary).
     expect(Object.fromEntries([data.business, ...data.competitors].map((p) => [p.place.name, p.techStack.state]))).toEqual({
@@ -233,7 +234,7 @@ describe('on every surface, for the business and each competitor', () => {
       'Zilker Dental Studio': 'too_large',
       'Mueller Modern Dental': 'script_rendered',
       'Eastside Dental': 'down',
-      'Barton Creek Dental': 'down',
+      'Barton Creek Dental': 'error_page',
     });
     const note = data.notes.find((n) => n.startsWith('Competitors\' websites not read in full: '))!;
     expect(note).toContain('Capitol Smiles: refuses automated visitors (a Cloudflare block or challenge page (HTTP 503))');
@@ -242,7 +243,7 @@ describe('on every surface, for the business and each competitor', () => {
     expect(note).toMatch(/Zilker Dental Studio: works, very large page \(\d+\.\d MB of HTML; the first 1\.9 MB read\)/);
     expect(note).toMatch(/Mueller Modern Dental: works, drawn by javascript \(the HTML is a shell a script fills in\), \d+ website checks not seen/);
     expect(note).toContain('Eastside Dental: did not answer (the connection was refused or dropped)');
-    expect(note).toContain('Barton Creek Dental: did not answer (HTTP 503 on 3 tries)');
+    expect(note).toContain('Barton Creek Dental: answers with an error (HTTP 503 on 3 tries)');
   });
 
   it('the PDF, the e-mail and `npm run report` say it', async () => {

@@ -67,12 +67,21 @@ describe('geocode online', () => {
     expect(g.point.source).toBe('zip');
   });
 
-  for (const failure of ['zero', 'error', 'malformed'] as const) {
+  // A geocoder that answered is never "did not answer" (issue 46): no match, an error, an answer
+  // that could not be read are each said for what they are.
+  for (const [failure, words] of [['zero', 'found no match for the address'], ['error', 'answered with an error (HTTP 500)'], ['malformed', 'answered with something that could not be read']] as const) {
     it(`falls back to the ZIP centroid with a note when the geocoder answers ${failure}`, async () => {
       mode = failure;
       const g = await geocode(austin, { GEOCODER_URL: base, GEOCODER_KEY: 'k1', PROVIDER_TIMEOUT_MS: 10_000 });
       expect(g.point.source).toBe('zip');
-      expect(g.notes.join(' ')).toMatch(/online geocoder did not answer/);
+      expect(g.notes.join(' ')).toContain(`The online geocoder ${words}; the location is the ZIP code's centre.`);
+      expect(g.notes.join(' ')).not.toMatch(/did not answer/);
     });
   }
+
+  it('a geocoder nobody answers for "did not answer"', async () => {
+    const closed = `http://127.0.0.1:9/geocode/json`;
+    const g = await geocode(austin, { GEOCODER_URL: closed, GEOCODER_KEY: 'k1', PROVIDER_TIMEOUT_MS: 2000 });
+    expect(g.notes.join(' ')).toMatch(/^The online geocoder did not answer \(/);
+  });
 });

@@ -71,6 +71,8 @@ describe('buildDashboard', () => {
     const own = (siteState: string | undefined) => buildDashboard({ ...base, self: { siteReachable: 1, siteState } }).table.find((c) => c.isYou)!.siteState;
     expect(own('refused')).toBe('refused');
     expect(own('script_rendered')).toBe('script_rendered');
+    // Decision 0230: what the address is.
+    for (const state of ['social', 'link_in_bio', 'marketplace', 'parked', 'placeholder', 'password', 'cert_error', 'error_page']) expect(own(state)).toBe(state);
     expect(own('<b>not a state</b>')).toBeNull();
     // An older answer has no state: the column falls back to whether the site answered.
     expect(own(undefined)).toBeNull();

@@ -210,3 +210,36 @@ describe('safe fetch against a local server (loopback allowed explicitly)', () =
     expect(await refusal('http://localhost/api/health', { inProcess })).toBe('address');
   });
 });
+
+// A certificate a browser would warn about (decision 0230): refused by default with its own
+// reason, never "network"; read past, and named, only when the caller asks to report it.
+describe('certificates', () => {
+  const pems = ['self-signed', 'expired', 'wrong-name'] as const;
+  const servers: Array<import('node:https').Server> = [];
+  const url = {} as Record<(typeof pems)[number], string>;
+  beforeAll(async () => {
+    const { createServer: createTls } = await import('node:https');
+    const { readFileSync } = await import('node:fs');
+    for (const name of pems) {
+      const pem = readFileSync(new URL(`../fixtures/certs/${name}.pem`, import.meta.url), 'utf8');
+      const server = createTls({ key: pem, cert: pem }, (_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>ok</title>'));
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      servers.push(server);
+      url[name] = `https://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    }
+  });
+  afterAll(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
+  const ports = () => Object.values(url).map((u) => Number(new URL(u).port));
+
+  it.each(pems)('%s: refused as a certificate problem by default', async (name) => {
+    expect(await refusal(url[name], { allowLoopback: true, extraPorts: ports() })).toBe('certificate');
+  });
+
+  it.each([['self-signed', 'self_signed'], ['expired', 'expired'], ['wrong-name', 'name']] as const)('%s: read and named with certificates: report', async (name, problem) => {
+    const res = await safeFetch(url[name], { allowLoopback: true, extraPorts: ports(), timeoutMs: 2000, certificates: 'report' });
+    expect(res.status).toBe(200);
+    expect(res.certificate?.problem).toBe(problem);
+    if (problem === 'expired') expect(res.certificate?.expiredAt).toBe('2021-01-01T00:00:00.000Z');
+    if (problem === 'name') expect(res.certificate?.names).toBe('shop.example.net');
+  });
+});

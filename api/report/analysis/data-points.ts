@@ -21,7 +21,7 @@ export const ABSENT = Symbol('absent');
 /** The source does not give it for this place (owner replies, counts of recent reviews from a
  *  few excerpts, Yelp's websites): unknown, and left out for every place when no place has it. */
 export const NOT_GIVEN = Symbol('not given');
-type Got = Value | typeof UNKNOWN | typeof NA | typeof ABSENT | typeof NOT_GIVEN | PartialGot;
+type Got = Value | typeof UNKNOWN | typeof NA | typeof ABSENT | typeof NOT_GIVEN | typeof BAD_CERT | PartialGot;
 
 /** The provider does not list the business: its listing's points are measured as absent (what a
  *  customer searching finds), one fact behind them all. */
@@ -40,7 +40,13 @@ const ABSENT_WHY: Record<AbsentBecause, string> = {
   no_site: 'There is no website, so a visitor finds none of this.',
   not_listed: 'The business is not listed on the source, so a customer searching there finds none of this.',
   no_reviews: 'The business has no reviews yet: counted at the worst value.',
+  not_own_site: 'The website given is a page of another platform, not the business\'s own: nothing of that platform\'s page is credited to it.',
+  not_published: 'The address shows no website yet (a parked domain, a placeholder or a password prompt), so a visitor gets none of this.',
+  bad_certificate: 'A visitor\'s browser warns that the site is not secure: its certificate is expired, self-signed or not trusted.',
+  certificate_name: 'A visitor\'s browser warns that the site is not secure: its certificate is made for another name.',
 };
+/** HTTPS a browser warns about: measured at its worst, because of the certificate. */
+const BAD_CERT = Symbol('bad certificate');
 
 export type Source = 'listing' | 'reviews' | 'website' | 'market' | 'search';
 
@@ -86,9 +92,15 @@ function noMarketWhy(key: string, def: DataPointDef, competitors: number | undef
   return null;
 }
 
-/** read: the homepage answered; down: listed but did not answer; none: no website listed;
- *  unknown: the source does not say whether there is one (Yelp gives no websites). */
-export type SiteState = 'read' | 'down' | 'none' | 'unknown';
+/** read: the homepage answered; down: listed but did not answer, or answered with an error page;
+ *  none: no website listed; unknown: the source does not say whether there is one (Yelp gives no
+ *  websites); platform: the address is a page of another platform (a social page, a link-in-bio
+ *  page, a marketplace), not an own website; unpublished: a parked domain, a placeholder or a
+ *  password prompt (decision 0230). */
+export type SiteState = 'read' | 'down' | 'none' | 'unknown' | 'platform' | 'unpublished';
+
+/** Why website points are absent, by how the site was met. */
+const SITE_ABSENT: Partial<Record<SiteState, AbsentBecause>> = { none: 'no_site', platform: 'not_own_site', unpublished: 'not_published', down: 'site_down' };
 
 /** The place's review count at an earlier run, for velocity from the change in the count. */
 export interface EarlierCount {
@@ -340,8 +352,8 @@ const REGISTRY: DataPointDef[] = [
   d('engagement.responses_last_90_days', 'Owner responses in the last 90 days', 'reviews', 'responses', null, 0, null, 'Owner responses dated within the last 90 days.', resp((r) => r.responsesLast90)),
 
   // Website: basics and performance
-  d('site.reachable', 'Website reachable', 'website', 'yes/no', 'digitalPresence', 6, BOOL, 'The website\'s server answered: with its homepage, or with a refusal of automated visitors (bot protection), which is not a site that is down. No: no connection, no DNS answer, no answer in time, an error page, or a server error (5xx) on each of 3 tries (not applicable without a website).', (s) => ({ read: true, down: false, none: NA, unknown: UNKNOWN } as const)[s.siteState], ['Fix your website', 'Your website did not answer when we visited. Check your hosting and domain; an unreachable site loses every visitor.']),
-  d('site.https', 'HTTPS', 'website', 'yes/no', 'digitalPresence', 4, BOOL, 'The final homepage URL uses HTTPS.', web((a) => a.https), ['Serve your site over HTTPS', 'Browsers mark plain-HTTP sites "Not secure". Turn on a free certificate with your host.']),
+  d('site.reachable', 'Website reachable', 'website', 'yes/no', 'digitalPresence', 6, BOOL, 'The website\'s server answered: with its homepage, or with a refusal of automated visitors (bot protection), which is not a site that is down. No: no connection, no DNS answer, no answer in time, an error page, or a server error (5xx) on each of 3 tries (not applicable without a website).', (s) => ({ read: true, down: false, none: NA, unknown: UNKNOWN, platform: NA, unpublished: ABSENT } as const)[s.siteState], ['Fix your website', 'Your website did not answer when we visited. Check your hosting and domain; an unreachable site loses every visitor.']),
+  d('site.https', 'HTTPS', 'website', 'yes/no', 'digitalPresence', 4, BOOL, 'The final homepage URL uses HTTPS with a certificate browsers accept (one they warn about counts as no).', (s) => (s.siteState === 'read' && s.site?.certificate ? BAD_CERT : web((a) => a.https)(s)), ['Serve your site over HTTPS', 'Browsers mark plain-HTTP sites "Not secure". Turn on a free certificate with your host.']),
   d('site.status', 'Homepage HTTP status', 'website', 'code', null, 0, null, 'HTTP status of the homepage.', web((a) => a.status)),
   d('site.response_ms', 'Response time', 'website', 'ms', 'digitalPresence', 3, inverse(300, SLOW_MS), 'Time to the full homepage body, milliseconds; a page still arriving at the time limit counts the limit, at least (slow at 3000 or more). Not measured when the site refuses automated visitors.', web((a) => a.responseMs), ['Speed up your website', 'Your homepage is slow to load. Compress images, cache pages and consider faster hosting.']),
   d('site.page_weight_kb', 'Page weight', 'website', 'KB', 'digitalPresence', 2, inverse(200, 3000), 'Size of the homepage HTML, KB: the declared length, else every byte counted (a page cut at the size limit is still counted, not kept, while the time lasts).', web((a) => a.pageWeightKb), ['Make your homepage lighter', 'Your homepage is heavy; trim unused scripts and inline content.']),
@@ -601,8 +613,12 @@ export function collectMarket(subjects: Subject[], sourceLabel: string, options:
       // A scored point with no value is unknown, never its worst value.
       if (got === UNKNOWN || (got === null && def.score)) return { ...base, value: null, status: 'unknown' as const, how: def.how };
       if (got === NA) return { ...base, value: null, status: 'not_applicable' as const, how: def.how };
+      if (got === BAD_CERT) {
+        const because: AbsentBecause = subject.site?.certificate?.problem === 'name' ? 'certificate_name' : 'bad_certificate';
+        return { ...base, value: false, status: 'measured' as const, how: `${def.how} ${ABSENT_WHY[because]}`, absentBecause: because };
+      }
       if (got === ABSENT || got === NOT_LISTED || got === NO_REVIEWS) {
-        const because: AbsentBecause = got === NOT_LISTED ? 'not_listed' : got === NO_REVIEWS ? 'no_reviews' : subject.siteState === 'none' ? 'no_site' : 'site_down';
+        const because: AbsentBecause = got === NOT_LISTED ? 'not_listed' : got === NO_REVIEWS ? 'no_reviews' : SITE_ABSENT[subject.siteState] ?? 'site_down';
         // One fact (no site to visit, no listing, no reviews) behind every such point: derived
         // from it, not counted apart.
         if (!def.score) return { ...base, value: null, status: 'not_applicable' as const, derived: true, how: ABSENT_WHY[because] };

@@ -108,21 +108,30 @@ export async function geocode(input: GeocodeInput, settings: GeocodeSettings, fe
   url.searchParams.set('address', `${input.address}, ${input.city}, ${input.state} ${input.zip}`);
   url.searchParams.set('components', 'country:US');
   url.searchParams.set('key', settings.GEOCODER_KEY);
+  // What the geocoder did, in words: it may have answered (no match, an error, an answer that
+  // could not be read) or not (no connection, no answer in time); only the latter "did not answer".
+  let said: string;
   try {
     const res = await fetchImpl(url, { signal: AbortSignal.timeout(settings.PROVIDER_TIMEOUT_MS ?? 8000) });
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    const body = (await res.json()) as GoogleGeocodeBody;
-    const loc = body.results?.[0]?.geometry?.location;
+    let body: GoogleGeocodeBody | null = null;
+    if (res.ok) body = (await res.json().catch(() => null)) as GoogleGeocodeBody | null;
+    const loc = body?.results?.[0]?.geometry?.location;
     const lat = Number(loc?.lat);
     const lng = Number(loc?.lng);
-    if (body.status !== 'OK' || !Number.isFinite(lat) || !Number.isFinite(lng) || Math.abs(lat) > 90 || Math.abs(lng) > 180) {
-      throw new Error(`no usable result (${body.status ?? 'malformed answer'})`);
+    if (res.ok && body?.status === 'OK' && Number.isFinite(lat) && Number.isFinite(lng) && Math.abs(lat) <= 90 && Math.abs(lng) <= 180) {
+      const near = offline ?? { zip: null, city: input.city, state: input.state.toUpperCase(), notes: [] };
+      return { point: point(lat, lng, 'geocoder'), zip: near.zip, city: near.city, state: near.state, notes: [] };
     }
-    const near = offline ?? { zip: null, city: input.city, state: input.state.toUpperCase(), notes: [] };
-    return { point: point(lat, lng, 'geocoder'), zip: near.zip, city: near.city, state: near.state, notes: [] };
+    said = !res.ok
+      ? `answered with an error (HTTP ${res.status})`
+      : body?.status === 'ZERO_RESULTS'
+        ? 'found no match for the address'
+        : body === null || body.status === undefined
+          ? 'answered with something that could not be read'
+          : `gave no usable result (${body.status})`;
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    if (offline) return { ...offline, notes: [...offline.notes, `The online geocoder did not answer (${why}); the location is the ZIP code's centre.`] };
-    throw new GeocodeError(`${offlineError!.message} The online geocoder did not answer either (${why}).`);
+    said = `did not answer (${error instanceof Error ? error.message : String(error)})`;
   }
+  if (offline) return { ...offline, notes: [...offline.notes, `The online geocoder ${said}; the location is the ZIP code's centre.`] };
+  throw new GeocodeError(`${offlineError!.message} The online geocoder ${said}${said.startsWith('did not') ? ' either' : ''}.`);
 }

@@ -267,10 +267,16 @@ const basis = (p: DataPoint) => {
 };
 
 /** Points measured at their worst because of one fact are one action: the fact's. */
-const ABSENT_LEVER: Record<AbsentBecause, string> = { site_down: 'site.reachable', no_site: 'site.create', not_listed: 'listing.claim', no_reviews: 'reviews.ask' };
+const ABSENT_LEVER: Record<AbsentBecause, string> = { site_down: 'site.reachable', no_site: 'site.create', not_listed: 'listing.claim', no_reviews: 'reviews.ask', not_own_site: 'site.own', not_published: 'site.publish', bad_certificate: 'site.certificate', certificate_name: 'site.certificate' };
+/** Facts about the website a visitor meets first: their action is among the first three. */
+const WEBSITE_FACT_LEVERS = ['site.reachable', 'site.create', 'site.own', 'site.publish', 'site.certificate'];
 /** The advice of the action that fixes such a fact (its title and why). */
 function absentAdvice(because: AbsentBecause, sourceLabel: string): [string, string] {
-  if (because === 'site_down') return ['Get your website back up', 'Your website did not answer when we visited. Check your hosting and domain: until it answers, every visitor leaves and every website point below counts as none.'];
+  if (because === 'site_down') return ['Get your website back up', 'When we visited, your website gave a visitor no site (no answer, or an error page). Check your hosting and domain: until it shows your homepage, every visitor leaves and every website point below counts as none.'];
+  if (because === 'not_own_site') return ['Give your business a website of its own', 'The website you gave is a page on another platform (a social profile, a link-in-bio page or a marketplace): the platform decides what visitors see and search engines credit it, not you. A simple site of your own with your services, hours and phone number, linked from that page and your listing, is yours to keep; until then every website point below counts as none.'];
+  if (because === 'not_published') return ['Finish and publish your website', 'Your address shows no website yet (a parked or for-sale domain, a placeholder page or a password prompt), so visitors who follow it leave. Publish your site there: until you do, every website point below counts as none.'];
+  if (because === 'bad_certificate') return ['Renew your certificate', 'Visitors\' browsers warn that your site is not secure before they see it (its certificate is expired, self-signed or not trusted), and most turn back. Renew it, or turn on a free certificate with your host.'];
+  if (because === 'certificate_name') return ['Fix your certificate\'s name', 'Visitors\' browsers warn that your site is not secure before they see it: its certificate is made for another address. Have your host issue one that names your domain (free with most hosts).'];
   if (because === 'no_site') return ['Put up a website', 'You have no website, so customers who want to read more before they call go elsewhere. A simple site with your services, hours and phone number wins them back.'];
   if (because === 'not_listed') return ['Create or claim your listing', `Your business was not found on ${sourceLabel || 'the listing source'}. Create its listing, or claim it if it is listed under another name, so customers searching nearby find you.`];
   return ['Get your first reviews', 'You have no reviews yet: customers choose between businesses by their reviews. Send a review link to your next customers.'];
@@ -316,9 +322,11 @@ export function recommend(points: DataPoint[], count = 5, context: RecommendCont
     e.parts.sort((a, b) => Number(isFact(b.key)) - Number(isFact(a.key)) || Number(b.score === score) - Number(a.score === score) || b.gain - a.gain || a.key.localeCompare(b.key));
     const advice = e.because ? absentAdvice(e.because, context.sourceLabel ?? '') : dataPointDef(e.parts[0]!.key)!.advice!;
     const evidence = [...new Set(e.parts.map((p) => p.key))];
-    const quotedKeys = e.because ? evidence.filter(isFact).slice(0, 3) : evidence.slice(0, 3);
+    // A certificate's one point is the fact itself: quoted.
+    const certificate = e.because === 'bad_certificate' || e.because === 'certificate_name';
+    const quotedKeys = e.because ? evidence.filter((k) => isFact(k) || certificate).slice(0, 3) : evidence.slice(0, 3);
     const quoted = quotedKeys.map((k) => `${byKey.get(k)!.label}: ${formatValue(byKey.get(k)!)}${basis(byKey.get(k)!)}`).join('; ');
-    const spread = e.because ? `${evidence.length - quotedKeys.length} ${e.because === 'no_reviews' ? 'review' : e.because === 'not_listed' ? 'listing' : 'website'} data point${evidence.length - quotedKeys.length === 1 ? '' : 's'} at their worst because of it` : '';
+    const spread = e.because && evidence.length > quotedKeys.length ? `${evidence.length - quotedKeys.length} ${e.because === 'no_reviews' ? 'review' : e.because === 'not_listed' ? 'listing' : 'website'} data point${evidence.length - quotedKeys.length === 1 ? '' : 's'} at their worst because of it` : '';
     const cited = [quoted, spread].filter(Boolean).join('; ');
     return { lever, title: advice[0], detail: `${advice[1]} (${cited}.)`, score, gain: round(gain, 2), evidence };
   });
@@ -331,6 +339,6 @@ export function recommend(points: DataPoint[], count = 5, context: RecommendCont
   };
   if (valueOf(byKey, 'listing.found') === false) move('listing.claim', 0);
   if (valueOf(byKey, 'site.reachable') === false) move('site.reachable', 2);
-  if (noSite) move('site.create', 2);
+  for (const lever of WEBSITE_FACT_LEVERS.slice(1)) move(lever, 2);
   return out.slice(0, count);
 }

@@ -4,8 +4,10 @@
 // table below (signatures in URLs, generator tags and inline scripts).
 import * as cheerio from 'cheerio';
 import { digitsOnly } from '../../../common/constants.ts';
-import { safeFetch, SafeFetchError, type SafeFetchOptions, type SafeResponse } from '../../lib/safe-fetch.ts';
+import { safeFetch, SafeFetchError, type CertificateProblem, type SafeFetchOptions, type SafeResponse } from '../../lib/safe-fetch.ts';
 import { SAMPLE_SITES_PATH } from './sample-sites.ts';
+import { clientRedirect, parkedPage, passwordWall, placeholderPage } from './site-shapes.ts';
+import { platformOf, platformPhrase, type Platform } from './site-kind.ts';
 import type { SiteReadState } from '../types.ts';
 
 /** How a visitor's homepage was met (decision 0217): read in full; down (no connection, no DNS
@@ -28,6 +30,13 @@ export interface WebsiteAnalysis {
   state: SiteReadState;
   /** Why, in words: "HTTP 403", "a Cloudflare challenge page (HTTP 503)", "no DNS answer for the domain"... */
   detail: string | null;
+  /** The platform the address is a page of (a social profile, a link-in-bio page, a marketplace),
+   *  decided from the address (or where it forwards), never fetched; null for an own website. */
+  platform: Platform | null;
+  /** A browser's certificate warning on the way to the homepage, or null (decision 0230). */
+  certificate: CertificateProblem | null;
+  /** The page forwarded the visitor by a meta refresh or a script, followed like a browser. */
+  clientRedirect: { by: 'meta refresh' | 'script'; to: string } | null;
   /** The bot protection recognised on a refusal ('Cloudflare', 'Sucuri', 'DataDome', 'Akamai'...), or null. */
   refusedBy: string | null;
   /** Conditions besides the headline: slow, cut at the size or the time limit, drawn by JavaScript. */
@@ -213,7 +222,7 @@ async function tryFetch(url: string, options: SafeFetchOptions): Promise<SafeRes
 
 export function unreachable(url: string, error: string, detail: string | null = null): WebsiteAnalysis {
   return {
-    url, reachable: false, error, state: 'down', detail: detail ?? error, refusedBy: null, slow: false, truncated: null, scriptRendered: false, unseen: [], atLeast: [], unseenWhy: null, finalUrl: null, https: /^https:/i.test(url), status: null, responseMs: null, pageWeightKb: null, redirects: 0,
+    url, reachable: false, error, state: 'down', detail: detail ?? error, platform: null, certificate: null, clientRedirect: null, refusedBy: null, slow: false, truncated: null, scriptRendered: false, unseen: [], atLeast: [], unseenWhy: null, finalUrl: null, https: /^https:/i.test(url), status: null, responseMs: null, pageWeightKb: null, redirects: 0,
     title: null, metaDescription: null, h1: [], h2Count: 0, viewport: false, lang: false, canonical: false, charset: false,
     schemaTypes: [], schemaLocalBusiness: false, schemaAddress: false, schemaOpeningHours: false, schemaPhone: null,
     ogTitle: false, ogDescription: false, ogImage: false, twitterCard: false, favicon: false, robotsTxt: false, sitemap: false, sitemapInRobots: false,
@@ -234,7 +243,7 @@ export function unreachable(url: string, error: string, detail: string | null = 
 const LOCAL_BUSINESS_TYPES = /LocalBusiness|Dentist|Restaurant|Plumber|AutoRepair|HairSalon|BeautySalon|LegalService|Attorney|HealthClub|ExerciseGym|VeterinaryCare|RealEstateAgent|HVACBusiness|HomeAndConstructionBusiness|MedicalBusiness|Store|FoodEstablishment|ProfessionalService/;
 
 /** Parse a fetched homepage (exported for fixture tests). */
-type NotFromHtml = 'url' | 'reachable' | 'error' | 'state' | 'detail' | 'refusedBy' | 'slow' | 'truncated' | 'scriptRendered' | 'unseen' | 'atLeast' | 'unseenWhy' | 'finalUrl' | 'status' | 'responseMs' | 'pageWeightKb' | 'redirects' | 'robotsTxt' | 'sitemap' | 'sitemapInRobots';
+type NotFromHtml = 'url' | 'reachable' | 'error' | 'state' | 'detail' | 'platform' | 'certificate' | 'clientRedirect' | 'refusedBy' | 'slow' | 'truncated' | 'scriptRendered' | 'unseen' | 'atLeast' | 'unseenWhy' | 'finalUrl' | 'status' | 'responseMs' | 'pageWeightKb' | 'redirects' | 'robotsTxt' | 'sitemap' | 'sitemapInRobots';
 export function extractFromHtml(html: string, pageUrl: URL, headers: Record<string, string> = {}): Omit<WebsiteAnalysis, NotFromHtml> {
   const $ = cheerio.load(html);
   // What a visitor reads: the body's text without scripts, styles and the no-script fallback.
@@ -469,20 +478,48 @@ const DOWN_WORDS: Record<string, string> = {
   too_large: 'its page was too large',
 };
 
+/** What a browser warns about, in words: "an expired certificate (expired 2021-01-01)". */
+export function certificateWords(c: CertificateProblem): string {
+  if (c.problem === 'expired') return `an expired certificate${c.expiredAt ? ` (expired ${c.expiredAt.slice(0, 10)})` : ''}`;
+  if (c.problem === 'name') return `a certificate made for another name${c.names ? ` (${c.names})` : ''}`;
+  if (c.problem === 'self_signed') return 'a self-signed certificate, which browsers do not trust';
+  return `a certificate browsers do not trust (${c.code})`;
+}
+
 /** How many times a homepage answering 5xx is asked before it counts as down. */
 export const SERVER_ERROR_TRIES = 3;
 
+/** An address that is a page of someone else's platform: named, never fetched, nothing of the
+ *  platform's page (its HTTPS, its markup) credited to the business (decision 0230). */
+function onPlatform(url: string, platform: Platform, forwardedTo: string | null): WebsiteAnalysis {
+  return { ...unreachable(url, ''), reachable: true, error: null, state: platform.kind, detail: forwardedTo ? `its address forwards to ${platformPhrase(platform)}, ${forwardedTo}` : platformPhrase(platform), platform, https: false, finalUrl: forwardedTo };
+}
+
+/** Visible words of a page, for the short-page shapes; a long HTML is a site whatever it says. */
+function visibleWords(html: string): { text: string; words: number } {
+  if (html.length > 256 * 1024) return { text: '', words: Number.POSITIVE_INFINITY };
+  const $ = cheerio.load(html);
+  const body = $('body').clone();
+  body.find('script, style, noscript, template').remove();
+  const text = body.text().replace(/\s+/g, ' ').trim();
+  return { text, words: text ? text.split(' ').length : 0 };
+}
+
 /** Fetch and read one website, as a visitor meets it. Never throws: a site that is down comes
- *  back with state 'down' (reachable=false). */
-export async function analyseWebsite(url: string, fetchOptions: SafeFetchOptions): Promise<WebsiteAnalysis> {
+ *  back with state 'down' (reachable=false). A page that forwards the visitor by a meta refresh
+ *  or a script is followed, within the redirect limit (`hops` taken so far). */
+export async function analyseWebsite(url: string, fetchOptions: SafeFetchOptions, hops = 0): Promise<WebsiteAnalysis> {
+  const platform = platformOf(url);
+  if (platform) return onPlatform(url, platform, null);
   const limit = fetchOptions.timeoutMs ?? 8000;
+  const maxRedirects = fetchOptions.maxRedirects ?? 5;
   const started = performance.now();
   let home: SafeResponse | null = null;
   let tries = 0;
   while (tries < SERVER_ERROR_TRIES) {
     tries++;
     try {
-      home = await safeFetch(url, { ...fetchOptions, partial: true });
+      home = await safeFetch(url, { ...fetchOptions, maxRedirects: maxRedirects - hops, partial: true, certificates: 'report' });
     } catch (error) {
       if (!(error instanceof SafeFetchError)) return unreachable(url, String(error));
       const seconds = error.reason === 'timeout' ? ` (${(limit / 1000).toFixed(limit % 1000 ? 1 : 0)} s)` : '';
@@ -495,18 +532,44 @@ export async function analyseWebsite(url: string, fetchOptions: SafeFetchOptions
   }
   const res = home!;
   const elapsed = Math.round(res.elapsedMs);
+  // An own domain forwarding to a social page is that page.
+  const forwardedTo = platformOf(res.url);
+  if (forwardedTo) return { ...onPlatform(url, forwardedTo, res.url), redirects: res.redirects.length };
   const html = res.text();
+  const { text: visible, words } = visibleWords(html);
+  const kb = (n: number) => Math.round((n / 1024) * 10) / 10;
+  // The server answered, with something that is not a website yet.
+  const answered = (state: SiteReadState, detail: string): WebsiteAnalysis => ({
+    ...unreachable(url, ''), reachable: true, error: null, state, detail, certificate: res.certificate, finalUrl: res.url, status: res.status,
+    https: new URL(res.url).protocol === 'https:', responseMs: elapsed, pageWeightKb: kb(res.size), redirects: res.redirects.length,
+  });
+  const wall = passwordWall(res.status, res.headers, html, words);
+  if (wall) return answered('password', wall);
   const protection = protectionOf(res.status, res.headers, html);
   const refused = protection !== null || res.status === 403 || res.status === 429;
   if (!refused && res.status >= 400) {
+    // The server answered with an error page: a visitor finds no site, but it is not silent.
     const detail = res.status >= 500 ? `HTTP ${res.status} on ${tries} ${tries === 1 ? 'try' : 'tries'}` : `HTTP ${res.status}: the homepage answers with an error page`;
-    return { ...unreachable(url, `HTTP ${res.status}`, detail), status: res.status, responseMs: elapsed };
+    return { ...unreachable(url, `HTTP ${res.status}`, detail), state: 'error_page', certificate: res.certificate, status: res.status, responseMs: elapsed };
+  }
+  if (!refused && !res.truncated) {
+    if (parkedPage(html, visible, words)) return answered('parked', `a parked or for-sale domain page${res.redirects.length ? ` at ${res.url}` : ''}`);
+    const onward = clientRedirect(html, new URL(res.url), words);
+    if (onward) {
+      const taken = hops + res.redirects.length + 1;
+      if (taken > maxRedirects) return unreachable(url, 'redirects: too many', DOWN_WORDS.redirects);
+      const next = await analyseWebsite(onward.to, fetchOptions, taken);
+      const detail = next.platform ? `its page forwards by ${onward.by === 'script' ? 'a script' : 'a meta refresh'} to ${platformPhrase(next.platform)}, ${onward.to}` : next.detail;
+      return { ...next, url, detail, clientRedirect: next.clientRedirect ?? onward, certificate: res.certificate ?? next.certificate, redirects: next.redirects + res.redirects.length + 1 };
+    }
+    const placeholder = placeholderPage(html, visible, words);
+    if (placeholder) return answered('placeholder', placeholder);
   }
   const finalUrl = new URL(res.url);
   const root = siteRoot(finalUrl);
   // robots.txt, the favicon and the sitemap share what is left of a budget of twice the page limit.
   const deadline = started + 2 * limit;
-  const small = (): SafeFetchOptions => ({ ...fetchOptions, maxBytes: 512 * 1024, timeoutMs: Math.max(1, Math.min(limit, deadline - performance.now())) });
+  const small = (): SafeFetchOptions => ({ ...fetchOptions, certificates: 'report', maxBytes: 512 * 1024, timeoutMs: Math.max(1, Math.min(limit, deadline - performance.now())) });
   const extracted = refused ? { ...unreachable(url, ''), https: finalUrl.protocol === 'https:', hsts: Boolean(res.headers['strict-transport-security']) } : extractFromHtml(html, finalUrl, res.headers);
   const [robots, faviconRes] = await Promise.all([
     tryFetch(new URL('robots.txt', root).href, small()),
@@ -526,7 +589,6 @@ export async function analyseWebsite(url: string, fetchOptions: SafeFetchOptions
   // A page cut short has not shown its body yet: that is not a page a script draws.
   const scriptRendered = !refused && !res.truncated && drawnByScript(html);
   const slow = !refused && (res.truncated === 'time' || elapsed >= SLOW_MS);
-  const kb = (n: number) => Math.round((n / 1024) * 10) / 10;
   if (refused) {
     // The refusal's own headers are the firewall's, not the page's (HSTS holds for the whole host).
     for (const k of [...DOCUMENT_FIELDS, 'responseMs', 'pageWeightKb', 'compressed', 'cacheControl', 'xContentTypeOptions', 'permissionsPolicy']) unseen.add(k);
@@ -548,8 +610,11 @@ export async function analyseWebsite(url: string, fetchOptions: SafeFetchOptions
   if (refusedOrFailed(sitemapRes) && !sitemapOk) unseen.add('sitemap');
   if (!favicon && refusedOrFailed(faviconRes)) unseen.add('favicon');
 
-  const state: SiteReadState = refused ? 'refused' : res.truncated === 'size' ? 'too_large' : slow ? 'slow' : scriptRendered ? 'script_rendered' : 'read';
-  const detail = refused
+  // A browser's certificate warning is what a visitor meets first.
+  const state: SiteReadState = res.certificate ? 'cert_error' : refused ? 'refused' : res.truncated === 'size' ? 'too_large' : slow ? 'slow' : scriptRendered ? 'script_rendered' : 'read';
+  const detail = res.certificate
+    ? certificateWords(res.certificate)
+    : refused
     ? `${protection ? `a ${protection} ${res.status >= 400 ? 'block or challenge page' : 'challenge page'}` : 'a refusal'} (HTTP ${res.status})`
     : res.truncated === 'size'
       ? `${res.sizeExact ? '' : 'more than '}${(res.size / 1024 / 1024).toFixed(1)} MB of HTML; the first ${(res.body.length / 1024 / 1024).toFixed(1)} MB read`
@@ -563,6 +628,9 @@ export async function analyseWebsite(url: string, fetchOptions: SafeFetchOptions
     error: null,
     state,
     detail,
+    platform: null,
+    certificate: res.certificate,
+    clientRedirect: null,
     refusedBy: protection,
     slow,
     truncated: res.truncated,

@@ -7,6 +7,7 @@ import satori from 'satori';
 import { pngSize, themeOf, type Branding } from '../branding.ts';
 import type { ReportData } from '../types.ts';
 import { fallbackData, fallbacksFor, fallbackWeight, interFont } from './fonts.ts';
+import { websiteCardLine } from './website-state.ts';
 import { bandColour, bandLabel, fmtDate, fmtScore, hasMarket, NO_MARKET, NOT_RANKED, rankNo, rankOf, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS } from './labels.ts';
 
 export const SCORE_CARD_SIZE = { width: 1200, height: 630 } as const;
@@ -90,6 +91,8 @@ export function scoreCardTree(data: ReportData, branding: Branding | null = null
           ...(overall === null ? [] : [h('div', { fontSize: 16, fontWeight: 600, color: bandColour(overall), marginTop: 2 }, bandLabel(overall))]),
         ),
         h('div', { marginTop: 22, fontSize: 28, fontWeight: 700, color: theme.secondaryInk }, rankNo(b, data) ? `Rank ${rankOf(b, data)}` : hasMarket(data) ? NOT_RANKED : `${NO_MARKET} to rank in`),
+        // How the website was met, when it is not a working site (decisions 0217, 0230).
+        ...(websiteCardLine(b) ? [h('div', { marginTop: 8, fontSize: 18, color: '#92400e', ...clamp2 }, websiteCardLine(b)!)] : []),
       ),
       h('div', { flex: 1, flexDirection: 'column', justifyContent: 'center', paddingLeft: 40 }, ...SCORE_KEYS.map((k) => scoreRow(SCORE_LABELS[k], b.scores[k] as number | null, k === 'marketShare' && !hasMarket(data) ? NO_MARKET : undefined))),
     ),

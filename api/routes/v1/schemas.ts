@@ -2,6 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { API_SCOPES } from '../../../common/schemas/api-keys.ts';
 import { WEBHOOK_EVENTS } from '../../../common/schemas/webhooks.ts';
+import type { SiteReadState } from '../../report/types.ts';
 
 const score = (what: string) => z.number().nullable().describe(`${what}, 1 to 10 (two decimals); null when there is not enough data.`);
 
@@ -170,6 +171,17 @@ const reportScores = z
   })
   .describe('The scores (see the methodology).');
 
+const SITE_STATES = ['read', 'down', 'error_page', 'refused', 'too_large', 'slow', 'script_rendered', 'social', 'link_in_bio', 'marketplace', 'parked', 'placeholder', 'password', 'cert_error'] as const satisfies readonly SiteReadState[];
+const websiteMet = z
+  .object({
+    state: z.enum(SITE_STATES).describe('read: works; slow, too_large, script_rendered: works (slowly, a very large page, drawn by JavaScript); refused: refuses automated visitors; down: did not answer; error_page: answers with an error page; social, link_in_bio, marketplace: a page on another platform, not a website of its own; parked: a parked or for-sale domain; placeholder: under construction, coming soon or a web server\'s default page; password: password protected; cert_error: browsers warn about its certificate.'),
+    label: z.string().describe('The state in the report\'s words ("Works", "Social page, no own site", "Certificate warning"...).'),
+    detail: z.string().nullable().describe('Why, in words ("a Facebook page", "an expired certificate (expired 2021-01-01)", "HTTP 404: the homepage answers with an error page").'),
+    forwardedTo: z.string().optional().describe('Where its page sent the visitor by a meta refresh or a script (followed, as a browser would).'),
+  })
+  .nullable()
+  .describe('How its website was met when the report was made; null without a website (or on reports made before this was kept).');
+
 const reportStatus = z.enum(['queued', 'processing', 'completed', 'failed']).describe('queued, then processing, then completed (or failed).');
 
 export const reportAcceptedSchema = z
@@ -188,6 +200,7 @@ export const reportSchema = z
         sampleData: z.boolean().describe('Made from offline sample data: example figures, not real listings.'),
         category: z.string().describe('The business category the competitors were found in (e.g. "dentist").'),
         scores: reportScores,
+        websiteMet,
         rank: z.number().int().nullable().describe("The business's rank by overall score among the compared businesses (1 is best); null when it has no overall score, or without a market: a rank needs at least 3 competitors within the radius."),
         rankOf: z.number().int().nullable().describe('How many businesses were ranked (the business and its competitors, less other locations of its brand unless they count); null without a market (fewer than 3 competitors).'),
         branches: z
@@ -206,6 +219,7 @@ export const reportSchema = z
             reviewCount: z.number().nullable().describe('How many reviews it has, if known.'),
             distanceMiles: z.number().describe('Miles from the business.'),
             scores: reportScores,
+            websiteMet,
             rank: z.number().int().nullable().describe('Its rank by overall score (1 is best); null when it has no overall score, without a market (fewer than 3 competitors), or for another location of the business\'s brand left out of the rank.'),
             yourBrand: z.boolean().describe('Another location of the business\'s brand ("your brand"): same name, brand website or phone line.'),
           }),

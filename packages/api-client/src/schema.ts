@@ -883,6 +883,20 @@ export interface components {
                     /** @description Its reviews as a percent of all reviews in the report (two decimals); null when its review count is unknown, or without a market (fewer than 3 competitors within the radius). */
                     marketSharePercent: number | null;
                 };
+                /** @description How its website was met when the report was made; null without a website (or on reports made before this was kept). */
+                websiteMet: {
+                    /**
+                     * @description read: works; slow, too_large, script_rendered: works (slowly, a very large page, drawn by JavaScript); refused: refuses automated visitors; down: did not answer; error_page: answers with an error page; social, link_in_bio, marketplace: a page on another platform, not a website of its own; parked: a parked or for-sale domain; placeholder: under construction, coming soon or a web server's default page; password: password protected; cert_error: browsers warn about its certificate.
+                     * @enum {string}
+                     */
+                    state: "read" | "down" | "error_page" | "refused" | "too_large" | "slow" | "script_rendered" | "social" | "link_in_bio" | "marketplace" | "parked" | "placeholder" | "password" | "cert_error";
+                    /** @description The state in the report's words ("Works", "Social page, no own site", "Certificate warning"...). */
+                    label: string;
+                    /** @description Why, in words ("a Facebook page", "an expired certificate (expired 2021-01-01)", "HTTP 404: the homepage answers with an error page"). */
+                    detail: string | null;
+                    /** @description Where its page sent the visitor by a meta refresh or a script (followed, as a browser would). */
+                    forwardedTo?: string;
+                } | null;
                 /** @description The business's rank by overall score among the compared businesses (1 is best); null when it has no overall score, or without a market: a rank needs at least 3 competitors within the radius. */
                 rank: number | null;
                 /** @description How many businesses were ranked (the business and its competitors); null without a market (fewer than 3 competitors). */
@@ -916,6 +930,20 @@ export interface components {
                         /** @description Its reviews as a percent of all reviews in the report (two decimals); null when its review count is unknown, or without a market (fewer than 3 competitors within the radius). */
                         marketSharePercent: number | null;
                     };
+                    /** @description How its website was met when the report was made; null without a website (or on reports made before this was kept). */
+                    websiteMet: {
+                        /**
+                         * @description read: works; slow, too_large, script_rendered: works (slowly, a very large page, drawn by JavaScript); refused: refuses automated visitors; down: did not answer; error_page: answers with an error page; social, link_in_bio, marketplace: a page on another platform, not a website of its own; parked: a parked or for-sale domain; placeholder: under construction, coming soon or a web server's default page; password: password protected; cert_error: browsers warn about its certificate.
+                         * @enum {string}
+                         */
+                        state: "read" | "down" | "error_page" | "refused" | "too_large" | "slow" | "script_rendered" | "social" | "link_in_bio" | "marketplace" | "parked" | "placeholder" | "password" | "cert_error";
+                        /** @description The state in the report's words ("Works", "Social page, no own site", "Certificate warning"...). */
+                        label: string;
+                        /** @description Why, in words ("a Facebook page", "an expired certificate (expired 2021-01-01)", "HTTP 404: the homepage answers with an error page"). */
+                        detail: string | null;
+                        /** @description Where its page sent the visitor by a meta refresh or a script (followed, as a browser would). */
+                        forwardedTo?: string;
+                    } | null;
                     /** @description Its rank by overall score (1 is best); null when it has no overall score, or without a market (fewer than 3 competitors). */
                     rank: number | null;
                 }[];

@@ -355,11 +355,16 @@ function DashboardView({ view, businesses, onRankWithBranches }: { view: Dashboa
   );
 }
 
+/** The states of a website that works for a visitor (the rest are not a site of its own yet, or warn). */
+const WORKS = new Set(['read', 'slow', 'too_large', 'script_rendered']);
+
 /** Competitors: whether their listing names a website (spec: only Available or N/A). The business
  *  itself: how its website was met (decision 0217: works, slowly, very large, drawn by JavaScript,
- *  refuses automated visitors, did not answer); on older snapshots, whether it answered. */
+ *  refuses automated visitors, did not answer; decision 0230: a social, link-in-bio or marketplace
+ *  page, parked, a placeholder, password protected, a certificate warning, an error page); on
+ *  older snapshots, whether it answered. */
 function websiteCell(c: CompetitorView) {
-  if (c.isYou && c.siteState) return <span className={c.siteState === 'down' ? 'site no' : c.siteState === 'refused' ? 'muted' : 'site yes'}>{SITE_STATE_LABELS[c.siteState]}</span>;
+  if (c.isYou && c.siteState) return <span className={WORKS.has(c.siteState) ? 'site yes' : c.siteState === 'refused' ? 'muted' : 'site no'}>{SITE_STATE_LABELS[c.siteState]}</span>;
   if (c.isYou && c.siteReachable === false) return <span className="site no">Did not answer</span>;
   if (c.isYou && c.siteReachable === null) return <span className="muted">Not checked</span>;
   return c.website ? <span className="site yes">Available</span> : <span className="site no">N/A</span>;
