@@ -1,11 +1,11 @@
 // The import rules of api/, common/, db/ and widget-sdk/ (`npm test` runs them; layers in api/README.md,
 // decision 0140). Type-only imports count: a cycle through `import type` ties modules as much as any.
-/** The composition root: the files that start a process and assemble everything below them. */
-const ROOT = '^api/(app|create-context)\\.ts$|^api/jobs/(registry|production|run-worker|schedule)\\.ts$|^api/routes/v1/document\\.ts$';
+/** The composition root: the files that assemble everything below them (api/server.ts the HTTP server); scripts/ only start them. */
+export const ROOT = '^api/(app|create-context|server)\\.ts$|^api/jobs/(registry|production|run-worker|schedule)\\.ts$|^api/routes/v1/document\\.ts$';
 /** The queue and the infrastructure every feature may use: below services, report and email. */
-const INFRA = '^api/(context|auth|env|log|errors)\\.ts$|^api/jobs/(queue|worker|types|errors|admin)\\.ts$|^api/lib/';
+export const INFRA = '^api/(context|auth|env|log|errors)\\.ts$|^api/jobs/(queue|worker|types|errors|faults|admin)\\.ts$|^api/lib/';
 /** The bottom: knows nothing of the rest of api/. */
-const BASE = '^api/(env|log|errors)\\.ts$|^(db|common)/';
+export const BASE = '^api/(env|log|errors)\\.ts$|^(db|common)/';
 
 export default {
   forbidden: [

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'astro/config';
 import { PAGE_DIRECTIVES, PAGE_SCRIPT_SOURCES, PAGE_STYLE_SOURCES } from './api/lib/security-headers.ts';
-import { precompress } from './scripts/lib/static-files.ts';
+import { precompress } from './api/lib/static-files.ts';
 import { buildWidget } from './widget-sdk/build.ts';
 import { buildApiClientPackage } from './scripts/lib/api-client-package.ts';
 
@@ -45,7 +45,7 @@ const widgetSdk = {
 };
 
 // Static files are compressed once here (brotli and gzip beside each), not on every request
-// (scripts/lib/static-files.ts serves them; decision 0090).
+// (api/lib/static-files.ts serves them; decision 0090).
 const precompressStatic = {
   name: 'precompress-static',
   hooks: {
@@ -73,7 +73,7 @@ export default defineConfig({
   publicDir: './site/public',
   output: 'server',
   // staticHeaders: the pre-rendered pages' policies go to dist/_headers.json, which
-  // scripts/start.ts serves with them (decision 0133).
+  // api/server.ts serves with them (decision 0133).
   adapter: node({ mode: 'standalone', staticHeaders: true }),
   integrations: [react(), interactionDirective, recordSite, widgetSdk, apiClientPackage, precompressStatic],
   site,

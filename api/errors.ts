@@ -13,7 +13,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   // A body in another media type than the route reads (the public API's JSON routes).
   unsupported_media_type: 415,
-  // Answered by the node server itself (scripts/lib/methods.ts), before the app sees the request.
+  // Answered by the node server itself (api/lib/methods.ts), before the app sees the request.
   method_not_allowed: 405,
   headers_too_large: 431,
   rate_limited: 429,

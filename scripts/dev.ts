@@ -2,6 +2,7 @@
 // `npm start`, it checks the settings first (a bad one stops it, named), migrates the database and
 // runs the job worker and the scheduler in the process unless WORKER=off, so a request made in
 // development gets its report e-mail. The worker's code is loaded once: restart after changing it.
+// The host gate and the method refusal are api/server.ts's, as in production.
 import { resolve } from 'node:path';
 import { dev } from 'astro';
 import { setSharedContext } from '../api/context.ts';
@@ -10,6 +11,7 @@ import { loadEnvOrExit } from '../api/env.ts';
 import { runWorker } from '../api/jobs/run-worker.ts';
 import { startScheduler } from '../api/jobs/schedule.ts';
 import { startReportFilesSweep } from '../api/report/files-sweep.ts';
+import { devServerPlugin } from '../api/server.ts';
 
 const root = resolve(import.meta.dirname, '..');
 process.env.NODE_ENV ??= 'development';
@@ -27,7 +29,7 @@ if (env.WORKER === 'inline') {
   stoppers.push(startScheduler(ctx));
 }
 
-const server = await dev({ root });
+const server = await dev({ root, vite: { plugins: [devServerPlugin(ctx)] } });
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -1,10 +1,10 @@
-// The security headers of pages and API answers (scripts/start.ts applies them to pages).
+// The security headers of pages and API answers (api/server.ts applies them to pages).
 //
 // A page's Content-Security-Policy is written by Astro's `security.csp` (astro.config.mjs) from
 // the directives below: it knows every inline script it emits (the island loader, the hydration
 // directives, the small component scripts it inlines) and allows exactly those by their SHA-256
 // hash, so `script-src` has no 'unsafe-inline' (decision 0105). Server-rendered pages get it as a
-// header from Astro; pre-rendered pages from the build's dist/_headers.json (scripts/start.ts).
+// header from Astro; pre-rendered pages from the build's dist/_headers.json (api/server.ts).
 import type { Env } from '../env.ts';
 
 /** Stripe.js and its Payment Element, with exactly the origins Stripe's security guide lists. */

@@ -2,6 +2,7 @@
 // benchmark. Stores the business and request like the intake does, then runs the same
 // report.generate handler the worker runs (so nothing here can drift from production).
 import { eq } from 'drizzle-orm';
+import type { BusinessContact } from '../../common/schemas/report-request.ts';
 import { businesses, reportRequests } from '../../db/schema/businesses.ts';
 import { reports } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
@@ -9,16 +10,8 @@ import { reportFiles } from './files.ts';
 import { reportGenerateJob, type ReportJobDeps } from './generate-job.ts';
 import type { ReportData } from './types.ts';
 
-export interface RunOnceInput {
-  fullName: string;
-  email: string;
-  company: string;
-  website: string;
-  address: string;
-  city: string;
-  state: string;
-  zip: string;
-}
+/** The business's contact fields, as the report form takes them. */
+export type RunOnceInput = BusinessContact;
 
 export interface RunOnceResult {
   reportId: string;

@@ -4,24 +4,17 @@
 
 export type { ScoreKey } from '../../common/constants.ts';
 import type { ScoreKey, Tier } from '../../common/constants.ts';
+import { type BusinessContact, contactOf } from '../../common/schemas/report-request.ts';
 export type ProviderName = 'sample' | 'google' | 'yelp';
 
-export interface ReportInput {
+/** What the analysis reads of a business: its contact fields, as the request form named them. */
+export interface ReportInput extends BusinessContact {
   businessId: string;
-  fullName: string;
-  email: string;
-  company: string;
-  website: string;
-  address: string;
-  city: string;
-  state: string;
-  zip: string;
 }
 
 /** What the analysis reads of a stored business (a `businesses` row). */
-export function reportInput(business: Omit<ReportInput, 'businessId'> & { id: string }): ReportInput {
-  const { id, fullName, email, company, website, address, city, state, zip } = business;
-  return { businessId: id, fullName, email, company, website, address, city, state, zip };
+export function reportInput(business: BusinessContact & { id: string }): ReportInput {
+  return { businessId: business.id, ...contactOf(business) };
 }
 
 export interface GeoPoint {
@@ -31,7 +24,8 @@ export interface GeoPoint {
   source: 'zip' | 'city' | 'geocoder';
 }
 
-export interface Place {
+/** A place as a provider lists it (distance is computed by the analysis). */
+export interface Listing {
   placeId: string;
   name: string;
   address: string | null;
@@ -41,6 +35,14 @@ export interface Place {
   reviewCount: number | null;
   latitude: number;
   longitude: number;
+  /** The provider's own category id (Google type, Yelp alias), used to search for competitors. */
+  providerCategory: string | null;
+  /** Human-readable category as the provider names it. */
+  categoryLabel: string | null;
+}
+
+/** A place in the report: a provider's listing, its category named for people. */
+export interface Place extends Omit<Listing, 'providerCategory' | 'categoryLabel'> {
   category: string | null;
   /** Great-circle miles from the business, 2 decimals; 0 for the business itself. */
   distanceMiles: number;

@@ -1,19 +1,14 @@
 // The businesses an API caller may read (issue 16): their own and, for a consultant, their
 // clients' (the dashboard's rule), newest first, a page at a time with an opaque cursor.
+import type { BusinessContact } from '../../common/schemas/report-request.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { VIEWER_CTE, viewerMaySee } from './viewer-sql.ts';
 
 export const BUSINESS_PAGE = { default: 20, max: 100 } as const;
 
-export interface BusinessSummary {
+export interface BusinessSummary extends Pick<BusinessContact, 'company' | 'address' | 'city' | 'state' | 'zip' | 'website'> {
   id: string;
-  company: string;
-  address: string;
-  city: string;
-  state: string;
-  zip: string;
-  website: string;
   category: string | null;
   createdAt: string;
   sampleData: boolean;

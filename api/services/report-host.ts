@@ -3,15 +3,21 @@
 // their links open (the online report, its PDF and score card, unsubscribe, delete my data, the
 // logos, the page assets); any other path there is 404. Any other host is refused (421), so a
 // name pointed at the server by someone else serves nothing.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { eq } from 'drizzle-orm';
 import { brandingProfiles } from '../../db/schema/consultants.ts';
 import type { AppContext } from '../context.ts';
 import type { Branding } from '../report/branding.ts';
 import { domainBranding } from './branding-profiles.ts';
 import { verifiedDomain } from './report-domains.ts';
-import { findReportByToken } from './reports.ts';
+import { findReportByToken, type ReportLookup } from './reports.ts';
 
-export type HostDecision = { kind: 'ours' } | { kind: 'report-domain'; consultantId: string } | { kind: 'refused'; status: 404 | 421; message: string };
+/** A report the gate looked up by its token to let the request in: the page reuses it. */
+export type GateLookup = { token: string; found: ReportLookup };
+export type HostDecision =
+  | { kind: 'ours' }
+  | { kind: 'report-domain'; consultantId: string; lookup?: GateLookup }
+  | { kind: 'refused'; status: 404 | 421; message: string };
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 /** How long a host's answer is remembered (a domain verified or removed takes effect within it). */
@@ -55,9 +61,8 @@ export function reportHostGate(ctx: AppContext) {
     return found?.consultantId ?? null;
   }
 
-  /** Whose report a token names: its consultant, or its profile's. */
-  async function reportAgency(token: string): Promise<string | null> {
-    const found = await findReportByToken(ctx, token);
+  /** Whose report a lookup found: its consultant, or its profile's. */
+  async function reportAgency(found: ReportLookup): Promise<string | null> {
     if (found.state === 'unknown') return null;
     if (found.report.consultantId) return found.report.consultantId;
     if (!found.report.brandingProfileId) return null;
@@ -76,11 +81,29 @@ export function reportHostGate(ctx: AppContext) {
       const match = pattern.exec(url.pathname);
       if (!match) continue;
       const token = tokenOf(url, match);
-      if (token && (await reportAgency(token)) === consultantId) return { kind: 'report-domain', consultantId };
+      if (!token) break;
+      const found = await findReportByToken(ctx, token);
+      if ((await reportAgency(found)) === consultantId) return { kind: 'report-domain', consultantId, lookup: { token, found } };
       break;
     }
     return { kind: 'refused', status: 404, message: 'Not found' };
   };
+}
+
+// The server runs the rest of a request inside the gate's lookup; Astro's bundle carries its own
+// copy of this module, so the store is one per process, on globalThis (as the shared context).
+const SCOPE = Symbol.for('localrank.gate-lookup');
+const scope = ((globalThis as { [SCOPE]?: AsyncLocalStorage<GateLookup> })[SCOPE] ??= new AsyncLocalStorage<GateLookup>());
+
+/** Runs `next` (the rest of the request) where `reportForPage` finds the gate's lookup. */
+export function withGateLookup<T>(lookup: GateLookup | undefined, next: () => T): T {
+  return lookup ? scope.run(lookup, next) : next();
+}
+
+/** The report a page shows for a token: the one the host gate found for this request, else looked up. */
+export async function reportForPage(ctx: AppContext, token: string): Promise<ReportLookup> {
+  const seen = scope.getStore();
+  return seen?.token === token ? seen.found : await findReportByToken(ctx, token);
 }
 
 /** The agency's branding when the request came in on its verified report domain, else null (our own host). */

@@ -5,7 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { and, asc, eq, gt, lte } from 'drizzle-orm';
 import { CONSENT_TEXT_VERSION } from '../../common/schemas/report-request-rules.ts';
-import type { ReportRequest } from '../../common/schemas/report-request.ts';
+import { REQUEST_FIELDS, type ReportRequest, type RequestField } from '../../common/schemas/report-request.ts';
 import { businesses, consentRecords, reportRequests } from '../../db/schema/businesses.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
@@ -29,11 +29,9 @@ export interface Requester {
   viaApiKey?: boolean;
 }
 
-const PAYLOAD_FIELDS = ['fullName', 'email', 'company', 'role', 'website', 'address', 'city', 'state', 'zip'] as const;
-
 /** Same fields (case and spacing aside) from the same user means the same request. */
 export function requestFingerprint(input: ReportRequest, userId: string | null): string {
-  const parts = PAYLOAD_FIELDS.map((key) => input[key].trim().toLowerCase().replace(/\s+/g, ' '));
+  const parts = REQUEST_FIELDS.map((key) => input[key].trim().toLowerCase().replace(/\s+/g, ' '));
   return createHash('sha256').update(JSON.stringify([userId ?? '', ...parts])).digest('hex');
 }
 
@@ -92,7 +90,7 @@ export async function submitReportRequest({ ctx, input, requester, agency }: { c
   const businessId = known?.businessId ?? randomUUID();
   const requestId = randomUUID();
   const now = new Date();
-  const details = Object.fromEntries(PAYLOAD_FIELDS.map((key) => [key, input[key]])) as Pick<ReportRequest, (typeof PAYLOAD_FIELDS)[number]>;
+  const details = Object.fromEntries(REQUEST_FIELDS.map((key) => [key, input[key]])) as Pick<ReportRequest, RequestField>;
   const consent = input.consent === true;
   const payload: ReportGeneratePayload = agency
     ? { requestId, businessId, consultantId: agency.consultantId, brandingProfileId: agency.brandingProfileId, ...(agency.clientId ? { clientId: agency.clientId } : {}) }

@@ -55,3 +55,18 @@ export const reportRequestSchema = z.strictObject({
 
 export type ReportRequestInput = z.input<typeof reportRequestSchema>;
 export type ReportRequest = z.output<typeof reportRequestSchema>;
+
+/** The fields a request names, in the schema's order (a request's fingerprint follows it). */
+export type RequestField = Exclude<keyof ReportRequest, 'consent'>;
+export const REQUEST_FIELDS = Object.keys(reportRequestSchema.shape).filter((key): key is RequestField => key !== 'consent');
+/** The business's contact: the request's fields but the requester's role. */
+export type ContactField = Exclude<RequestField, 'role'>;
+export const CONTACT_FIELDS = REQUEST_FIELDS.filter((key): key is ContactField => key !== 'role');
+/** A business's contact as a stored row, the analysis and `npm run report` hold it: text (the
+ *  schema's state code is text in the row). */
+export type BusinessContact = Record<ContactField, string>;
+
+/** The contact fields of a row that has more. */
+export function contactOf(row: BusinessContact): BusinessContact {
+  return Object.fromEntries(CONTACT_FIELDS.map((key) => [key, row[key]])) as BusinessContact;
+}

@@ -11,7 +11,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiScope } from '../../common/schemas/api-keys.ts';
 import { users } from '../../db/schema/auth.ts';
-import { answerClientError } from '../../scripts/lib/methods.ts';
+import { answerClientError } from '../../api/lib/methods.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
 import { createUser } from '../helpers/factories.ts';
@@ -56,7 +56,7 @@ beforeAll(async () => {
   keys.reportsOnly = await keyOf(t, ['reports:read']);
   keys.businessesOnly = await keyOf(t, ['businesses:read']);
   keys.limited = await keyOf(limited, ALL);
-  // The node server as scripts/start.ts makes it: node itself answers headers over 16 KB.
+  // The node server as api/server.ts makes it: node itself answers headers over 16 KB.
   server = createServer(getRequestListener(t.app.fetch));
   server.on('clientError', answerClientError);
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));

@@ -10,7 +10,7 @@ import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../api/app.ts';
 import { securityHeaders } from '../../api/lib/security-headers.ts';
-import { staticFiles } from '../../scripts/lib/static-files.ts';
+import { staticFiles } from '../../api/lib/static-files.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'http-edges-'));
@@ -25,7 +25,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, '_astro/page.abc.js'), 'void 0');
   writeFileSync(join(dir, 'robots.txt'), 'User-agent: *');
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>x</title>');
-  // As scripts/start.ts composes them.
+  // As api/server.ts composes them.
   const pageHeaders = Object.entries(securityHeaders({ NODE_ENV: 'test' }));
   const serve = staticFiles(dir, () => pageHeaders);
   const api = getRequestListener(t.app.fetch);

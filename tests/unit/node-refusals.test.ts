@@ -1,9 +1,9 @@
-// What the node server answers itself, before Astro or the API sees a request (scripts/lib/methods.ts):
+// What the node server answers itself, before Astro or the API sees a request (api/lib/methods.ts):
 // the same error shapes as the API, problem details under /api/v1/.
 import { createServer, request, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ALLOWED_METHODS, answerClientError, refuseMethod } from '../../scripts/lib/methods.ts';
+import { ALLOWED_METHODS, answerClientError, refuseMethod } from '../../api/lib/methods.ts';
 
 let server: Server;
 let port = 0;

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { pagePath, readPagePolicies } from '../../scripts/lib/static-files.ts';
+import { pagePath, readPagePolicies } from '../../api/lib/static-files.ts';
 
 it('names a page by its clean path, with or without a slash, a query or index.html', () => {
   for (const url of ['/faq', '/faq/', '/faq?x=1', '/faq/#top', '/faq/index.html', '/faq//']) expect(pagePath(url), url).toBe('/faq');

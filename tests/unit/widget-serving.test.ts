@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { staticFiles } from '../../scripts/lib/static-files.ts';
+import { staticFiles } from '../../api/lib/static-files.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'widget-serving-'));
 let server: Server;
@@ -44,7 +44,7 @@ it('serves the widget and the loader for five minutes, both cross-origin', async
 });
 
 it('precompresses the widget loader although it is under 1 KB, and serves it brotli-encoded', async () => {
-  const { precompress } = await import('../../scripts/lib/static-files.ts');
+  const { precompress } = await import('../../api/lib/static-files.ts');
   const { request } = await import('node:http');
   const small = mkdtempSync(join(tmpdir(), 'widget-precompress-'));
   try {

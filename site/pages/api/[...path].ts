@@ -1,4 +1,4 @@
-// `npm run dev` serves /api through Astro; in production scripts/start.ts routes /api straight to
+// `npm run dev` serves /api through Astro; in production api/server.ts routes /api straight to
 // the Hono app before Astro sees it, so this file only matters in development.
 import type { APIRoute } from 'astro';
 import { createApp, type App } from '../../../api/app.ts';

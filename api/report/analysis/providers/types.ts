@@ -1,30 +1,11 @@
 // One interface for places and reviews; three implementations (sample, google, yelp).
-import type { GeoPoint, ProviderName, Review } from '../../types.ts';
+import type { BusinessContact } from '../../../../common/schemas/report-request.ts';
+import type { GeoPoint, Listing, ProviderName, Review } from '../../types.ts';
 
-/** A place as a provider lists it (distance is computed by the analysis). */
-export interface Listing {
-  placeId: string;
-  name: string;
-  address: string | null;
-  phone: string | null;
-  website: string | null;
-  rating: number | null;
-  reviewCount: number | null;
-  latitude: number;
-  longitude: number;
-  /** The provider's own category id (Google type, Yelp alias), used to search for competitors. */
-  providerCategory: string | null;
-  /** Human-readable category as the provider names it. */
-  categoryLabel: string | null;
-}
+// The listing is the report's contract (api/report/types.ts), where a report's Place extends it.
+export type { Listing } from '../../types.ts';
 
-export interface IdentifyQuery {
-  company: string;
-  address: string;
-  city: string;
-  state: string;
-  zip: string;
-  website: string;
+export interface IdentifyQuery extends Pick<BusinessContact, 'company' | 'address' | 'city' | 'state' | 'zip' | 'website'> {
   point: GeoPoint;
   /** The geocoder's anchor ZIP (the sample provider builds its market around it). */
   anchorZip: string | null;

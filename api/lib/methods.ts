@@ -1,9 +1,9 @@
 // Answers the node:http server gives itself. The HTTP methods the product answers. Others (TRACE, TRACK, CONNECT, WebDAV's…) get 405 at the
 // node:http server: the web Request that Astro and Hono build from a node request throws on them.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Env } from '../../api/env.ts';
-import { errorAnswer } from '../../api/lib/problem.ts';
-import { securityHeaders } from '../../api/lib/security-headers.ts';
+import type { Env } from '../env.ts';
+import { errorAnswer } from './problem.ts';
+import { securityHeaders } from './security-headers.ts';
 
 export const ALLOWED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const ALLOW = [...ALLOWED_METHODS].join(', ');
