@@ -8,7 +8,7 @@
 
 const TAG = /<h([1-6])\b[^>]*>([\s\S]*?)<\/h\1>|<table\b[^>]*>[\s\S]*?<\/table>/g;
 
-const textOf = (html: string) =>
+export const textOf = (html: string) =>
   html
     .replace(/<[^>]*>/g, '')
     .replace(/&(?:#(\d+)|#x([\da-f]+)|(amp|lt|gt|quot|#39|apos));/gi, (entity, dec: string, hex: string, named: string) =>
@@ -17,7 +17,7 @@ const textOf = (html: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-const attribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+export const attribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 export function scrollableTables(html: string): string {
   let heading = '';

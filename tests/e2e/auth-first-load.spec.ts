@@ -1,4 +1,4 @@
-// /login and /signup before any input (issue 40): the forms hydrate on first use, so what a visitor
+// /login, /signup (issue 40) and /forgot-password (issue 47) before any input: the forms hydrate on first use, so what a visitor
 // downloads before touching the page is the top bar's and the island runtime's JavaScript, at most
 // 20 KB gzip at 1280 and 390 px (counted as scripts/lib/script-bytes.ts does for `npm run bench:js`:
 // bytes, not time, so the figure does not depend on the machine). Until its script arrives the form
@@ -11,7 +11,9 @@ import { expect, test } from './fixtures.ts';
 
 const BUDGET_BYTES = 20_000;
 
-for (const path of ['/login', '/signup']) {
+const SUBMIT: Record<string, string> = { '/login': 'Sign In', '/signup': 'Create Account', '/forgot-password': 'Send Reset Link' };
+
+for (const path of ['/login', '/signup', '/forgot-password']) {
   for (const width of [1280, 390]) {
     test(`${path} at ${width} px downloads at most 20 KB gzip of JavaScript before any input`, async ({ page }) => {
       await page.setViewportSize({ width, height: width < 600 ? 844 : 800 });
@@ -20,7 +22,7 @@ for (const path of ['/login', '/signup']) {
       expect(measured.total, `${path} at ${width} px: ${list}`).toBeLessThanOrEqual(BUDGET_BYTES);
       // The form is on the page, usable, and the island is still its server-rendered HTML.
       await expect(page.locator('astro-island[ssr] form.auth-form')).toHaveCount(1);
-      await expect(page.getByRole('main').getByRole('button', { name: path === '/login' ? 'Sign In' : 'Create Account' })).toBeEnabled();
+      await expect(page.getByRole('main').getByRole('button', { name: SUBMIT[path] })).toBeEnabled();
       await look(page, { path: `test-results/screens/first-load${path.replace('/', '-')}-${width}.png`, fullPage: true });
       // The first use loads the form (a click in a field; on /login the e-mail field has the focus
       // from the start, which is the browser's doing, not the visitor's).
@@ -52,6 +54,27 @@ test('a Sign In pressed before the form has loaded is held, then sent once it ha
   await expect(page).toHaveURL(/\/subscribe\?plan=pro$/);
   // Sent once (the subscribe page then starts its own request, which is not the form's).
   expect(requests.filter((r) => r.startsWith('POST /api/auth/'))).toEqual(['POST /api/auth/login']);
+});
+
+test('a Send Reset Link pressed before the form has loaded is held, then sent once it has', async ({ page, appCtx }) => {
+  const user = await createUser(appCtx);
+  let release!: () => void;
+  const held = new Promise<void>((done) => (release = done));
+  await page.route(/\/_astro\/forgot-password-form\.[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const requests: string[] = [];
+  page.on('request', (r) => requests.push(`${r.method()} ${new URL(r.url()).pathname}${new URL(r.url()).search}`));
+  await page.goto('/forgot-password');
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByRole('main').getByRole('button', { name: 'Send Reset Link' }).click();
+  await expect(page.locator('astro-island[ssr] form.auth-form')).toHaveCount(1);
+  await expect(page).toHaveURL(/\/forgot-password$/);
+  expect(requests.filter((r) => r.startsWith('POST') || r.includes(encodeURIComponent(user.email)))).toEqual([]);
+  release();
+  await expect(page.getByTestId('forgot-sent')).toContainText('If an account uses this e-mail address');
+  expect(requests.filter((r) => r.startsWith('POST /api/auth/'))).toEqual(['POST /api/auth/forgot-password']);
 });
 
 test('before the form has loaded, a signed-in visitor is told so and the sign-up link carries the query', async ({ page, signIn }) => {

@@ -2,13 +2,22 @@
 // 12 px (Lighthouse's legible font sizes counts text under 12 px; /docs/api had 69% of its text
 // there, its code samples at 11.4 px). Every text node with letters or digits that is rendered
 // (not display:none, visibility:hidden or clipped away as .sr-only text) is measured at its own
-// computed font size, scrolled-away parts of code boxes included.
+// computed font size, scrolled-away parts of code boxes included. Issue 47 adds the landing page
+// (its "You" mark), /forgot-password, the online report (its "You" marks), and signed in the
+// dashboard's visibility grid and SoLV trend and the top bar's Upgrade marks (at 1280 px, where
+// the bar shows them to a free owner).
 import { look } from './look.ts';
 import type { Page } from '@playwright/test';
+import { analyseBusiness } from '../../api/report/analyse.ts';
+import { SearchLedger } from '../../api/report/analysis/visibility.ts';
+import { persistReport } from '../../api/report/persist.ts';
+import { reportInput } from '../../api/report/types.ts';
+import { createReportRequest } from '../helpers/report-requests.ts';
 import { expect, test } from './fixtures.ts';
+import { seedReport } from './report-seed.ts';
 
 const MIN_PX = 12;
-const PAGES = ['/docs/api', '/methodology', '/privacy/data', '/login', '/signup'];
+const PAGES = ['/', '/docs/api', '/methodology', '/privacy/data', '/login', '/signup', '/forgot-password'];
 
 /** Each distinct (element, size) under `min` px, with a sample of its text, and how many characters. */
 function smallText(page: Page, min: number) {
@@ -43,6 +52,7 @@ function smallText(page: Page, min: number) {
 
 for (const path of PAGES) {
   test(`${path} at 390 px: no visible text under 12 px`, async ({ page }) => {
+    test.setTimeout(90_000);
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(path);
     await page.waitForLoadState('networkidle');
@@ -51,3 +61,48 @@ for (const path of PAGES) {
     await look(page, { path: `test-results/screens/legible${path.replace(/\//g, '-')}-390.png`, fullPage: path !== '/docs/api' });
   });
 }
+
+test('the online report at 390 px: no visible text under 12 px', async ({ page, appCtx, baseURL }) => {
+  test.setTimeout(120_000);
+  const { token } = await seedReport(appCtx, baseURL!, { company: 'Lakeline Dental', analysed: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/report/${token}`);
+  await expect(page.getByTestId('visibility')).toBeVisible({ timeout: 30_000 });
+  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
+  const { share, where } = await smallText(page, MIN_PX);
+  expect(where, `the report: ${(share * 100).toFixed(1)}% of the text is under ${MIN_PX} px`).toEqual([]);
+});
+
+test('the dashboard\'s visibility grid and SoLV trend: no visible text under 12 px', async ({ page, appCtx, signIn }) => {
+  test.setTimeout(120_000);
+  const owner = await signIn({ tier: 'pro' });
+  const { business } = await createReportRequest(appCtx, { userId: owner.userId, company: 'Barton Grid Dental', enqueue: false });
+  const scan = await analyseBusiness(appCtx, reportInput(business), { ledger: new SearchLedger() });
+  const weekAgo = structuredClone(scan);
+  weekAgo.business.dataPoints.find((p) => p.key === 'visibility.solv')!.value = 0;
+  await persistReport(appCtx, { businessId: business.id, requestId: null, reportType: 'reanalysis', data: weekAgo });
+  // The second analysis is the newer one: its time is later than the first's.
+  const first = Date.now();
+  await expect.poll(() => Date.now()).toBeGreaterThan(first);
+  await persistReport(appCtx, { businessId: business.id, requestId: null, reportType: 'reanalysis', data: scan });
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`/dashboard/${business.id}`);
+    const card = page.getByTestId('visibility-card');
+    await expect(card.getByRole('img', { name: /^Your rank for/ }).first()).toBeVisible({ timeout: 30_000 });
+    await expect(card.getByRole('img', { name: /^Share of Local Voice at each analysis/ })).toBeVisible();
+    const { share, where } = await smallText(page, MIN_PX);
+    expect(where, `the dashboard at ${width} px: ${(share * 100).toFixed(1)}% of the text is under ${MIN_PX} px`).toEqual([]);
+    await card.screenshot({ path: `test-results/screens/legible-visibility-card-${width}.png` });
+  }
+});
+
+test('the top bar\'s Upgrade marks at 1280 px: no visible text under 12 px', async ({ page, signIn }) => {
+  // A free owner: the dashboard and Early Warning are marked Upgrade.
+  await signIn({ tier: 'free' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/account');
+  await expect(page.getByRole('navigation', { name: 'Main' }).locator('.nav-upgrade').first()).toBeVisible({ timeout: 30_000 });
+  const { share, where } = await smallText(page, MIN_PX);
+  expect(where, `/account at 1280 px: ${(share * 100).toFixed(1)}% of the text is under ${MIN_PX} px`).toEqual([]);
+});

@@ -3,33 +3,12 @@
 // double (tests/e2e/stripe-js/) and api.stripe.com to the local Stripe API double the server
 // uses (tests/e2e/serve.ts); the page's own code is the production code.
 import { look } from './look.ts';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { routeStripe } from './stripe-route.ts';
 
 const GOOD_CARD = '4242 4242 4242 4242';
 const DECLINED_CARD = '4000 0000 0000 0002';
-const doubleFile = (name: string) => readFileSync(new URL(`./stripe-js/${name}`, import.meta.url), 'utf8');
-
-async function routeStripe(page: Page) {
-  const api = JSON.parse(readFileSync(join(process.env.E2E_DATA_DIR!, 'stripe-double.json'), 'utf8')) as { url: string };
-  const loaded: string[] = [];
-  await page.route('https://js.stripe.com/**', (route) => {
-    const url = new URL(route.request().url());
-    loaded.push(url.pathname);
-    if (url.pathname.endsWith('/stripe.js')) return route.fulfill({ contentType: 'text/javascript', body: doubleFile('stripe.js') });
-    if (url.pathname.endsWith('/elements-inner-payment-double.html')) return route.fulfill({ contentType: 'text/html', body: doubleFile('payment-frame.html') });
-    return route.abort();
-  });
-  await page.route('https://api.stripe.com/**', async (route) => {
-    const url = new URL(route.request().url());
-    const response = await route.fetch({ url: `${api.url}${url.pathname}${url.search}` });
-    await route.fulfill({ response });
-  });
-  return loaded;
-}
-
 const cardFrame = (page: Page) => page.frameLocator('iframe[title="Secure payment input frame"]');
 
 test('no valid plan goes home', async ({ page }) => {

@@ -135,12 +135,25 @@ function rowHeight(doc: Doc, columns: Column[], row: Row, fontSize: number) {
   return Math.ceil(h);
 }
 
-/** A table with a repeated header on each page. Its header and first rows start together (no
- *  header alone at a page's foot), a row is never split across pages, and text cells wrap. */
-export function table(doc: Doc, parent: Struct, columns: Column[], rows: Row[], fontSize = 8) {
+/** The height a table needs where it starts: its header with the first rows, all of a short table
+ *  (and `tail`, what follows it), else at least three rows. A heading above it keeps this much. */
+export function tableOpening(doc: Doc, columns: Column[], rows: Row[], fontSize = 8, tail = 0) {
   const heights = rows.map((r) => rowHeight(doc, columns, r, fontSize));
-  // The header with the first rows: all of a short table, else at least three rows.
-  ensureSpace(doc, ROW + heights.slice(0, rows.length <= 4 ? rows.length : 3).reduce((a, b) => a + b, 0));
+  return ROW + (rows.length <= 4 ? heights.reduce((a, b) => a + b, 0) + tail : heights.slice(0, 3).reduce((a, b) => a + b, 0));
+}
+
+/** Rows a table keeps together at its end, with what follows it (`tail`). */
+const LAST_ROWS = 3;
+
+/** A table with a repeated header on each page. Its header and first rows start together (no
+ *  header alone at a page's foot), its last rows end together with `tail` points of what follows
+ *  it (a total row and its note never start a page alone), a row is never split across pages, and
+ *  text cells wrap. */
+export function table(doc: Doc, parent: Struct, columns: Column[], rows: Row[], fontSize = 8, tail = 0) {
+  const heights = rows.map((r) => rowHeight(doc, columns, r, fontSize));
+  const sum = (from: number, to = rows.length) => heights.slice(from, to).reduce((a, b) => a + b, 0);
+  ensureSpace(doc, tableOpening(doc, columns, rows, fontSize, tail));
+  const lastGroup = Math.max(1, rows.length - LAST_ROWS);
   const t = doc.struct('Table');
   parent.add(t);
   const header = () => {
@@ -160,7 +173,9 @@ export function table(doc: Doc, parent: Struct, columns: Column[], rows: Row[], 
   header();
   rows.forEach((row, r) => {
     const h = heights[r]!;
-    if (doc.y + h > CONTENT_BOTTOM) {
+    // The last rows go to the next page together when they and the tail do not fit on this one.
+    const keepEnd = r === lastGroup && doc.y + sum(r) + tail > CONTENT_BOTTOM && MARGIN + ROW + sum(r) + tail <= CONTENT_BOTTOM;
+    if (keepEnd || doc.y + h > CONTENT_BOTTOM) {
       doc.addPage();
       doc.y = MARGIN;
       header();

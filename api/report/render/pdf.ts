@@ -74,6 +74,8 @@ import {
   radar,
   SURFACE,
   table,
+  tableOpening,
+  type Column,
   type Doc,
   type Struct,
 } from './pdf-draw.ts';
@@ -311,39 +313,37 @@ function market(doc: Doc, root: Struct, data: ReportData) {
   });
   doc.y = bottom + 16;
   doc.x = MARGIN;
-  heading(doc, sect, 'Every score, side by side', 60, 'H2');
   const cell = (s: number | null) => (s === null ? 'No data' : s.toFixed(2));
-  table(
-    doc,
-    sect,
-    [
-      { title: 'Rank', width: 32 },
-      { title: 'Business', width: 108 },
-      { title: 'Miles', width: 36, align: 'right' },
-      { title: 'Stars', width: 34, align: 'right' },
-      { title: 'Count', width: 44, align: 'right' },
-      { title: 'SoLV', width: 44, align: 'right' },
-      { title: 'Reviews', width: 42, align: 'right' },
-      { title: 'Digital', width: 42, align: 'right' },
-      { title: 'Engage.', width: 44, align: 'right' },
-      { title: 'Share', width: 40, align: 'right' },
-      { title: 'Overall', width: 46, align: 'right' },
+  const columns: Column[] = [
+    { title: 'Rank', width: 32 },
+    { title: 'Business', width: 98 },
+    { title: 'Miles', width: 36, align: 'right' },
+    { title: 'Stars', width: 34, align: 'right' },
+    { title: 'Count', width: 44, align: 'right' },
+    // "100.00%" in bold (the business's own row) fits on one line.
+    { title: 'SoLV', width: 54, align: 'right' },
+    { title: 'Reviews', width: 42, align: 'right' },
+    { title: 'Digital', width: 42, align: 'right' },
+    { title: 'Engage.', width: 44, align: 'right' },
+    { title: 'Share', width: 40, align: 'right' },
+    { title: 'Overall', width: 46, align: 'right' },
+  ];
+  const tableRows = rows.map((p) => ({
+    bold: p.isMainBusiness,
+    cells: [
+      rankNo(p, data) ?? '–',
+      rowName(p),
+      p.isMainBusiness ? '-' : p.place.distanceMiles.toFixed(2),
+      p.place.rating === null ? 'n/a' : p.place.rating.toFixed(1),
+      p.place.reviewCount === null ? 'n/a' : String(p.place.reviewCount),
+      solvCell(p),
+      ...SCORE_KEYS.map((k) => (k === 'marketShare' && !hasMarket(data) ? '–' : cell(p.scores[k] as number | null))),
+      cell(p.scores.overall as number | null),
     ],
-    rows.map((p) => ({
-      bold: p.isMainBusiness,
-      cells: [
-        rankNo(p, data) ?? '–',
-        rowName(p),
-        p.isMainBusiness ? '-' : p.place.distanceMiles.toFixed(2),
-        p.place.rating === null ? 'n/a' : p.place.rating.toFixed(1),
-        p.place.reviewCount === null ? 'n/a' : String(p.place.reviewCount),
-        solvCell(p),
-        ...SCORE_KEYS.map((k) => (k === 'marketShare' && !hasMarket(data) ? '–' : cell(p.scores[k] as number | null))),
-        cell(p.scores.overall as number | null),
-      ],
-      muted: [6, 7, 8, 9, 10].filter((i) => (i < 10 ? p.scores[SCORE_KEYS[i - 6]!] : p.scores.overall) === null),
-    })),
-  );
+    muted: [6, 7, 8, 9, 10].filter((i) => (i < 10 ? p.scores[SCORE_KEYS[i - 6]!] : p.scores.overall) === null),
+  }));
+  heading(doc, sect, 'Every score, side by side', tableOpening(doc, columns, tableRows), 'H2');
+  table(doc, sect, columns, tableRows);
   doc.y += 6;
   para(
     doc,
@@ -421,18 +421,16 @@ function visibilityPage(doc: Doc, root: Struct, data: ReportData) {
     doc.y = top + blockH;
   });
   doc.x = MARGIN;
-  heading(doc, sect, 'Share of Local Voice, business by business', 60, 'H2');
-  table(
-    doc,
-    sect,
-    [
-      { title: 'Business', width: 272 },
-      { title: 'SoLV', width: 80, align: 'right' },
-      { title: 'ARP', width: 80, align: 'right' },
-      { title: 'ATRP', width: 80, align: 'right' },
-    ],
-    voiceTable(data).map((r) => ({ bold: r.place.isMainBusiness, cells: [r.place.isMainBusiness ? `${r.place.place.name} (you)` : r.place.place.name, r.solv, r.arp, r.atrp] })),
-  );
+  const voiceColumns: Column[] = [
+    { title: 'Business', width: 272 },
+    { title: 'SoLV', width: 80, align: 'right' },
+    { title: 'ARP', width: 80, align: 'right' },
+    { title: 'ATRP', width: 80, align: 'right' },
+  ];
+  const voiceRows = voiceTable(data).map((r) => ({ bold: r.place.isMainBusiness, cells: [r.place.isMainBusiness ? `${r.place.place.name} (you)` : r.place.place.name, r.solv, r.arp, r.atrp] }));
+  // The heading keeps the table's opening rows, however long the names they wrap.
+  heading(doc, sect, 'Share of Local Voice, business by business', tableOpening(doc, voiceColumns, voiceRows), 'H2');
+  table(doc, sect, voiceColumns, voiceRows);
   doc.y += 6;
   para(doc, sect, 'One set of searches ranks every business, so each competitor\'s figures come from the same grid. "–": not in the top 20 at any point.', { size: 8, colour: MUTED });
   sect.end();
@@ -573,6 +571,9 @@ function breakdownTable(doc: Doc, sect: Struct, breakdown: ScoreBreakdown, score
   // and, as rows, push a short table's end onto a page of its own.
   const parts = [...breakdown.parts].filter((p) => p.status !== 'not_applicable').sort((a, b) => (b.contribution ?? -1) - (a.contribution ?? -1) || b.weight - a.weight);
   const left = breakdown.parts.filter((p) => p.status === 'not_applicable').map((p) => p.label);
+  const note = `Normalised: 0 = worst, 1 = best. Contribution: the points the data point adds to the score above 1. "Unknown": the source could not give it, so it is left out of the score rather than counted as the worst value.${left.length ? ` Not applicable here, and left out too: ${left.join(', ')}.` : ''}`;
+  // The note goes with the table's last rows and its total (para's size and line gap).
+  const noteHeight = 4 + doc.font('Regular').fontSize(7.5).heightOfString(note, { width: CONTENT_WIDTH, lineGap: 1.5 });
   table(
     doc,
     sect,
@@ -595,9 +596,10 @@ function breakdownTable(doc: Doc, sect: Struct, breakdown: ScoreBreakdown, score
       },
     ],
     7.5,
+    noteHeight,
   );
   doc.y += 4;
-  para(doc, sect, `Normalised: 0 = worst, 1 = best. Contribution: the points the data point adds to the score above 1. "Unknown": the source could not give it, so it is left out of the score rather than counted as the worst value.${left.length ? ` Not applicable here, and left out too: ${left.join(', ')}.` : ''}`, { size: 7.5, colour: MUTED });
+  para(doc, sect, note, { size: 7.5, colour: MUTED });
 }
 
 // ---- the end -------------------------------------------------------------------------------

@@ -1,19 +1,18 @@
 // "Forgot password?": asks for the address and always answers the same (whether or not an
-// account uses it), as POST /api/auth/forgot-password does.
-import { useState, useSyncExternalStore, type SubmitEvent } from 'react';
+// account uses it), as POST /api/auth/forgot-password does. The page hydrates it on first use
+// (client:interaction, decision 0227): a submit made before then is held and made again.
+import { useState, type SubmitEvent } from 'react';
 import { apiRequest, ApiError, messageOf } from '../../lib/api.ts';
 import { toast } from '../../lib/toasts.ts';
 import { AuthField } from './auth-field.tsx';
 import './auth.css';
 
-const noSubscription = () => () => {};
 const FAILED = 'Could not send the link. Please check your connection and try again.';
 
 export default function ForgotPasswordForm() {
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState<{ email: string; message: string } | null>(null);
-  const ready = useSyncExternalStore(noSubscription, () => true, () => false);
 
   async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -50,11 +49,11 @@ export default function ForgotPasswordForm() {
     <div className="auth-card card">
       <h1>Forgot your password?</h1>
       <p className="auth-lead">Enter the e-mail address of your account and we will send you a link to set a new password.</p>
-      <form className="auth-form" noValidate onSubmit={onSubmit} aria-label="Reset password">
+      <form className="auth-form" method="post" noValidate onSubmit={onSubmit} aria-label="Reset password">
         <AuthField name="email" label="Email" error={error}>
           {(a11y) => <input {...a11y} className="input" type="email" autoComplete="email" inputMode="email" autoFocus />}
         </AuthField>
-        <button type="submit" className="btn btn-primary btn-block auth-submit" disabled={!ready || busy}>
+        <button type="submit" className="btn btn-primary btn-block auth-submit" disabled={busy}>
           {busy && <span className="spinner" aria-hidden="true" />}
           {busy ? 'Sending...' : 'Send Reset Link'}
         </button>

@@ -24,7 +24,7 @@ function Grid({ keyword, ranks, size }: { keyword: string; ranks: Array<number |
           <g key={i}>
             <rect x={x + 1.5} y={y + 1.5} width={CELL - 3} height={CELL - 3} rx={4} fill={band.fill} />
             {i === centre && <rect x={x + 0.5} y={y + 0.5} width={CELL - 1} height={CELL - 1} rx={5} fill="none" stroke="#0f172a" strokeWidth={2.5} />}
-            <text x={x + CELL / 2} y={y + CELL / 2 + 4} textAnchor="middle" fill={band.ink} fontSize={11} fontWeight={700}>{cellText(rank)}</text>
+            <text x={x + CELL / 2} y={y + CELL / 2 + 4} textAnchor="middle" fill={band.ink} fontSize={12} fontWeight={700}>{cellText(rank)}</text>
           </g>
         );
       })}
@@ -35,17 +35,18 @@ function Grid({ keyword, ranks, size }: { keyword: string; ranks: Array<number |
 function Trend({ points }: { points: Array<{ at: number; solv: number }> }) {
   if (points.length < 2) return <p className="chart-empty">The SoLV trend starts with the next analysis.</p>;
   const w = 260;
-  const h = 70;
+  // Room above the highest point for its 12 px label, and below the lowest for the dates.
+  const h = 80;
   const max = Math.max(10, ...points.map((p) => p.solv));
-  const xy = points.map((p, i) => [(i / (points.length - 1)) * (w - 70) + 35, h - 16 - (p.solv / max) * (h - 28)] as const);
+  const xy = points.map((p, i) => [(i / (points.length - 1)) * (w - 70) + 35, h - 18 - (p.solv / max) * (h - 36)] as const);
   const last = points.length - 1;
   const alt = `Share of Local Voice at each analysis: ${points.map((p) => `${fmtDay(p.at)} ${p.solv.toFixed(2)}%`).join(', ')}.`;
   return (
     <svg viewBox={`0 0 ${w} ${h}`} width={w} height={h} role="img" aria-label={alt} className="vis-trend">
       <polyline points={xy.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ')} fill="none" stroke="#1d4ed8" strokeWidth={2} />
       {xy.map(([x, y], i) => <circle key={i} cx={x} cy={y} r={3} fill="#1d4ed8" />)}
-      {[0, last].map((i) => <text key={i} x={xy[i]![0]} y={xy[i]![1] - 7} textAnchor="middle" fontSize={11} fill="#334155">{points[i]!.solv.toFixed(1)}%</text>)}
-      {[0, last].map((i) => <text key={`d${i}`} x={xy[i]![0]} y={h - 2} textAnchor="middle" fontSize={10} fill="#475569">{fmtDay(points[i]!.at)}</text>)}
+      {[0, last].map((i) => <text key={i} x={xy[i]![0]} y={xy[i]![1] - 7} textAnchor="middle" fontSize={12} fill="#334155">{points[i]!.solv.toFixed(1)}%</text>)}
+      {[0, last].map((i) => <text key={`d${i}`} x={xy[i]![0]} y={h - 2} textAnchor="middle" fontSize={12} fill="#475569">{fmtDay(points[i]!.at)}</text>)}
     </svg>
   );
 }
