@@ -105,7 +105,6 @@ const png: number[] = [];
 const pdf: number[] = [];
 let pdfBytes = 0;
 const renderCpu = process.cpuUsage();
-const renderGc = await gcSoFar();
 for (let i = 0; i < R; i++) {
   let t = performance.now();
   await renderScoreCard(sample!);
@@ -118,7 +117,7 @@ console.log(`\nRendering (${R} each, main thread):`);
 line('PNG score card 1200x630', png);
 line(`PDF (${Math.round(pdfBytes / 1024)} KB)`, pdf);
 const rendered = process.cpuUsage(renderCpu);
-console.log(`  CPU per PNG + PDF                 ${((rendered.user + rendered.system) / 1000 / R).toFixed(1)} ms, GC ${(((await gcSoFar()) - renderGc) / R).toFixed(1)} ms`);
+console.log(`  CPU per PNG + PDF                 ${((rendered.user + rendered.system) / 1000 / R).toFixed(1)} ms`);
 console.log(`  memory after the renders          ${memory()}`);
 
 // 3. Throughput through the real queue and worker.
