@@ -1,10 +1,13 @@
 // `npm run bench:report [-- --reports 30 --concurrency 2 --renders 20]`
 // Prints each stage's time, the PDF and PNG render times, the PDF's share of the report time, the latency from enqueue to the e-mail
 // in the outbox, the CPU per report, and reports per second through the real worker at the given
-// concurrency. A fresh database and outbox in a temporary folder; the sample provider.
+// concurrency; the main thread's garbage collection per report, and the process's memory (RSS,
+// every thread) after the N reports. A fresh database and outbox in a temporary folder; the sample
+// provider. Comparing two versions on a shared machine: run them in pairs, alternating.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { eq, inArray } from 'drizzle-orm';
 import { createContext } from '../api/create-context.ts';
@@ -35,6 +38,19 @@ const dataDir = mkdtempSync(join(tmpdir(), 'localrank-bench-'));
 const env = loadEnv({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', SMTP_URL: '', LOG_LEVEL: 'warn', NODE_ENV: 'production', PLACES_PROVIDER: 'sample' });
 const ctx = await createContext(env, { migrate: true });
 
+// Garbage collection on the main thread, in ms, since the process started.
+let gcMs = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMs += entry.duration;
+}).observe({ entryTypes: ['gc'] });
+/** GC entries reach the observer from the event loop: let them arrive before reading. */
+const gcSoFar = async () => (await new Promise((r) => setImmediate(r)), gcMs);
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+const memory = () => {
+  const m = process.memoryUsage();
+  return `RSS ${mb(m.rss)}, JS heap ${mb(m.heapUsed)}, external ${mb(m.external)}`;
+};
+
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
@@ -62,14 +78,17 @@ const whole: number[] = [];
 const cpuEach: number[] = [];
 let sample: ReportData | undefined;
 const warm = Math.min(3, N);
+let gcStages = 0;
 for (let i = 0; i < warm + Math.min(N, 10); i++) {
   const t = performance.now();
   const c = process.cpuUsage();
+  const gc0 = await gcSoFar();
   const result = await runReportOnce(ctx, form(1000 + i), { analyse, onStage: (s, ms) => i >= warm && stages[s].push(ms) });
   if (i >= warm) {
     whole.push(performance.now() - t);
     const used = process.cpuUsage(c);
     cpuEach.push((used.user + used.system) / 1000);
+    gcStages += (await gcSoFar()) - gc0;
   }
   sample = result.data;
 }
@@ -77,6 +96,7 @@ console.log('Stages (one report at a time, after warm-up, rendering on the main 
 for (const [stage, xs] of Object.entries(stages)) if (xs.length) line(stage, xs);
 line('whole report (store → e-mail)', whole);
 line('CPU per report', cpuEach);
+console.log(`  GC per report (main thread)       ${(gcStages / cpuEach.length).toFixed(1)} ms`);
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 console.log(`  PDF share of the report time      ${((sum(stages.renderPdf) / sum(whole)) * 100).toFixed(1)}% (PDF ${(sum(stages.renderPdf) / stages.renderPdf.length).toFixed(1)} ms of ${(sum(whole) / whole.length).toFixed(1)} ms on average)`);
 
@@ -84,6 +104,7 @@ console.log(`  PDF share of the report time      ${((sum(stages.renderPdf) / sum
 const png: number[] = [];
 const pdf: number[] = [];
 let pdfBytes = 0;
+const renderCpu = process.cpuUsage();
 for (let i = 0; i < R; i++) {
   let t = performance.now();
   await renderScoreCard(sample!);
@@ -95,6 +116,9 @@ for (let i = 0; i < R; i++) {
 console.log(`\nRendering (${R} each, main thread):`);
 line('PNG score card 1200x630', png);
 line(`PDF (${Math.round(pdfBytes / 1024)} KB)`, pdf);
+const rendered = process.cpuUsage(renderCpu);
+console.log(`  CPU per PNG + PDF                 ${((rendered.user + rendered.system) / 1000 / R).toFixed(1)} ms`);
+console.log(`  memory after the renders          ${memory()}`);
 
 // 3. Throughput through the real queue and worker.
 const ids: string[] = [];
@@ -120,6 +144,7 @@ for (;;) {
 const seconds = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
 await worker.stop();
+const after = memory();
 await renderer.close();
 const failed = await ctx.db.select({ id: jobs.id, error: jobs.lastError }).from(jobs).where(eq(jobs.status, 'failed'));
 const rows = await ctx.db.select({ created: reports.createdAt, sent: reports.emailSentAt, requestId: reports.requestId }).from(reports).where(inArray(reports.requestId, requestIds));
@@ -131,6 +156,7 @@ console.log(`\nThroughput (${N} queued jobs, worker concurrency ${C}, ${Math.min
 console.log(`  ${rows.filter((r) => r.sent).length}/${N} e-mailed in ${seconds.toFixed(2)} s = ${(N / seconds).toFixed(2)} reports/s${failed.length ? `, ${failed.length} failed (${failed[0]!.error})` : ''}`);
 line('start → e-mail (backlog)', latency);
 console.log(`  process CPU per report (all threads) ${((cpu.user + cpu.system) / 1000 / N).toFixed(1)} ms`);
+console.log(`  memory after ${N} reports         ${after} (render threads included in RSS)`);
 
 // 4. One report at a time through an idle worker: what a visitor waits for.
 const idleRenderer = threadRenderer(1);

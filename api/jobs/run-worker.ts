@@ -6,6 +6,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AppContext } from '../context.ts';
 import { reportSendsSettled } from '../email/deliver-report.ts';
 import { closeMailer } from '../email/mailer.ts';
+import { setRenderLane } from '../report/render/render-lane.ts';
 import { threadRenderer } from '../report/render/renderer.ts';
 import { productionDeps } from './production.ts';
 import { createRegistry } from './registry.ts';
@@ -29,6 +30,8 @@ export function runWorker(ctx: AppContext, options: { inline: boolean }): () => 
   const customerConcurrency = options.inline ? Math.min(ctx.env.WORKER_CUSTOMER_CONCURRENCY, INLINE_CUSTOMER_CONCURRENCY) : ctx.env.WORKER_CUSTOMER_CONCURRENCY;
   const cores = Math.max(1, availableParallelism() - (options.inline ? 1 : 0));
   const renderer = threadRenderer(Math.min(concurrency + customerConcurrency, cores));
+  // The web process's branding previews render in these threads too, in their own lane.
+  const leaveLane = setRenderLane(renderer);
   const delay = options.inline ? monitorEventLoopDelay({ resolution: 10 }) : undefined;
   delay?.enable();
   let sampledAt = Date.now();
@@ -55,6 +58,7 @@ export function runWorker(ctx: AppContext, options: { inline: boolean }): () => 
     await worker.stop();
     // A released job may be inside an SMTP conversation: cut now, it would be sent again later.
     await reportSendsSettled(ctx);
+    leaveLane();
     await renderer.close();
     closeMailer(ctx);
   };

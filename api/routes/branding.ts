@@ -8,9 +8,9 @@ import type { AppContext } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { createProfile, deleteProfile, getProfile, listProfiles, ownedProfile, readLogo, removeLogo, setLogo, updateProfile } from '../services/branding-profiles.ts';
-import { threadRenderer, type Renderer } from '../report/render/renderer.ts';
+import { renderLane } from '../report/render/render-lane.ts';
 import { deleteMailServer, getMailServer, saveMailServer, testMailServer } from '../services/agency-mail.ts';
-import { previewBranding } from '../services/branding-preview.ts';
+import { previewBranding, previewLimit } from '../services/branding-preview.ts';
 import { certificateAllowed } from '../services/report-host.ts';
 import { removeReportDomain, setReportDomain, verifyReportDomain } from '../services/report-domains.ts';
 import { requireConsultant } from '../services/consultant-access.ts';
@@ -23,8 +23,8 @@ export const LOGO_UPLOAD_ROUTE = /^\/api\/branding-profiles\/[^/]+\/logo$/;
 
 export function brandingRoutes(ctx: AppContext) {
   const access = (c: { req: { raw: Request } }) => requireConsultant(ctx, c.req.raw.headers, 'whiteLabel');
-  // The preview renders in a thread of its own (started on first need), off the event loop.
-  let renderer: Renderer | undefined;
+  // The preview renders in the process's render lane, off the event loop, an agency at a time.
+  const limit = previewLimit();
   return new Hono()
     .post(
       '/branding-profiles/preview',
@@ -36,7 +36,7 @@ export function brandingRoutes(ctx: AppContext) {
       }),
       async (c, next) => (await access(c), next()),
       validate('json', brandingPreviewSchema),
-      async (c) => c.json(await previewBranding({ ctx, access: await access(c), input: c.req.valid('json'), renderer: (renderer ??= threadRenderer(1)) }), 200, NO_STORE),
+      async (c) => c.json(await previewBranding({ ctx, access: await access(c), input: c.req.valid('json'), renderer: renderLane(), limit }), 200, NO_STORE),
     )
     .get('/branding-profiles', async (c) => c.json({ profiles: await listProfiles({ ctx, access: await access(c) }) }, 200, NO_STORE))
     .post('/branding-profiles', async (c, next) => (await access(c), next()), validate('json', brandingProfileSchema), async (c) =>

@@ -1,12 +1,15 @@
 // The branding preview on /branding: the unsaved form's branding drawn by the production
 // renderers over an example report (api/report/example-data.ts): the PDF's first page as a PNG,
 // the score card, and the e-mail a client would get (sender, Reply-To, subject, HTML with its
-// images inlined). Nothing is stored. Rendered in the render thread, so the event loop stays free.
+// images inlined). Nothing is stored. Rendered in the process's render lane (the report job's
+// threads, in a lane of their own), one preview of an agency at a time and one waiting behind
+// it: a newer preview replaces the waiting one, which is answered 429 (decision 0250).
 import { BRANDING_PREVIEW_PER_MINUTE, type BrandingPreviewInput } from '../../common/schemas/branding.ts';
 import type { AppContext } from '../context.ts';
 import { reportEmail, scoreCardCid, senderFor } from '../email/report-email.ts';
 import { whiteLabelFromFor } from './agency-mail.ts';
 import type { Branding } from '../report/branding.ts';
+import { perKeyLimit, type PerKeyLimit } from '../lib/per-key-limit.ts';
 import { exampleReportData } from '../report/example-data.ts';
 import { reportLinks } from '../report/files.ts';
 import type { Renderer } from '../report/render/renderer.ts';
@@ -28,7 +31,14 @@ async function logoOf(ctx: AppContext, access: ConsultantAccess, input: Branding
   return file ? await readLogo(ctx, file) : null;
 }
 
-export async function previewBranding({ ctx, access, input, renderer }: { ctx: AppContext; access: ConsultantAccess; input: BrandingPreviewInput; renderer: Renderer }) {
+/** Previews of one agency rendering at once; one more waits, a newer one replacing it. */
+export const PREVIEWS_PER_AGENCY = 1;
+/** About one preview's render on a busy machine: when the replaced preview's client may ask again. */
+export const PREVIEW_REPLACED_RETRY_SECONDS = 2;
+export const previewLimit = (): PerKeyLimit =>
+  perKeyLimit({ running: PREVIEWS_PER_AGENCY, retryAfterSeconds: PREVIEW_REPLACED_RETRY_SECONDS, message: 'A newer preview of your agency replaced this one before it was drawn.' });
+
+export async function previewBranding({ ctx, access, input, renderer, limit }: { ctx: AppContext; access: ConsultantAccess; input: BrandingPreviewInput; renderer: Renderer; limit: PerKeyLimit }) {
   await consumeRateLimits({
     ctx,
     input: [{ key: `branding-preview:${access.user.id}`, limit: BRANDING_PREVIEW_PER_MINUTE, windowMs: 60_000, message: 'Too many previews at once. The preview resumes in a moment.' }],
@@ -49,7 +59,7 @@ export async function previewBranding({ ctx, access, input, renderer }: { ctx: A
     poweredBy: input.poweredBy ?? false,
   };
   const data = await exampleReportData(ctx);
-  const rendered = await renderer.render(data, reportLinks(ctx), branding, { firstPagePng: true });
+  const rendered = await limit.run(access.consultant.id, () => renderer.render(data, reportLinks(ctx), branding, { firstPagePng: true, lane: 'preview' }));
   const now = new Date();
   const whiteLabelFrom = await whiteLabelFromFor(ctx, access.consultant.id);
   const mail = reportEmail(ctx, {

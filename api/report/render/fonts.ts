@@ -73,6 +73,28 @@ export function interFont(weight: FontWeight, options: { layout?: boolean } = {}
 }
 
 /**
+ * The fonts the PDF is drawn in, parsed once per process (or render thread) and shared by every
+ * document: pdfkit takes a parsed fontkit font as readily as a file, and parsed from a file it
+ * parsed Inter's three weights (and each fallback) again for every report, with their glyphs, at
+ * the cost of about a quarter of a PDF's CPU and most of its garbage. A document's embedded subset
+ * stays its own (pdfkit copies the glyphs it embeds).
+ */
+const pdfFonts = new Map<string, Font>();
+export function pdfFont(name: 'Inter' | FallbackName, weight: FontWeight): Font {
+  const key = `${name} ${weight}`;
+  let font = pdfFonts.get(key);
+  if (!font) {
+    if (name === 'Inter') font = create(interFont(weight, { layout: false })) as Font;
+    else {
+      const fallback = weight === 700 ? 700 : 400;
+      font = fallback === 400 ? face(name).font : safeLayout(create(fallbackData(name, 700)) as Font, name, 700);
+    }
+    pdfFonts.set(key, font);
+  }
+  return font;
+}
+
+/**
  * Scripts Inter does not have, from Google's Noto fonts (the @expo-google-fonts static builds),
  * regular weight, each with the Unicode blocks it is the font for. A character is looked up only in
  * the fonts whose blocks hold it, so a font file is read the first time a text has a character of
@@ -210,9 +232,36 @@ export function fallbackFor(codePoint: number, cluster: string = String.fromCode
 
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
+/** Whether a character is drawn in Inter whatever stands around it: Inter has it and it asks for
+ *  no emoji. Known per character after the first ask. */
+const plainChars = new Map<number, boolean>();
+const EMOJI_CHAR = /\p{Emoji_Presentation}|\ufe0f|\u20e3/u;
+function plain(codePoint: number): boolean {
+  let known = plainChars.get(codePoint);
+  if (known === undefined) {
+    known = !EMOJI_CHAR.test(String.fromCodePoint(codePoint)) && has('Inter', codePoint);
+    plainChars.set(codePoint, known);
+  }
+  return known;
+}
+
+/** Whether Inter draws the whole text: most texts of a report ("Dentist · 5-mile market",
+ *  "Rank 2 of 9 — top third") have a character past Latin that Inter has, and need no cutting
+ *  into grapheme clusters (which costs as much as drawing them). */
+export function interCovers(text: string): boolean {
+  if (!mayNeedFallback(text)) return true;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.codePointAt(i)!;
+    if (code > 0xffff) return false;
+    if (code >= 0x250 && !plain(code)) return false;
+  }
+  return true;
+}
+
 /** A text cut into runs of one font each (null: Inter), by grapheme cluster (a letter with its
  *  marks, an emoji sequence); spaces stay in the run they are in. */
 export function fontRuns(text: string): Array<{ font: FallbackName | null; text: string }> {
+  if (interCovers(text)) return text === '' ? [] : [{ font: null, text }];
   const runs: Array<{ font: FallbackName | null; text: string }> = [];
   for (const { segment } of graphemes.segment(text)) {
     const code = segment.codePointAt(0)!;
@@ -265,4 +314,4 @@ export const fallbackData = (name: FallbackName, weight: FallbackWeight = 400): 
 export const fallbackFont = (name: FallbackName): Font => face(name).font;
 
 /** The fallback fonts a text needs. */
-export const fallbacksFor = (text: string): FallbackName[] => (mayNeedFallback(text) ? [...new Set(fontRuns(text).flatMap((r) => (r.font ? [r.font] : [])))] : []);
+export const fallbacksFor = (text: string): FallbackName[] => (interCovers(text) ? [] : [...new Set(fontRuns(text).flatMap((r) => (r.font ? [r.font] : [])))]);

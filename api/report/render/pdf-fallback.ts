@@ -7,7 +7,7 @@
 // to left, Devanagari's vowel signs move before their consonant, Thai marks stack), and each
 // fallback's text layer gives back the text as written (`exactText`).
 import type { Font } from 'fontkit';
-import { fallbackData, fallbackWeight, fontRuns, mayNeedFallback, safeLayout, type FallbackName } from './fonts.ts';
+import { fallbackWeight, fontRuns, interCovers, pdfFont, type FallbackName } from './fonts.ts';
 import type { Doc } from './pdf-draw.ts';
 
 type FontMetrics = { ascender: number; descender: number; lineGap: number };
@@ -218,19 +218,17 @@ export function withFontFallback(doc: Doc): Doc {
     // The fallback takes the vertical metrics of the font it stands in for: pdfkit places text by
     // the font's ascender, so Noto's taller ones sat a run off the line's baseline.
     const base = (doc as unknown as { _font: FontMetrics })._font;
-    doc.registerFont(key, fallbackData(name, weight));
+    doc.registerFont(key, pdfFont(name, weight) as unknown as Buffer);
     registered.add(key);
     setFont(key);
-    const embedded = (doc as unknown as { _font: EmbeddedFont })._font;
-    embedded.font = safeLayout(embedded.font, name, weight) as EmbeddedFont['font'];
-    exactText(embedded);
+    exactText((doc as unknown as { _font: EmbeddedFont })._font);
     Object.assign((doc as unknown as { _font: FontMetrics })._font, { ascender: base.ascender, descender: base.descender, lineGap: base.lineGap });
     return doc;
   };
   // A fallback run is laid out whole (pdfkit lays out word by word unless given `features`), so
   // fontkit orders a right-to-left run's words and keeps its spaces.
   const whole = (font: FallbackName | null) => (font ? { features: [] } : {});
-  const runsOf = (text: unknown) => (typeof text === 'string' && mayNeedFallback(text) ? fontRuns(text) : null);
+  const runsOf = (text: unknown) => (typeof text === 'string' && !interCovers(text) ? fontRuns(text) : null);
 
   doc.text = ((text: string, x?: unknown, y?: unknown, options?: Record<string, unknown>) => {
     const runs = runsOf(text);

@@ -18,7 +18,7 @@ import { breakdownOf, coverageText, fmtWeight, SOURCE_LABELS } from './breakdown
 import { findings } from './summary.ts';
 import { listingComparison, localSignals, type ComparisonRow } from './listing.ts';
 import { metricsText, NOT_MEASURED, RANK_BAND_ORDER, RANK_BANDS, solvCell, VISIBILITY_TITLE, visibilityView, voiceTable, type KeywordView } from './visibility.ts';
-import { interFont } from './fonts.ts';
+import { pdfFont } from './fonts.ts';
 import { withFontFallback } from './pdf-fallback.ts';
 import {
   BAND_COLOURS,
@@ -709,9 +709,11 @@ export async function renderPdf(data: ReportData, links: ReportLinks, branding: 
       CreationDate: new Date(data.generatedAt),
     },
   });
-  doc.registerFont('Regular', interFont(400, { layout: false }));
-  doc.registerFont('Semibold', interFont(600, { layout: false }));
-  doc.registerFont('Bold', interFont(700, { layout: false }));
+  // Parsed once per thread and shared by every document (fonts.ts pdfFont); pdfkit's types name
+  // only files, its code takes a parsed font too.
+  doc.registerFont('Regular', pdfFont('Inter', 400) as unknown as Buffer);
+  doc.registerFont('Semibold', pdfFont('Inter', 600) as unknown as Buffer);
+  doc.registerFont('Bold', pdfFont('Inter', 700) as unknown as Buffer);
   withFontFallback(doc);
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));

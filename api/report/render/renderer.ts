@@ -18,6 +18,9 @@ export interface RenderResult {
 
 export interface RenderOptions {
   firstPagePng?: boolean;
+  /** The lane a render waits in: a thread pool serves its lanes in turn, so reports never wait
+   *  behind a queue of previews, nor previews behind reports (decision 0250). */
+  lane?: 'report' | 'preview';
 }
 
 export interface Renderer {
@@ -90,11 +93,23 @@ export function threadRenderer(size = 1): Renderer {
     return slot;
   }
 
+  // The lane served longest ago goes next; first come, first served inside a lane.
+  const servedAt = new Map<string, number>();
+  let served = 0;
+  const laneOf = (task: Task) => task.options.lane ?? 'report';
+  function next(): Task {
+    let pick = 0;
+    for (let i = 1; i < queue.length; i++) if ((servedAt.get(laneOf(queue[i]!)) ?? 0) < (servedAt.get(laneOf(queue[pick]!)) ?? 0)) pick = i;
+    const [task] = queue.splice(pick, 1);
+    servedAt.set(laneOf(task!), ++served);
+    return task!;
+  }
+
   function pump() {
     while (queue.length > 0) {
       const slot = slots.find((s) => !s.task) ?? (slots.length < size ? spawn() : undefined);
       if (!slot) return;
-      const task = queue.shift()!;
+      const task = next();
       slot.task = task;
       slot.worker.ref();
       slot.worker.postMessage({ id: task.id, data: task.data, links: task.links, branding: task.branding, options: task.options });

@@ -103,8 +103,8 @@ type SatoriFont = { name: string; data: Buffer; weight: 400 | 600 | 700; style: 
 /** Inter, then the fallbacks a card's text needs (satori takes a glyph from the first font that has
  *  it). One array per set of fonts: satori keeps a font's parse for as long as its array lives. */
 const fontSets = new Map<string, SatoriFont[]>();
-function cardFonts(text: string): SatoriFont[] {
-  const fallbacks = fallbacksFor(text);
+function cardFonts(texts: string[]): SatoriFont[] {
+  const fallbacks = [...new Set(texts.flatMap(fallbacksFor))];
   const key = fallbacks.join('|');
   let fonts = fontSets.get(key);
   if (!fonts) {
@@ -156,8 +156,16 @@ function visual(node: Node | string): Node | string {
   return { ...node, props: { ...node.props, children: Array.isArray(children) ? children.map(visual) : visual(children) } };
 }
 
+/** The texts a tree draws, in order (its styles and a logo's bytes are none of them). */
+function textsOf(node: Node | string): string[] {
+  if (typeof node === 'string') return [node];
+  const children = node.props.children;
+  if (children === undefined) return [];
+  return Array.isArray(children) ? children.flatMap(textsOf) : textsOf(children);
+}
+
 export async function renderScoreCard(data: ReportData, branding: Branding | null = null): Promise<Buffer> {
   const tree = visual(scoreCardTree(data, branding)) as Node;
-  const svg = await satori(tree as unknown as Parameters<typeof satori>[0], { ...SCORE_CARD_SIZE, fonts: cardFonts(JSON.stringify(tree)) });
+  const svg = await satori(tree as unknown as Parameters<typeof satori>[0], { ...SCORE_CARD_SIZE, fonts: cardFonts(textsOf(tree)) });
   return new Resvg(svg, { fitTo: { mode: 'width', value: SCORE_CARD_SIZE.width }, font: { loadSystemFonts: false } }).render().asPng();
 }
