@@ -93,7 +93,7 @@ test('the dashboard\'s visibility grid and SoLV trend: no visible text under 12 
     await expect(card.getByRole('img', { name: /^Share of Local Voice at each analysis/ })).toBeVisible();
     const { share, where } = await smallText(page, MIN_PX);
     expect(where, `the dashboard at ${width} px: ${(share * 100).toFixed(1)}% of the text is under ${MIN_PX} px`).toEqual([]);
-    await card.screenshot({ path: `test-results/screens/legible-visibility-card-${width}.png` });
+    await look(card, { path: `test-results/screens/legible-visibility-card-${width}.png` });
   }
 });
 

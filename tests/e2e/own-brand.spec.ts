@@ -1,6 +1,7 @@
 // The dashboard marks the competitors that are other locations of the business's brand, ranks
 // against independent competitors first, and the owner counts them with one checkbox: the ranks
 // follow at once and the choice is stored (issue 46, decision 0235).
+import { look } from './look.ts';
 import { eq } from 'drizzle-orm';
 import { businesses, competitors } from '../../db/schema/businesses.ts';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
@@ -19,7 +20,7 @@ test('the dashboard marks your brand and counts it in the rank when the owner ch
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await page.getByTestId('branches-note').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: info.outputPath(`own-brand-${width}.png`) });
+    await look(page, { path: info.outputPath(`own-brand-${width}.png`) });
   }
   // Controlled by the saved setting: it turns once the server has it.
   await page.getByTestId('rank-with-branches').click();

@@ -3,6 +3,7 @@
 // such as "reports:read" stays whole), no text prints over other text, no box clips what it holds,
 // and the page does not scroll sideways. /privacy/data's tables were 493-729 px wide in a 280 px
 // box: on a phone each row is a card of its own, so no table is wider than the page's column.
+import { look } from './look.ts';
 import { expect, test } from './fixtures.ts';
 import { textLayout } from './text-layout.ts';
 
@@ -32,6 +33,6 @@ for (const width of [320, 390]) {
     // Each value is shown after its column's name.
     const firstCell = page.locator('.table-scroll tbody tr').first().locator('td').first();
     expect(await firstCell.evaluate((td) => getComputedStyle(td, '::before').content)).toBe('"who"');
-    await page.screenshot({ path: `test-results/screens/privacy-data-${width}.png`, fullPage: true });
+    await look(page, { path: `test-results/screens/privacy-data-${width}.png`, fullPage: true });
   });
 }

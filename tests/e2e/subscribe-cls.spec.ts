@@ -2,6 +2,7 @@
 // in owner opens it at 1280 and 390 px, the session check held back until the loading screen is
 // drawn (as on a slow network), then the plan and the payment form arrive. The layout shifts
 // Chromium records (PerformanceObserver, 'layout-shift', none after input) add up to 0.05 or less.
+import { look } from './look.ts';
 import { expect, test } from './fixtures.ts';
 import { routeStripe } from './stripe-route.ts';
 
@@ -37,7 +38,7 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
     release();
     await expect(page.frameLocator('iframe[title="Secure payment input frame"]').getByLabel('Card number')).toBeVisible({ timeout: 30_000 });
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-    await page.screenshot({ path: `test-results/screens/subscribe-loaded-${viewport.width}.png` });
+    await look(page, { path: `test-results/screens/subscribe-loaded-${viewport.width}.png` });
     const shifts = await page.evaluate(() => (window as unknown as { shifts: Shift[] }).shifts);
     const cls = shifts.reduce((sum, s) => sum + s.value, 0);
     expect(cls, `layout shifts: ${JSON.stringify(shifts)}`).toBeLessThanOrEqual(0.05);

@@ -2,6 +2,7 @@
 // whose website is its Facebook page names it in the executive summary and gives "Give your
 // business a website of its own"; each competitor's kind is in the website column; the
 // dashboard's own row names a social page and a certificate warning. Screenshots at 1280 and 390 px.
+import { look } from './look.ts';
 import { and, eq } from 'drizzle-orm';
 import { businessMetrics } from '../../db/schema/businesses.ts';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
@@ -40,10 +41,10 @@ test('a Facebook page given as the website is named, and each competitor\'s kind
   const table = page.getByRole('region', { name: 'How you compare' });
   for (const label of ['Social page, no own site', 'Parked domain', 'Placeholder page', 'Password protected', 'Certificate warning', 'Answers with an error', 'Link-in-bio, no own site']) await expect(table.getByRole('cell', { name: label, exact: true })).toBeVisible();
   await expect(table.getByRole('cell', { name: 'Did not answer', exact: true })).toHaveCount(0);
-  await page.screenshot({ path: info.outputPath('website-kinds-desktop.png'), fullPage: true });
+  await look(page, { path: info.outputPath('website-kinds-desktop.png'), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.getByText(/^The website you gave is a Facebook page/).scrollIntoViewIfNeeded();
-  await page.screenshot({ path: info.outputPath('website-kinds-mobile.png') });
+  await look(page, { path: info.outputPath('website-kinds-mobile.png') });
 });
 
 test("the dashboard's own row names a social page and a certificate warning", async ({ page, appCtx, signIn }, info) => {
@@ -61,7 +62,7 @@ test("the dashboard's own row names a social page and a certificate warning", as
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
       await own.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: info.outputPath(`dashboard-own-${state}-${width}.png`) });
+      await look(page, { path: info.outputPath(`dashboard-own-${state}-${width}.png`) });
     }
   }
 });
