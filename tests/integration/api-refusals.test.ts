@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiScope } from '../../common/schemas/api-keys.ts';
+import { API_SCOPES, type ApiScope } from '../../common/schemas/api-keys.ts';
 import { users } from '../../db/schema/auth.ts';
 import { answerClientError } from '../../api/lib/methods.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
@@ -18,7 +18,8 @@ import { createUser } from '../helpers/factories.ts';
 import { checked, expectDocumented, type OpenApiDocument } from '../helpers/openapi.ts';
 
 type Operation = { parameters?: { name: string; in: string; schema: Record<string, unknown> }[]; requestBody?: unknown; responses: Record<string, unknown> };
-const ALL: ApiScope[] = ['reports:read', 'reports:write', 'businesses:read', 'alerts:read', 'alerts:write', 'clients:read', 'clients:write', 'webhooks:write'];
+// Every scope there is, so a new one (businesses:write came with rank settings) is not forgotten here.
+const ALL: ApiScope[] = [...API_SCOPES];
 /** The refusals any operation may be sent, whatever it does (409 and 422 are each operation's own). */
 const GENERIC = ['400', '401', '403', '404', '413', '415', '429', '431'];
 /** A body each operation accepts, so that what is refused is what the case changes. */
