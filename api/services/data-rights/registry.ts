@@ -266,6 +266,13 @@ export const TABLES: Record<string, TableRule> = {
     erased: 'leases named by the account are deleted; the rest lapse within a minute',
     kept: null,
   },
+  signals: {
+    holder: 'operations',
+    holds: 'named counters every process polls (report-files: how many erasures so far, decision 0242); a name and a number, nothing of anyone',
+    exported: 'never (internal)',
+    erased: 'nothing to erase: no row names a person',
+    kept: null,
+  },
   contact_messages: {
     holder: 'visitor',
     exportRows: { file: 'contact-messages', csv: true, sql: 'SELECT id, name, email, subject, message, ip_address, created_at FROM contact_messages WHERE lower(email) = :email' },

@@ -101,6 +101,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/businesses/{businessId}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the rank settings
+         * @description Whether the business's rank counts the competitors that are other locations of its brand (same name, brand website or phone line). By default it does not: the business ranks against independent competitors first, and its brand's locations stay listed, marked as its brand. Applies to the dashboard at once and to reports from the next analysis.
+         */
+        put: operations["setBusinessSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/businesses/{businessId}/visibility": {
         parameters: {
             query?: never;
@@ -899,8 +919,15 @@ export interface components {
                 } | null;
                 /** @description The business's rank by overall score among the compared businesses (1 is best); null when it has no overall score, or without a market: a rank needs at least 3 competitors within the radius. */
                 rank: number | null;
-                /** @description How many businesses were ranked (the business and its competitors); null without a market (fewer than 3 competitors). */
+                /** @description How many businesses were ranked (the business and its competitors, less other locations of its brand unless they count); null without a market (fewer than 3 competitors). */
                 rankOf: number | null;
+                /** @description Other locations of the business's brand among the competitors; null when there are none. */
+                branches: {
+                    /** @description How many competitors are other locations of the business's brand (same name, brand website or phone line). */
+                    count: number;
+                    /** @description Whether the rank counts them: false by default (ranked against independent competitors first), true when the owner chose it (PUT /businesses/{businessId}/settings) or when without them fewer than 3 competitors are left. */
+                    countedInRank: boolean;
+                } | null;
                 /** @description The nearby competitors compared, nearest first. */
                 competitors: {
                     /** @description The competitor's name as listed. */
@@ -944,8 +971,10 @@ export interface components {
                         /** @description Where its page sent the visitor by a meta refresh or a script (followed, as a browser would). */
                         forwardedTo?: string;
                     } | null;
-                    /** @description Its rank by overall score (1 is best); null when it has no overall score, or without a market (fewer than 3 competitors). */
+                    /** @description Its rank by overall score (1 is best); null when it has no overall score, without a market (fewer than 3 competitors), or for another location of the business's brand left out of the rank. */
                     rank: number | null;
+                    /** @description Another location of the business's brand ("your brand"): same name, brand website or phone line. */
+                    yourBrand: boolean;
                 }[];
                 /** @description What would raise the scores most, first. */
                 recommendations: {
@@ -1034,6 +1063,8 @@ export interface components {
                 sampleData: boolean;
                 /** @description Keywords chosen for the local visibility grid, searched before the category's defaults; empty = the defaults. */
                 visibilityKeywords: string[];
+                /** @description Whether the rank counts the competitors that are other locations of the business's brand (PUT /businesses/{businessId}/settings); false by default. */
+                rankWithBranches: boolean;
             };
             /** @description The nearby competitors the latest analysis compared. */
             competitors: {
@@ -1053,6 +1084,11 @@ export interface components {
                 reviewCount: number | null;
                 /** @description Miles from the business, if located. */
                 distanceFromBusiness: number | null;
+                /**
+                 * @description Another location of the business's brand, and what told it (its brand website, a phone line both list, its name); null for an independent competitor.
+                 * @enum {string|null}
+                 */
+                yourBrand: "website" | "phone" | "name" | null;
             }[];
             /** @description The latest analysis: one row for the business and one per competitor. */
             metrics: {
@@ -1076,6 +1112,11 @@ export interface components {
                 marketSharePercent: number | null;
                 /** @description Overall score (the weighted mean of the four), 1 to 10 (two decimals); null when there is not enough data. */
                 overallScore: number | null;
+                /**
+                 * @description Another location of the business's brand (see competitors); null otherwise.
+                 * @enum {string|null}
+                 */
+                yourBrand: "website" | "phone" | "name" | null;
                 /** @description Milliseconds since the epoch. */
                 reportedAt: number | null;
             }[];
@@ -1153,6 +1194,12 @@ export interface components {
                 /** @description Milliseconds since the epoch. */
                 reportedAt: number;
             }[];
+        };
+        RankSettings: {
+            /** @description The business. */
+            businessId: string;
+            /** @description Whether its rank counts the competitors that are other locations of its brand. */
+            rankWithBranches: boolean;
         };
         VisibilityHistory: {
             /** @description The business. */
@@ -1991,6 +2038,136 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem404"];
+                };
+            };
+            /** @description Over the key's rate limit: see Retry-After. */
+            429: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    /** @description Seconds until the key may call again. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
+                };
+            };
+        };
+    };
+    setBusinessSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A business id from the list. */
+                businessId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true: the rank counts the competitors that are other locations of the business's brand; false (the default): they stay listed, marked as its brand, without a rank. */
+                    rankWithBranches: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The settings now in force. */
+            200: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RankSettings"];
+                };
+            };
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
+            400: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description Missing or invalid API key. */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (RFC 6750). */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
+            403: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem403"];
+                };
+            };
+            /** @description No such object, or one that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem404"];
+                };
+            };
+            /** @description The request body is over 64 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem413"];
+                };
+            };
+            /** @description The body is not sent as `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem415"];
                 };
             };
             /** @description Over the key's rate limit: see Retry-After. */
