@@ -105,9 +105,10 @@ test('contact: when the server refuses, the form stays with its message and a de
 
 test('contact: typed and sent before its script has loaded, the plain form post is accepted', async ({ page, appCtx }, info) => {
   const email = uniqueEmail('early');
-  // The page's scripts are held until the visitor has sent: React is still on its way.
+  // The page's scripts are held until the visitor has sent: React is still on its way. The page
+  // is taken as it arrives ('commit'): its module scripts hold back DOMContentLoaded.
   const scripts = await holdScripts(page);
-  await page.goto('/contact', { waitUntil: 'domcontentloaded' });
+  await page.goto('/contact', { waitUntil: 'commit' });
   await page.getByLabel('Name').fill('Early Bird');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Subject').selectOption({ label: 'Billing Question' });
@@ -135,7 +136,7 @@ test('contact: a plain form post with bad fields is refused with per-field messa
 test('contact: what was typed before the form hydrated is kept and sent once it has', async ({ page, appCtx }) => {
   const email = uniqueEmail('typed');
   const scripts = await holdScripts(page);
-  await page.goto('/contact', { waitUntil: 'domcontentloaded' });
+  await page.goto('/contact', { waitUntil: 'commit' });
   await page.getByLabel('Name').fill('Typed Early');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Subject').selectOption({ label: 'Billing Question' });
