@@ -46,6 +46,8 @@ test('signed out: the plan and interval are remembered and login continues to th
 });
 
 test('sign up, choose Pro annual, pay: the dashboard opens, /account shows the plan, and a portal cancellation keeps it to the period end', async ({ page }) => {
+  // Sign-up, payment, the dashboard, the account page and the portal: one long path.
+  test.setTimeout(90_000);
   const loaded = await routeStripe(page);
   const email = `buyer-${Date.now()}@example.com`;
   await page.goto('/signup');
