@@ -4,28 +4,16 @@
 // layout shifts Chromium records (PerformanceObserver, 'layout-shift', none after input) add up to
 // 0.05 or less. Before: the footer moved down by most of a screen (0.23 and 0.25).
 import { look } from './look.ts';
+import { layoutShifts, recordLayoutShifts } from './layout-shifts.ts';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
 import { expect, test } from './fixtures.ts';
-
-interface Shift {
-  value: number;
-  sources: string[];
-}
 
 for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
   test(`at ${viewport.width} px the dashboard's data arrives without moving the page (CLS ≤ 0.05)`, async ({ page, appCtx, signIn }, info) => {
     const owner = await signIn({ tier: 'pro' });
     await seedBusiness(appCtx, { userId: owner.userId, company: 'Lamar Smiles Dental', snapshots: [{ daysAgo: 30, seed: 1 }, { daysAgo: 7, seed: 2 }, { daysAgo: 1, seed: 3 }] });
     await page.setViewportSize(viewport);
-    await page.addInitScript(() => {
-      const shifts: Shift[] = [];
-      (window as unknown as { shifts: Shift[] }).shifts = shifts;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: Array<{ node: Node | null }> }>) {
-          if (!entry.hadRecentInput) shifts.push({ value: entry.value, sources: (entry.sources ?? []).map((s) => (s.node instanceof Element ? `${s.node.tagName.toLowerCase()}.${s.node.className}` : String(s.node?.nodeName))) });
-        }
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
+    await recordLayoutShifts(page);
     // The dashboard's data waits until the test has seen the loading screen drawn.
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
@@ -45,8 +33,7 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
 
     await look(page, { path: info.outputPath(`dashboard-loaded-${viewport.width}.png`) });
-    const shifts = await page.evaluate(() => (window as unknown as { shifts: Shift[] }).shifts);
-    const cls = shifts.reduce((sum, s) => sum + s.value, 0);
+    const { shifts, cls } = await layoutShifts(page);
     info.annotations.push({ type: 'cls', description: `${cls.toFixed(4)} at ${viewport.width} px: ${JSON.stringify(shifts)}` });
     expect(cls, `layout shifts: ${JSON.stringify(shifts)}`).toBeLessThanOrEqual(0.05);
   });

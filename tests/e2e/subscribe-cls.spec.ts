@@ -3,13 +3,9 @@
 // drawn (as on a slow network), then the plan and the payment form arrive. The layout shifts
 // Chromium records (PerformanceObserver, 'layout-shift', none after input) add up to 0.05 or less.
 import { look } from './look.ts';
+import { layoutShifts, recordLayoutShifts } from './layout-shifts.ts';
 import { expect, test } from './fixtures.ts';
 import { routeStripe } from './stripe-route.ts';
-
-interface Shift {
-  value: number;
-  sources: string[];
-}
 
 for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
   test(`at ${viewport.width} px /subscribe?plan=pro loads without moving its footer (CLS ≤ 0.05)`, async ({ page, signIn }) => {
@@ -17,15 +13,7 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
     await signIn({ tier: 'free' });
     await routeStripe(page);
     await page.setViewportSize(viewport);
-    await page.addInitScript(() => {
-      const shifts: Shift[] = [];
-      (window as unknown as { shifts: Shift[] }).shifts = shifts;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: Array<{ node: Node | null }> }>) {
-          if (!entry.hadRecentInput) shifts.push({ value: entry.value, sources: (entry.sources ?? []).map((s) => (s.node instanceof Element ? `${s.node.tagName.toLowerCase()}.${s.node.className}` : String(s.node?.nodeName))) });
-        }
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
+    await recordLayoutShifts(page);
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/api/auth/me', async (route) => {
@@ -39,8 +27,7 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
     await expect(page.frameLocator('iframe[title="Secure payment input frame"]').getByLabel('Card number')).toBeVisible({ timeout: 30_000 });
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
     await look(page, { path: `test-results/screens/subscribe-loaded-${viewport.width}.png` });
-    const shifts = await page.evaluate(() => (window as unknown as { shifts: Shift[] }).shifts);
-    const cls = shifts.reduce((sum, s) => sum + s.value, 0);
+    const { shifts, cls } = await layoutShifts(page);
     expect(cls, `layout shifts: ${JSON.stringify(shifts)}`).toBeLessThanOrEqual(0.05);
   });
 }
