@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readPlaywright, readVitest, slowest, type Counts, type RunnerReport } from './lib/test-timings.ts';
+import { childrenCpuSeconds, readPlaywright, readVitest, slowest, type Counts, type RunnerReport } from './lib/test-timings.ts';
 
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
 process.env.CI ??= '1';
@@ -69,7 +69,16 @@ const tiers: Record<string, Command[][]> = {
   ],
 };
 
-type Outcome = { label: string; ok: boolean; seconds: number; report?: RunnerReport };
+type Outcome = { label: string; ok: boolean; seconds: number; cpu: number | null; report?: RunnerReport };
+
+let cpuRead = childrenCpuSeconds();
+/** The CPU of the children reaped since the last call: the step that just ended. */
+function stepCpu(): number | null {
+  const now = childrenCpuSeconds();
+  const spent = now === null || cpuRead === null ? null : now - cpuRead;
+  cpuRead = now;
+  return spent;
+}
 
 /** Runs one command. Alone, its output streams; beside others, it is held and printed whole when
  *  it ends, so two steps' lines never interleave. */
@@ -88,17 +97,21 @@ function run(step: Command, alone: boolean): Promise<Outcome> {
       for (const line of refused) console.log(`✗ not allowed in ${step.label}: ${line.trim()}`);
       const ok = code === 0 && refused.length === 0;
       const seconds = (Date.now() - started) / 1000;
-      console.log(`${ok ? '✓' : '✗'} ${step.label} (${seconds.toFixed(1)} s)`);
-      done({ label: step.label, ok, seconds, report: step.report?.() });
+      const cpu = stepCpu();
+      console.log(`${ok ? '✓' : '✗'} ${step.label} (${seconds.toFixed(1)} s${cpu === null ? '' : `, ${cpu.toFixed(0)} s of CPU`})`);
+      done({ label: step.label, ok, seconds, cpu, report: step.report?.() });
     });
   });
 }
 
 function summarise(outcomes: Outcome[], wall: number) {
   const total: Counts = { passed: 0, failed: 0, skipped: 0 };
-  console.log('\nStep wall times:');
-  for (const o of outcomes) console.log(`  ${o.ok ? '✓' : '✗'} ${o.label.padEnd(26)} ${o.seconds.toFixed(1).padStart(7)} s`);
-  console.log(`  ${'whole run'.padEnd(28)} ${wall.toFixed(1).padStart(7)} s`);
+  const cpuText = (cpu: number | null) => (cpu === null ? '' : `${cpu.toFixed(0).padStart(7)} s CPU`);
+  console.log('\nSteps (wall time; CPU of everything the step ran, both cores together):');
+  for (const o of outcomes) console.log(`  ${o.ok ? '✓' : '✗'} ${o.label.padEnd(26)} ${o.seconds.toFixed(1).padStart(7)} s ${cpuText(o.cpu)}`);
+  const cpus = outcomes.map((o) => o.cpu);
+  const cpuTotal = cpus.includes(null) ? null : (cpus as number[]).reduce((a, b) => a + b, 0);
+  console.log(`  ${'whole run'.padEnd(28)} ${wall.toFixed(1).padStart(7)} s ${cpuText(cpuTotal)}`);
   for (const o of outcomes) {
     if (!o.report) continue;
     total.passed += o.report.counts.passed;
@@ -109,7 +122,7 @@ function summarise(outcomes: Outcome[], wall: number) {
     for (const f of slowest(o.report.files)) console.log(`  ${f.seconds.toFixed(1).padStart(7)} s  ${f.file}`);
   }
   mkdirSync('test-results', { recursive: true });
-  writeFileSync('test-results/timings.json', JSON.stringify({ wall, steps: outcomes.map(({ label, ok, seconds, report }) => ({ label, ok, seconds, slowest: report ? slowest(report.files) : [] })) }, null, 2));
+  writeFileSync('test-results/timings.json', JSON.stringify({ wall, steps: outcomes.map(({ label, ok, seconds, cpu, report }) => ({ label, ok, seconds, cpu, slowest: report ? slowest(report.files) : [] })) }, null, 2));
   // The plain closing line CI reads.
   console.log(`\n${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 }

@@ -1,7 +1,7 @@
 // Account security in the browser, through the e-mails the server writes to its outbox: forgot
 // password, e-mail change, the Security section; the signed-in top bar; axe with a toast showing.
 import { look } from './look.ts';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe.ts';
 import { createUser, uniqueEmail } from '../helpers/factories.ts';
 import { expect, test } from './fixtures.ts';
 import { linkFor } from './outbox.ts';
@@ -98,6 +98,6 @@ test('signed-out marketing pages load no React; a toast page is axe-clean with t
   await page.goto('/faq');
   await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Logout failed' })).toBeVisible();
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axe(page).analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 });

@@ -3,7 +3,7 @@
 // contrast (the brand-tinted "you" row included) and the PDF's first page draws in the darker shade.
 import { look } from './look.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe.ts';
 import { eq } from 'drizzle-orm';
 import { pdfPagePng } from '../../api/report/render/pdf-page.ts';
 import { captureLead, createKey } from '../../api/services/widget.ts';
@@ -74,7 +74,7 @@ test('a pale profile is warned about on /branding, and its report reads: axe col
   await page.goto(`/report/${token}`);
   await expect(page.getByTestId('brand-masthead')).toContainText('Sunny Side Marketing');
   await expect(page.locator('tr.you').first()).toBeVisible();
-  const contrast = await new AxeBuilder({ page }).withRules(['color-contrast']).analyze();
+  const contrast = await axe(page).withRules(['color-contrast']).analyze();
   expect(contrast.violations.flatMap((v) => v.nodes.map((n) => n.target.join(' ')))).toEqual([]);
   await look(page, { path: info.outputPath('report-pale.png'), fullPage: true });
 

@@ -4,7 +4,7 @@
 // the Local visibility card switches between the keywords' grids and shows the keywords in use;
 // a trend of one analysis says "Not enough history yet" on a client's page as on the dashboard.
 import { look } from './look.ts';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe.ts';
 import { eq } from 'drizzle-orm';
 import type { Page } from '@playwright/test';
 import { analyseBusiness } from '../../api/report/analyse.ts';
@@ -27,8 +27,8 @@ async function shoot(page: Page, name: string, width: number, target?: ReturnTyp
 
 /** axe finds nothing in the part of the page a test is about. */
 async function expectAxeClean(page: Page, selector: string) {
-  const axe = await new AxeBuilder({ page }).include(selector).analyze();
-  expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
+  const results = await axe(page).include(selector).analyze();
+  expect(results.violations, JSON.stringify(results.violations, null, 2)).toEqual([]);
 }
 
 /** Nothing on the page is wider than the window. */

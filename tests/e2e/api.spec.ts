@@ -2,7 +2,7 @@
 // it against /api/v1, rolls and revokes it; the /docs/api page is served by us, rendered from the
 // OpenAPI document, with curl and TypeScript examples and no third-party request.
 import { look } from './look.ts';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe.ts';
 import { createWebhookEndpoint, emitEvent } from '../../api/services/webhooks.ts';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
 import { expect, test } from './fixtures.ts';
@@ -104,8 +104,8 @@ for (const width of [1280, 390]) {
     expect(await page.locator('.op tbody tr td:last-child').evaluateAll((cells) => cells.filter((c) => !c.textContent?.trim()).length)).toBe(0);
     // A "required" mark is never broken across lines ("req / uired").
     expect(await page.locator('.req').evaluateAll((marks) => marks.filter((m) => m.getClientRects().length !== 1 || m.getBoundingClientRect().height > 20).length)).toBe(0);
-    const axe = await new AxeBuilder({ page }).analyze();
-    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+    const results = await axe(page).analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
     await page.locator('#createReport').scrollIntoViewIfNeeded();
     await look(page, { path: info.outputPath(`docs-api-${width}.png`) });
   });

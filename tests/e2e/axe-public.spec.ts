@@ -3,7 +3,7 @@
 // inside the page, and a box that scrolls must be reachable from the keyboard and named
 // (scrollable-region-focusable; the landing page's was not, issue 47). The forms are checked as
 // they load (server-rendered HTML) and once hydrated.
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe.ts';
 import { expect, test } from './fixtures.ts';
 
 const PAGES = ['/', '/methodology', '/privacy/data', '/docs/api', '/login', '/signup', '/forgot-password'];
@@ -17,8 +17,8 @@ for (const width of [1280, 390, 320]) {
       await page.setViewportSize({ width, height: width < 600 ? 844 : 800 });
       const found: string[] = [];
       const check = async (state: string) => {
-        const axe = await new AxeBuilder({ page }).analyze();
-        for (const v of axe.violations) found.push(`${state} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+        const results = await axe(page).analyze();
+        for (const v of results.violations) found.push(`${state} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
       };
       await page.goto(path);
       await page.waitForLoadState('networkidle');

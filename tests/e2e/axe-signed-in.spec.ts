@@ -2,7 +2,7 @@
 // business, the client list and a client (white-label, in the agency's branding profile), Early
 // Warning, the widget page with a key and a lead, Branding Settings and the account; and a
 // business owner's dashboard, Early Warning, account, data rights and plan pages.
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe.ts';
 import { brandingProfiles } from '../../db/schema/consultants.ts';
 import { widgetKeys, widgetLeads } from '../../db/schema/widget.ts';
 import { addClient, seedBusiness } from '../helpers/dashboard-seed.ts';
@@ -47,8 +47,8 @@ test('every signed-in screen of an agency is axe clean', async ({ page, signIn, 
   const found: string[] = [];
   const check = async (state: string) => {
     await page.waitForLoadState('networkidle');
-    const axe = await new AxeBuilder({ page }).analyze();
-    for (const v of axe.violations) found.push(`${state} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+    const results = await axe(page).analyze();
+    for (const v of results.violations) found.push(`${state} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
   };
   for (const [path, ready] of screens) {
     await page.goto(path);
@@ -76,8 +76,8 @@ test("every signed-in screen of a business owner is axe clean", async ({ page, s
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
     await page.waitForLoadState('networkidle');
-    const axe = await new AxeBuilder({ page }).analyze();
-    for (const v of axe.violations) found.push(`${path} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+    const results = await axe(page).analyze();
+    for (const v of results.violations) found.push(`${path} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
   }
   expect(found).toEqual([]);
 });

@@ -13,11 +13,10 @@ import { createUser, type CreateUserOptions } from '../helpers/factories.ts';
 export const EXPECTS_CSP_REFUSAL = { type: 'expects-csp-refusal' };
 
 type Fixtures = {
-  appCtx: AppContext;
   signIn: (options?: CreateUserOptions) => Promise<Awaited<ReturnType<typeof createUser>>>;
 };
 
-export const test = base.extend<Fixtures>({
+export const test = base.extend<Fixtures, { appCtx: AppContext }>({
   // Every page a test opens runs under the real policy: a script, style or frame it refuses
   // (Chromium reports each on the console) fails the test.
   page: async ({ page }, use, testInfo) => {
@@ -28,13 +27,18 @@ export const test = base.extend<Fixtures>({
     await use(page);
     if (!testInfo.annotations.some((annotation) => annotation.type === EXPECTS_CSP_REFUSAL.type)) expect(refusals, 'Content-Security-Policy refusals').toEqual([]);
   },
-  appCtx: async ({}, use) => {
-    const dnsServers = readFileSync(join(process.env.E2E_DATA_DIR!, 'dns-server.txt'), 'utf8');
-    const env = loadEnv({ NODE_ENV: 'test', DATA_DIR: process.env.E2E_DATA_DIR!, LOG_LEVEL: 'silent', WORKER: 'off', DNS_SERVERS: dnsServers });
-    const ctx = await createContext(env);
-    await use(ctx);
-    ctx.db.$client.close();
-  },
+  // One context per Playwright worker, not per test: the tests only read and write rows through
+  // it, each in an account of its own.
+  appCtx: [
+    async ({}, use) => {
+      const dnsServers = readFileSync(join(process.env.E2E_DATA_DIR!, 'dns-server.txt'), 'utf8');
+      const env = loadEnv({ NODE_ENV: 'test', DATA_DIR: process.env.E2E_DATA_DIR!, LOG_LEVEL: 'silent', WORKER: 'off', DNS_SERVERS: dnsServers });
+      const ctx = await createContext(env);
+      await use(ctx);
+      ctx.db.$client.close();
+    },
+    { scope: 'worker' },
+  ],
   signIn: async ({ appCtx, page, baseURL }, use) => {
     await use(async (options) => {
       const user = await createUser(appCtx, options);

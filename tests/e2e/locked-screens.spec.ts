@@ -6,7 +6,7 @@
 // given while the session was cached opens its screens at once.
 import { look } from './look.ts';
 import { execFileSync } from 'node:child_process';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe.ts';
 import type { Page } from '@playwright/test';
 import { EARLY_WARNING_PLAN_MESSAGE, PLAN_MESSAGES } from '../../common/plan-messages.ts';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
@@ -104,8 +104,8 @@ for (const plan of PLANS) {
       if (plan.tier === 'pro') {
         await look(page, { path: info.outputPath('early-warning-pro-1280.png'), fullPage: true });
         // The card and the marked bar pass axe (the marks' colours included).
-        const axe = await new AxeBuilder({ page }).analyze();
-        expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+        const results = await axe(page).analyze();
+        expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
         await page.setViewportSize({ width: 390, height: 844 });
         await look(page, { path: info.outputPath('early-warning-pro-390.png'), fullPage: true });
         await page.getByRole('button', { name: 'Menu' }).click();

@@ -2,7 +2,7 @@
 // outlined; SoLV/ARP/ATRP; every business's SoLV; the listing against the market) and the
 // dashboard's Local visibility card, from the real analysis with the sample provider; axe finds nothing.
 import { look } from './look.ts';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe.ts';
 import { eq } from 'drizzle-orm';
 import { closeMailer } from '../../api/email/mailer.ts';
 import { analyseBusiness } from '../../api/report/analyse.ts';
@@ -46,8 +46,8 @@ test('the online report shows the local visibility grid, the metrics and every b
   const signals = page.getByRole('region', { name: 'Local signals on your homepage against the market (table)' });
   await expect(signals.locator('tbody tr')).toHaveCount(6);
 
-  const axe = await new AxeBuilder({ page }).include('[data-testid="visibility"]').include('[data-testid="listing-vs-market"]').analyze();
-  expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
+  const results = await axe(page).include('[data-testid="visibility"]').include('[data-testid="listing-vs-market"]').analyze();
+  expect(results.violations, JSON.stringify(results.violations, null, 2)).toEqual([]);
   // The section as laid out in the page (a full-page capture, so the sticky top bar stays at the top).
   const box = await section.evaluate((el) => { const r = el.getBoundingClientRect(); return { x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height }; });
   await look(page, { path: 'test-results/screens/visibility-online.png', fullPage: true, clip: box });
@@ -82,7 +82,7 @@ test('the dashboard\'s Local visibility card shows the latest grid, SoLV per key
   await card.getByLabel(/^Keywords to search/).fill('x');
   await card.getByRole('button', { name: 'Save keywords' }).click();
   await expect(card.getByRole('status')).toHaveText('Each keyword needs at least 2 characters');
-  const axe = await new AxeBuilder({ page }).include('[data-testid="visibility-card"]').analyze();
-  expect(axe.violations, JSON.stringify(axe.violations, null, 2)).toEqual([]);
+  const results = await axe(page).include('[data-testid="visibility-card"]').analyze();
+  expect(results.violations, JSON.stringify(results.violations, null, 2)).toEqual([]);
   await look(card, { path: 'test-results/screens/visibility-dashboard-card.png' });
 });

@@ -4,7 +4,7 @@
 // table of every kind of data.
 import { look } from './look.ts';
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe.ts';
 import { strFromU8, unzipSync } from 'fflate';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
 import { expect, test } from './fixtures.ts';
@@ -23,7 +23,7 @@ test('export: requested on /account, downloaded from the e-mailed link', async (
   await expect(section.getByTestId('export-status')).toContainText('You can request the next one after');
   await expect(section.getByRole('button', { name: 'Request Data Export' })).toBeDisabled();
   await look(section, { path: testInfo.outputPath('your-data.png') });
-  expect((await new AxeBuilder({ page }).include('#your-data').analyze()).violations).toEqual([]);
+  expect((await axe(page).include('#your-data').analyze()).violations).toEqual([]);
 
   const link = await linkFor(user.email, '/api/data-exports/download');
   const [download] = await Promise.all([page.waitForEvent('download'), page.goto(link.pathname + link.search).catch(() => undefined)]);
