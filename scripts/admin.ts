@@ -14,7 +14,7 @@ import { requestAccountExport } from '../api/services/data-rights/export.ts';
 import { setupBilling } from '../api/services/billing/catalogue.ts';
 import { refundSubscription } from '../api/services/billing/refund.ts';
 import { billingConfigured, NOT_CONFIGURED_MESSAGE } from '../api/services/billing/stripe.ts';
-import { listUsers, setPlan } from '../api/services/plans.ts';
+import { listUsers, setPlan } from '../api/services/plans/plans.ts';
 import { SUBSCRIPTION_STATUSES, TIERS } from '../common/constants.ts';
 
 const HELP = `Usage: npm run admin -- <command>

@@ -15,7 +15,7 @@ export const FLOWS: Record<string, string[]> = {
   ],
   'plan change': [
     'site/islands/subscribe/checkout.tsx', 'api/routes/billing.ts', 'api/services/billing/subscriptions.ts', 'api/services/billing/stripe.ts',
-    'api/services/billing/webhook.ts', 'api/services/entitlements.ts', 'api/services/plan-candidates.ts',
+    'api/services/billing/webhook.ts', 'api/services/plans/entitlements.ts', 'api/services/plans/payers.ts',
   ],
   'custom report domain': [
     'api/routes/branding.ts', 'api/services/report-domains.ts', 'api/services/report-domain-records.ts', 'api/server.ts',

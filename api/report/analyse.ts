@@ -25,7 +25,7 @@ import { overallBasis, overallOf, ranksAmong, recommend, scorePlace } from './an
 import { placeVisibility, processLedger, scanGrid, parseGridPlans, type SearchLedger, type VisibilityScan } from './analysis/visibility.ts';
 import { analyseWebsite, type WebsiteAnalysis } from './analysis/website.ts';
 import { platformOf } from './analysis/site-kind.ts';
-import { payerOf } from '../services/plan-candidates.ts';
+import { payerOf } from '../services/plans/payers.ts';
 import { competitorWebsitesSentence, websiteRead, websiteSentence } from './render/website-state.ts';
 import type { Tier } from '../../common/constants.ts';
 import type { AnalysedPlace, BrandBranches, ReportData, ReportInput, Review } from './types.ts';

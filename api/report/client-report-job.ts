@@ -15,7 +15,7 @@ import { deliverReport } from '../email/deliver-report.ts';
 import type { JobDefinition } from '../jobs/types.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
 import { brandingFor } from '../services/branding-profiles.ts';
-import { can } from '../services/entitlements.ts';
+import { can } from '../services/plans/entitlements.ts';
 import { isUnsubscribed } from '../services/reports.ts';
 import { COPY_TYPE, type ClientReportPayload } from './client-report-schedule.ts';
 import { renderReport, reportPdfUrl, writeReportFiles } from './files.ts';

@@ -9,7 +9,7 @@ import { deliverReport } from '../email/deliver-report.ts';
 import type { JobDefinition } from '../jobs/types.ts';
 import type { MonthlyReportPayload } from '../jobs/types.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
-import { can } from '../services/entitlements.ts';
+import { can } from '../services/plans/entitlements.ts';
 import { isUnsubscribed } from '../services/reports.ts';
 import { renderReport, reportPdfUrl, writeReportFiles } from './files.ts';
 import { newReportLink } from './persist.ts';

@@ -13,7 +13,7 @@ import { deleteMailServer, getMailServer, saveMailServer, testMailServer } from 
 import { previewBranding, previewLimit } from '../services/branding-preview.ts';
 import { certificateAllowed } from '../services/report-host.ts';
 import { removeReportDomain, setReportDomain, verifyReportDomain } from '../services/report-domains.ts';
-import { requireConsultant } from '../services/consultant-access.ts';
+import { requireConsultant } from '../services/plans/consultant-access.ts';
 
 const NO_STORE = { 'Cache-Control': 'private, no-store' };
 /** The preview's form values carry the unsaved logo as base64 (4/3 of its bytes) beside the fields. */

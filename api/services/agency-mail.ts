@@ -22,7 +22,7 @@ import { enqueue, runWaitingForServerNow } from '../jobs/queue.ts';
 import { SmtpSessionError, smtpSend, type SmtpSent, type SmtpSteps } from '../lib/smtp-session.ts';
 import { checkedMailAddress, MailHostNotFound, mailHostToSave } from './agency-mail-address.ts';
 import { failureWords, sentWords } from './agency-mail-words.ts';
-import type { ConsultantAccess } from './consultant-access.ts';
+import type { ConsultantAccess } from './plans/consultant-access.ts';
 import { consumeRateLimit } from './rate-limit.ts';
 
 type ServerRow = typeof agencyMailServers.$inferSelect;

@@ -13,7 +13,7 @@ import { websiteStatus } from '../report/render/website-state.ts';
 import type { AnalysedPlace, ReportData } from '../report/types.ts';
 import { and, eq } from 'drizzle-orm';
 import { clients } from '../../db/schema/consultants.ts';
-import { consultantAccessFor } from './consultant-access.ts';
+import { consultantAccessFor } from './plans/consultant-access.ts';
 import { submitReportRequest, type AgencyRequest } from './report-requests.ts';
 
 export const REPORT_STATUSES = ['queued', 'processing', 'completed', 'failed'] as const;

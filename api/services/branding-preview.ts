@@ -14,7 +14,7 @@ import { exampleReportData } from '../report/example-data.ts';
 import { reportLinks } from '../report/files.ts';
 import type { Renderer } from '../report/render/renderer.ts';
 import { ownedProfile, readLogo, reencodeLogo } from './branding-profiles.ts';
-import type { ConsultantAccess } from './consultant-access.ts';
+import type { ConsultantAccess } from './plans/consultant-access.ts';
 import { consumeRateLimits } from './rate-limit.ts';
 
 const dataUrl = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;

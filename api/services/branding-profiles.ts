@@ -15,8 +15,8 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import type { Branding } from '../report/branding.ts';
 import { type DomainSetup, domainSetup } from './report-domain-records.ts';
-import type { ConsultantAccess, UserRow } from './consultant-access.ts';
-import { can } from './entitlements.ts';
+import type { ConsultantAccess, UserRow } from './plans/consultant-access.ts';
+import { can } from './plans/entitlements.ts';
 
 export const LOGO_MAX_PX = 600;
 export const LOGO_PATH = '/api/branding/logos/';

@@ -8,7 +8,7 @@ import type { AppContext } from '../context.ts';
 import { unauthenticated } from '../errors.ts';
 import { nextClientReport } from '../report/client-report-schedule.ts';
 import { planRequired } from './dashboard.ts';
-import { can } from './entitlements.ts';
+import { can } from './plans/entitlements.ts';
 import { optOutsOf } from './reports.ts';
 import { ALERT_WINDOW_DAYS, isSamplePlace } from './review-alerts.ts';
 import { sessionTokenFrom } from './session-token.ts';

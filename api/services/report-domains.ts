@@ -19,7 +19,7 @@ import { AppError } from '../errors.ts';
 import { enqueueStatement } from '../jobs/queue.ts';
 import { errorText } from '../log.ts';
 import { ownedProfile } from './branding-profiles.ts';
-import type { ConsultantAccess } from './consultant-access.ts';
+import type { ConsultantAccess } from './plans/consultant-access.ts';
 import { domainSetup, normaliseDomain, REPORT_DOMAIN_CLAIM_DAYS, TXT_LABEL, TXT_VALUE_PREFIX } from './report-domain-records.ts';
 
 export { type DomainSetup, REPORT_DOMAIN_CLAIM_DAYS, TXT_LABEL, TXT_VALUE_PREFIX } from './report-domain-records.ts';

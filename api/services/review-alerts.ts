@@ -11,7 +11,7 @@ import type { AppContext } from '../context.ts';
 import { AppError, unauthenticated } from '../errors.ts';
 import type { ProviderName, Review } from '../report/types.ts';
 import { EARLY_WARNING_PLAN_MESSAGE } from '../../common/plan-messages.ts';
-import { can } from './entitlements.ts';
+import { can } from './plans/entitlements.ts';
 import { sessionTokenFrom } from './session-token.ts';
 import { VIEWER_CTE, type ViewerKind, viewerMaySee } from './viewer-sql.ts';
 

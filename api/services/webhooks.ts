@@ -13,7 +13,7 @@ import { enqueue } from '../jobs/queue.ts';
 import { lookupRefusal, urlRefusal, type SafeFetchOptions, type SafeFetchRefusal } from '../lib/safe-fetch.ts';
 import { serverLookup } from '../lib/server-lookup.ts';
 import { API_PLAN_MESSAGE } from './api-keys.ts';
-import { can } from './entitlements.ts';
+import { can } from './plans/entitlements.ts';
 import { consumeRateLimit } from './rate-limit.ts';
 import { webhookBody, webhookTestBody, WEBHOOK_TEST_EVENT, type WebhookEventData } from './webhook-events.ts';
 

@@ -52,7 +52,7 @@ test.describe('account rules per role and tier', () => {
 });
 
 test('an operator set-plan to agency shows up on the next visit (new tab: no cached check)', async ({ page, signIn, appCtx }) => {
-  const { setPlan } = await import('../../api/services/plans.ts');
+  const { setPlan } = await import('../../api/services/plans/plans.ts');
   const user = await signIn({ role: 'consultant' });
   await page.goto('/account');
   await expect(page.locator('.acct-sub')).toContainText('Free plan');

@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import { unzipSync, strFromU8 } from 'fflate';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { candidates } from '../../api/services/plan-candidates.ts';
+import { candidates } from '../../api/services/plans/payers.ts';
 import { closeMailer, outboxDir } from '../../api/email/mailer.ts';
 import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';

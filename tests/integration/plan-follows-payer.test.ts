@@ -9,7 +9,7 @@ import { reanalysisPeriod, scheduleTick } from '../../api/jobs/schedule.ts';
 import { analyseBusiness } from '../../api/report/analyse.ts';
 import { SearchLedger } from '../../api/report/analysis/visibility.ts';
 import { reportInput } from '../../api/report/types.ts';
-import { businessCan, payerOf } from '../../api/services/plan-candidates.ts';
+import { businessCan, payerOf } from '../../api/services/plans/payers.ts';
 import { setVisibilityKeywords } from '../../api/services/visibility-history.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';

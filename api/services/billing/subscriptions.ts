@@ -11,7 +11,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { enqueue } from '../../jobs/queue.ts';
 import { withLease } from '../../lib/lease.ts';
-import { applyPlan } from '../plans.ts';
+import { applyPlan } from '../plans/plans.ts';
 import { consumeRateLimit } from '../rate-limit.ts';
 import { forgetPrices, portalConfiguration, priceFor } from './catalogue.ts';
 import { isMissing, isRefusal, stripeFor } from './stripe.ts';

@@ -2,10 +2,10 @@
 // accounts it belongs to (the owner, and each consultant whose client it is) and, of those, the
 // one whose plan it gets. The scheduler (api/jobs/schedule.ts), the jobs it enqueues and the
 // analysis (the visibility grid's size and keywords) ask here, then read the features with
-// api/services/entitlements.ts: no feature reads a plan from `businesses.user_id` alone, which is
+// api/services/plans/entitlements.ts: no feature reads a plan from `businesses.user_id` alone, which is
 // empty for a consultant's client.
-import { TIERS, type Tier } from '../../common/constants.ts';
-import type { AppContext } from '../context.ts';
+import { TIERS, type Tier } from '../../../common/constants.ts';
+import type { AppContext } from '../../context.ts';
 import { can, effectiveTier, type Feature } from './entitlements.ts';
 
 export interface Candidate {

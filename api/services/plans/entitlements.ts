@@ -3,14 +3,14 @@
 // is the tier AND status active) or past_due: a failed renewal keeps access for the grace period
 // (BILLING_GRACE_DAYS), after which billing marks the plan suspended (decision 0095). Suspended,
 // trialing or cancelled plans are free.
-import { inGoodStanding, type Tier } from '../../common/constants.ts';
+import { inGoodStanding, type Tier } from '../../../common/constants.ts';
 
 export const FEATURES = ['dashboard', 'trends', 'monthlyReports', 'earlyWarning', 'api', 'clientManagement', 'whiteLabel', 'widget'] as const;
 export type Feature = (typeof FEATURES)[number];
 
 const BY_TIER: Record<Tier, readonly Feature[]> = {
   free: [],
-  // Client management is for consultant accounts (api/services/consultant-access.ts checks the role).
+  // Client management is for consultant accounts (api/services/plans/consultant-access.ts checks the role).
   pro: ['dashboard', 'trends', 'monthlyReports', 'clientManagement'],
   enterprise: ['dashboard', 'trends', 'monthlyReports', 'earlyWarning', 'api', 'clientManagement'],
   agency: ['dashboard', 'trends', 'monthlyReports', 'earlyWarning', 'api', 'clientManagement', 'whiteLabel', 'widget'],

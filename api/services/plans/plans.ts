@@ -2,11 +2,11 @@
 // is the one writer of a plan: the admin command's set-plan and billing (api/services/billing/)
 // both go through it, so the user's and the consultant's tier never disagree.
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
-import { SUBSCRIPTION_STATUSES, TIERS, type SubscriptionStatus, type Tier } from '../../common/constants.ts';
-import { users } from '../../db/schema/auth.ts';
-import { consultants } from '../../db/schema/consultants.ts';
-import type { AppContext } from '../context.ts';
-import { AppError } from '../errors.ts';
+import { SUBSCRIPTION_STATUSES, TIERS, type SubscriptionStatus, type Tier } from '../../../common/constants.ts';
+import { users } from '../../../db/schema/auth.ts';
+import { consultants } from '../../../db/schema/consultants.ts';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
 
 export async function listUsers({ ctx }: { ctx: Pick<AppContext, 'db'> }) {
   return ctx.db

@@ -1,13 +1,13 @@
 // Who may manage clients and branding: the signed-in consultant, on a plan that includes the
-// feature (api/services/entitlements.ts decides which). Every client, branding-profile and report
+// feature (api/services/plans/entitlements.ts decides which). Every client, branding-profile and report
 // route starts here, then checks each object against `consultant.id`: another consultant's id
 // answers exactly as an unknown one (404), and nothing in a query string grants anything.
 import { eq } from 'drizzle-orm';
-import { users } from '../../db/schema/auth.ts';
-import { consultants } from '../../db/schema/consultants.ts';
-import type { AppContext } from '../context.ts';
-import { AppError, unauthenticated } from '../errors.ts';
-import { NOT_CONSULTANT_MESSAGES, PLAN_MESSAGES } from '../../common/plan-messages.ts';
+import { users } from '../../../db/schema/auth.ts';
+import { consultants } from '../../../db/schema/consultants.ts';
+import type { AppContext } from '../../context.ts';
+import { AppError, unauthenticated } from '../../errors.ts';
+import { NOT_CONSULTANT_MESSAGES, PLAN_MESSAGES } from '../../../common/plan-messages.ts';
 import { can, type Feature } from './entitlements.ts';
 
 export type ConsultantRow = typeof consultants.$inferSelect;
