@@ -19,7 +19,7 @@ import { agencyMailUnavailableEmail } from '../api/email/agency-mail-unavailable
 import { reportFailedEmail } from '../api/email/report-failed.ts';
 import { visibilityAlertEmail } from '../api/email/visibility-alert-job.ts';
 import { webhookDisabledEmail } from '../api/email/webhook-disabled.ts';
-import { mailServerTestMessage } from '../api/services/agency-mail.ts';
+import { mailServerTestMessage } from '../api/services/agency-mail/mail-server.ts';
 import { reportEmail } from '../api/email/report-email.ts';
 import { loadEnv } from '../api/env.ts';
 import type { Branding } from '../api/report/branding.ts';

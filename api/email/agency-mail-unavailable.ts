@@ -8,7 +8,7 @@ import { users } from '../../db/schema/auth.ts';
 import { agencyMailServers, consultants } from '../../db/schema/consultants.ts';
 import type { AppContext } from '../context.ts';
 import type { JobDefinition } from '../jobs/types.ts';
-import type { AgencyMailUnavailablePayload } from '../services/agency-mail.ts';
+import type { AgencyMailUnavailablePayload } from '../services/agency-mail/mail-server.ts';
 import { mailerFor, messageIdFor, type MailMessage } from './mailer.ts';
 import { escapeHtml } from './report-email.ts';
 

@@ -19,7 +19,7 @@ import { warnOncePerMinute } from '../jobs/faults.ts';
 import { errorMessage } from '../log.ts';
 import { reportSender } from '../services/branding-profiles.ts';
 import type { ReportData } from '../report/types.ts';
-import { agencyMailer, whiteLabelAddress } from '../services/agency-mail.ts';
+import { agencyMailer, whiteLabelAddress } from '../services/agency-mail/mail-server.ts';
 import { domainOf, type Mailer, mailerFor, messageIdFor } from './mailer.ts';
 import { reportEmail } from './report-email.ts';
 import { forgetLinkUrl } from '../services/data-rights/forget-link.ts';
@@ -76,7 +76,7 @@ export async function deliverReport(
 
 async function deliver(ctx: AppContext, input: DeliveryInput): Promise<DeliveryOutcome> {
   // White-label or not is read from the report row, like its files and its online page; white-label
-  // mail leaves through the agency's own server when it has one (api/services/agency-mail.ts).
+  // mail leaves through the agency's own server when it has one (api/services/agency-mail/mail-server.ts).
   const sender = await reportSender(ctx, input.report);
   const agency = sender.branding && sender.consultant ? await agencyMailer(ctx, sender.consultant.id) : null;
   const whiteLabelFrom = sender.branding ? (agency?.fromAddress ?? whiteLabelAddress(ctx)) : null;

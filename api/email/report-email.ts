@@ -4,7 +4,7 @@
 // address as Reply-To, its logo, colours and footer in place of ours.
 import { COMPETITOR_COUNT, OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
 import type { AppContext } from '../context.ts';
-import { whiteLabelAddress } from '../services/agency-mail.ts';
+import { whiteLabelAddress } from '../services/agency-mail/mail-server.ts';
 import { termsUsed } from './report-terms.ts';
 import { contactLine, onReportHost, POWERED_BY, sampleNote, themeOf, type Branding } from '../report/branding.ts';
 import { websiteSentence } from '../report/render/website-state.ts';
@@ -70,7 +70,7 @@ export const pdfFileName = (company: string, sampleData: boolean, whiteLabel = f
 const displayName = (name: string) => `"${name.replace(/["\\\r\n]/g, '').slice(0, 100)}"`;
 
 /** The sender: the agency's name over the white-label address (its own server's, else the
- *  operator's neutral WHITE_LABEL_MAIL_FROM, else MAIL_FROM's address; api/services/agency-mail.ts). */
+ *  operator's neutral WHITE_LABEL_MAIL_FROM, else MAIL_FROM's address; api/services/agency-mail/mail-server.ts). */
 export function senderFor(ctx: AppContext, branding: Branding | null | undefined, whiteLabelFrom?: string | null): string {
   if (!branding) return ctx.env.MAIL_FROM;
   return `${displayName(branding.companyName)} <${whiteLabelFrom ?? whiteLabelAddress(ctx)}>`;

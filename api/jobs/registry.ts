@@ -21,8 +21,8 @@ import { WEBHOOK_DISABLED, webhookDisabledJob } from '../email/webhook-disabled.
 import { webhookDeliverJob, type WebhookFetchOptions } from '../services/webhook-delivery.ts';
 import { WEBHOOK_DELIVER } from '../services/webhooks.ts';
 import { REVIEWS_CHECK, reviewsCheckJob } from '../services/review-check.ts';
-import { AGENCY_MAIL_UNAVAILABLE } from '../services/agency-mail.ts';
-import { withReportMailState } from '../services/report-mail-state.ts';
+import { AGENCY_MAIL_UNAVAILABLE } from '../services/agency-mail/mail-server.ts';
+import { withReportMailState } from '../services/agency-mail/report-mail-state.ts';
 import type { JobRegistry } from './types.ts';
 import type { PlacesProvider } from '../report/analysis/providers/types.ts';
 

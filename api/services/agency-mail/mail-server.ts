@@ -12,18 +12,18 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { eq, sql } from 'drizzle-orm';
-import { MAIL_SERVER_TESTS_PER_HOUR, type MailServerInput } from '../../common/schemas/branding.ts';
-import { agencyMailServers } from '../../db/schema/consultants.ts';
-import type { AppContext } from '../context.ts';
-import { AppError } from '../errors.ts';
-import type { Mailer, MailMessage } from '../email/mailer.ts';
-import { CustomerServerUnavailableError, PermanentJobError } from '../jobs/errors.ts';
-import { enqueue, runWaitingForServerNow } from '../jobs/queue.ts';
-import { SmtpSessionError, smtpSend, type SmtpSent, type SmtpSteps } from '../lib/smtp-session.ts';
-import { checkedMailAddress, MailHostNotFound, mailHostToSave } from './agency-mail-address.ts';
-import { failureWords, sentWords } from './agency-mail-words.ts';
-import type { ConsultantAccess } from './plans/consultant-access.ts';
-import { consumeRateLimit } from './rate-limit.ts';
+import { MAIL_SERVER_TESTS_PER_HOUR, type MailServerInput } from '../../../common/schemas/branding.ts';
+import { agencyMailServers } from '../../../db/schema/consultants.ts';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import type { Mailer, MailMessage } from '../../email/mailer.ts';
+import { CustomerServerUnavailableError, PermanentJobError } from '../../jobs/errors.ts';
+import { enqueue, runWaitingForServerNow } from '../../jobs/queue.ts';
+import { SmtpSessionError, smtpSend, type SmtpSent, type SmtpSteps } from '../../lib/smtp-session.ts';
+import { checkedMailAddress, MailHostNotFound, mailHostToSave } from './address.ts';
+import { failureWords, sentWords } from './words.ts';
+import type { ConsultantAccess } from '../plans/consultant-access.ts';
+import { consumeRateLimit } from '../rate-limit.ts';
 
 type ServerRow = typeof agencyMailServers.$inferSelect;
 

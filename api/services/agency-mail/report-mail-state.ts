@@ -3,10 +3,10 @@
 // server (api/jobs/registry.ts), and the report row keeps since when it waits and, in our words,
 // what the server did. The client page and the portfolio read them (client-reports.ts, portfolio.ts).
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { reports } from '../../db/schema/reports.ts';
-import type { AppContext } from '../context.ts';
-import type { JobDefinition, JobRun } from '../jobs/types.ts';
-import { AGENCY_MAIL_REASON } from './agency-mail.ts';
+import { reports } from '../../../db/schema/reports.ts';
+import type { AppContext } from '../../context.ts';
+import type { JobDefinition, JobRun } from '../../jobs/types.ts';
+import { AGENCY_MAIL_REASON } from './mail-server.ts';
 
 /** What the agency is shown of a job's error: only what we said about its mail server. */
 const problemOf = (reason: string) => (reason.startsWith(AGENCY_MAIL_REASON) ? reason.slice(AGENCY_MAIL_REASON.length) : null);

@@ -1,8 +1,8 @@
 // What an agency is told about its mail server, in our words (decision 0210): how far we got
 // (connected, TLS, logged in) and what went wrong, with the server's reply only when it was an
 // SMTP reply (api/lib/smtp-session.ts), and the password cut out should a server echo it.
-import type { SmtpReply, SmtpSessionError, SmtpSteps } from '../lib/smtp-session.ts';
-import { MailHostNotFound, MailHostRefused } from './agency-mail-address.ts';
+import type { SmtpReply, SmtpSessionError, SmtpSteps } from '../../lib/smtp-session.ts';
+import { MailHostNotFound, MailHostRefused } from './address.ts';
 
 interface Where {
   host: string;

@@ -7,7 +7,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { addressRefusal } from '../lib/safe-fetch.ts';
+import { addressRefusal } from '../../lib/safe-fetch.ts';
 
 const HINT = "Enter your mail server's name or public address.";
 
