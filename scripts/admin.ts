@@ -9,7 +9,7 @@ import { mailBacklog } from '../api/services/health.ts';
 import { ACCOUNT_GRACE_DAYS } from '../api/services/data-rights/account-closure.ts';
 import { describeErasure, forgetEmail } from '../api/services/data-rights/erasure.ts';
 import { runRetentionPurge } from '../api/services/data-rights/retention-job.ts';
-import { REPORT_DOMAIN_CLAIM_DAYS } from '../api/services/report-domains.ts';
+import { REPORT_DOMAIN_CLAIM_DAYS } from '../api/services/report-domains/domains.ts';
 import { requestAccountExport } from '../api/services/data-rights/export.ts';
 import { setupBilling } from '../api/services/billing/catalogue.ts';
 import { refundSubscription } from '../api/services/billing/refund.ts';

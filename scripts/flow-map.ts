@@ -18,8 +18,8 @@ export const FLOWS: Record<string, string[]> = {
     'api/services/billing/webhook.ts', 'api/services/plans/entitlements.ts', 'api/services/plans/payers.ts',
   ],
   'custom report domain': [
-    'api/routes/branding.ts', 'api/services/report-domains.ts', 'api/services/report-domain-records.ts', 'api/server.ts',
-    'api/services/report-host.ts', 'api/services/reports.ts', 'site/pages/report/[token].astro',
+    'api/routes/branding.ts', 'api/services/report-domains/domains.ts', 'api/services/report-domains/records.ts', 'api/server.ts',
+    'api/services/report-domains/host.ts', 'api/services/reports.ts', 'site/pages/report/[token].astro',
   ],
 };
 

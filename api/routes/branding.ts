@@ -11,8 +11,8 @@ import { createProfile, deleteProfile, getProfile, listProfiles, ownedProfile, r
 import { renderLane } from '../report/render/render-lane.ts';
 import { deleteMailServer, getMailServer, saveMailServer, testMailServer } from '../services/agency-mail/mail-server.ts';
 import { previewBranding, previewLimit } from '../services/branding-preview.ts';
-import { certificateAllowed } from '../services/report-host.ts';
-import { removeReportDomain, setReportDomain, verifyReportDomain } from '../services/report-domains.ts';
+import { certificateAllowed } from '../services/report-domains/host.ts';
+import { removeReportDomain, setReportDomain, verifyReportDomain } from '../services/report-domains/domains.ts';
 import { requireConsultant } from '../services/plans/consultant-access.ts';
 
 const NO_STORE = { 'Cache-Control': 'private, no-store' };

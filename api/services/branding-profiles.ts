@@ -14,7 +14,7 @@ import { brandingLogos } from '../../db/schema/files.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import type { Branding } from '../report/branding.ts';
-import { type DomainSetup, domainSetup } from './report-domain-records.ts';
+import { type DomainSetup, domainSetup } from './report-domains/records.ts';
 import type { ConsultantAccess, UserRow } from './plans/consultant-access.ts';
 import { can } from './plans/entitlements.ts';
 

@@ -1,6 +1,6 @@
 // A report domain's facts (decision 0172): how a domain is written, and the DNS records that set
 // it up. A leaf module: the branding profiles' answers and the domain service both read it.
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../../context.ts';
 
 /** Days an unverified claim lasts; the daily purge releases it then (decision 0213). */
 export const REPORT_DOMAIN_CLAIM_DAYS = 7;

@@ -5,12 +5,12 @@
 // name pointed at the server by someone else serves nothing.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { eq } from 'drizzle-orm';
-import { brandingProfiles } from '../../db/schema/consultants.ts';
-import type { AppContext } from '../context.ts';
-import type { Branding } from '../report/branding.ts';
-import { domainBranding } from './branding-profiles.ts';
-import { verifiedDomain } from './report-domains.ts';
-import { findReportByToken, type ReportLookup } from './reports.ts';
+import { brandingProfiles } from '../../../db/schema/consultants.ts';
+import type { AppContext } from '../../context.ts';
+import type { Branding } from '../../report/branding.ts';
+import { domainBranding } from '../branding-profiles.ts';
+import { verifiedDomain } from './domains.ts';
+import { findReportByToken, type ReportLookup } from '../reports.ts';
 
 /** A report the gate looked up by its token to let the request in: the page reuses it. */
 export type GateLookup = { token: string; found: ReportLookup };

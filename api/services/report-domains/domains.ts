@@ -2,7 +2,7 @@
 // its own (reports.agency.example) at the product with a CNAME (an A or AAAA record when the
 // product is on an IP address) and proves it controls it with a TXT record; once verified, every
 // link of that profile's e-mails goes to that host, and that host serves only that agency's
-// reports and the pages their links open (api/services/report-host.ts).
+// reports and the pages their links open (api/services/report-domains/host.ts).
 // A domain is an agency's only once verified (issue 36, decision 0213): adding it is a claim that
 // blocks nobody, so any number of agencies may claim one domain, each with its own token. The
 // first to verify keeps it (one verified row per domain, by a unique index); the other claims are
@@ -11,18 +11,18 @@
 import { randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import { and, eq, isNotNull, isNull, lt, ne } from 'drizzle-orm';
-import { users } from '../../db/schema/auth.ts';
-import { brandingProfiles, consultants, type ReleasedDomain } from '../../db/schema/consultants.ts';
-import type { AppContext } from '../context.ts';
-import { ACCOUNT_EMAIL, type AccountEmailPayload } from '../email/account-email.ts';
-import { AppError } from '../errors.ts';
-import { enqueueStatement } from '../jobs/queue.ts';
-import { errorText } from '../log.ts';
-import { ownedProfile } from './branding-profiles.ts';
-import type { ConsultantAccess } from './plans/consultant-access.ts';
-import { domainSetup, normaliseDomain, REPORT_DOMAIN_CLAIM_DAYS, TXT_LABEL, TXT_VALUE_PREFIX } from './report-domain-records.ts';
+import { users } from '../../../db/schema/auth.ts';
+import { brandingProfiles, consultants, type ReleasedDomain } from '../../../db/schema/consultants.ts';
+import type { AppContext } from '../../context.ts';
+import { ACCOUNT_EMAIL, type AccountEmailPayload } from '../../email/account-email.ts';
+import { AppError } from '../../errors.ts';
+import { enqueueStatement } from '../../jobs/queue.ts';
+import { errorText } from '../../log.ts';
+import { ownedProfile } from '../branding-profiles.ts';
+import type { ConsultantAccess } from '../plans/consultant-access.ts';
+import { domainSetup, normaliseDomain, REPORT_DOMAIN_CLAIM_DAYS, TXT_LABEL, TXT_VALUE_PREFIX } from './records.ts';
 
-export { type DomainSetup, REPORT_DOMAIN_CLAIM_DAYS, TXT_LABEL, TXT_VALUE_PREFIX } from './report-domain-records.ts';
+export { type DomainSetup, REPORT_DOMAIN_CLAIM_DAYS, TXT_LABEL, TXT_VALUE_PREFIX } from './records.ts';
 
 /** How long a DNS answer may take before verification says so. */
 const DNS_TIMEOUT_MS = 5000;
