@@ -14,7 +14,7 @@ import type { JobDefinition } from '../jobs/types.ts';
 import type { ReportGeneratePayload } from '../jobs/types.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
 import { settleListing } from '../services/business-listing.ts';
-import { emitEvent } from '../services/webhooks.ts';
+import { emitEvent } from '../services/webhooks/webhooks.ts';
 import { readCachedReportFile, renderReport, reportPdfUrl, writeReportFiles } from './files.ts';
 import { persistReport } from './persist.ts';
 import { inlineRenderer, type Renderer } from './render/renderer.ts';

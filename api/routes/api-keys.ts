@@ -11,8 +11,8 @@ import { unauthenticated } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { createApiKey, listApiKeys, ownedKey, revokeApiKey, rollApiKey } from '../services/api-keys.ts';
 import { createWebhookSchema } from '../../common/schemas/webhooks.ts';
-import type { WebhookFetchOptions } from '../services/webhook-delivery.ts';
-import { createWebhookEndpoint, deleteWebhookEndpoint, listDeliveries, listWebhookEndpoints, resendDelivery, sendTestEvent } from '../services/webhooks.ts';
+import type { WebhookFetchOptions } from '../services/webhooks/delivery.ts';
+import { createWebhookEndpoint, deleteWebhookEndpoint, listDeliveries, listWebhookEndpoints, resendDelivery, sendTestEvent } from '../services/webhooks/webhooks.ts';
 
 const NO_STORE = { 'Cache-Control': 'private, no-store' };
 

@@ -37,7 +37,7 @@ import type { ConsultantAccess } from './plans/consultant-access.ts';
 import { can } from './plans/entitlements.ts';
 import { consumeRateLimits } from './rate-limit.ts';
 import { submitReportRequest, type Requester } from './report-requests.ts';
-import { emitEvent } from './webhooks.ts';
+import { emitEvent } from './webhooks/webhooks.ts';
 
 export type WidgetKeyRow = typeof widgetKeys.$inferSelect;
 export type WidgetLeadRow = typeof widgetLeads.$inferSelect;

@@ -3,7 +3,7 @@
 // OpenAPI document, with curl and TypeScript examples and no third-party request.
 import { look } from './look.ts';
 import AxeBuilder from '@axe-core/playwright';
-import { createWebhookEndpoint, emitEvent } from '../../api/services/webhooks.ts';
+import { createWebhookEndpoint, emitEvent } from '../../api/services/webhooks/webhooks.ts';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
 import { expect, test } from './fixtures.ts';
 import { alertCreatedData } from '../helpers/webhook-data.ts';

@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pushNewAlerts } from '../../api/services/alert-push.ts';
 import { emitVisibilityChange } from '../../api/services/visibility-history.ts';
-import { emitEvent, sendTestEvent } from '../../api/services/webhooks.ts';
+import { emitEvent, sendTestEvent } from '../../api/services/webhooks/webhooks.ts';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../../common/schemas/webhooks.ts';
 import { webhookDeliveries, webhookEndpoints } from '../../db/schema/api.ts';
 import { businessMetrics } from '../../db/schema/businesses.ts';

@@ -3,7 +3,7 @@
 // bodies, signed out and signed in. Never a 5xx; errors in the one shape { code, message, fields? }.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_BODY_BYTES } from '../../api/app.ts';
-import { createWebhookEndpoint, emitEvent, listDeliveries } from '../../api/services/webhooks.ts';
+import { createWebhookEndpoint, emitEvent, listDeliveries } from '../../api/services/webhooks/webhooks.ts';
 import { ROUTES, type RouteRule } from '../helpers/api-routes.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
 import { addClient, seedBusiness } from '../helpers/dashboard-seed.ts';

@@ -1,4 +1,4 @@
-// Webhook endpoints over the API (api/services/webhooks.ts): create (the secret shown once), list,
+// Webhook endpoints over the API (api/services/webhooks/webhooks.ts): create (the secret shown once), list,
 // delete, rotate the secret, send a test event, the delivery log and resending one delivery.
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { createWebhookSchema } from '../../../common/schemas/webhooks.ts';
@@ -15,8 +15,8 @@ import {
   sendTestEvent,
   WEBHOOK_SECRET_OVERLAP_HOURS,
   WEBHOOK_TESTS_PER_HOUR,
-} from '../../services/webhooks.ts';
-import type { WebhookFetchOptions } from '../../services/webhook-delivery.ts';
+} from '../../services/webhooks/webhooks.ts';
+import type { WebhookFetchOptions } from '../../services/webhooks/delivery.ts';
 import { describeFields, jsonContent, NO_STORE, pathId, problems, scope, type V1Env } from './common.ts';
 import { webhookDeliveriesSchema, webhookEndpointRotatedSchema, webhookEndpointSchema, webhookEndpointWithSecretSchema } from './schemas.ts';
 

@@ -3,7 +3,7 @@
 // through these schemas, so nothing leaves that they do not describe, and the API document's
 // `webhooks` (routes/v1/app.ts) is generated from them: the contract and the sender are one code.
 import { z } from '@hono/zod-openapi';
-import { WEBHOOK_EVENT_LABELS, WEBHOOK_EVENTS, type WebhookEvent } from '../../common/schemas/webhooks.ts';
+import { WEBHOOK_EVENT_LABELS, WEBHOOK_EVENTS, type WebhookEvent } from '../../../common/schemas/webhooks.ts';
 
 const isoTime = (description: string) => z.string().datetime({ offset: true }).describe(`${description} (ISO 8601, UTC).`);
 

@@ -1,21 +1,21 @@
 // Outgoing webhooks (issue 16), signed per the Standard Webhooks specification (the
 // `standardwebhooks` package): endpoints per account, one function that emits an event
-// (emitEvent), deliveries through the job queue (api/services/webhook-delivery.ts) and the
+// (emitEvent), deliveries through the job queue (api/services/webhooks/delivery.ts) and the
 // delivery log with resend. Every id is checked against the account: another's answers 404.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import type { CreateWebhookInput, WebhookEvent } from '../../common/schemas/webhooks.ts';
-import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/api.ts';
-import { users } from '../../db/schema/auth.ts';
-import type { AppContext } from '../context.ts';
-import { AppError } from '../errors.ts';
-import { enqueue } from '../jobs/queue.ts';
-import { lookupRefusal, urlRefusal, type SafeFetchOptions, type SafeFetchRefusal } from '../lib/safe-fetch.ts';
-import { serverLookup } from '../lib/server-lookup.ts';
-import { API_PLAN_MESSAGE } from './api-keys.ts';
-import { can } from './plans/entitlements.ts';
-import { consumeRateLimit } from './rate-limit.ts';
-import { webhookBody, webhookTestBody, WEBHOOK_TEST_EVENT, type WebhookEventData } from './webhook-events.ts';
+import type { CreateWebhookInput, WebhookEvent } from '../../../common/schemas/webhooks.ts';
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../../db/schema/api.ts';
+import { users } from '../../../db/schema/auth.ts';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import { enqueue } from '../../jobs/queue.ts';
+import { lookupRefusal, urlRefusal, type SafeFetchOptions, type SafeFetchRefusal } from '../../lib/safe-fetch.ts';
+import { serverLookup } from '../../lib/server-lookup.ts';
+import { API_PLAN_MESSAGE } from '../api-keys.ts';
+import { can } from '../plans/entitlements.ts';
+import { consumeRateLimit } from '../rate-limit.ts';
+import { webhookBody, webhookTestBody, WEBHOOK_TEST_EVENT, type WebhookEventData } from './events.ts';
 
 export const WEBHOOK_DELIVER = 'webhook.deliver';
 export const WEBHOOK_ENDPOINT_LIMIT = 10;
@@ -191,7 +191,7 @@ export async function emitEvent<E extends WebhookEvent>(ctx: AppContext, input: 
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.userId, input.userId), isNull(webhookEndpoints.disabledAt), sql`EXISTS (SELECT 1 FROM json_each(${webhookEndpoints.events}) WHERE value = ${input.type})`));
   let queued = 0;
-  // Built through the event's schema (webhook-events.ts), the one the API document describes.
+  // Built through the event's schema (events.ts), the one the API document describes.
   const payload = webhookBody(input.type, input.data, now);
   for (const endpoint of endpoints) {
     const [delivery] = await ctx.db
@@ -261,7 +261,7 @@ export async function resendDelivery({ ctx, userId, endpointId, deliveryId, now 
 }
 
 /**
- * Sends the test event (`webhook.test`, webhook-events.ts) to one endpoint now, whatever events it
+ * Sends the test event (`webhook.test`, events.ts) to one endpoint now, whatever events it
  * receives and even when disabled: one attempt, not retried, logged like any delivery (its answer
  * counts for the endpoint's health). The plan must include the API; WEBHOOK_TESTS_PER_HOUR each.
  */

@@ -6,13 +6,13 @@
 // its owner e-mailed. Decision 0121.
 import { and, eq, isNull } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
-import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/api.ts';
-import type { AppContext } from '../context.ts';
-import { WEBHOOK_DISABLED, type WebhookDisabledPayload } from '../email/webhook-disabled.ts';
-import { enqueue } from '../jobs/queue.ts';
-import type { JobDefinition } from '../jobs/types.ts';
-import { PermanentJobError } from '../jobs/errors.ts';
-import { safeFetch } from '../lib/safe-fetch.ts';
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../../db/schema/api.ts';
+import type { AppContext } from '../../context.ts';
+import { WEBHOOK_DISABLED, type WebhookDisabledPayload } from '../../email/webhook-disabled.ts';
+import { enqueue } from '../../jobs/queue.ts';
+import type { JobDefinition } from '../../jobs/types.ts';
+import { PermanentJobError } from '../../jobs/errors.ts';
+import { safeFetch } from '../../lib/safe-fetch.ts';
 import { signingSecrets, WEBHOOK_DELIVER, webhookUrlRules, type WebhookDeliverPayload, type WebhookFetchOptions } from './webhooks.ts';
 
 const SECOND = 1000;
