@@ -2,7 +2,7 @@
 // (report.generate gave up). The form promised a report, so silence would leave them waiting.
 // Enqueued with a key per request, so it goes out once.
 //
-// Whose e-mail it is follows the report's own rule (api/services/branding-profiles.ts
+// Whose e-mail it is follows the report's own rule (api/services/branding/profiles.ts
 // `reportSender`, decision 0170): a visitor of our form hears from us, replies reaching the
 // operator; an agency's widget lead or client, on a plan with white-label, hears from the agency
 // alone: its name over the white-label address, through its own mail server when it has one, its
@@ -17,7 +17,7 @@ import type { JobDefinition } from '../jobs/types.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
 import { contactLine, POWERED_BY, themeOf, type Branding } from '../report/branding.ts';
 import { agencyMailer, whiteLabelAddress } from '../services/agency-mail/mail-server.ts';
-import { reportSender } from '../services/branding-profiles.ts';
+import { reportSender } from '../services/branding/profiles.ts';
 import { domainOf, mailerFor, messageIdFor, type MailMessage } from './mailer.ts';
 import { escapeHtml, firstName, senderFor } from './report-email.ts';
 

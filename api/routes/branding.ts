@@ -1,4 +1,4 @@
-// Branding profiles for agencies (api/services/branding-profiles.ts), their logo uploads (the raw
+// Branding profiles for agencies (api/services/branding/profiles.ts), their logo uploads (the raw
 // image as the body, Content-Type image/png, image/jpeg or image/webp), the public logo files, and
 // the agency's own mail server for its white-label e-mail (api/services/agency-mail/mail-server.ts).
 import { Hono } from 'hono';
@@ -7,10 +7,10 @@ import { brandingPreviewSchema, brandingProfileSchema, LOGO_MAX_BYTES, mailServe
 import type { AppContext } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
-import { createProfile, deleteProfile, getProfile, listProfiles, ownedProfile, readLogo, removeLogo, setLogo, updateProfile } from '../services/branding-profiles.ts';
+import { createProfile, deleteProfile, getProfile, listProfiles, ownedProfile, readLogo, removeLogo, setLogo, updateProfile } from '../services/branding/profiles.ts';
 import { renderLane } from '../report/render/render-lane.ts';
 import { deleteMailServer, getMailServer, saveMailServer, testMailServer } from '../services/agency-mail/mail-server.ts';
-import { previewBranding, previewLimit } from '../services/branding-preview.ts';
+import { previewBranding, previewLimit } from '../services/branding/preview.ts';
 import { certificateAllowed } from '../services/report-domains/host.ts';
 import { removeReportDomain, setReportDomain, verifyReportDomain } from '../services/report-domains/domains.ts';
 import { requireConsultant } from '../services/plans/consultant-access.ts';

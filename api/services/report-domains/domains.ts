@@ -18,7 +18,7 @@ import { ACCOUNT_EMAIL, type AccountEmailPayload } from '../../email/account-ema
 import { AppError } from '../../errors.ts';
 import { enqueueStatement } from '../../jobs/queue.ts';
 import { errorText } from '../../log.ts';
-import { ownedProfile } from '../branding-profiles.ts';
+import { ownedProfile } from '../branding/profiles.ts';
 import type { ConsultantAccess } from '../plans/consultant-access.ts';
 import { domainSetup, normaliseDomain, REPORT_DOMAIN_CLAIM_DAYS, TXT_LABEL, TXT_VALUE_PREFIX } from './records.ts';
 

@@ -3,7 +3,7 @@
 // "Powered by LocalRank" shows; one is the default, the rest are chosen per client. Without the
 // Agency plan the page is the upgrade card, known from the session before any call (decision 0226).
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { BrandingProfile } from '../../../api/services/branding-profiles.ts';
+import type { BrandingProfile } from '../../../api/services/branding/profiles.ts';
 import { BRAND_COLOURS } from '../../../common/constants.ts';
 import { paletteChanges } from '../../../api/report/branding.ts';
 import { contrastRatio, MIN_CONTRAST, textOn } from '../../../common/colour.ts';

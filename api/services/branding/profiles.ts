@@ -7,16 +7,16 @@
 import { createHash } from 'node:crypto';
 import { and, asc, eq, ne } from 'drizzle-orm';
 import sharp from 'sharp';
-import { LOGO_MAX_BYTES, LOGO_TYPES, type BrandingProfileInput } from '../../common/schemas/branding.ts';
-import { users } from '../../db/schema/auth.ts';
-import { brandingProfiles, clients, consultants } from '../../db/schema/consultants.ts';
-import { brandingLogos } from '../../db/schema/files.ts';
-import type { AppContext } from '../context.ts';
-import { AppError } from '../errors.ts';
-import type { Branding } from '../report/branding.ts';
-import { type DomainSetup, domainSetup } from './report-domains/records.ts';
-import type { ConsultantAccess, UserRow } from './plans/consultant-access.ts';
-import { can } from './plans/entitlements.ts';
+import { LOGO_MAX_BYTES, LOGO_TYPES, type BrandingProfileInput } from '../../../common/schemas/branding.ts';
+import { users } from '../../../db/schema/auth.ts';
+import { brandingProfiles, clients, consultants } from '../../../db/schema/consultants.ts';
+import { brandingLogos } from '../../../db/schema/files.ts';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import type { Branding } from '../../report/branding.ts';
+import { type DomainSetup, domainSetup } from '../report-domains/records.ts';
+import type { ConsultantAccess, UserRow } from '../plans/consultant-access.ts';
+import { can } from '../plans/entitlements.ts';
 
 export const LOGO_MAX_PX = 600;
 export const LOGO_PATH = '/api/branding/logos/';
