@@ -17,7 +17,7 @@ import type { AppContext } from '../context.ts';
 import { RetryLaterError } from '../jobs/errors.ts';
 import { warnOncePerMinute } from '../jobs/faults.ts';
 import { errorMessage } from '../log.ts';
-import { reportSender } from '../services/branding/profiles.ts';
+import { reportSender } from '../services/branding/sender.ts';
 import type { ReportData } from '../report/types.ts';
 import { agencyMailer, whiteLabelAddress } from '../services/agency-mail/mail-server.ts';
 import { domainOf, type Mailer, mailerFor, messageIdFor } from './mailer.ts';

@@ -17,7 +17,7 @@ import type { JobDefinition } from '../jobs/types.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
 import { contactLine, POWERED_BY, themeOf, type Branding } from '../report/branding.ts';
 import { agencyMailer, whiteLabelAddress } from '../services/agency-mail/mail-server.ts';
-import { reportSender } from '../services/branding/profiles.ts';
+import { reportSender } from '../services/branding/sender.ts';
 import { domainOf, mailerFor, messageIdFor, type MailMessage } from './mailer.ts';
 import { escapeHtml, firstName, senderFor } from './report-email.ts';
 

@@ -14,7 +14,7 @@ import { reports } from '../../db/schema/reports.ts';
 import { deliverReport } from '../email/deliver-report.ts';
 import type { JobDefinition } from '../jobs/types.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
-import { brandingFor } from '../services/branding/profiles.ts';
+import { brandingFor } from '../services/branding/sender.ts';
 import { can } from '../services/plans/entitlements.ts';
 import { isUnsubscribed } from '../services/reports.ts';
 import { COPY_TYPE, type ClientReportPayload } from './client-report-schedule.ts';

@@ -10,7 +10,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppContext } from '../context.ts';
-import { reportBranding } from '../services/branding/profiles.ts';
+import { reportBranding } from '../services/branding/sender.ts';
 import { METHODOLOGY_PATH } from './render/labels.ts';
 import type { ReportLinks } from './render/pdf.ts';
 import type { RenderResult, Renderer } from './render/renderer.ts';

@@ -7,7 +7,8 @@ import { brandingPreviewSchema, brandingProfileSchema, LOGO_MAX_BYTES, mailServe
 import type { AppContext } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
-import { createProfile, deleteProfile, getProfile, listProfiles, ownedProfile, readLogo, removeLogo, setLogo, updateProfile } from '../services/branding/profiles.ts';
+import { createProfile, deleteProfile, getProfile, listProfiles, ownedProfile, updateProfile } from '../services/branding/profiles.ts';
+import { readLogo, removeLogo, setLogo } from '../services/branding/logos.ts';
 import { renderLane } from '../report/render/render-lane.ts';
 import { deleteMailServer, getMailServer, saveMailServer, testMailServer } from '../services/agency-mail/mail-server.ts';
 import { previewBranding, previewLimit } from '../services/branding/preview.ts';

@@ -7,7 +7,7 @@ import { readOrRenderReportFile } from '../report/files.ts';
 import { threadRenderer, type Renderer } from '../report/render/renderer.ts';
 import type { ReportData } from '../report/types.ts';
 import { getViewer } from '../services/accounts.ts';
-import { reportBranding } from '../services/branding/profiles.ts';
+import { reportBranding } from '../services/branding/sender.ts';
 import { requireValidReport, type ReportRow, saveReportToAccount, unsubscribeByReportToken } from '../services/reports.ts';
 
 export function reportRoutes(ctx: AppContext) {

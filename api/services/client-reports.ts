@@ -7,7 +7,7 @@ import { reports, reviewAlerts } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
 import { enqueue } from '../jobs/queue.ts';
 import { askedPeriod, CLIENT_REPORT, clientReportKey, type ClientReportPayload } from '../report/client-report-schedule.ts';
-import { brandingFor } from './branding/profiles.ts';
+import { brandingFor } from './branding/sender.ts';
 import { clientNotFound, getClient } from './clients.ts';
 import type { ConsultantAccess } from './plans/consultant-access.ts';
 import { can } from './plans/entitlements.ts';

@@ -12,7 +12,7 @@ import { closeMailer } from '../../api/email/mailer.ts';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { reportFiles } from '../../api/report/files.ts';
-import { reportSender } from '../../api/services/branding/profiles.ts';
+import { reportSender } from '../../api/services/branding/sender.ts';
 import { consumeRateLimits } from '../../api/services/rate-limit.ts';
 import { BRANDING_PREVIEW_PER_MINUTE } from '../../common/schemas/branding.ts';
 import { users } from '../../db/schema/auth.ts';

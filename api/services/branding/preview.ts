@@ -13,7 +13,8 @@ import { perKeyLimit, type PerKeyLimit } from '../../lib/per-key-limit.ts';
 import { exampleReportData } from '../../report/example-data.ts';
 import { reportLinks } from '../../report/files.ts';
 import type { Renderer } from '../../report/render/renderer.ts';
-import { ownedProfile, readLogo, reencodeLogo } from './profiles.ts';
+import { ownedProfile } from './profiles.ts';
+import { readLogo, reencodeLogo } from './logos.ts';
 import type { ConsultantAccess } from '../plans/consultant-access.ts';
 import { consumeRateLimits } from '../rate-limit.ts';
 

@@ -18,7 +18,7 @@ import { checkLink, signLink } from '../../lib/signed-link.ts';
 import { readOrRenderReportFile } from '../../report/files.ts';
 import { inlineRenderer, type Renderer } from '../../report/render/renderer.ts';
 import { AppError, notFound } from '../../errors.ts';
-import { logoFileOf, readLogo } from '../branding/profiles.ts';
+import { logoFileOf, readLogo } from '../branding/logos.ts';
 import { billingConfigured, stripeFor } from '../billing/stripe.ts';
 import { EXPORT_MAX_BYTES, openArchive, purgeExpiredArchives, storeArchive } from './export-archive.ts';
 import { TABLES } from './registry.ts';
