@@ -23,7 +23,7 @@ import { renderPdf } from '../api/report/render/pdf.ts';
 import { threadRenderer } from '../api/report/render/renderer.ts';
 import { renderScoreCard } from '../api/report/render/score-card.ts';
 import { runReportOnce } from '../api/report/run-once.ts';
-import type { ReportData } from '../api/report/types.ts';
+import type { ReportData } from '../api/report/model/types.ts';
 import { businesses, reportRequests } from '../db/schema/businesses.ts';
 import { jobs } from '../db/schema/operations.ts';
 import { reports } from '../db/schema/reports.ts';

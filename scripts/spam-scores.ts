@@ -22,7 +22,7 @@ import { webhookDisabledEmail } from '../api/email/webhook-disabled.ts';
 import { mailServerTestMessage } from '../api/services/agency-mail/mail-server.ts';
 import { reportEmail } from '../api/email/report-email.ts';
 import { loadEnv } from '../api/env.ts';
-import type { Branding } from '../api/report/branding.ts';
+import type { Branding } from '../api/report/model/branding.ts';
 import { exampleReportData } from '../api/report/example-data.ts';
 import { reportLinks } from '../api/report/files.ts';
 import { inlineRenderer } from '../api/report/render/renderer.ts';

@@ -18,7 +18,7 @@ import { RetryLaterError } from '../jobs/errors.ts';
 import { warnOncePerMinute } from '../jobs/faults.ts';
 import { errorMessage } from '../log.ts';
 import { reportSender } from '../services/branding/sender.ts';
-import type { ReportData } from '../report/types.ts';
+import type { ReportData } from '../report/model/types.ts';
 import { agencyMailer, whiteLabelAddress } from '../services/agency-mail/mail-server.ts';
 import { domainOf, type Mailer, mailerFor, messageIdFor } from './mailer.ts';
 import { reportEmail } from './report-email.ts';

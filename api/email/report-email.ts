@@ -6,10 +6,10 @@ import { COMPETITOR_COUNT, OPERATOR, PRODUCT_NAME } from '../../common/constants
 import type { AppContext } from '../context.ts';
 import { whiteLabelAddress } from '../services/agency-mail/mail-server.ts';
 import { termsUsed } from './report-terms.ts';
-import { contactLine, onReportHost, POWERED_BY, sampleNote, themeOf, type Branding } from '../report/branding.ts';
+import { contactLine, onReportHost, POWERED_BY, sampleNote, themeOf, type Branding } from '../report/model/branding.ts';
 import { websiteSentence } from '../report/render/website-state.ts';
 import { bandColour, branchesText, comparedWithText, fmtDate, fmtScore, hasMarket, marketSize, noMarketText, notFoundText, NOT_RANKED, overallWeightsText, rankNo, rankOf, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS, scoreText } from '../report/render/labels.ts';
-import type { ReportData } from '../report/types.ts';
+import type { ReportData } from '../report/model/types.ts';
 import { metricsText, NOT_MEASURED, RANK_BAND_ORDER, RANK_BANDS, VISIBILITY_TITLE, visibilityLine, visibilityView } from '../report/render/visibility.ts';
 import { domainOf, type MailMessage } from './mailer.ts';
 

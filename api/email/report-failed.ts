@@ -15,7 +15,7 @@ import { widgetLeads } from '../../db/schema/widget.ts';
 import type { AppContext } from '../context.ts';
 import type { JobDefinition } from '../jobs/types.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
-import { contactLine, POWERED_BY, themeOf, type Branding } from '../report/branding.ts';
+import { contactLine, POWERED_BY, themeOf, type Branding } from '../report/model/branding.ts';
 import { agencyMailer, whiteLabelAddress } from '../services/agency-mail/mail-server.ts';
 import { reportSender } from '../services/branding/sender.ts';
 import { domainOf, mailerFor, messageIdFor, type MailMessage } from './mailer.ts';

@@ -28,7 +28,7 @@ import { platformOf } from './analysis/site-kind.ts';
 import { payerOf } from '../services/plans/payers.ts';
 import { competitorWebsitesSentence, websiteRead, websiteSentence } from './render/website-state.ts';
 import type { Tier } from '../../common/constants.ts';
-import type { AnalysedPlace, BrandBranches, ReportData, ReportInput, Review } from './types.ts';
+import type { AnalysedPlace, BrandBranches, ReportData, ReportInput, Review } from './model/types.ts';
 
 export type AnalyseStage = 'geocode' | 'identify' | 'discover' | 'reviews' | 'websites' | 'visibility' | 'score';
 

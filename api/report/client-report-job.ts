@@ -22,7 +22,7 @@ import { renderReport, reportPdfUrl, writeReportFiles } from './files.ts';
 import type { AnalyseFn, Stage } from './generate-job.ts';
 import { newReportLink, persistReport } from './persist.ts';
 import { inlineRenderer, type Renderer } from './render/renderer.ts';
-import { reportInput, type ReportData } from './types.ts';
+import { reportInput, type ReportData } from './model/types.ts';
 
 /** A report this recent is sent as it is; an older one is analysed again first. */
 export const FRESH_ANALYSIS_MS = 24 * 60 * 60 * 1000;

@@ -14,7 +14,7 @@ import { reportBranding } from '../services/branding/sender.ts';
 import { METHODOLOGY_PATH } from './render/labels.ts';
 import type { ReportLinks } from './render/pdf.ts';
 import type { RenderResult, Renderer } from './render/renderer.ts';
-import type { ReportData } from './types.ts';
+import type { ReportData } from './model/types.ts';
 
 export const reportFilesRoot = (ctx: AppContext) => join(ctx.env.DATA_DIR, 'files', 'reports');
 

@@ -18,7 +18,7 @@ import { emitEvent } from '../services/webhooks/webhooks.ts';
 import { readCachedReportFile, renderReport, reportPdfUrl, writeReportFiles } from './files.ts';
 import { persistReport } from './persist.ts';
 import { inlineRenderer, type Renderer } from './render/renderer.ts';
-import { reportInput, type ReportData, type ReportInput } from './types.ts';
+import { reportInput, type ReportData, type ReportInput } from './model/types.ts';
 
 export type AnalyseFn = (ctx: AppContext, input: ReportInput) => Promise<ReportData>;
 export type Stage = 'analyse' | 'persist' | 'renderPng' | 'renderPdf' | 'deliver';

@@ -14,7 +14,7 @@ import { isUnsubscribed } from '../services/reports.ts';
 import { renderReport, reportPdfUrl, writeReportFiles } from './files.ts';
 import { newReportLink } from './persist.ts';
 import { inlineRenderer, type Renderer } from './render/renderer.ts';
-import type { ReportData } from './types.ts';
+import type { ReportData } from './model/types.ts';
 
 function isPayload(p: unknown): p is MonthlyReportPayload {
   const o = p as Record<string, unknown> | null;

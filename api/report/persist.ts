@@ -12,7 +12,7 @@ import { ALERTS_NOTIFY } from '../email/alerts-notify-job.ts';
 import { enqueueStatement } from '../jobs/queue.ts';
 import { alertRows, thresholdOf } from '../services/review-alerts.ts';
 import { emitVisibilityChange } from '../services/visibility-history.ts';
-import type { AnalysedPlace, ReportData } from './types.ts';
+import type { AnalysedPlace, ReportData } from './model/types.ts';
 import { solvOf, visibilitySummary } from './render/visibility.ts';
 
 export const REPORT_LINK_DAYS = 30;

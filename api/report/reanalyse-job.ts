@@ -9,7 +9,7 @@ import { businessCan } from '../services/plans/payers.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
 import type { AnalyseFn } from './generate-job.ts';
 import { persistReport } from './persist.ts';
-import { reportInput } from './types.ts';
+import { reportInput } from './model/types.ts';
 
 function isPayload(p: unknown): p is ReanalysePayload {
   const o = p as Record<string, unknown> | null;

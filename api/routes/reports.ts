@@ -5,7 +5,7 @@ import { pdfFileName } from '../email/report-email.ts';
 import { notFound, unauthenticated } from '../errors.ts';
 import { readOrRenderReportFile } from '../report/files.ts';
 import { threadRenderer, type Renderer } from '../report/render/renderer.ts';
-import type { ReportData } from '../report/types.ts';
+import type { ReportData } from '../report/model/types.ts';
 import { getViewer } from '../services/accounts.ts';
 import { reportBranding } from '../services/branding/sender.ts';
 import { requireValidReport, type ReportRow, saveReportToAccount, unsubscribeByReportToken } from '../services/reports.ts';

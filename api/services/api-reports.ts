@@ -10,7 +10,7 @@ import { reportPdfUrl } from '../report/files.ts';
 import { reportUrl } from '../report/persist.ts';
 import { marketSize, rankValue } from '../report/render/labels.ts';
 import { websiteStatus } from '../report/render/website-state.ts';
-import type { AnalysedPlace, ReportData } from '../report/types.ts';
+import type { AnalysedPlace, ReportData } from '../report/model/types.ts';
 import { and, eq } from 'drizzle-orm';
 import { clients } from '../../db/schema/consultants.ts';
 import { consultantAccessFor } from './plans/consultant-access.ts';

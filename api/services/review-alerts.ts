@@ -9,7 +9,7 @@ import { businesses } from '../../db/schema/businesses.ts';
 import { reviewAlerts } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, unauthenticated } from '../errors.ts';
-import type { ProviderName, Review } from '../report/types.ts';
+import type { ProviderName, Review } from '../report/model/types.ts';
 import { EARLY_WARNING_PLAN_MESSAGE } from '../../common/plan-messages.ts';
 import { can } from './plans/entitlements.ts';
 import { sessionTokenFrom } from './session-token.ts';

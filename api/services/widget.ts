@@ -31,7 +31,7 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { hasMarket, NO_MARKET, rankValue } from '../report/render/labels.ts';
 import { enqueue } from '../jobs/queue.ts';
-import type { ReportData } from '../report/types.ts';
+import type { ReportData } from '../report/model/types.ts';
 import { createClient } from './clients.ts';
 import type { ConsultantAccess } from './plans/consultant-access.ts';
 import { can } from './plans/entitlements.ts';

@@ -8,7 +8,7 @@ import { closeMailer } from '../../api/email/mailer.ts';
 import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { persistReport } from '../../api/report/persist.ts';
-import type { Review } from '../../api/report/types.ts';
+import type { Review } from '../../api/report/model/types.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { reviewAlerts } from '../../db/schema/reports.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';

@@ -13,7 +13,7 @@ import { breakdownOf, recommend } from '../../api/report/analysis/scoring.ts';
 import { fmtValue, marketSize, rankOf, rankValue } from '../../api/report/render/labels.ts';
 import { renderPdf } from '../../api/report/render/pdf.ts';
 import { findings, reportLines } from '../../api/report/render/summary.ts';
-import type { ReportData, ReportInput } from '../../api/report/types.ts';
+import type { ReportData, ReportInput } from '../../api/report/model/types.ts';
 import { eq } from 'drizzle-orm';
 import { businesses, reportRequests } from '../../db/schema/businesses.ts';
 

@@ -8,7 +8,7 @@ import type { Tier } from '../../common/constants.ts';
 import { reanalysisPeriod, scheduleTick } from '../../api/jobs/schedule.ts';
 import { analyseBusiness } from '../../api/report/analyse.ts';
 import { SearchLedger } from '../../api/report/analysis/visibility.ts';
-import { reportInput } from '../../api/report/types.ts';
+import { reportInput } from '../../api/report/model/types.ts';
 import { businessCan, payerOf } from '../../api/services/plans/payers.ts';
 import { setVisibilityKeywords } from '../../api/services/visibility-history.ts';
 import { jobs } from '../../db/schema/operations.ts';

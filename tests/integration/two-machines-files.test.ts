@@ -21,7 +21,7 @@ import { createWorker } from '../../api/jobs/worker.ts';
 import { startReportFilesSweep, sweepReportFiles, UNSTAMPED_GRACE_MS } from '../../api/report/files-sweep.ts';
 import { reportFiles } from '../../api/report/files.ts';
 import { inlineRenderer, type Renderer } from '../../api/report/render/renderer.ts';
-import type { Branding } from '../../api/report/branding.ts';
+import type { Branding } from '../../api/report/model/branding.ts';
 import { eraseAccount } from '../../api/services/data-rights/account-closure.ts';
 import { forgetEmail } from '../../api/services/data-rights/erasure.ts';
 import { readExport, purgeExpiredExports } from '../../api/services/data-rights/export.ts';

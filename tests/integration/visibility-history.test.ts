@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyseBusiness } from '../../api/report/analyse.ts';
 import { SearchLedger } from '../../api/report/analysis/visibility.ts';
 import { persistReport } from '../../api/report/persist.ts';
-import { reportInput, type ReportData } from '../../api/report/types.ts';
+import { reportInput, type ReportData } from '../../api/report/model/types.ts';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readOutboxMessage } from '../../api/email/outbox.ts';

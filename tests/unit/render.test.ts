@@ -11,7 +11,7 @@ import { fmtValue, NOT_RANKED } from '../../api/report/render/labels.ts';
 import { renderPdf } from '../../api/report/render/pdf.ts';
 import { inlineRenderer, threadRenderer } from '../../api/report/render/renderer.ts';
 import { renderScoreCard, scoreCardTree } from '../../api/report/render/score-card.ts';
-import type { ReportData, ScoreBreakdown } from '../../api/report/types.ts';
+import type { ReportData, ScoreBreakdown } from '../../api/report/model/types.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
 
 const LINKS = { methodologyUrl: 'https://localrank.example/methodology' };

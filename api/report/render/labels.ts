@@ -1,7 +1,7 @@
 // Names and formats every rendering of a report shares (PNG, PDF, e-mail, online page).
 import { BAND_LABELS, isMarket, MIN_MARKET_COMPETITORS, NO_MARKET, NOT_ENOUGH_DATA, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE, SCORE_KEYS, SCORE_LABELS, scoreBand, type ScoreBand } from '../../../common/constants.ts';
 import { OVERALL_WEIGHTS, overallBasis, rawValue, shareBase } from '../analysis/scoring.ts';
-import type { AnalysedPlace, DataPoint, Recommendation, ReportData, ScoreKey } from '../types.ts';
+import type { AnalysedPlace, DataPoint, Recommendation, ReportData, ScoreKey } from '../model/types.ts';
 
 export { BAND_LABELS, SCORE_KEYS, SCORE_LABELS };
 

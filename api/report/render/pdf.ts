@@ -12,8 +12,8 @@
 // first lines with it; text wraps rather than being cut (issue 40).
 import PDFDocument from 'pdfkit';
 import { OPERATOR, PRODUCT_NAME, scoreBand } from '../../../common/constants.ts';
-import { contactLine, pngSize, POWERED_BY, sampleNote, themeOf, type Branding } from '../branding.ts';
-import type { ReportData, ScoreBreakdown, ScoreKey } from '../types.ts';
+import { contactLine, pngSize, POWERED_BY, sampleNote, themeOf, type Branding } from '../model/branding.ts';
+import type { ReportData, ScoreBreakdown, ScoreKey } from '../model/types.ts';
 import { breakdownOf, coverageText, fmtWeight, SOURCE_LABELS } from './breakdown.ts';
 import { findings } from './summary.ts';
 import { listingComparison, localSignals, type ComparisonRow } from './listing.ts';

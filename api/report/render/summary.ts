@@ -1,6 +1,6 @@
 // The report's executive summary in plain sentences, shared by the PDF and the online report.
 import { shareBase } from '../analysis/scoring.ts';
-import type { AnalysedPlace, ReportData, ScoreKey } from '../types.ts';
+import type { AnalysedPlace, ReportData, ScoreKey } from '../model/types.ts';
 import { breakdownOf, coverageText } from './breakdown.ts';
 import { bandLabel, branchesText, rowName, fmtScore, hasMarket, marketOn, marketSize, NO_MARKET, noMarketText, NOT_ENOUGH_DATA, notFoundText, overallWeightsText, ranked, rankNo, rankOf, SCORE_KEYS, SCORE_LABELS, scoreText } from './labels.ts';
 import { fmtSolv, solvCell, visibilityLine, visibilityView } from './visibility.ts';

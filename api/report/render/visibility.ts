@@ -5,7 +5,7 @@ import { cellText, rankBand, TOP_RANKS, type RankBand } from '../../../common/vi
 import { gridMetrics, type GridMetrics } from '../analysis/visibility.ts';
 
 export { RANK_BAND_ORDER, RANK_BANDS } from '../../../common/visibility-bands.ts';
-import type { AnalysedPlace, ProviderName, ReportData, VisibilityScan } from '../types.ts';
+import type { AnalysedPlace, ProviderName, ReportData, VisibilityScan } from '../model/types.ts';
 
 export const VISIBILITY_TITLE = 'Local visibility';
 export const NOT_MEASURED = 'Not measured';

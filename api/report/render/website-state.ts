@@ -3,7 +3,7 @@
 // refusing automated visitors, too large, slow, drawn by JavaScript (decision 0217); a page of
 // another platform, a parked domain, a placeholder, a password prompt, a certificate warning, an
 // error page (decision 0230). "Get your website back up" belongs to down and the error page.
-import type { AnalysedPlace, DataPoint, ReportData, SiteReadState, WebsiteRead } from '../types.ts';
+import type { AnalysedPlace, DataPoint, ReportData, SiteReadState, WebsiteRead } from '../model/types.ts';
 
 /** The website column's words, one per state. */
 export const SITE_STATE_LABELS: Record<SiteReadState, string> = {

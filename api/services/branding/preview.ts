@@ -8,7 +8,7 @@ import { BRANDING_PREVIEW_PER_MINUTE, type BrandingPreviewInput } from '../../..
 import type { AppContext } from '../../context.ts';
 import { reportEmail, scoreCardCid, senderFor } from '../../email/report-email.ts';
 import { whiteLabelFromFor } from '../agency-mail/mail-server.ts';
-import type { Branding } from '../../report/branding.ts';
+import type { Branding } from '../../report/model/branding.ts';
 import { perKeyLimit, type PerKeyLimit } from '../../lib/per-key-limit.ts';
 import { exampleReportData } from '../../report/example-data.ts';
 import { reportLinks } from '../../report/files.ts';

@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { users } from '../../../db/schema/auth.ts';
 import { brandingProfiles, consultants } from '../../../db/schema/consultants.ts';
 import type { AppContext } from '../../context.ts';
-import type { Branding } from '../../report/branding.ts';
+import type { Branding } from '../../report/model/branding.ts';
 import type { UserRow } from '../plans/consultant-access.ts';
 import { can } from '../plans/entitlements.ts';
 import { logoFileOf, readLogo } from './logos.ts';

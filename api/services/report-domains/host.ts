@@ -7,7 +7,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { eq } from 'drizzle-orm';
 import { brandingProfiles } from '../../../db/schema/consultants.ts';
 import type { AppContext } from '../../context.ts';
-import type { Branding } from '../../report/branding.ts';
+import type { Branding } from '../../report/model/branding.ts';
 import { domainBranding } from '../branding/sender.ts';
 import { verifiedDomain } from './domains.ts';
 import { findReportByToken, type ReportLookup } from '../reports.ts';

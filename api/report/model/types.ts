@@ -2,9 +2,9 @@
 // websites → data points → scores → rank → recommendations) and what consumes its result
 // (persist, render, deliver, the online report, the dashboard).
 
-export type { ScoreKey } from '../../common/constants.ts';
-import type { ScoreKey, Tier } from '../../common/constants.ts';
-import { type BusinessContact, contactOf } from '../../common/schemas/report-request.ts';
+export type { ScoreKey } from '../../../common/constants.ts';
+import type { ScoreKey, Tier } from '../../../common/constants.ts';
+import { type BusinessContact, contactOf } from '../../../common/schemas/report-request.ts';
 export type ProviderName = 'sample' | 'google' | 'yelp';
 
 /** What the analysis reads of a business: its contact fields, as the request form named them. */

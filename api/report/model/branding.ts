@@ -1,7 +1,7 @@
 // What a white-label report shows instead of LocalRank's name and colours: an agency's branding
 // profile as the renderers (PDF, score card, e-mail, online page) read it. None means ours.
-import { BRAND_COLOURS, PRODUCT_NAME, SAMPLE_DATA_NOTE } from '../../common/constants.ts';
-import { inkOn, MIN_GRAPHIC_CONTRAST, textOn, tintFor } from '../../common/colour.ts';
+import { BRAND_COLOURS, PRODUCT_NAME, SAMPLE_DATA_NOTE } from '../../../common/constants.ts';
+import { inkOn, MIN_GRAPHIC_CONTRAST, textOn, tintFor } from '../../../common/colour.ts';
 
 export interface Branding {
   id: string;
