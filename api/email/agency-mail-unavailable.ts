@@ -10,7 +10,7 @@ import type { AppContext } from '../context.ts';
 import type { JobDefinition } from '../jobs/types.ts';
 import type { AgencyMailUnavailablePayload } from '../services/agency-mail/mail-server.ts';
 import { mailerFor, messageIdFor, type MailMessage } from './mailer.ts';
-import { escapeHtml } from './report-email.ts';
+import { escapeHtml } from '../../common/html.ts';
 
 /** "27 Nov 2026, 10:02 UTC" */
 export const utcMinute = (d: Date) => `${d.toLocaleString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' })} UTC`;

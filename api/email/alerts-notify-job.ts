@@ -17,7 +17,8 @@ import { can } from '../services/plans/entitlements.ts';
 import { isUnsubscribed, unsubscribeToken } from '../services/reports.ts';
 import { isSamplePlace } from '../services/review-alerts.ts';
 import { mailerFor, messageIdFor, type MailMessage } from './mailer.ts';
-import { escapeHtml, unsubscribeApiUrl, unsubscribeHeaders, unsubscribePageUrl } from './report-email.ts';
+import { unsubscribeApiUrl, unsubscribeHeaders, unsubscribePageUrl } from './report-email.ts';
+import { escapeHtml } from '../../common/html.ts';
 
 export const ALERTS_NOTIFY = 'alerts.notify';
 export interface AlertsNotifyPayload {

@@ -13,7 +13,7 @@ import { enqueue } from '../jobs/queue.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
 import { LEAD_DIGEST, LEAD_NOTIFY, releaseQueuedLeads, type WidgetLeadRow } from '../services/widget.ts';
 import { mailerFor, messageIdFor, type MailMessage } from './mailer.ts';
-import { escapeHtml } from './report-email.ts';
+import { escapeHtml } from '../../common/html.ts';
 
 const WAITING: Record<string, string> = {
   plan: 'Its report is waiting: your plan does not include the widget right now. It goes out as soon as the Agency plan is active again.',

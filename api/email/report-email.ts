@@ -2,22 +2,21 @@
 // signed link to the online report, one-click unsubscribe headers, the operator's postal address.
 // White-label (an agency's branding): the agency's name as the sender's display name, its contact
 // address as Reply-To, its logo, colours and footer in place of ours.
+import { escapeHtml } from '../../common/html.ts';
 import { COMPETITOR_COUNT, OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
 import type { AppContext } from '../context.ts';
 import { whiteLabelAddress } from '../services/agency-mail/mail-server.ts';
 import { termsUsed } from './report-terms.ts';
 import { contactLine, onReportHost, POWERED_BY, sampleNote, themeOf, type Branding } from '../report/model/branding.ts';
-import { websiteSentence } from '../report/render/website-state.ts';
-import { bandColour, branchesText, comparedWithText, fmtDate, fmtScore, hasMarket, marketSize, noMarketText, notFoundText, NOT_RANKED, overallWeightsText, rankNo, rankOf, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS, scoreText } from '../report/render/labels.ts';
+import { websiteSentence } from '../report/words/website-state.ts';
+import { bandColour, branchesText, comparedWithText, fmtDate, fmtScore, hasMarket, marketSize, noMarketText, notFoundText, NOT_RANKED, overallWeightsText, rankNo, rankOf, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS, scoreText } from '../report/words/labels.ts';
 import type { ReportData } from '../report/model/types.ts';
-import { metricsText, NOT_MEASURED, RANK_BAND_ORDER, RANK_BANDS, VISIBILITY_TITLE, visibilityLine, visibilityView } from '../report/render/visibility.ts';
+import { metricsText, NOT_MEASURED, RANK_BAND_ORDER, RANK_BANDS, VISIBILITY_TITLE, visibilityLine, visibilityView } from '../report/words/visibility.ts';
 import { domainOf, type MailMessage } from './mailer.ts';
 
 export const SCORE_CARD_CID = 'score-card@localrank';
 /** The score card's Content-ID in white-label mail: on the sender's domain, naming nothing of ours. */
 export const scoreCardCid = (whiteLabelFrom: string | null) => (whiteLabelFrom ? `score-card@${domainOf(whiteLabelFrom)}` : SCORE_CARD_CID);
-
-export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export const unsubscribeApiUrl = (ctx: AppContext, token: string) => `${ctx.env.PUBLIC_BASE_URL}/api/unsubscribe?token=${encodeURIComponent(token)}`;
 export const unsubscribePageUrl = (ctx: AppContext, token: string) => `${ctx.env.PUBLIC_BASE_URL}/unsubscribe?token=${encodeURIComponent(token)}`;

@@ -19,7 +19,8 @@ import { contactLine, POWERED_BY, themeOf, type Branding } from '../report/model
 import { agencyMailer, whiteLabelAddress } from '../services/agency-mail/mail-server.ts';
 import { reportSender } from '../services/branding/sender.ts';
 import { domainOf, mailerFor, messageIdFor, type MailMessage } from './mailer.ts';
-import { escapeHtml, firstName, senderFor } from './report-email.ts';
+import { firstName, senderFor } from './report-email.ts';
+import { escapeHtml } from '../../common/html.ts';
 
 export interface FailedRequest {
   id: string;

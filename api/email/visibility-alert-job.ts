@@ -16,7 +16,8 @@ import { candidates } from '../services/plans/payers.ts';
 import { isUnsubscribed, unsubscribeToken } from '../services/reports.ts';
 import { isSamplePlace } from '../services/review-alerts.ts';
 import { mailerFor, messageIdFor, type MailMessage } from './mailer.ts';
-import { escapeHtml, unsubscribeApiUrl, unsubscribeHeaders, unsubscribePageUrl } from './report-email.ts';
+import { unsubscribeApiUrl, unsubscribeHeaders, unsubscribePageUrl } from './report-email.ts';
+import { escapeHtml } from '../../common/html.ts';
 
 export const VISIBILITY_ALERT = 'visibility.alert';
 export interface VisibilityAlertPayload {

@@ -26,7 +26,7 @@ import { placeVisibility, processLedger, scanGrid, parseGridPlans, type SearchLe
 import { analyseWebsite, type WebsiteAnalysis } from './analysis/website.ts';
 import { platformOf } from './analysis/site-kind.ts';
 import { payerOf } from '../services/plans/payers.ts';
-import { competitorWebsitesSentence, websiteRead, websiteSentence } from './render/website-state.ts';
+import { competitorWebsitesSentence, websiteRead, websiteSentence } from './words/website-state.ts';
 import type { Tier } from '../../common/constants.ts';
 import type { AnalysedPlace, BrandBranches, ReportData, ReportInput, Review } from './model/types.ts';
 

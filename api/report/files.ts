@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppContext } from '../context.ts';
 import { reportBranding } from '../services/branding/sender.ts';
-import { METHODOLOGY_PATH } from './render/labels.ts';
+import { METHODOLOGY_PATH } from './words/labels.ts';
 import type { ReportLinks } from './render/pdf.ts';
 import type { RenderResult, Renderer } from './render/renderer.ts';
 import type { ReportData } from './model/types.ts';

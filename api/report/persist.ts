@@ -13,7 +13,7 @@ import { enqueueStatement } from '../jobs/queue.ts';
 import { alertRows, thresholdOf } from '../services/review-alerts.ts';
 import { emitVisibilityChange } from '../services/visibility-history.ts';
 import type { AnalysedPlace, ReportData } from './model/types.ts';
-import { solvOf, visibilitySummary } from './render/visibility.ts';
+import { solvOf, visibilitySummary } from './words/visibility.ts';
 
 export const REPORT_LINK_DAYS = 30;
 

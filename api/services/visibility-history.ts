@@ -8,7 +8,7 @@ import { and, asc, desc, eq, isNotNull, lt } from 'drizzle-orm';
 import { businesses, businessMetrics } from '../../db/schema/businesses.ts';
 import type { AppContext } from '../context.ts';
 import { candidates } from './plans/payers.ts';
-import type { VisibilitySummary } from '../report/render/visibility.ts';
+import type { VisibilitySummary } from '../report/words/visibility.ts';
 import { businessJsonForUser } from './dashboard.ts';
 import { VISIBILITY_ALERT, type VisibilityAlertPayload } from '../email/visibility-alert-job.ts';
 import { enqueue } from '../jobs/queue.ts';

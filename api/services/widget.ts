@@ -29,7 +29,7 @@ import { reports } from '../../db/schema/reports.ts';
 import { widgetKeys, widgetLeads } from '../../db/schema/widget.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
-import { hasMarket, NO_MARKET, rankValue } from '../report/render/labels.ts';
+import { hasMarket, NO_MARKET, rankValue } from '../report/words/labels.ts';
 import { enqueue } from '../jobs/queue.ts';
 import type { ReportData } from '../report/model/types.ts';
 import { createClient } from './clients.ts';
