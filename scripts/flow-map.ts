@@ -10,7 +10,7 @@ const root = resolve(import.meta.dirname, '..');
 export const FLOWS: Record<string, string[]> = {
   'free report': [
     'site/islands/report-form/report-form.tsx', 'api/routes/report-requests.ts', 'api/services/report-requests.ts', 'api/jobs/worker.ts',
-    'api/report/generate-job.ts', 'api/report/analyse.ts', 'api/report/persist.ts', 'api/report/render/renderer.ts', 'api/email/deliver-report.ts',
+    'api/report/generate-job.ts', 'api/report/analyse.ts', 'api/report/persist.ts', 'api/report/render/renderer.ts', 'api/report/deliver.ts',
     'api/email/report-email.ts', 'api/email/mailer.ts', 'site/pages/report/[token].astro',
   ],
   'plan change': [

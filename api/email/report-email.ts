@@ -5,7 +5,6 @@
 import { escapeHtml } from '../../common/html.ts';
 import { COMPETITOR_COUNT, OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
 import type { AppContext } from '../context.ts';
-import { whiteLabelAddress } from '../services/agency-mail/mail-server.ts';
 import { termsUsed } from './report-terms.ts';
 import { contactLine, onReportHost, POWERED_BY, sampleNote, themeOf, type Branding } from '../report/model/branding.ts';
 import { websiteSentence } from '../report/words/website-state.ts';
@@ -70,6 +69,11 @@ const displayName = (name: string) => `"${name.replace(/["\\\r\n]/g, '').slice(0
 
 /** The sender: the agency's name over the white-label address (its own server's, else the
  *  operator's neutral WHITE_LABEL_MAIL_FROM, else MAIL_FROM's address; api/services/agency-mail/mail-server.ts). */
+/** The address white-label mail leaves from without an agency server: WHITE_LABEL_MAIL_FROM, else MAIL_FROM's. */
+export function whiteLabelAddress(ctx: AppContext): string {
+  return ctx.env.WHITE_LABEL_MAIL_FROM ?? /<([^>]+)>/.exec(ctx.env.MAIL_FROM)?.[1] ?? ctx.env.MAIL_FROM.trim();
+}
+
 export function senderFor(ctx: AppContext, branding: Branding | null | undefined, whiteLabelFrom?: string | null): string {
   if (!branding) return ctx.env.MAIL_FROM;
   return `${displayName(branding.companyName)} <${whiteLabelFrom ?? whiteLabelAddress(ctx)}>`;

@@ -3,11 +3,11 @@
 import type { AppContext } from '../context.ts';
 import { ACCOUNT_EMAIL, accountEmailJob } from '../email/account-email.ts';
 import { agencyMailUnavailableJob } from '../email/agency-mail-unavailable.ts';
-import { ALERTS_NOTIFY, alertsNotifyJob } from '../email/alerts-notify-job.ts';
-import { VISIBILITY_ALERT, visibilityAlertJob } from '../email/visibility-alert-job.ts';
+import { ALERTS_NOTIFY, alertsNotifyJob } from '../services/early-warning-mail.ts';
+import { VISIBILITY_ALERT, visibilityAlertJob } from '../services/early-warning-mail.ts';
 import { contactNotifyJob } from '../email/contact-notify-job.ts';
-import { LEAD_JOBS } from '../email/lead-emails.ts';
-import { reportFailedJob } from '../email/report-failed.ts';
+import { LEAD_JOBS } from '../services/widget-lead-mail.ts';
+import { reportFailedJob } from '../report/failed-job.ts';
 import { BILLING_JOBS } from '../services/billing/jobs.ts';
 import { DATA_EXPORT, dataExportJob } from '../services/data-rights/export.ts';
 import { ERASURE_SETTLE, erasureSettleJob } from '../services/data-rights/erasure-settle.ts';
@@ -21,7 +21,7 @@ import { WEBHOOK_DISABLED, webhookDisabledJob } from '../email/webhook-disabled.
 import { webhookDeliverJob, type WebhookFetchOptions } from '../services/webhooks/delivery.ts';
 import { WEBHOOK_DELIVER } from '../services/webhooks/webhooks.ts';
 import { REVIEWS_CHECK, reviewsCheckJob } from '../services/review-check.ts';
-import { AGENCY_MAIL_UNAVAILABLE } from '../services/agency-mail/mail-server.ts';
+import { AGENCY_MAIL_UNAVAILABLE } from '../email/agency-mail-unavailable.ts';
 import { withReportMailState } from '../services/agency-mail/report-mail-state.ts';
 import type { JobRegistry } from './types.ts';
 import type { PlacesProvider } from '../report/analysis/providers/types.ts';

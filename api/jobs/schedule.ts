@@ -14,7 +14,7 @@ import type { AppContext } from '../context.ts';
 import { errorText } from '../log.ts';
 import { can } from '../services/plans/entitlements.ts';
 import { candidates, payersByBusiness } from '../services/plans/payers.ts';
-import { scheduleWidgetLeads } from '../email/lead-emails.ts';
+import { scheduleWidgetLeads } from '../services/widget-lead-mail.ts';
 import { CLIENT_REPORT, clientReportKey, clientReportPeriod, type ClientReportPayload } from '../report/client-report-schedule.ts';
 import { enqueue } from './queue.ts';
 import type { MonthlyReportPayload, ReanalysePayload } from './types.ts';

@@ -11,7 +11,7 @@ import { users } from '../../db/schema/auth.ts';
 import { businesses } from '../../db/schema/businesses.ts';
 import { clients, consultants } from '../../db/schema/consultants.ts';
 import { reports } from '../../db/schema/reports.ts';
-import { deliverReport } from '../email/deliver-report.ts';
+import { deliverReport } from './deliver.ts';
 import type { JobDefinition } from '../jobs/types.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
 import { brandingFor } from '../services/branding/sender.ts';

@@ -5,7 +5,7 @@ import { and, desc, eq, isNotNull } from 'drizzle-orm';
 import { users } from '../../db/schema/auth.ts';
 import { businesses } from '../../db/schema/businesses.ts';
 import { reports } from '../../db/schema/reports.ts';
-import { deliverReport } from '../email/deliver-report.ts';
+import { deliverReport } from './deliver.ts';
 import type { JobDefinition } from '../jobs/types.ts';
 import type { MonthlyReportPayload } from '../jobs/types.ts';
 import { PermanentJobError } from '../jobs/errors.ts';

@@ -8,7 +8,7 @@ import { PRECISION, round } from '../../common/constants.ts';
 import { businesses, businessMetrics, competitors } from '../../db/schema/businesses.ts';
 import { reports, reviewAlerts } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
-import { ALERTS_NOTIFY } from '../email/alerts-notify-job.ts';
+import { ALERTS_NOTIFY } from '../services/early-warning-mail.ts';
 import { enqueueStatement } from '../jobs/queue.ts';
 import { alertRows, thresholdOf } from '../services/review-alerts.ts';
 import { emitVisibilityChange } from '../services/visibility-history.ts';
@@ -133,7 +133,7 @@ export async function persistReport(ctx: AppContext, input: PersistInput): Promi
       data,
       ...link,
     }),
-    // New alerts are e-mailed by a job (api/email/alerts-notify-job.ts); it sends only unsent ones.
+    // New alerts are e-mailed by a job (api/services/early-warning-mail.ts); it sends only unsent ones.
     ...(alerts.length
       ? [ctx.db.insert(reviewAlerts).values(alerts).onConflictDoNothing(), enqueueStatement(ctx.db, { type: ALERTS_NOTIFY, payload: { businessId }, key: `alerts:run-${runId}` })]
       : []),

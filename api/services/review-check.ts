@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { businesses } from '../../db/schema/businesses.ts';
 import { reviewAlerts } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
-import { ALERTS_NOTIFY } from '../email/alerts-notify-job.ts';
+import { ALERTS_NOTIFY } from './early-warning-mail.ts';
 import { enqueue } from '../jobs/queue.ts';
 import type { JobDefinition } from '../jobs/types.ts';
 import { businessCan, candidates, payersByBusiness } from './plans/payers.ts';

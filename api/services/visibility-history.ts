@@ -10,7 +10,7 @@ import type { AppContext } from '../context.ts';
 import { candidates } from './plans/payers.ts';
 import type { VisibilitySummary } from '../report/words/visibility.ts';
 import { businessJsonForUser } from './dashboard.ts';
-import { VISIBILITY_ALERT, type VisibilityAlertPayload } from '../email/visibility-alert-job.ts';
+import { VISIBILITY_ALERT, type VisibilityAlertPayload } from './early-warning-mail.ts';
 import { enqueue } from '../jobs/queue.ts';
 import { emitEvent } from './webhooks/webhooks.ts';
 

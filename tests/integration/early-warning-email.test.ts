@@ -3,7 +3,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE } from '../../common/constants.ts';
-import { ALERTS_NOTIFY, alertsEmail } from '../../api/email/alerts-notify-job.ts';
+import { ALERTS_NOTIFY } from '../../api/services/early-warning-mail.ts';
+import { alertsEmail } from '../../api/email/alerts-email.ts';
 import { closeMailer } from '../../api/email/mailer.ts';
 import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLAIM_IN_FLIGHT_MS } from '../../api/email/deliver-report.ts';
+import { CLAIM_IN_FLIGHT_MS } from '../../api/report/deliver.ts';
 import { readOutboxMessage } from '../../api/email/outbox.ts';
 import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';

@@ -10,7 +10,7 @@ import { reportInput, type ReportData } from '../../api/report/model/types.ts';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readOutboxMessage } from '../../api/email/outbox.ts';
-import { VISIBILITY_ALERT } from '../../api/email/visibility-alert-job.ts';
+import { VISIBILITY_ALERT } from '../../api/services/early-warning-mail.ts';
 import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { webhookDeliveries } from '../../db/schema/api.ts';

@@ -17,6 +17,8 @@ import { agencyMailServers } from '../../../db/schema/consultants.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import type { Mailer, MailMessage } from '../../email/mailer.ts';
+import { AGENCY_MAIL_UNAVAILABLE, type AgencyMailUnavailablePayload } from '../../email/agency-mail-unavailable.ts';
+import { whiteLabelAddress } from '../../email/report-email.ts';
 import { CustomerServerUnavailableError, PermanentJobError } from '../../jobs/errors.ts';
 import { enqueue, runWaitingForServerNow } from '../../jobs/queue.ts';
 import { SmtpSessionError, smtpSend, type SmtpSent, type SmtpSteps } from '../../lib/smtp-session.ts';
@@ -155,14 +157,7 @@ function failureOf(ctx: AppContext, row: ServerRow, thrown: unknown, deadlineMs:
   return { words, transient, steps, code: cause instanceof SmtpSessionError ? cause.failure : cause instanceof MailHostNotFound ? 'dns' : 'address' };
 }
 
-/** The job that tells an agency its server is away (api/email/agency-mail-unavailable.ts), keyed
- *  by the outage's start: once per outage. */
-export const AGENCY_MAIL_UNAVAILABLE = 'agency-mail.unavailable';
-export interface AgencyMailUnavailablePayload {
-  consultantId: string;
-  /** When the outage began (ISO). */
-  since: string;
-}
+/** The job that tells an agency its server is away, keyed by the outage's start: once per outage. */
 const agencyMailUnavailableKey = (p: AgencyMailUnavailablePayload) => `${AGENCY_MAIL_UNAVAILABLE}:${p.consultantId}:${Date.parse(p.since)}`;
 
 /** The agency's server is away: noted from the outage's start, and the agency told once per
@@ -269,11 +264,6 @@ export async function testMailServer(ctx: AppContext, access: ConsultantAccess) 
   if (lastError === null) await noteReachable(ctx, access.consultant.id, null);
   else await ctx.db.update(agencyMailServers).set({ lastError }).where(eq(agencyMailServers.consultantId, access.consultant.id));
   return { sent: lastError === null, to: access.user.email, error: lastError, said, steps: { connected: steps.connected, tls: steps.tls, auth: steps.auth } };
-}
-
-/** The address white-label mail leaves from without an agency server: WHITE_LABEL_MAIL_FROM, else MAIL_FROM's. */
-export function whiteLabelAddress(ctx: AppContext): string {
-  return ctx.env.WHITE_LABEL_MAIL_FROM ?? /<([^>]+)>/.exec(ctx.env.MAIL_FROM)?.[1] ?? ctx.env.MAIL_FROM.trim();
 }
 
 /** The address an agency's white-label mail leaves from: its own server's, else the operator's. */

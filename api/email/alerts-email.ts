@@ -1,32 +1,16 @@
-// `alerts.notify`: the Early Warning Monitor's e-mail (and the alert.created webhooks, alert-push.ts). Enqueued by an analysis run that recorded
-// new alerts (persist.ts); sends the business's unsent alerts to each account that may monitor it
-// (the owner, the consultant whose client it is) on a plan with 'earlyWarning', unless that address
-// opted out. The alerts are claimed (emailSent = true) before sending and released if it fails, so
-// each alert goes out at most once, however many runs enqueue a job. Decision 0077.
-import { and, eq, inArray } from 'drizzle-orm';
-import { OPERATOR, PRODUCT_NAME, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE } from '../../common/constants.ts';
-import { users } from '../../db/schema/auth.ts';
-import { businesses } from '../../db/schema/businesses.ts';
-import { reviewAlerts } from '../../db/schema/reports.ts';
-import type { AppContext } from '../context.ts';
-import type { JobDefinition } from '../jobs/types.ts';
-import { candidates } from '../services/plans/payers.ts';
-import { PermanentJobError } from '../jobs/errors.ts';
-import { pushNewAlerts } from '../services/alert-push.ts';
-import { can } from '../services/plans/entitlements.ts';
-import { isUnsubscribed, unsubscribeToken } from '../services/reports.ts';
-import { isSamplePlace } from '../services/review-alerts.ts';
-import { mailerFor, messageIdFor, type MailMessage } from './mailer.ts';
-import { unsubscribeApiUrl, unsubscribeHeaders, unsubscribePageUrl } from './report-email.ts';
+// The Early Warning Monitor's e-mail of new low-rated reviews: subject, text and HTML, with the
+// one-click unsubscribe. Who gets it, and when, is decided by api/services/early-warning-mail.ts
+// (decision 0077).
+import { isSamplePlace, OPERATOR, PRODUCT_NAME, SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE } from '../../common/constants.ts';
 import { escapeHtml } from '../../common/html.ts';
+import type { businesses } from '../../db/schema/businesses.ts';
+import type { reviewAlerts } from '../../db/schema/reports.ts';
+import type { AppContext } from '../context.ts';
+import { messageIdFor, type MailMessage } from './mailer.ts';
+import { unsubscribeApiUrl, unsubscribeHeaders, unsubscribePageUrl } from './report-email.ts';
 
-export const ALERTS_NOTIFY = 'alerts.notify';
-export interface AlertsNotifyPayload {
-  businessId: string;
-}
-
-type Alert = typeof reviewAlerts.$inferSelect;
-type Business = typeof businesses.$inferSelect;
+export type Alert = typeof reviewAlerts.$inferSelect;
+export type Business = typeof businesses.$inferSelect;
 
 const PLATFORM = { google: 'Google', yelp: 'Yelp', facebook: 'Facebook', other: 'Other' } as const;
 const day = (d: Date | null) => (d ? d.toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' }) : 'date unknown');
@@ -78,38 +62,3 @@ ${sample ? `<p role="note" style="background:#fef3c7;border:1px solid #fcd34d;co
     headers: unsubscribeHeaders(unsubscribeApiUrl(ctx, unsubscribe), ctx.env.OPERATOR_EMAIL),
   };
 }
-
-export const alertsNotifyJob: JobDefinition<AlertsNotifyPayload> = {
-  async run(ctx, job, tools) {
-    const businessId = job.payload?.businessId;
-    if (typeof businessId !== 'string') throw new PermanentJobError('payload needs businessId');
-    const business = await ctx.db.query.businesses.findFirst({ where: eq(businesses.id, businessId) });
-    if (!business) throw new PermanentJobError(`business ${businessId} not found`);
-    // Webhooks first: they do not depend on a confirmed address or an e-mail opt-out.
-    await pushNewAlerts(ctx, businessId);
-
-    const userIds = (await candidates(ctx, businessId)).filter((c) => can(c.plan, 'earlyWarning')).map((c) => c.userId);
-    // Only confirmed addresses: the product mails an account on its own only there (decision 0100).
-    const accounts = userIds.length ? await ctx.db.select({ userId: users.id, email: users.email }).from(users).where(and(inArray(users.id, userIds), eq(users.emailVerified, true))) : [];
-    const recipients: typeof accounts = [];
-    for (const a of accounts) if (!(await isUnsubscribed(ctx, a.email))) recipients.push(a);
-    // Nobody to tell: the alerts stay unsent (and on the screen).
-    if (recipients.length === 0) return tools.saveProgress({ stage: 'skipped', reason: 'no account with the Early Warning Monitor and a confirmed address to e-mail' });
-
-    const claimed = await ctx.db
-      .update(reviewAlerts)
-      .set({ emailSent: true })
-      .where(and(eq(reviewAlerts.businessId, businessId), eq(reviewAlerts.alertTriggered, true), eq(reviewAlerts.emailSent, false)))
-      .returning();
-    if (claimed.length === 0) return tools.saveProgress({ stage: 'skipped', reason: 'no unsent alerts' });
-    claimed.sort((a, b) => (b.reviewDate?.getTime() ?? 0) - (a.reviewDate?.getTime() ?? 0));
-    try {
-      const mailer = mailerFor(ctx);
-      for (const to of recipients) await mailer.send(alertsEmail(ctx, business, to, claimed, await unsubscribeToken(ctx, to.email)));
-    } catch (error) {
-      await ctx.db.update(reviewAlerts).set({ emailSent: false }).where(inArray(reviewAlerts.id, claimed.map((a) => a.id)));
-      throw error;
-    }
-    await tools.saveProgress({ stage: 'sent', alerts: claimed.length, recipients: recipients.length });
-  },
-};

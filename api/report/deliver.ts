@@ -18,10 +18,11 @@ import { RetryLaterError } from '../jobs/errors.ts';
 import { warnOncePerMinute } from '../jobs/faults.ts';
 import { errorMessage } from '../log.ts';
 import { reportSender } from '../services/branding/sender.ts';
-import type { ReportData } from '../report/model/types.ts';
-import { agencyMailer, whiteLabelAddress } from '../services/agency-mail/mail-server.ts';
-import { domainOf, type Mailer, mailerFor, messageIdFor } from './mailer.ts';
-import { reportEmail } from './report-email.ts';
+import type { ReportData } from './model/types.ts';
+import { agencyMailer } from '../services/agency-mail/mail-server.ts';
+import { whiteLabelAddress } from '../email/report-email.ts';
+import { domainOf, type Mailer, mailerFor, messageIdFor } from '../email/mailer.ts';
+import { reportEmail } from '../email/report-email.ts';
 import { forgetLinkUrl } from '../services/data-rights/forget-link.ts';
 
 /** A claim younger than this may belong to a worker that is sending right now. */
