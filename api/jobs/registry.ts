@@ -14,7 +14,7 @@ import { ERASURE_SETTLE, erasureSettleJob } from '../services/data-rights/erasur
 import { RETENTION_PURGE, retentionPurgeJob } from '../services/data-rights/retention-job.ts';
 import { reportGenerateJob, type ReportJobDeps } from '../report/generate-job.ts';
 import { clientReportJob } from '../report/client-report-job.ts';
-import { CLIENT_REPORT } from '../report/client-report-schedule.ts';
+import { CLIENT_REPORT } from '../services/client-report-schedule.ts';
 import { reportMonthlyJob } from '../report/monthly-job.ts';
 import { businessReanalyseJob } from '../report/reanalyse-job.ts';
 import { WEBHOOK_DISABLED, webhookDisabledJob } from '../email/webhook-disabled.ts';

@@ -15,7 +15,7 @@ import { errorText } from '../log.ts';
 import { can } from '../services/plans/entitlements.ts';
 import { candidates, payersByBusiness } from '../services/plans/payers.ts';
 import { scheduleWidgetLeads } from '../services/widget-lead-mail.ts';
-import { CLIENT_REPORT, clientReportKey, clientReportPeriod, type ClientReportPayload } from '../report/client-report-schedule.ts';
+import { CLIENT_REPORT, clientReportKey, clientReportPeriod, type ClientReportPayload } from '../services/client-report-schedule.ts';
 import { enqueue } from './queue.ts';
 import type { MonthlyReportPayload, ReanalysePayload } from './types.ts';
 import { scheduleRetentionPurge } from '../services/data-rights/retention-job.ts';

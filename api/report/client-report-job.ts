@@ -17,7 +17,7 @@ import { PermanentJobError } from '../jobs/errors.ts';
 import { brandingFor } from '../services/branding/sender.ts';
 import { can } from '../services/plans/entitlements.ts';
 import { isUnsubscribed } from '../services/reports.ts';
-import { COPY_TYPE, type ClientReportPayload } from './client-report-schedule.ts';
+import { COPY_TYPE, type ClientReportPayload } from '../services/client-report-schedule.ts';
 import { renderReport, reportPdfUrl, writeReportFiles } from './files.ts';
 import type { AnalyseFn, Stage } from './generate-job.ts';
 import { newReportLink, persistReport } from './persist.ts';

@@ -6,7 +6,7 @@
 import { isMarket, isSamplePlace } from '../../common/constants.ts';
 import type { AppContext } from '../context.ts';
 import { unauthenticated } from '../errors.ts';
-import { nextClientReport } from '../report/client-report-schedule.ts';
+import { nextClientReport } from './client-report-schedule.ts';
 import { planRequired } from './dashboard.ts';
 import { can } from './plans/entitlements.ts';
 import { optOutsOf } from './reports.ts';
