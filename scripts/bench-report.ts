@@ -17,7 +17,7 @@ import { enqueue } from '../api/jobs/queue.ts';
 import { productionDeps } from '../api/jobs/production.ts';
 import { createRegistry } from '../api/jobs/registry.ts';
 import { createWorker } from '../api/jobs/worker.ts';
-import { reportLinks } from '../api/report/files.ts';
+import { reportLinks } from '../api/report/render/links.ts';
 import type { Stage } from '../api/report/generate-job.ts';
 import { renderPdf } from '../api/report/render/pdf.ts';
 import { threadRenderer } from '../api/report/render/renderer.ts';

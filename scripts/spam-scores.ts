@@ -24,7 +24,7 @@ import { reportEmail } from '../api/email/report-email.ts';
 import { loadEnv } from '../api/env.ts';
 import type { Branding } from '../api/report/model/branding.ts';
 import { exampleReportData } from '../api/report/example-data.ts';
-import { reportLinks } from '../api/report/files.ts';
+import { reportLinks } from '../api/report/render/links.ts';
 import { inlineRenderer } from '../api/report/render/renderer.ts';
 import { paymentFailedEmail } from '../api/services/billing/jobs.ts';
 import { unsubscribeToken } from '../api/services/reports.ts';

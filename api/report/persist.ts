@@ -13,6 +13,7 @@ import { enqueueStatement } from '../jobs/queue.ts';
 import { alertRows, thresholdOf } from '../services/review-alerts.ts';
 import { emitVisibilityChange } from '../services/visibility-history.ts';
 import type { AnalysedPlace, ReportData } from './model/types.ts';
+import { reportUrl } from './render/links.ts';
 import { solvOf, visibilitySummary } from './words/visibility.ts';
 
 export const REPORT_LINK_DAYS = 30;
@@ -41,7 +42,6 @@ export function newReportLink(ctx: AppContext, now = new Date()) {
   const token = randomBytes(24).toString('base64url');
   return { token, signedUrl: reportUrl(ctx, token), createdAt: now, expiresAt: new Date(now.getTime() + REPORT_LINK_DAYS * 24 * 60 * 60 * 1000) };
 }
-export const reportUrl = (ctx: AppContext, token: string) => `${ctx.env.PUBLIC_BASE_URL}/report/${token}`;
 
 /** "Not enough data" is stored as NULL. */
 const score = (n: number | null) => (n === null ? null : round(n, PRECISION.score));

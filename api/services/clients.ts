@@ -13,7 +13,7 @@ import { reports } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { enqueueStatement } from '../jobs/queue.ts';
-import { reportFiles } from '../report/files.ts';
+import { reportFiles } from '../report/files/store.ts';
 import { CLIENT_REPORT, clientReportKey, COPY_TYPE, nextClientReport, type ClientReportPayload } from './client-report-schedule.ts';
 import type { ConsultantAccess } from './plans/consultant-access.ts';
 import { optOutsOf } from './reports.ts';

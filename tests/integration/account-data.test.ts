@@ -13,7 +13,7 @@ import { candidates } from '../../api/services/plans/payers.ts';
 import { closeMailer, outboxDir } from '../../api/email/mailer.ts';
 import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
-import { reportFiles } from '../../api/report/files.ts';
+import { reportFiles } from '../../api/report/files/store.ts';
 import { eraseAccount, exportClosedAccount, lookupRestoreLink, purgeClosedAccounts, restoreAccount } from '../../api/services/data-rights/account-closure.ts';
 import { TABLES } from '../../api/services/data-rights/registry.ts';
 import { users } from '../../db/schema/auth.ts';

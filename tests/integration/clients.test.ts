@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
-import { reportFiles } from '../../api/report/files.ts';
+import { reportFiles } from '../../api/report/files/store.ts';
 import { brandingFor } from '../../api/services/branding/sender.ts';
 import { users } from '../../db/schema/auth.ts';
 import { businesses } from '../../db/schema/businesses.ts';

@@ -7,7 +7,7 @@ import { CLAIM_IN_FLIGHT_MS } from '../../api/report/deliver.ts';
 import { readOutboxMessage } from '../../api/email/outbox.ts';
 import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
-import { reportFiles } from '../../api/report/files.ts';
+import { reportFiles } from '../../api/report/files/store.ts';
 import { businesses, businessMetrics, competitors, reportRequests } from '../../db/schema/businesses.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { reports } from '../../db/schema/reports.ts';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMailer } from '../../api/email/mailer.ts';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
-import { reportFiles } from '../../api/report/files.ts';
+import { reportFiles } from '../../api/report/files/store.ts';
 import { reportSender } from '../../api/services/branding/sender.ts';
 import { consumeRateLimits } from '../../api/services/rate-limit.ts';
 import { BRANDING_PREVIEW_PER_MINUTE } from '../../common/schemas/branding.ts';

@@ -11,7 +11,7 @@ import { whiteLabelFromFor } from '../agency-mail/mail-server.ts';
 import type { Branding } from '../../report/model/branding.ts';
 import { perKeyLimit, type PerKeyLimit } from '../../lib/per-key-limit.ts';
 import { exampleReportData } from '../../report/example-data.ts';
-import { reportLinks } from '../../report/files.ts';
+import { reportLinks } from '../../report/render/links.ts';
 import type { Renderer } from '../../report/render/renderer.ts';
 import { ownedProfile } from './profiles.ts';
 import { readLogo, reencodeLogo } from './logos.ts';

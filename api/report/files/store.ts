@@ -4,17 +4,13 @@
 // A cached copy is only ever read for a report row just loaded from the database, and only while
 // that row still names the consultant and branding profile the files were rendered for (the
 // folder's `brand` stamp): when an erasure deletes the row, or the brand the files show, every
-// process stops serving its copy at once, and its sweep (./files-sweep.ts) removes it. Decision 0208.
+// process stops serving its copy at once, and its sweep (./sweep.ts) removes it. Decision 0208.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AppContext } from '../context.ts';
-import { reportBranding } from '../services/branding/sender.ts';
-import { METHODOLOGY_PATH } from './words/labels.ts';
-import type { ReportLinks } from './render/pdf.ts';
-import type { RenderResult, Renderer } from './render/renderer.ts';
-import type { ReportData } from './model/types.ts';
+import type { AppContext } from '../../context.ts';
+import type { RenderResult } from '../render/renderer.ts';
 
 export const reportFilesRoot = (ctx: AppContext) => join(ctx.env.DATA_DIR, 'files', 'reports');
 
@@ -23,24 +19,11 @@ export function reportFiles(ctx: AppContext, reportId: string) {
   return { dir, pdf: join(dir, 'report.pdf'), png: join(dir, 'score-card.png'), brand: join(dir, 'brand') };
 }
 
-type BrandRefs = { consultantId: string | null; brandingProfileId: string | null };
+export type BrandRefs = { consultantId: string | null; brandingProfileId: string | null };
 
 /** What a report's files were rendered for: a hash of its row's consultant and branding profile
  *  (a hash, so the stamp names neither). Erasing either changes it (the schema sets them null). */
 export const brandStamp = (report: BrandRefs) => createHash('sha256').update(`${report.consultantId ?? ''}|${report.brandingProfileId ?? ''}`).digest('hex').slice(0, 16);
-
-export const reportPdfUrl = (ctx: AppContext, token: string) => `${ctx.env.PUBLIC_BASE_URL}/api/reports/${token}/report.pdf`;
-
-/** The addresses a rendered report links to. */
-export const reportLinks = (ctx: AppContext): ReportLinks => ({ methodologyUrl: `${ctx.env.PUBLIC_BASE_URL}${METHODOLOGY_PATH}` });
-
-type Renderable = BrandRefs & { id: string; data: unknown };
-
-/** Renders a report's files from its stored analysis, in the branding its row resolves to
- *  (reportBranding): every job and the on-demand render go through here. */
-export async function renderReport(ctx: AppContext, renderer: Renderer, report: Renderable & { data: NonNullable<unknown> }) {
-  return renderer.render(report.data as ReportData, reportLinks(ctx), await reportBranding(ctx, report));
-}
 
 const missing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
@@ -79,24 +62,4 @@ export async function readCachedReportFile(ctx: AppContext, report: BrandRefs & 
     if (missing(error)) return null;
     throw error;
   }
-}
-
-/**
- * One of the report's files: the cached one (readCachedReportFile), else rendered from the stored
- * analysis (and kept). Null when the report has no analysis yet. `report` is a row the caller has
- * just read from the database.
- */
-export async function readOrRenderReportFile(
-  ctx: AppContext,
-  report: Renderable,
-  kind: 'pdf' | 'png',
-  renderer: () => Renderer,
-): Promise<Buffer | null> {
-  const cached = await readCachedReportFile(ctx, report, kind);
-  if (cached) return cached;
-  if (!report.data) return null;
-  const rendered = await renderReport(ctx, renderer(), { ...report, data: report.data });
-  writeReportFiles(ctx, report, rendered);
-  ctx.log.info('report files rendered on demand', { reportId: report.id });
-  return rendered[kind];
 }

@@ -7,10 +7,10 @@
 // `signals`, which each process reads (decision 0242).
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { inArray } from 'drizzle-orm';
-import { reports } from '../../db/schema/reports.ts';
-import type { AppContext } from '../context.ts';
-import { errorText } from '../log.ts';
-import { brandStamp, reportFiles, reportFilesRoot } from './files.ts';
+import { reports } from '../../../db/schema/reports.ts';
+import type { AppContext } from '../../context.ts';
+import { errorText } from '../../log.ts';
+import { brandStamp, reportFiles, reportFilesRoot } from './store.ts';
 
 export const REPORT_FILES_SWEEP_MS = 10 * 60 * 1000;
 /** How often each process reads the erasures' count: well within the minute an erasure may take. */
