@@ -11,7 +11,7 @@ import { createProfile, deleteProfile, getProfile, listProfiles, ownedProfile, u
 import { readLogo, removeLogo, setLogo } from '../services/branding/logos.ts';
 import { renderLane } from '../report/render/render-lane.ts';
 import { deleteMailServer, getMailServer, saveMailServer, testMailServer } from '../services/agency-mail/mail-server.ts';
-import { previewBranding, previewLimit } from '../services/branding/preview.ts';
+import { previewBranding, previewLimit } from '../report/branding-preview.ts';
 import { certificateAllowed } from '../services/report-domains/host.ts';
 import { removeReportDomain, setReportDomain, verifyReportDomain } from '../services/report-domains/domains.ts';
 import { requireConsultant } from '../services/plans/consultant-access.ts';

@@ -4,19 +4,19 @@
 // images inlined). Nothing is stored. Rendered in the process's render lane (the report job's
 // threads, in a lane of their own), one preview of an agency at a time and one waiting behind
 // it: a newer preview replaces the waiting one, which is answered 429 (decision 0250).
-import { BRANDING_PREVIEW_PER_MINUTE, type BrandingPreviewInput } from '../../../common/schemas/branding.ts';
-import type { AppContext } from '../../context.ts';
-import { reportEmail, scoreCardCid, senderFor } from '../../email/report-email.ts';
-import { whiteLabelFromFor } from '../agency-mail/mail-server.ts';
-import type { Branding } from '../../report/model/branding.ts';
-import { perKeyLimit, type PerKeyLimit } from '../../lib/per-key-limit.ts';
-import { exampleReportData } from '../../report/example-data.ts';
-import { reportLinks } from '../../report/render/links.ts';
-import type { Renderer } from '../../report/render/renderer.ts';
-import { ownedProfile } from './profiles.ts';
-import { readLogo, reencodeLogo } from './logos.ts';
-import type { ConsultantAccess } from '../plans/consultant-access.ts';
-import { consumeRateLimits } from '../rate-limit.ts';
+import { BRANDING_PREVIEW_PER_MINUTE, type BrandingPreviewInput } from '../../common/schemas/branding.ts';
+import type { AppContext } from '../context.ts';
+import { reportEmail, scoreCardCid, senderFor } from '../email/report-email.ts';
+import { whiteLabelFromFor } from '../services/agency-mail/mail-server.ts';
+import type { Branding } from './model/branding.ts';
+import { perKeyLimit, type PerKeyLimit } from '../lib/per-key-limit.ts';
+import { exampleReportData } from './example-data.ts';
+import { reportLinks } from './render/links.ts';
+import type { Renderer } from './render/renderer.ts';
+import { ownedProfile } from '../services/branding/profiles.ts';
+import { readLogo, reencodeLogo } from '../services/branding/logos.ts';
+import type { ConsultantAccess } from '../services/plans/consultant-access.ts';
+import { consumeRateLimits } from '../services/rate-limit.ts';
 
 const dataUrl = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
 
