@@ -13,7 +13,7 @@ import { enqueue } from '../jobs/queue.ts';
 import type { JobDefinition } from '../jobs/types.ts';
 import { businessCan, candidates, payersByBusiness } from './plans/payers.ts';
 import { PermanentJobError, RetryLaterError } from '../jobs/errors.ts';
-import { createProvider } from '../report/analyse.ts';
+import { createProvider } from '../report/analysis/providers/configured.ts';
 import { ProviderError, type PlacesProvider } from '../report/analysis/providers/types.ts';
 import { can } from './plans/entitlements.ts';
 import { alertRows, thresholdOf } from './review-alerts.ts';
