@@ -19,7 +19,7 @@ import { can } from '../services/plans/entitlements.ts';
 import { isUnsubscribed } from '../services/reports.ts';
 import { COPY_TYPE, type ClientReportPayload } from '../services/client-report-schedule.ts';
 import { writeReportFiles } from './files/store.ts';
-import { renderReport } from './render-files.ts';
+import { renderReport } from './files/render.ts';
 import { reportPdfUrl } from './render/links.ts';
 import type { AnalyseFn, Stage } from './generate-job.ts';
 import { newReportLink, persistReport } from './persist.ts';

@@ -16,7 +16,7 @@ import { PermanentJobError } from '../jobs/errors.ts';
 import { settleListing } from '../services/business-listing.ts';
 import { emitEvent } from '../services/webhooks/webhooks.ts';
 import { readCachedReportFile, writeReportFiles } from './files/store.ts';
-import { renderReport } from './render-files.ts';
+import { renderReport } from './files/render.ts';
 import { reportPdfUrl } from './render/links.ts';
 import { persistReport } from './persist.ts';
 import { inlineRenderer, type Renderer } from './render/renderer.ts';

@@ -12,7 +12,7 @@ import { PermanentJobError } from '../jobs/errors.ts';
 import { can } from '../services/plans/entitlements.ts';
 import { isUnsubscribed } from '../services/reports.ts';
 import { writeReportFiles } from './files/store.ts';
-import { renderReport } from './render-files.ts';
+import { renderReport } from './files/render.ts';
 import { reportPdfUrl } from './render/links.ts';
 import { newReportLink } from './persist.ts';
 import { inlineRenderer, type Renderer } from './render/renderer.ts';

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import type { AppContext } from '../context.ts';
 import { pdfFileName } from '../email/report-email.ts';
 import { notFound, unauthenticated } from '../errors.ts';
-import { readOrRenderReportFile } from '../report/render-files.ts';
+import { readOrRenderReportFile } from '../report/files/render.ts';
 import { threadRenderer, type Renderer } from '../report/render/renderer.ts';
 import type { ReportData } from '../report/model/types.ts';
 import { getViewer } from '../services/accounts.ts';

@@ -15,7 +15,7 @@ import { enqueue } from '../../jobs/queue.ts';
 import type { JobDefinition } from '../../jobs/types.ts';
 import { PermanentJobError } from '../../jobs/errors.ts';
 import { checkLink, signLink } from '../../lib/signed-link.ts';
-import { readOrRenderReportFile } from '../../report/render-files.ts';
+import { readOrRenderReportFile } from '../../report/files/render.ts';
 import { inlineRenderer, type Renderer } from '../../report/render/renderer.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { logoFileOf, readLogo } from '../branding/logos.ts';

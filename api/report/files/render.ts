@@ -1,11 +1,11 @@
 // A report's files rendered from its stored analysis, in the branding its row resolves to now; the
-// files themselves are kept by ./files/store.ts (decision 0208).
-import type { AppContext } from '../context.ts';
-import { reportBranding } from '../services/branding/sender.ts';
-import { readCachedReportFile, writeReportFiles, type BrandRefs } from './files/store.ts';
-import type { ReportData } from './model/types.ts';
-import { reportLinks } from './render/links.ts';
-import type { Renderer } from './render/renderer.ts';
+// files themselves are kept by ./store.ts (decision 0208).
+import type { AppContext } from '../../context.ts';
+import { reportBranding } from '../../services/branding/sender.ts';
+import { readCachedReportFile, writeReportFiles, type BrandRefs } from './store.ts';
+import type { ReportData } from '../model/types.ts';
+import { reportLinks } from '../render/links.ts';
+import type { Renderer } from '../render/renderer.ts';
 
 type Renderable = BrandRefs & { id: string; data: unknown };
 
