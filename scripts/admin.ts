@@ -79,7 +79,7 @@ async function main(args: string[]): Promise<number> {
   }
   try {
     if (command === 'users') {
-      const rows = await listUsers({ ctx });
+      const rows = await listUsers(ctx);
       if (!rows.length) console.log('No users yet.');
       for (const r of rows) {
         console.log([r.email, r.role, `${r.tier}/${r.status}`, r.company ?? '-', r.createdAt.toISOString()].join('\t'));
@@ -119,7 +119,7 @@ async function main(args: string[]): Promise<number> {
       console.log(`${job.type} ${job.id} is queued again.`);
     } else {
       const [email, tier, status] = rest as [string, string, string | undefined];
-      const result = await setPlan({ ctx, input: { email, tier, status } });
+      const result = await setPlan(ctx, { email, tier, status });
       console.log(`${result.email} is now on ${result.tier} (${result.status})${result.consultantUpdated ? ', consultant profile too' : ''}.`);
     }
     return 0;

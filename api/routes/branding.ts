@@ -39,15 +39,15 @@ export function brandingRoutes(ctx: AppContext) {
       validate('json', brandingPreviewSchema),
       async (c) => c.json(await previewBranding({ ctx, access: await access(c), input: c.req.valid('json'), renderer: renderLane(), limit }), 200, NO_STORE),
     )
-    .get('/branding-profiles', async (c) => c.json({ profiles: await listProfiles({ ctx, access: await access(c) }) }, 200, NO_STORE))
+    .get('/branding-profiles', async (c) => c.json({ profiles: await listProfiles(ctx, await access(c)) }, 200, NO_STORE))
     .post('/branding-profiles', async (c, next) => (await access(c), next()), validate('json', brandingProfileSchema), async (c) =>
-      c.json(await createProfile({ ctx, access: await access(c), input: c.req.valid('json') }), 201, NO_STORE),
+      c.json(await createProfile(ctx, await access(c), c.req.valid('json')), 201, NO_STORE),
     )
-    .get('/branding-profiles/:profileId', async (c) => c.json(await getProfile({ ctx, access: await access(c), id: c.req.param('profileId') }), 200, NO_STORE))
+    .get('/branding-profiles/:profileId', async (c) => c.json(await getProfile(ctx, await access(c), c.req.param('profileId')), 200, NO_STORE))
     .put('/branding-profiles/:profileId', async (c, next) => (await ownedProfile(ctx, await access(c), c.req.param('profileId')), next()), validate('json', brandingProfileSchema), async (c) =>
-      c.json(await updateProfile({ ctx, access: await access(c), id: c.req.param('profileId'), input: c.req.valid('json') }), 200, NO_STORE),
+      c.json(await updateProfile(ctx, { access: await access(c), id: c.req.param('profileId'), input: c.req.valid('json') }), 200, NO_STORE),
     )
-    .delete('/branding-profiles/:profileId', async (c) => c.json(await deleteProfile({ ctx, access: await access(c), id: c.req.param('profileId') }), 200, NO_STORE))
+    .delete('/branding-profiles/:profileId', async (c) => c.json(await deleteProfile(ctx, await access(c), c.req.param('profileId')), 200, NO_STORE))
     .put(
       '/branding-profiles/:profileId/logo',
       bodyLimit({
@@ -60,13 +60,13 @@ export function brandingRoutes(ctx: AppContext) {
         const who = await access(c);
         const contentType = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
         const body = Buffer.from(await c.req.arrayBuffer());
-        return c.json(await setLogo({ ctx, access: who, id: c.req.param('profileId'), contentType, body }), 200, NO_STORE);
+        return c.json(await setLogo(ctx, { access: who, id: c.req.param('profileId'), contentType, body }), 200, NO_STORE);
       },
     )
-    .delete('/branding-profiles/:profileId/logo', async (c) => c.json(await removeLogo({ ctx, access: await access(c), id: c.req.param('profileId') }), 200, NO_STORE))
+    .delete('/branding-profiles/:profileId/logo', async (c) => c.json(await removeLogo(ctx, await access(c), c.req.param('profileId')), 200, NO_STORE))
     // A profile's report domain (decision 0172): set it, verify its TXT record, remove it.
     .put('/branding-profiles/:profileId/domain', async (c, next) => (await ownedProfile(ctx, await access(c), c.req.param('profileId')), next()), validate('json', reportDomainSchema), async (c) =>
-      c.json(await setReportDomain(ctx, await access(c), c.req.param('profileId'), c.req.valid('json').domain), 200, NO_STORE),
+      c.json(await setReportDomain(ctx, { access: await access(c), profileId: c.req.param('profileId'), input: c.req.valid('json').domain }), 200, NO_STORE),
     )
     .post('/branding-profiles/:profileId/domain/verify', async (c) => c.json(await verifyReportDomain(ctx, await access(c), c.req.param('profileId')), 200, NO_STORE))
     .delete('/branding-profiles/:profileId/domain', async (c) => c.json(await removeReportDomain(ctx, await access(c), c.req.param('profileId')), 200, NO_STORE))

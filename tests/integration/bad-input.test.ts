@@ -104,9 +104,9 @@ beforeAll(async () => {
     .returning();
   otherLeadId = lead!.id;
   otherApiKeyId = ((await call(t.app, 'POST', '/api/api-keys', { name: 'Other', scopes: ['reports:read'] }, otherAgency.cookie)).body as { apiKey: { id: string } }).apiKey.id;
-  otherEndpointId = (await createWebhookEndpoint({ ctx: t.ctx, userId: otherAgency.userId, input: { url: 'https://hooks.other-agency.com/in', events: ['alert.created'] } })).id;
+  otherEndpointId = (await createWebhookEndpoint(t.ctx, { userId: otherAgency.userId, input: { url: 'https://hooks.other-agency.com/in', events: ['alert.created'] } })).id;
   await emitEvent(t.ctx, { userId: otherAgency.userId, type: 'alert.created', eventKey: 'alert.created:bad-input', data: alertCreatedData('bad-input') });
-  otherDeliveryId = (await listDeliveries({ ctx: t.ctx, userId: otherAgency.userId, endpointId: otherEndpointId })).deliveries[0]!.id;
+  otherDeliveryId = (await listDeliveries(t.ctx, { userId: otherAgency.userId, endpointId: otherEndpointId })).deliveries[0]!.id;
 });
 afterAll(async () => {
   for (const spy of spies) spy.mockRestore();

@@ -110,14 +110,14 @@ const test = createRoute({
 export function webhookRoutes(ctx: AppContext, urlRules?: WebhookFetchOptions) {
   const userId = (c: { get: (k: 'caller') => { userId: string } }) => c.get('caller').userId;
   return new OpenAPIHono<V1Env>()
-    .openapi(create, async (c) => c.json(await createWebhookEndpoint({ ctx, userId: userId(c), input: c.req.valid('json'), urlRules }), 201, NO_STORE))
-    .openapi(list, async (c) => c.json({ endpoints: await listWebhookEndpoints({ ctx, userId: userId(c) }) }, 200, NO_STORE))
-    .openapi(remove, async (c) => c.json(await deleteWebhookEndpoint({ ctx, userId: userId(c), endpointId: c.req.valid('param').endpointId }), 200, NO_STORE))
-    .openapi(rotate, async (c) => c.json(await rotateWebhookSecret({ ctx, userId: userId(c), endpointId: c.req.valid('param').endpointId }), 200, NO_STORE))
-    .openapi(deliveries, async (c) => c.json(await listDeliveries({ ctx, userId: userId(c), endpointId: c.req.valid('param').endpointId, ...c.req.valid('query') }), 200, NO_STORE))
-    .openapi(test, async (c) => c.json(await sendTestEvent({ ctx, userId: userId(c), endpointId: c.req.valid('param').endpointId }), 202, NO_STORE))
+    .openapi(create, async (c) => c.json(await createWebhookEndpoint(ctx, { userId: userId(c), input: c.req.valid('json'), urlRules }), 201, NO_STORE))
+    .openapi(list, async (c) => c.json({ endpoints: await listWebhookEndpoints(ctx, userId(c)) }, 200, NO_STORE))
+    .openapi(remove, async (c) => c.json(await deleteWebhookEndpoint(ctx, userId(c), c.req.valid('param').endpointId), 200, NO_STORE))
+    .openapi(rotate, async (c) => c.json(await rotateWebhookSecret(ctx, { userId: userId(c), endpointId: c.req.valid('param').endpointId }), 200, NO_STORE))
+    .openapi(deliveries, async (c) => c.json(await listDeliveries(ctx, { userId: userId(c), endpointId: c.req.valid('param').endpointId, ...c.req.valid('query') }), 200, NO_STORE))
+    .openapi(test, async (c) => c.json(await sendTestEvent(ctx, { userId: userId(c), endpointId: c.req.valid('param').endpointId }), 202, NO_STORE))
     .openapi(resend, async (c) => {
       const { endpointId: id, deliveryId } = c.req.valid('param');
-      return c.json(await resendDelivery({ ctx, userId: userId(c), endpointId: id, deliveryId }), 202, NO_STORE);
+      return c.json(await resendDelivery(ctx, { userId: userId(c), endpointId: id, deliveryId }), 202, NO_STORE);
     });
 }

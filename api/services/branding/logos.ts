@@ -43,7 +43,7 @@ export async function reencodeLogo(contentType: string, body: Buffer): Promise<B
 export const logoFileName = (profileId: string, png: Buffer) => `${profileId}-${createHash('sha256').update(png).digest('hex').slice(0, 16)}.png`;
 
 /** Decodes the upload and stores it re-encoded; replaces the previous logo (in one batch). */
-export async function setLogo({ ctx, access, id, contentType, body }: { ctx: AppContext; access: ConsultantAccess; id: string; contentType: string; body: Buffer }) {
+export async function setLogo(ctx: AppContext, { access, id, contentType, body }: { access: ConsultantAccess; id: string; contentType: string; body: Buffer }) {
   const row = await ownedProfile(ctx, access, id);
   const png = await reencodeLogo(contentType, body);
   const file = logoFileName(row.id, png);
@@ -52,16 +52,16 @@ export async function setLogo({ ctx, access, id, contentType, body }: { ctx: App
     ctx.db.delete(brandingLogos).where(and(eq(brandingLogos.profileId, row.id), ne(brandingLogos.file, file))),
     ctx.db.update(brandingProfiles).set({ logoUrl: `${ctx.env.PUBLIC_BASE_URL}${LOGO_PATH}${file}`, updatedAt: new Date() }).where(eq(brandingProfiles.id, id)),
   ]);
-  return getProfile({ ctx, access, id });
+  return getProfile(ctx, access, id);
 }
 
-export async function removeLogo({ ctx, access, id }: { ctx: AppContext; access: ConsultantAccess; id: string }) {
+export async function removeLogo(ctx: AppContext, access: ConsultantAccess, id: string) {
   const row = await ownedProfile(ctx, access, id);
   await ctx.db.batch([
     ctx.db.update(brandingProfiles).set({ logoUrl: null, updatedAt: new Date() }).where(eq(brandingProfiles.id, id)),
     ctx.db.delete(brandingLogos).where(eq(brandingLogos.profileId, row.id)),
   ]);
-  return getProfile({ ctx, access, id });
+  return getProfile(ctx, access, id);
 }
 
 /** A stored logo by its public file name, or null. */

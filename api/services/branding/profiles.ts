@@ -18,7 +18,7 @@ function shape(ctx: AppContext, row: ProfileRow, clientCount: number): BrandingP
   return { ...rest, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(), clients: clientCount, domain: domainSetup(ctx, row) };
 }
 
-export async function listProfiles({ ctx, access }: { ctx: AppContext; access: ConsultantAccess }): Promise<BrandingProfile[]> {
+export async function listProfiles(ctx: AppContext, access: ConsultantAccess): Promise<BrandingProfile[]> {
   const rows = await ctx.db.query.brandingProfiles.findMany({ where: eq(brandingProfiles.consultantId, access.consultant.id), orderBy: [asc(brandingProfiles.createdAt)] });
   const counts = await ctx.db.select({ id: clients.brandingProfileId }).from(clients).where(eq(clients.consultantId, access.consultant.id));
   // A client with no profile of its own takes the default one: it counts there.
@@ -31,13 +31,13 @@ export async function ownedProfile(ctx: AppContext, access: ConsultantAccess, id
   return row;
 }
 
-export async function getProfile({ ctx, access, id }: { ctx: AppContext; access: ConsultantAccess; id: string }) {
+export async function getProfile(ctx: AppContext, access: ConsultantAccess, id: string) {
   const row = await ownedProfile(ctx, access, id);
-  return (await listProfiles({ ctx, access })).find((p) => p.id === row.id)!;
+  return (await listProfiles(ctx, access)).find((p) => p.id === row.id)!;
 }
 
 /** The first profile is the default; marking another default unmarks the old one. */
-export async function createProfile({ ctx, access, input }: { ctx: AppContext; access: ConsultantAccess; input: BrandingProfileInput }) {
+export async function createProfile(ctx: AppContext, access: ConsultantAccess, input: BrandingProfileInput) {
   const existing = await ctx.db.query.brandingProfiles.findFirst({ where: eq(brandingProfiles.consultantId, access.consultant.id) });
   const isDefault = !existing || input.isDefault === true;
   const [row] = await ctx.db
@@ -45,16 +45,16 @@ export async function createProfile({ ctx, access, input }: { ctx: AppContext; a
     .values({ ...input, consultantId: access.consultant.id, isDefault, poweredBy: input.poweredBy ?? false })
     .returning();
   if (isDefault) await unmarkOthers(ctx, access, row!.id);
-  return getProfile({ ctx, access, id: row!.id });
+  return getProfile(ctx, access, row!.id);
 }
 
-export async function updateProfile({ ctx, access, id, input }: { ctx: AppContext; access: ConsultantAccess; id: string; input: BrandingProfileInput }) {
+export async function updateProfile(ctx: AppContext, { access, id, input }: { access: ConsultantAccess; id: string; input: BrandingProfileInput }) {
   const row = await ownedProfile(ctx, access, id);
   // The default stays the default until another is marked: an agency always has one.
   const isDefault = row.isDefault || input.isDefault === true;
   await ctx.db.update(brandingProfiles).set({ ...input, isDefault, poweredBy: input.poweredBy ?? row.poweredBy, updatedAt: new Date() }).where(eq(brandingProfiles.id, id));
   if (isDefault && !row.isDefault) await unmarkOthers(ctx, access, id);
-  return getProfile({ ctx, access, id });
+  return getProfile(ctx, access, id);
 }
 
 async function unmarkOthers(ctx: AppContext, access: ConsultantAccess, keep: string) {
@@ -66,7 +66,7 @@ async function unmarkOthers(ctx: AppContext, access: ConsultantAccess, keep: str
 
 /** Its clients fall back to the default profile (the schema sets their reference to null, and
  *  deletes its logo); a deleted default hands the role to the oldest remaining profile. */
-export async function deleteProfile({ ctx, access, id }: { ctx: AppContext; access: ConsultantAccess; id: string }) {
+export async function deleteProfile(ctx: AppContext, access: ConsultantAccess, id: string) {
   const row = await ownedProfile(ctx, access, id);
   await ctx.db.delete(brandingProfiles).where(eq(brandingProfiles.id, id));
   if (row.isDefault) {

@@ -8,7 +8,7 @@ import { consultants } from '../../../db/schema/consultants.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 
-export async function listUsers({ ctx }: { ctx: Pick<AppContext, 'db'> }) {
+export async function listUsers(ctx: Pick<AppContext, 'db'>) {
   return ctx.db
     .select({
       email: users.email,
@@ -23,7 +23,7 @@ export async function listUsers({ ctx }: { ctx: Pick<AppContext, 'db'> }) {
     .orderBy(users.createdAt);
 }
 
-export async function setPlan({ ctx, input }: { ctx: Pick<AppContext, 'db'>; input: { email: string; tier: string; status?: string } }) {
+export async function setPlan(ctx: Pick<AppContext, 'db'>, input: { email: string; tier: string; status?: string }) {
   if (!TIERS.includes(input.tier as Tier)) {
     throw new AppError('invalid_input', `Unknown tier '${input.tier}'. Tiers: ${TIERS.join(', ')}.`);
   }
@@ -34,7 +34,7 @@ export async function setPlan({ ctx, input }: { ctx: Pick<AppContext, 'db'>; inp
   const email = input.email.trim().toLowerCase();
   const user = await ctx.db.query.users.findFirst({ where: eq(users.email, email), columns: { id: true } });
   if (!user) throw new AppError('not_found', `No user with the e-mail '${email}'.`);
-  const { consultantUpdated } = await applyPlan({ ctx, userId: user.id, plan: { subscriptionTier: input.tier, subscriptionStatus: status } });
+  const { consultantUpdated } = await applyPlan(ctx, { userId: user.id, plan: { subscriptionTier: input.tier, subscriptionStatus: status } });
   return { email, tier: input.tier, status, consultantUpdated };
 }
 
@@ -50,7 +50,7 @@ export type BillingState = Partial<Pick<typeof users.$inferInsert, 'stripeSubscr
  * the Stripe read behind the plan started) nothing is written if a read that started later was
  * applied already: of two deliveries at once, the slower stale read cannot land last.
  */
-export async function applyPlan({ ctx, userId, plan, billing = {}, readAt }: { ctx: Pick<AppContext, 'db'>; userId: string; plan: { subscriptionTier: string; subscriptionStatus: string }; billing?: BillingState; readAt?: Date }) {
+export async function applyPlan(ctx: Pick<AppContext, 'db'>, { userId, plan, billing = {}, readAt }: { userId: string; plan: { subscriptionTier: string; subscriptionStatus: string }; billing?: BillingState; readAt?: Date }) {
   const fresher = readAt ? or(isNull(users.billingReadAt), lt(users.billingReadAt, readAt)) : undefined;
   const [user, consultant] = await ctx.db.batch([
     ctx.db

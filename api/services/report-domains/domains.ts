@@ -32,7 +32,7 @@ const invalid = (message: string) => new AppError('invalid_input', 'Please check
 const TAKEN_MESSAGE = (domain: string) => `Another account verified ${domain} first, so it is theirs now and this claim was released. If the domain is yours, check who can change its DNS records.`;
 
 /** Sets (or changes) the profile's domain: a new claim and token, not verified until its TXT record is seen. */
-export async function setReportDomain(ctx: AppContext, access: ConsultantAccess, profileId: string, input: string) {
+export async function setReportDomain(ctx: AppContext, { access, profileId, input }: { access: ConsultantAccess; profileId: string; input: string }) {
   const row = await ownedProfile(ctx, access, profileId);
   const domain = normaliseDomain(input);
   if (!domain) throw invalid('Enter a host name like reports.youragency.com');

@@ -118,7 +118,7 @@ export function webhookUrlRules(env: Pick<AppContext['env'], 'WEBHOOK_LOOPBACK_P
  * name, a name that does not resolve or resolves to such an address) is refused now, with the
  * reason, by the same guard; delivery checks the answer again (a name may change).
  */
-export async function createWebhookEndpoint({ ctx, userId, input, urlRules }: { ctx: AppContext; userId: string; input: CreateWebhookInput; urlRules?: WebhookFetchOptions }) {
+export async function createWebhookEndpoint(ctx: AppContext, { userId, input, urlRules }: { userId: string; input: CreateWebhookInput; urlRules?: WebhookFetchOptions }) {
   if (!(await planIncludesApi(ctx, userId))) throw new AppError('plan_required', WEBHOOK_PLAN_MESSAGE);
   const url = new URL(input.url);
   const rules = urlRules ?? webhookUrlRules(ctx.env);
@@ -131,7 +131,7 @@ export async function createWebhookEndpoint({ ctx, userId, input, urlRules }: { 
   return { ...endpointSummary(row!), secret };
 }
 
-export async function listWebhookEndpoints({ ctx, userId }: { ctx: AppContext; userId: string }) {
+export async function listWebhookEndpoints(ctx: AppContext, userId: string) {
   const rows = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.userId, userId)).orderBy(desc(webhookEndpoints.createdAt));
   const health = await healthOf(ctx, rows.map((r) => r.id));
   return rows.map((r) => endpointSummary(r, health.get(r.id)));
@@ -143,7 +143,7 @@ export async function ownedEndpoint(ctx: AppContext, userId: string, endpointId:
   return row;
 }
 
-export async function deleteWebhookEndpoint({ ctx, userId, endpointId }: { ctx: AppContext; userId: string; endpointId: string }): Promise<{ deleted: true }> {
+export async function deleteWebhookEndpoint(ctx: AppContext, userId: string, endpointId: string): Promise<{ deleted: true }> {
   const endpoint = await ownedEndpoint(ctx, userId, endpointId);
   await ctx.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
   return { deleted: true as const };
@@ -158,7 +158,7 @@ export const WEBHOOK_SECRET_OVERLAP_HOURS = 24;
  * receiver verifies with either while it switches; a second rotation in that window drops the
  * oldest.
  */
-export async function rotateWebhookSecret({ ctx, userId, endpointId, now = new Date() }: { ctx: AppContext; userId: string; endpointId: string; now?: Date }) {
+export async function rotateWebhookSecret(ctx: AppContext, { userId, endpointId, now = new Date() }: { userId: string; endpointId: string; now?: Date }) {
   const endpoint = await ownedEndpoint(ctx, userId, endpointId);
   const secret = newSecret();
   const previousSecretUntil = new Date(now.getTime() + WEBHOOK_SECRET_OVERLAP_HOURS * 3_600_000);
@@ -212,7 +212,7 @@ const deliveryCursor = (d: { createdAt: Date; id: string }) => `${d.createdAt.ge
 export const DELIVERY_CURSOR_PATTERN = '^[0-9]{1,15}_[A-Za-z0-9-]{1,64}$';
 
 /** The delivery log, newest first, `limit` (at most DELIVERY_LOG_LIMIT) a page; `nextCursor` pages on. */
-export async function listDeliveries({ ctx, userId, endpointId, cursor, limit = DELIVERY_LOG_LIMIT }: { ctx: AppContext; userId: string; endpointId: string; cursor?: string; limit?: number }) {
+export async function listDeliveries(ctx: AppContext, { userId, endpointId, cursor, limit = DELIVERY_LOG_LIMIT }: { userId: string; endpointId: string; cursor?: string; limit?: number }) {
   const endpoint = await ownedEndpoint(ctx, userId, endpointId);
   let after = undefined;
   if (cursor) {
@@ -249,7 +249,7 @@ export async function listDeliveries({ ctx, userId, endpointId, cursor, limit = 
 }
 
 /** Sends a delivery again now, once (the same message id and body, a fresh signature); the plan must include the API. */
-export async function resendDelivery({ ctx, userId, endpointId, deliveryId, now = new Date() }: { ctx: AppContext; userId: string; endpointId: string; deliveryId: string; now?: Date }) {
+export async function resendDelivery(ctx: AppContext, { userId, endpointId, deliveryId, now = new Date() }: { userId: string; endpointId: string; deliveryId: string; now?: Date }) {
   const endpoint = await ownedEndpoint(ctx, userId, endpointId);
   if (!(await planIncludesApi(ctx, userId))) throw new AppError('plan_required', API_PLAN_MESSAGE);
   const delivery = await ctx.db.query.webhookDeliveries.findFirst({ where: and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpoint.id)) });
@@ -265,7 +265,7 @@ export async function resendDelivery({ ctx, userId, endpointId, deliveryId, now 
  * receives and even when disabled: one attempt, not retried, logged like any delivery (its answer
  * counts for the endpoint's health). The plan must include the API; WEBHOOK_TESTS_PER_HOUR each.
  */
-export async function sendTestEvent({ ctx, userId, endpointId, now = new Date() }: { ctx: AppContext; userId: string; endpointId: string; now?: Date }) {
+export async function sendTestEvent(ctx: AppContext, { userId, endpointId, now = new Date() }: { userId: string; endpointId: string; now?: Date }) {
   const endpoint = await ownedEndpoint(ctx, userId, endpointId);
   if (!(await planIncludesApi(ctx, userId))) throw new AppError('plan_required', WEBHOOK_PLAN_MESSAGE);
   await consumeRateLimit({ ctx, input: { key: `webhook-test:user:${userId}`, limit: WEBHOOK_TESTS_PER_HOUR, windowMs: 3_600_000, message: `At most ${WEBHOOK_TESTS_PER_HOUR} test events an hour. Please try again later.` } });
