@@ -3,7 +3,7 @@
 // `reports` row (the copy's type 'client-copy'), which records consultant, client and branding
 // profile, carries that e-mail's claim and its unsubscribe link: the consultant unsubscribing from
 // copies never opts the client out (issue 37). A crash ends in one e-mail each, or in two with one
-// Message-ID when it falls between the server's acceptance and the record (deliver-report.ts).
+// Message-ID when it falls between the server's acceptance and the record (deliver.ts).
 // A fresh analysis is run when the business has none from the last day; otherwise the
 // latest one is reported (the scheduled re-analyses keep paid plans' businesses current).
 import { and, desc, eq, isNotNull } from 'drizzle-orm';

@@ -1,5 +1,5 @@
 // Each process's sweep of its cached report files (decision 0208). An erasure removes the files
-// on the machine that runs it; every other machine has refused its copies since (./files.ts serves
+// on the machine that runs it; every other machine has refused its copies since (./store.ts serves
 // one only for a report row that still names the brand it shows), and removes them here: folders
 // whose report row is gone, or whose stamp names another brand than the row. One query per batch
 // of folders. Run by every web process and every worker, at start, every REPORT_FILES_SWEEP_MS,
