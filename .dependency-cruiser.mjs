@@ -7,6 +7,12 @@ export const INFRA = '^api/(context|auth|env|log|errors)\\.ts$|^api/jobs/(queue|
 /** The bottom: knows nothing of the rest of api/. */
 export const BASE = '^api/(env|log|errors)\\.ts$|^(db|common)/';
 
+/** The report's stages and jobs (analyse, persist, deliver, the *-job.ts files): the files directly in api/report/. */
+export const REPORT_STAGES = '^api/report/[^/]+\\.ts$';
+/** The report's way, top to bottom: each folder imports only the folders after it (and api/'s infrastructure). */
+export const REPORT_WAY = ['files', 'render', 'words', 'analysis', 'model'];
+const above = (folder) => REPORT_WAY.slice(0, REPORT_WAY.indexOf(folder));
+
 export default {
   forbidden: [
     {
@@ -44,6 +50,27 @@ export default {
       from: { path: BASE },
       to: { path: '^api/', pathNot: '^api/(env|log|errors)\\.ts$' },
     },
+    {
+      name: 'email-builds-messages',
+      severity: 'error',
+      comment: 'api/email/ builds and sends messages; the services, the report stages and the jobs decide who gets what and call it. It reads the report only through the folders below render: its words, the figures of the analysis and the model.',
+      from: { path: '^api/email/' },
+      to: { path: '^api/(services|routes)/|^api/report/', pathNot: '^api/report/(words|analysis|model)/' },
+    },
+    {
+      name: 'services-below-report-stages',
+      severity: 'error',
+      comment: 'The report stages and jobs (api/report/*.ts) ask services who pays and in which branding: services take from api/report/ only its folders (files, render, words, analysis, model), never a stage.',
+      from: { path: '^api/services/' },
+      to: { path: REPORT_STAGES },
+    },
+    ...REPORT_WAY.map((folder) => ({
+      name: `report-${folder}-below-stages`,
+      severity: 'error',
+      comment: `The report's way runs one way: stages → files → render → words → analysis → model. api/report/${folder}/ imports no stage, no e-mail${folder === 'files' ? '' : ' and no service'}, and none of the folders before it${above(folder).length ? ` (${above(folder).join(', ')})` : ''}.`,
+      from: { path: `^api/report/${folder}/` },
+      to: { path: [REPORT_STAGES, '^api/email/', ...(folder === 'files' ? [] : ['^api/services/']), ...above(folder).map((f) => `^api/report/${f}/`)].join('|') },
+    })),
     {
       name: 'widget-sdk-dependency-free',
       severity: 'error',

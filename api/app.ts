@@ -10,7 +10,7 @@ import { errorText } from './log.ts';
 import { noteStorageFault, noteStorageOk, storageError, storageFault } from './jobs/faults.ts';
 import { health } from './services/health.ts';
 import { errorAnswer, V1_PREFIX } from './lib/problem.ts';
-import { webhookUrlRules, type WebhookFetchOptions } from './services/webhook-delivery.ts';
+import { webhookUrlRules, type WebhookFetchOptions } from './services/webhooks/delivery.ts';
 import { sameOriginWrites } from './lib/same-origin.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { NOT_JSON_MESSAGE } from './lib/validate.ts';

@@ -10,7 +10,7 @@ import type { AppContext } from './context.ts';
 import { ALLOWED_METHODS, answerClientError, refuseMethod } from './lib/methods.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { pagePath, readPagePolicies, staticFiles } from './lib/static-files.ts';
-import { type HostDecision, REPORT_DOMAIN_NOT_FOUND, reportHostGate, withGateLookup } from './services/report-host.ts';
+import { type HostDecision, REPORT_DOMAIN_NOT_FOUND, reportHostGate, withGateLookup } from './services/report-domains/host.ts';
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 

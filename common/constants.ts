@@ -21,6 +21,8 @@ export const NO_MARKET = 'No market';
 /** What every surface showing sample data says, in an owner's words (label and one sentence). */
 export const SAMPLE_DATA_LABEL = 'Example figures, not your real listings';
 export const SAMPLE_DATA_NOTE = 'These are example figures made up to show how LocalRank works, not your real listings, reviews or competitors.';
+/** A business of the sample provider (its place ids start `sample-`): its reviews and figures are made up. */
+export const isSamplePlace = (placeId: unknown) => typeof placeId === 'string' && placeId.startsWith('sample-');
 
 export const DASHBOARD_COMPETITOR_LIMIT = 10;
 export const DASHBOARD_DETAIL_LIMIT = 5;

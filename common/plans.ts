@@ -1,6 +1,6 @@
 // The plan catalogue as the site shows it: names, prices (from PRICES) and each plan's
 // entitlements in the words of spec section 6. The pricing section and the subscribe flow read it;
-// what a plan actually allows is decided by api/services/entitlements.ts.
+// what a plan actually allows is decided by api/services/plans/entitlements.ts.
 import { PRICES, type Tier } from './constants.ts';
 
 export interface PlanCard {

@@ -9,12 +9,12 @@ import { mailBacklog } from '../api/services/health.ts';
 import { ACCOUNT_GRACE_DAYS } from '../api/services/data-rights/account-closure.ts';
 import { describeErasure, forgetEmail } from '../api/services/data-rights/erasure.ts';
 import { runRetentionPurge } from '../api/services/data-rights/retention-job.ts';
-import { REPORT_DOMAIN_CLAIM_DAYS } from '../api/services/report-domains.ts';
+import { REPORT_DOMAIN_CLAIM_DAYS } from '../api/services/report-domains/domains.ts';
 import { requestAccountExport } from '../api/services/data-rights/export.ts';
 import { setupBilling } from '../api/services/billing/catalogue.ts';
 import { refundSubscription } from '../api/services/billing/refund.ts';
 import { billingConfigured, NOT_CONFIGURED_MESSAGE } from '../api/services/billing/stripe.ts';
-import { listUsers, setPlan } from '../api/services/plans.ts';
+import { listUsers, setPlan } from '../api/services/plans/plans.ts';
 import { SUBSCRIPTION_STATUSES, TIERS } from '../common/constants.ts';
 
 const HELP = `Usage: npm run admin -- <command>
@@ -79,7 +79,7 @@ async function main(args: string[]): Promise<number> {
   }
   try {
     if (command === 'users') {
-      const rows = await listUsers({ ctx });
+      const rows = await listUsers(ctx);
       if (!rows.length) console.log('No users yet.');
       for (const r of rows) {
         console.log([r.email, r.role, `${r.tier}/${r.status}`, r.company ?? '-', r.createdAt.toISOString()].join('\t'));
@@ -119,7 +119,7 @@ async function main(args: string[]): Promise<number> {
       console.log(`${job.type} ${job.id} is queued again.`);
     } else {
       const [email, tier, status] = rest as [string, string, string | undefined];
-      const result = await setPlan({ ctx, input: { email, tier, status } });
+      const result = await setPlan(ctx, { email, tier, status });
       console.log(`${result.email} is now on ${result.tier} (${result.status})${result.consultantUpdated ? ', consultant profile too' : ''}.`);
     }
     return 0;

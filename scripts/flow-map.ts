@@ -10,16 +10,16 @@ const root = resolve(import.meta.dirname, '..');
 export const FLOWS: Record<string, string[]> = {
   'free report': [
     'site/islands/report-form/report-form.tsx', 'api/routes/report-requests.ts', 'api/services/report-requests.ts', 'api/jobs/worker.ts',
-    'api/report/generate-job.ts', 'api/report/analyse.ts', 'api/report/persist.ts', 'api/report/render/renderer.ts', 'api/email/deliver-report.ts',
+    'api/report/generate-job.ts', 'api/report/analyse.ts', 'api/report/persist.ts', 'api/report/render/renderer.ts', 'api/report/deliver.ts',
     'api/email/report-email.ts', 'api/email/mailer.ts', 'site/pages/report/[token].astro',
   ],
   'plan change': [
     'site/islands/subscribe/checkout.tsx', 'api/routes/billing.ts', 'api/services/billing/subscriptions.ts', 'api/services/billing/stripe.ts',
-    'api/services/billing/webhook.ts', 'api/services/entitlements.ts', 'api/services/plan-candidates.ts',
+    'api/services/billing/webhook.ts', 'api/services/plans/entitlements.ts', 'api/services/plans/payers.ts',
   ],
   'custom report domain': [
-    'api/routes/branding.ts', 'api/services/report-domains.ts', 'api/services/report-domain-records.ts', 'api/server.ts',
-    'api/services/report-host.ts', 'api/services/reports.ts', 'site/pages/report/[token].astro',
+    'api/routes/branding.ts', 'api/services/report-domains/domains.ts', 'api/services/report-domains/records.ts', 'api/server.ts',
+    'api/services/report-domains/host.ts', 'api/services/reports.ts', 'site/pages/report/[token].astro',
   ],
 };
 

@@ -10,7 +10,7 @@ import { createContext } from '../api/create-context.ts';
 import { loadEnvOrExit } from '../api/env.ts';
 import { runWorker } from '../api/jobs/run-worker.ts';
 import { startScheduler } from '../api/jobs/schedule.ts';
-import { startReportFilesSweep } from '../api/report/files-sweep.ts';
+import { startReportFilesSweep } from '../api/report/files/sweep.ts';
 import { createHttpServer } from '../api/server.ts';
 import { buildIfNeeded, SERVER_ENTRY } from './build-if-needed.ts';
 import { listen } from './lib/listen.ts';

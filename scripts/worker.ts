@@ -4,7 +4,7 @@ import { createContext } from '../api/create-context.ts';
 import { loadEnvOrExit } from '../api/env.ts';
 import { runWorker } from '../api/jobs/run-worker.ts';
 import { startScheduler } from '../api/jobs/schedule.ts';
-import { startReportFilesSweep } from '../api/report/files-sweep.ts';
+import { startReportFilesSweep } from '../api/report/files/sweep.ts';
 
 const env = loadEnvOrExit();
 

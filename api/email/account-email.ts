@@ -11,7 +11,7 @@ import { enqueue } from '../jobs/queue.ts';
 import type { JobDefinition } from '../jobs/types.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
 import { mailerFor, messageIdFor, type MailMessage } from './mailer.ts';
-import { escapeHtml } from './report-email.ts';
+import { escapeHtml } from '../../common/html.ts';
 
 export const ACCOUNT_EMAIL = 'account.email';
 

@@ -8,9 +8,15 @@ import { users } from '../../db/schema/auth.ts';
 import { agencyMailServers, consultants } from '../../db/schema/consultants.ts';
 import type { AppContext } from '../context.ts';
 import type { JobDefinition } from '../jobs/types.ts';
-import type { AgencyMailUnavailablePayload } from '../services/agency-mail.ts';
 import { mailerFor, messageIdFor, type MailMessage } from './mailer.ts';
-import { escapeHtml } from './report-email.ts';
+import { escapeHtml } from '../../common/html.ts';
+
+export const AGENCY_MAIL_UNAVAILABLE = 'agency-mail.unavailable';
+export interface AgencyMailUnavailablePayload {
+  consultantId: string;
+  /** When the outage began (ISO). */
+  since: string;
+}
 
 /** "27 Nov 2026, 10:02 UTC" */
 export const utcMinute = (d: Date) => `${d.toLocaleString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' })} UTC`;

@@ -1,19 +1,13 @@
-// The agency hears of its widget leads (issue 15): one e-mail per lead (`widget.lead-notify`) or
-// a daily digest (`widget.lead-digest`), as each key chooses. Leads that wait (the plan has lapsed,
-// a limit was reached) say so and why: nothing is lost, and the agency knows what is queued. A
-// lead is marked notified when its e-mail is sent, so each lead is announced once.
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+// The e-mail that tells an agency of its widget leads (issue 15), one lead or a day's digest. Leads
+// that wait (the plan has lapsed, a limit was reached) say so and why: nothing is lost, and the
+// agency knows what is queued. When it is sent is decided by api/services/widget-lead-mail.ts.
 import { OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
-import { users } from '../../db/schema/auth.ts';
-import { consultants } from '../../db/schema/consultants.ts';
-import { widgetKeys, widgetLeads } from '../../db/schema/widget.ts';
+import { escapeHtml } from '../../common/html.ts';
+import type { widgetLeads } from '../../db/schema/widget.ts';
 import type { AppContext } from '../context.ts';
-import type { JobDefinition } from '../jobs/types.ts';
-import { enqueue } from '../jobs/queue.ts';
-import { PermanentJobError } from '../jobs/errors.ts';
-import { LEAD_DIGEST, LEAD_NOTIFY, releaseQueuedLeads, type WidgetLeadRow } from '../services/widget.ts';
-import { mailerFor, messageIdFor, type MailMessage } from './mailer.ts';
-import { escapeHtml } from './report-email.ts';
+import { messageIdFor, type MailMessage } from './mailer.ts';
+
+type WidgetLeadRow = typeof widgetLeads.$inferSelect;
 
 const WAITING: Record<string, string> = {
   plan: 'Its report is waiting: your plan does not include the widget right now. It goes out as soon as the Agency plan is active again.',
@@ -50,88 +44,3 @@ export function leadsEmail(ctx: AppContext, to: { userId: string; email: string 
 <p style="color:#64748b;font-size:12px">${escapeHtml(PRODUCT_NAME)}. You get these e-mails because your widget key sends lead e-mails; choose a daily digest on your widget page.<br>${escapeHtml(`${OPERATOR.legalName}, ${OPERATOR.postalAddress}`)}</p></body></html>`;
   return { messageId: messageIdFor(ctx, `${key}-${to.userId}`), from: ctx.env.MAIL_FROM, to: to.email, subject, text, html };
 }
-
-async function agencyAccount(ctx: AppContext, consultantId: string) {
-  const [row] = await ctx.db
-    .select({ userId: users.id, email: users.email })
-    .from(consultants)
-    .innerJoin(users, eq(users.id, consultants.userId))
-    .where(eq(consultants.id, consultantId));
-  return row;
-}
-
-/** Claims the leads (notifiedAt), sends, and releases them if the send fails. */
-async function announce(ctx: AppContext, consultantId: string, leadIds: string[], key: string) {
-  const to = await agencyAccount(ctx, consultantId);
-  if (!to || leadIds.length === 0) return 0;
-  const now = new Date();
-  const claimed = await ctx.db
-    .update(widgetLeads)
-    .set({ notifiedAt: now })
-    .where(and(inArray(widgetLeads.id, leadIds), isNull(widgetLeads.notifiedAt)))
-    .returning();
-  if (claimed.length === 0) return 0;
-  claimed.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
-  try {
-    await mailerFor(ctx).send(leadsEmail(ctx, to, claimed, key));
-  } catch (error) {
-    await ctx.db.update(widgetLeads).set({ notifiedAt: null }).where(inArray(widgetLeads.id, claimed.map((l) => l.id)));
-    throw error;
-  }
-  return claimed.length;
-}
-
-export interface LeadNotifyPayload {
-  leadId: string;
-}
-export interface LeadDigestPayload {
-  consultantId: string;
-  day: string;
-}
-
-export const leadNotifyJob: JobDefinition<LeadNotifyPayload> = {
-  async run(ctx, job, tools) {
-    const leadId = job.payload?.leadId;
-    if (typeof leadId !== 'string') throw new PermanentJobError('payload needs leadId');
-    const lead = await ctx.db.query.widgetLeads.findFirst({ where: eq(widgetLeads.id, leadId) });
-    if (!lead) throw new PermanentJobError(`lead ${leadId} not found`);
-    const sent = await announce(ctx, lead.consultantId, [lead.id], `lead-${lead.id}`);
-    await tools.saveProgress({ stage: sent ? 'sent' : 'skipped' });
-  },
-};
-
-export const leadDigestJob: JobDefinition<LeadDigestPayload> = {
-  async run(ctx, job, tools) {
-    const { consultantId, day } = job.payload ?? ({} as LeadDigestPayload);
-    if (typeof consultantId !== 'string' || typeof day !== 'string') throw new PermanentJobError('payload needs consultantId and day');
-    const pending = await ctx.db
-      .select({ id: widgetLeads.id })
-      .from(widgetLeads)
-      .innerJoin(widgetKeys, eq(widgetKeys.id, widgetLeads.widgetKeyId))
-      .where(and(eq(widgetLeads.consultantId, consultantId), isNull(widgetLeads.notifiedAt), eq(widgetKeys.leadEmails, 'daily')));
-    const sent = await announce(ctx, consultantId, pending.map((p) => p.id), `leads-${consultantId}-${day}`);
-    await tools.saveProgress({ stage: sent ? 'sent' : 'skipped', leads: sent });
-  },
-};
-
-/**
- * The scheduler's part: requests the reports of queued leads the agency may now have, and once a
- * day (keyed by the date) a digest for every agency with unannounced leads on daily keys.
- */
-export async function scheduleWidgetLeads(ctx: AppContext, now: Date): Promise<{ released: number; digests: number }> {
-  const released = await releaseQueuedLeads(ctx);
-  const day = now.toISOString().slice(0, 10);
-  const rows = await ctx.db
-    .selectDistinct({ consultantId: widgetLeads.consultantId })
-    .from(widgetLeads)
-    .innerJoin(widgetKeys, eq(widgetKeys.id, widgetLeads.widgetKeyId))
-    .where(and(isNull(widgetLeads.notifiedAt), eq(widgetKeys.leadEmails, 'daily')));
-  let digests = 0;
-  for (const { consultantId } of rows) {
-    const payload: LeadDigestPayload = { consultantId, day };
-    if (await enqueue(ctx.db, { type: LEAD_DIGEST, payload: { ...payload }, key: `${LEAD_DIGEST}:${consultantId}:${day}` })) digests++;
-  }
-  return { released, digests };
-}
-
-export const LEAD_JOBS = { [LEAD_NOTIFY]: leadNotifyJob, [LEAD_DIGEST]: leadDigestJob };

@@ -2,22 +2,20 @@
 // signed link to the online report, one-click unsubscribe headers, the operator's postal address.
 // White-label (an agency's branding): the agency's name as the sender's display name, its contact
 // address as Reply-To, its logo, colours and footer in place of ours.
+import { escapeHtml } from '../../common/html.ts';
 import { COMPETITOR_COUNT, OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
 import type { AppContext } from '../context.ts';
-import { whiteLabelAddress } from '../services/agency-mail.ts';
 import { termsUsed } from './report-terms.ts';
-import { contactLine, onReportHost, POWERED_BY, sampleNote, themeOf, type Branding } from '../report/branding.ts';
-import { websiteSentence } from '../report/render/website-state.ts';
-import { bandColour, branchesText, comparedWithText, fmtDate, fmtScore, hasMarket, marketSize, noMarketText, notFoundText, NOT_RANKED, overallWeightsText, rankNo, rankOf, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS, scoreText } from '../report/render/labels.ts';
-import type { ReportData } from '../report/types.ts';
-import { metricsText, NOT_MEASURED, RANK_BAND_ORDER, RANK_BANDS, VISIBILITY_TITLE, visibilityLine, visibilityView } from '../report/render/visibility.ts';
+import { contactLine, onReportHost, POWERED_BY, sampleNote, themeOf, type Branding } from '../report/model/branding.ts';
+import { websiteSentence } from '../report/words/website-state.ts';
+import { bandColour, branchesText, comparedWithText, fmtDate, fmtScore, hasMarket, marketSize, noMarketText, notFoundText, NOT_RANKED, overallWeightsText, rankNo, rankOf, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS, scoreText } from '../report/words/labels.ts';
+import type { ReportData } from '../report/model/types.ts';
+import { metricsText, NOT_MEASURED, RANK_BAND_ORDER, RANK_BANDS, VISIBILITY_TITLE, visibilityLine, visibilityView } from '../report/words/visibility.ts';
 import { domainOf, type MailMessage } from './mailer.ts';
 
 export const SCORE_CARD_CID = 'score-card@localrank';
 /** The score card's Content-ID in white-label mail: on the sender's domain, naming nothing of ours. */
 export const scoreCardCid = (whiteLabelFrom: string | null) => (whiteLabelFrom ? `score-card@${domainOf(whiteLabelFrom)}` : SCORE_CARD_CID);
-
-export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export const unsubscribeApiUrl = (ctx: AppContext, token: string) => `${ctx.env.PUBLIC_BASE_URL}/api/unsubscribe?token=${encodeURIComponent(token)}`;
 export const unsubscribePageUrl = (ctx: AppContext, token: string) => `${ctx.env.PUBLIC_BASE_URL}/unsubscribe?token=${encodeURIComponent(token)}`;
@@ -70,7 +68,12 @@ export const pdfFileName = (company: string, sampleData: boolean, whiteLabel = f
 const displayName = (name: string) => `"${name.replace(/["\\\r\n]/g, '').slice(0, 100)}"`;
 
 /** The sender: the agency's name over the white-label address (its own server's, else the
- *  operator's neutral WHITE_LABEL_MAIL_FROM, else MAIL_FROM's address; api/services/agency-mail.ts). */
+ *  operator's neutral WHITE_LABEL_MAIL_FROM, else MAIL_FROM's address; api/services/agency-mail/mail-server.ts). */
+/** The address white-label mail leaves from without an agency server: WHITE_LABEL_MAIL_FROM, else MAIL_FROM's. */
+export function whiteLabelAddress(ctx: AppContext): string {
+  return ctx.env.WHITE_LABEL_MAIL_FROM ?? /<([^>]+)>/.exec(ctx.env.MAIL_FROM)?.[1] ?? ctx.env.MAIL_FROM.trim();
+}
+
 export function senderFor(ctx: AppContext, branding: Branding | null | undefined, whiteLabelFrom?: string | null): string {
   if (!branding) return ctx.env.MAIL_FROM;
   return `${displayName(branding.companyName)} <${whiteLabelFrom ?? whiteLabelAddress(ctx)}>`;

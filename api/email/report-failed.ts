@@ -1,25 +1,16 @@
-// The `report.failed` job: the e-mail a visitor gets when their free report could not be made
-// (report.generate gave up). The form promised a report, so silence would leave them waiting.
-// Enqueued with a key per request, so it goes out once.
-//
-// Whose e-mail it is follows the report's own rule (api/services/branding-profiles.ts
-// `reportSender`, decision 0170): a visitor of our form hears from us, replies reaching the
+// The e-mail a visitor gets when their free report could not be made (sent by the `report.failed`
+// job, api/report/failed-job.ts). Whose e-mail it is follows the report's own rule
+// (api/services/branding/sender.ts `reportSender`, decision 0170): a visitor of our form hears from us, replies reaching the
 // operator; an agency's widget lead or client, on a plan with white-label, hears from the agency
 // alone: its name over the white-label address, through its own mail server when it has one, its
 // contact address for replies, its footer, a link to its website (none without one), and nothing
 // of ours in any header or part.
-import { eq } from 'drizzle-orm';
 import { OPERATOR, PRODUCT_NAME } from '../../common/constants.ts';
-import { reportRequests } from '../../db/schema/businesses.ts';
-import { widgetLeads } from '../../db/schema/widget.ts';
 import type { AppContext } from '../context.ts';
-import type { JobDefinition } from '../jobs/types.ts';
-import { PermanentJobError } from '../jobs/errors.ts';
-import { contactLine, POWERED_BY, themeOf, type Branding } from '../report/branding.ts';
-import { agencyMailer, whiteLabelAddress } from '../services/agency-mail.ts';
-import { reportSender } from '../services/branding-profiles.ts';
-import { domainOf, mailerFor, messageIdFor, type MailMessage } from './mailer.ts';
-import { escapeHtml, firstName, senderFor } from './report-email.ts';
+import { contactLine, POWERED_BY, themeOf, type Branding } from '../report/model/branding.ts';
+import { domainOf, messageIdFor, type MailMessage } from './mailer.ts';
+import { firstName, senderFor, whiteLabelAddress } from './report-email.ts';
+import { escapeHtml } from '../../common/html.ts';
 
 export interface FailedRequest {
   id: string;
@@ -39,13 +30,6 @@ export interface FailureSender {
   consultant?: { companyName: string; email: string } | null;
   /** The address a white-label message leaves from (the agency's server's, or WHITE_LABEL_MAIL_FROM). */
   whiteLabelFrom?: string | null;
-}
-
-/** The `report.failed` payload: the request, and for an agency's lead or client whose report it was. */
-export interface ReportFailedPayload {
-  requestId: string;
-  consultantId?: string | null;
-  brandingProfileId?: string | null;
 }
 
 export function reportFailedEmail(ctx: AppContext, request: FailedRequest, sender: FailureSender = { branding: null }): MailMessage {
@@ -86,33 +70,3 @@ ${againUrl ? `<p style="margin:20px 0 0"><a href="${escapeHtml(againUrl)}" style
     html,
   };
 }
-
-/** Whose request it was: the payload's agency, else (a job queued before it carried one) the
- *  widget lead the request was made for. */
-async function agencyOf(ctx: AppContext, payload: ReportFailedPayload) {
-  if (payload.consultantId) return { consultantId: payload.consultantId, brandingProfileId: payload.brandingProfileId ?? null };
-  const lead = await ctx.db.query.widgetLeads.findFirst({ columns: { consultantId: true, brandingProfileId: true }, where: eq(widgetLeads.requestId, payload.requestId) });
-  return { consultantId: lead?.consultantId ?? null, brandingProfileId: lead?.brandingProfileId ?? null };
-}
-
-export const reportFailedJob: JobDefinition<ReportFailedPayload> = {
-  // An agency's message may leave through the agency's own server: the customer lane (decision 0210).
-  customerServer: { payloadField: 'consultantId' },
-  async run(ctx, job) {
-    const requestId = job.payload?.requestId;
-    if (typeof requestId !== 'string') throw new PermanentJobError('payload needs requestId');
-    const request = await ctx.db.query.reportRequests.findFirst({ where: eq(reportRequests.id, requestId) });
-    if (!request) throw new PermanentJobError(`report request ${requestId} not found`);
-    if (request.status === 'sent') return; // an operator's retry made the report after all
-    const details = request.payload as Omit<FailedRequest, 'id' | 'email'>;
-    // The report e-mail's own identity rule and mail route (api/email/deliver-report.ts).
-    const { branding, consultant } = await reportSender(ctx, await agencyOf(ctx, job.payload));
-    const agency = branding && consultant ? await agencyMailer(ctx, consultant.id) : null;
-    const message = reportFailedEmail(ctx, { ...details, id: request.id, email: request.email }, { branding, consultant, whiteLabelFrom: agency?.fromAddress ?? null });
-    try {
-      await (agency?.mailer ?? mailerFor(ctx)).send(message);
-    } finally {
-      agency?.mailer.close();
-    }
-  },
-};

@@ -8,7 +8,7 @@ import type { AppContext } from '../context.ts';
 import type { JobDefinition } from '../jobs/types.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
 import { mailerFor, messageIdFor, type MailMessage } from './mailer.ts';
-import { escapeHtml } from './report-email.ts';
+import { escapeHtml } from '../../common/html.ts';
 
 export const WEBHOOK_DISABLED = 'webhook.disabled';
 export interface WebhookDisabledPayload {

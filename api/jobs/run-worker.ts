@@ -4,7 +4,7 @@
 import { availableParallelism } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AppContext } from '../context.ts';
-import { reportSendsSettled } from '../email/deliver-report.ts';
+import { reportSendsSettled } from '../report/deliver.ts';
 import { closeMailer } from '../email/mailer.ts';
 import { setRenderLane } from '../report/render/render-lane.ts';
 import { threadRenderer } from '../report/render/renderer.ts';

@@ -6,16 +6,16 @@
 // - `reviews.check` every REVIEW_CHECK_INTERVAL_MINUTES for Early Warning plans (api/services/review-check.ts);
 // - `report.monthly` on the first of each month (or the first tick after it, within
 //   MONTHLY_CATCH_UP_DAYS when the service was down): the latest report by e-mail with its PDF.
-// Who qualifies is decided by api/services/entitlements.ts (`trends`, `monthlyReports`): a
+// Who qualifies is decided by api/services/plans/entitlements.ts (`trends`, `monthlyReports`): a
 // business's re-analysis by the plan of whoever pays for it (its owner, else the consultant whose
-// client it is: api/services/plan-candidates.ts), the monthly report by its recipient's, a client's
+// client it is: api/services/plans/payers.ts), the monthly report by its recipient's, a client's
 // reports by its consultant's. Decisions 0063 and 0214.
 import type { AppContext } from '../context.ts';
 import { errorText } from '../log.ts';
-import { can } from '../services/entitlements.ts';
-import { candidates, payersByBusiness } from '../services/plan-candidates.ts';
-import { scheduleWidgetLeads } from '../email/lead-emails.ts';
-import { CLIENT_REPORT, clientReportKey, clientReportPeriod, type ClientReportPayload } from '../report/client-report-schedule.ts';
+import { can } from '../services/plans/entitlements.ts';
+import { candidates, payersByBusiness } from '../services/plans/payers.ts';
+import { scheduleWidgetLeads } from '../services/widget-lead-mail.ts';
+import { CLIENT_REPORT, clientReportKey, clientReportPeriod, type ClientReportPayload } from '../services/client-report-schedule.ts';
 import { enqueue } from './queue.ts';
 import type { MonthlyReportPayload, ReanalysePayload } from './types.ts';
 import { scheduleRetentionPurge } from '../services/data-rights/retention-job.ts';

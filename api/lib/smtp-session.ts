@@ -8,7 +8,7 @@
 //   digits, then its text), so a service that is not a mail server never has its banner shown;
 // - each failure classed: `transient` (the server away, silent, slow or saying "try later": wait
 //   for it) or permanent (a 5xx refusal, the login refused, not a mail server: say so, do not retry).
-// The address connected to is given already checked (api/services/agency-mail-address.ts).
+// The address connected to is given already checked (api/services/agency-mail/address.ts).
 import net from 'node:net';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';

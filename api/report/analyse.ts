@@ -14,21 +14,19 @@ import { safeFetch, type SafeFetchOptions } from '../lib/safe-fetch.ts';
 import { categoryFromProvider, FALLBACK_CATEGORY, inferCategory, type Category } from './analysis/categories.ts';
 import { collectMarket, reviewPositions, type EarlierCount, type MarketView, type SiteState, type Subject } from './analysis/data-points.ts';
 import { distanceMiles, geocode, GeocodeError, roundMiles } from './analysis/geocode.ts';
-import { googleProvider } from './analysis/providers/google.ts';
-import { sampleProvider } from './analysis/providers/sample.ts';
 import { describeFailure, isTransient, ProviderStageError, type Listing, type ListingProfile, type PlacesProvider } from './analysis/providers/types.ts';
-import { yelpProvider } from './analysis/providers/yelp.ts';
 import { brandOf, samePlace } from './analysis/matching.ts';
+import { createProvider } from './analysis/providers/configured.ts';
 import { analyseReviews, type ReviewAnalysis } from './analysis/reviews.ts';
 import { SAMPLE_SITES_PATH, sampleSiteResponse } from './analysis/sample-sites.ts';
 import { overallBasis, overallOf, ranksAmong, recommend, scorePlace } from './analysis/scoring.ts';
 import { placeVisibility, processLedger, scanGrid, parseGridPlans, type SearchLedger, type VisibilityScan } from './analysis/visibility.ts';
 import { analyseWebsite, type WebsiteAnalysis } from './analysis/website.ts';
 import { platformOf } from './analysis/site-kind.ts';
-import { payerOf } from '../services/plan-candidates.ts';
-import { competitorWebsitesSentence, websiteRead, websiteSentence } from './render/website-state.ts';
+import { payerOf } from '../services/plans/payers.ts';
+import { competitorWebsitesSentence, websiteRead, websiteSentence } from './words/website-state.ts';
 import type { Tier } from '../../common/constants.ts';
-import type { AnalysedPlace, BrandBranches, ReportData, ReportInput, Review } from './types.ts';
+import type { AnalysedPlace, BrandBranches, ReportData, ReportInput, Review } from './model/types.ts';
 
 export type AnalyseStage = 'geocode' | 'identify' | 'discover' | 'reviews' | 'websites' | 'visibility' | 'score';
 
@@ -45,13 +43,6 @@ export interface AnalyseOptions {
   onStage?: (stage: AnalyseStage, ms: number) => void;
   /** The visibility grid's cache and daily counts; defaults to the process's (tests pass their own). */
   ledger?: SearchLedger;
-}
-
-/** The provider PLACES_PROVIDER names. */
-export function createProvider(env: Env, now: Date, fetchImpl?: typeof fetch): PlacesProvider {
-  if (env.PLACES_PROVIDER === 'google') return googleProvider({ baseUrl: env.GOOGLE_PLACES_BASE_URL, key: env.GOOGLE_PLACES_KEY ?? '', timeoutMs: env.PROVIDER_TIMEOUT_MS, fetchImpl });
-  if (env.PLACES_PROVIDER === 'yelp') return yelpProvider({ baseUrl: env.YELP_BASE_URL, key: env.YELP_API_KEY ?? '', timeoutMs: env.PROVIDER_TIMEOUT_MS, fetchImpl });
-  return sampleProvider({ origin: env.PUBLIC_BASE_URL, now });
 }
 
 /** The safe fetcher's options for this product: its limits, and its own sample sites answered

@@ -3,7 +3,7 @@
 // `reports` row (the copy's type 'client-copy'), which records consultant, client and branding
 // profile, carries that e-mail's claim and its unsubscribe link: the consultant unsubscribing from
 // copies never opts the client out (issue 37). A crash ends in one e-mail each, or in two with one
-// Message-ID when it falls between the server's acceptance and the record (deliver-report.ts).
+// Message-ID when it falls between the server's acceptance and the record (deliver.ts).
 // A fresh analysis is run when the business has none from the last day; otherwise the
 // latest one is reported (the scheduled re-analyses keep paid plans' businesses current).
 import { and, desc, eq, isNotNull } from 'drizzle-orm';
@@ -11,18 +11,20 @@ import { users } from '../../db/schema/auth.ts';
 import { businesses } from '../../db/schema/businesses.ts';
 import { clients, consultants } from '../../db/schema/consultants.ts';
 import { reports } from '../../db/schema/reports.ts';
-import { deliverReport } from '../email/deliver-report.ts';
+import { deliverReport } from './deliver.ts';
 import type { JobDefinition } from '../jobs/types.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
-import { brandingFor } from '../services/branding-profiles.ts';
-import { can } from '../services/entitlements.ts';
+import { brandingFor } from '../services/branding/sender.ts';
+import { can } from '../services/plans/entitlements.ts';
 import { isUnsubscribed } from '../services/reports.ts';
-import { COPY_TYPE, type ClientReportPayload } from './client-report-schedule.ts';
-import { renderReport, reportPdfUrl, writeReportFiles } from './files.ts';
+import { COPY_TYPE, type ClientReportPayload } from '../services/client-report-schedule.ts';
+import { writeReportFiles } from './files/store.ts';
+import { renderReport } from './files/render.ts';
+import { reportPdfUrl } from './render/links.ts';
 import type { AnalyseFn, Stage } from './generate-job.ts';
 import { newReportLink, persistReport } from './persist.ts';
 import { inlineRenderer, type Renderer } from './render/renderer.ts';
-import { reportInput, type ReportData } from './types.ts';
+import { reportInput, type ReportData } from './model/types.ts';
 
 /** A report this recent is sent as it is; an older one is analysed again first. */
 export const FRESH_ANALYSIS_MS = 24 * 60 * 60 * 1000;

@@ -6,7 +6,7 @@ import type { AppContext } from '../context.ts';
 import { analyseBusiness } from './analyse.ts';
 import { sampleProvider } from './analysis/providers/sample.ts';
 import { sampleSiteUrl } from './analysis/sample-sites.ts';
-import type { ReportData } from './types.ts';
+import type { ReportData } from './model/types.ts';
 
 const EXAMPLE = { company: 'Example Dental Studio', address: '100 Congress Ave', city: 'Austin', state: 'TX', zip: '78701', phone: '(512) 555-0142' };
 const cache = new WeakMap<AppContext, { day: string; data: Promise<ReportData> }>();

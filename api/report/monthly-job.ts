@@ -5,16 +5,18 @@ import { and, desc, eq, isNotNull } from 'drizzle-orm';
 import { users } from '../../db/schema/auth.ts';
 import { businesses } from '../../db/schema/businesses.ts';
 import { reports } from '../../db/schema/reports.ts';
-import { deliverReport } from '../email/deliver-report.ts';
+import { deliverReport } from './deliver.ts';
 import type { JobDefinition } from '../jobs/types.ts';
 import type { MonthlyReportPayload } from '../jobs/types.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
-import { can } from '../services/entitlements.ts';
+import { can } from '../services/plans/entitlements.ts';
 import { isUnsubscribed } from '../services/reports.ts';
-import { renderReport, reportPdfUrl, writeReportFiles } from './files.ts';
+import { writeReportFiles } from './files/store.ts';
+import { renderReport } from './files/render.ts';
+import { reportPdfUrl } from './render/links.ts';
 import { newReportLink } from './persist.ts';
 import { inlineRenderer, type Renderer } from './render/renderer.ts';
-import type { ReportData } from './types.ts';
+import type { ReportData } from './model/types.ts';
 
 function isPayload(p: unknown): p is MonthlyReportPayload {
   const o = p as Record<string, unknown> | null;

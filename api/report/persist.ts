@@ -8,12 +8,13 @@ import { PRECISION, round } from '../../common/constants.ts';
 import { businesses, businessMetrics, competitors } from '../../db/schema/businesses.ts';
 import { reports, reviewAlerts } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
-import { ALERTS_NOTIFY } from '../email/alerts-notify-job.ts';
+import { ALERTS_NOTIFY } from '../services/early-warning-mail.ts';
 import { enqueueStatement } from '../jobs/queue.ts';
 import { alertRows, thresholdOf } from '../services/review-alerts.ts';
 import { emitVisibilityChange } from '../services/visibility-history.ts';
-import type { AnalysedPlace, ReportData } from './types.ts';
-import { solvOf, visibilitySummary } from './render/visibility.ts';
+import type { AnalysedPlace, ReportData } from './model/types.ts';
+import { reportUrl } from './render/links.ts';
+import { solvOf, visibilitySummary } from './words/visibility.ts';
 
 export const REPORT_LINK_DAYS = 30;
 
@@ -41,7 +42,6 @@ export function newReportLink(ctx: AppContext, now = new Date()) {
   const token = randomBytes(24).toString('base64url');
   return { token, signedUrl: reportUrl(ctx, token), createdAt: now, expiresAt: new Date(now.getTime() + REPORT_LINK_DAYS * 24 * 60 * 60 * 1000) };
 }
-export const reportUrl = (ctx: AppContext, token: string) => `${ctx.env.PUBLIC_BASE_URL}/report/${token}`;
 
 /** "Not enough data" is stored as NULL. */
 const score = (n: number | null) => (n === null ? null : round(n, PRECISION.score));
@@ -133,7 +133,7 @@ export async function persistReport(ctx: AppContext, input: PersistInput): Promi
       data,
       ...link,
     }),
-    // New alerts are e-mailed by a job (api/email/alerts-notify-job.ts); it sends only unsent ones.
+    // New alerts are e-mailed by a job (api/services/early-warning-mail.ts); it sends only unsent ones.
     ...(alerts.length
       ? [ctx.db.insert(reviewAlerts).values(alerts).onConflictDoNothing(), enqueueStatement(ctx.db, { type: ALERTS_NOTIFY, payload: { businessId }, key: `alerts:run-${runId}` })]
       : []),

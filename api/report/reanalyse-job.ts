@@ -5,11 +5,11 @@ import { and, desc, eq } from 'drizzle-orm';
 import { businesses, businessMetrics } from '../../db/schema/businesses.ts';
 import type { JobDefinition } from '../jobs/types.ts';
 import type { ReanalysePayload } from '../jobs/types.ts';
-import { businessCan } from '../services/plan-candidates.ts';
+import { businessCan } from '../services/plans/payers.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
 import type { AnalyseFn } from './generate-job.ts';
 import { persistReport } from './persist.ts';
-import { reportInput } from './types.ts';
+import { reportInput } from './model/types.ts';
 
 function isPayload(p: unknown): p is ReanalysePayload {
   const o = p as Record<string, unknown> | null;

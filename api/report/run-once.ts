@@ -6,9 +6,9 @@ import type { BusinessContact } from '../../common/schemas/report-request.ts';
 import { businesses, reportRequests } from '../../db/schema/businesses.ts';
 import { reports } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
-import { reportFiles } from './files.ts';
+import { reportFiles } from './files/store.ts';
 import { reportGenerateJob, type ReportJobDeps } from './generate-job.ts';
-import type { ReportData } from './types.ts';
+import type { ReportData } from './model/types.ts';
 
 /** The business's contact fields, as the report form takes them. */
 export type RunOnceInput = BusinessContact;

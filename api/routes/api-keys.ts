@@ -11,8 +11,8 @@ import { unauthenticated } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
 import { createApiKey, listApiKeys, ownedKey, revokeApiKey, rollApiKey } from '../services/api-keys.ts';
 import { createWebhookSchema } from '../../common/schemas/webhooks.ts';
-import type { WebhookFetchOptions } from '../services/webhook-delivery.ts';
-import { createWebhookEndpoint, deleteWebhookEndpoint, listDeliveries, listWebhookEndpoints, resendDelivery, sendTestEvent } from '../services/webhooks.ts';
+import type { WebhookFetchOptions } from '../services/webhooks/delivery.ts';
+import { createWebhookEndpoint, deleteWebhookEndpoint, listDeliveries, listWebhookEndpoints, resendDelivery, sendTestEvent } from '../services/webhooks/webhooks.ts';
 
 const NO_STORE = { 'Cache-Control': 'private, no-store' };
 
@@ -45,22 +45,22 @@ export function apiKeyRoutes(ctx: AppContext, webhookUrls: WebhookFetchOptions =
     // The webhook endpoints' delivery logs, and resend, for the same screen.
     .get('/webhooks', async (c) => {
       const userId = (await viewer(c)).id;
-      const endpoints = await listWebhookEndpoints({ ctx, userId });
-      const withLogs = await Promise.all(endpoints.map(async (e) => ({ ...e, ...(await listDeliveries({ ctx, userId, endpointId: e.id, limit: SCREEN_LOG_PAGE })) })));
+      const endpoints = await listWebhookEndpoints(ctx, userId);
+      const withLogs = await Promise.all(endpoints.map(async (e) => ({ ...e, ...(await listDeliveries(ctx, { userId, endpointId: e.id, limit: SCREEN_LOG_PAGE })) })));
       return c.json({ endpoints: withLogs }, 200, NO_STORE);
     })
     // Add an endpoint (the secret in this answer only), send it a test event, remove it.
     .post('/webhooks', async (c, next) => (await viewer(c), next()), validate('json', createWebhookSchema), async (c) =>
-      c.json(await createWebhookEndpoint({ ctx, userId: (await viewer(c)).id, input: c.req.valid('json'), urlRules: webhookUrls }), 201, NO_STORE),
+      c.json(await createWebhookEndpoint(ctx, { userId: (await viewer(c)).id, input: c.req.valid('json'), urlRules: webhookUrls }), 201, NO_STORE),
     )
-    .post('/webhooks/:endpointId/test', async (c) => c.json(await sendTestEvent({ ctx, userId: (await viewer(c)).id, endpointId: c.req.param('endpointId') }), 202, NO_STORE))
-    .delete('/webhooks/:endpointId', async (c) => c.json(await deleteWebhookEndpoint({ ctx, userId: (await viewer(c)).id, endpointId: c.req.param('endpointId') }), 200, NO_STORE))
+    .post('/webhooks/:endpointId/test', async (c) => c.json(await sendTestEvent(ctx, { userId: (await viewer(c)).id, endpointId: c.req.param('endpointId') }), 202, NO_STORE))
+    .delete('/webhooks/:endpointId', async (c) => c.json(await deleteWebhookEndpoint(ctx, (await viewer(c)).id, c.req.param('endpointId')), 200, NO_STORE))
     // Older deliveries of one endpoint, a page at a time ("Show older" on the screen).
     .get('/webhooks/:endpointId/deliveries', async (c) => {
       const cursor = c.req.query('cursor');
-      return c.json(await listDeliveries({ ctx, userId: (await viewer(c)).id, endpointId: c.req.param('endpointId'), cursor, limit: SCREEN_LOG_PAGE }), 200, NO_STORE);
+      return c.json(await listDeliveries(ctx, { userId: (await viewer(c)).id, endpointId: c.req.param('endpointId'), cursor, limit: SCREEN_LOG_PAGE }), 200, NO_STORE);
     })
     .post('/webhooks/:endpointId/deliveries/:deliveryId/resend', async (c) =>
-      c.json(await resendDelivery({ ctx, userId: (await viewer(c)).id, endpointId: c.req.param('endpointId'), deliveryId: c.req.param('deliveryId') }), 202, NO_STORE),
+      c.json(await resendDelivery(ctx, { userId: (await viewer(c)).id, endpointId: c.req.param('endpointId'), deliveryId: c.req.param('deliveryId') }), 202, NO_STORE),
     );
 }

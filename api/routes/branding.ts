@@ -1,19 +1,20 @@
-// Branding profiles for agencies (api/services/branding-profiles.ts), their logo uploads (the raw
+// Branding profiles for agencies (api/services/branding/profiles.ts), their logo uploads (the raw
 // image as the body, Content-Type image/png, image/jpeg or image/webp), the public logo files, and
-// the agency's own mail server for its white-label e-mail (api/services/agency-mail.ts).
+// the agency's own mail server for its white-label e-mail (api/services/agency-mail/mail-server.ts).
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { brandingPreviewSchema, brandingProfileSchema, LOGO_MAX_BYTES, mailServerSchema, reportDomainSchema } from '../../common/schemas/branding.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
 import { validate } from '../lib/validate.ts';
-import { createProfile, deleteProfile, getProfile, listProfiles, ownedProfile, readLogo, removeLogo, setLogo, updateProfile } from '../services/branding-profiles.ts';
+import { createProfile, deleteProfile, getProfile, listProfiles, ownedProfile, updateProfile } from '../services/branding/profiles.ts';
+import { readLogo, removeLogo, setLogo } from '../services/branding/logos.ts';
 import { renderLane } from '../report/render/render-lane.ts';
-import { deleteMailServer, getMailServer, saveMailServer, testMailServer } from '../services/agency-mail.ts';
-import { previewBranding, previewLimit } from '../services/branding-preview.ts';
-import { certificateAllowed } from '../services/report-host.ts';
-import { removeReportDomain, setReportDomain, verifyReportDomain } from '../services/report-domains.ts';
-import { requireConsultant } from '../services/consultant-access.ts';
+import { deleteMailServer, getMailServer, saveMailServer, testMailServer } from '../services/agency-mail/mail-server.ts';
+import { previewBranding, previewLimit } from '../report/branding-preview.ts';
+import { certificateAllowed } from '../services/report-domains/host.ts';
+import { removeReportDomain, setReportDomain, verifyReportDomain } from '../services/report-domains/domains.ts';
+import { requireConsultant } from '../services/plans/consultant-access.ts';
 
 const NO_STORE = { 'Cache-Control': 'private, no-store' };
 /** The preview's form values carry the unsaved logo as base64 (4/3 of its bytes) beside the fields. */
@@ -38,15 +39,15 @@ export function brandingRoutes(ctx: AppContext) {
       validate('json', brandingPreviewSchema),
       async (c) => c.json(await previewBranding({ ctx, access: await access(c), input: c.req.valid('json'), renderer: renderLane(), limit }), 200, NO_STORE),
     )
-    .get('/branding-profiles', async (c) => c.json({ profiles: await listProfiles({ ctx, access: await access(c) }) }, 200, NO_STORE))
+    .get('/branding-profiles', async (c) => c.json({ profiles: await listProfiles(ctx, await access(c)) }, 200, NO_STORE))
     .post('/branding-profiles', async (c, next) => (await access(c), next()), validate('json', brandingProfileSchema), async (c) =>
-      c.json(await createProfile({ ctx, access: await access(c), input: c.req.valid('json') }), 201, NO_STORE),
+      c.json(await createProfile(ctx, await access(c), c.req.valid('json')), 201, NO_STORE),
     )
-    .get('/branding-profiles/:profileId', async (c) => c.json(await getProfile({ ctx, access: await access(c), id: c.req.param('profileId') }), 200, NO_STORE))
+    .get('/branding-profiles/:profileId', async (c) => c.json(await getProfile(ctx, await access(c), c.req.param('profileId')), 200, NO_STORE))
     .put('/branding-profiles/:profileId', async (c, next) => (await ownedProfile(ctx, await access(c), c.req.param('profileId')), next()), validate('json', brandingProfileSchema), async (c) =>
-      c.json(await updateProfile({ ctx, access: await access(c), id: c.req.param('profileId'), input: c.req.valid('json') }), 200, NO_STORE),
+      c.json(await updateProfile(ctx, { access: await access(c), id: c.req.param('profileId'), input: c.req.valid('json') }), 200, NO_STORE),
     )
-    .delete('/branding-profiles/:profileId', async (c) => c.json(await deleteProfile({ ctx, access: await access(c), id: c.req.param('profileId') }), 200, NO_STORE))
+    .delete('/branding-profiles/:profileId', async (c) => c.json(await deleteProfile(ctx, await access(c), c.req.param('profileId')), 200, NO_STORE))
     .put(
       '/branding-profiles/:profileId/logo',
       bodyLimit({
@@ -59,13 +60,13 @@ export function brandingRoutes(ctx: AppContext) {
         const who = await access(c);
         const contentType = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
         const body = Buffer.from(await c.req.arrayBuffer());
-        return c.json(await setLogo({ ctx, access: who, id: c.req.param('profileId'), contentType, body }), 200, NO_STORE);
+        return c.json(await setLogo(ctx, { access: who, id: c.req.param('profileId'), contentType, body }), 200, NO_STORE);
       },
     )
-    .delete('/branding-profiles/:profileId/logo', async (c) => c.json(await removeLogo({ ctx, access: await access(c), id: c.req.param('profileId') }), 200, NO_STORE))
+    .delete('/branding-profiles/:profileId/logo', async (c) => c.json(await removeLogo(ctx, await access(c), c.req.param('profileId')), 200, NO_STORE))
     // A profile's report domain (decision 0172): set it, verify its TXT record, remove it.
     .put('/branding-profiles/:profileId/domain', async (c, next) => (await ownedProfile(ctx, await access(c), c.req.param('profileId')), next()), validate('json', reportDomainSchema), async (c) =>
-      c.json(await setReportDomain(ctx, await access(c), c.req.param('profileId'), c.req.valid('json').domain), 200, NO_STORE),
+      c.json(await setReportDomain(ctx, { access: await access(c), profileId: c.req.param('profileId'), input: c.req.valid('json').domain }), 200, NO_STORE),
     )
     .post('/branding-profiles/:profileId/domain/verify', async (c) => c.json(await verifyReportDomain(ctx, await access(c), c.req.param('profileId')), 200, NO_STORE))
     .delete('/branding-profiles/:profileId/domain', async (c) => c.json(await removeReportDomain(ctx, await access(c), c.req.param('profileId')), 200, NO_STORE))

@@ -7,7 +7,7 @@ import type { AppContext } from '../context.ts';
 import { validate } from '../lib/validate.ts';
 import { clientDetail, sendClientReport } from '../services/client-reports.ts';
 import { createClient, deleteClient, deletionPreview, listClients, ownedClient, updateClient } from '../services/clients.ts';
-import { requireConsultant } from '../services/consultant-access.ts';
+import { requireConsultant } from '../services/plans/consultant-access.ts';
 
 const NO_STORE = { 'Cache-Control': 'private, no-store' };
 

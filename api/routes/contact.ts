@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { contactMessageSchema } from '../../common/schemas/contact.ts';
+import { escapeHtml } from '../../common/html.ts';
 import { fieldErrors } from '../../common/zod.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
@@ -11,14 +12,13 @@ import { submitContactMessage } from '../services/contact-messages.ts';
 export const CONTACT_SENT_PAGE = '/contact/sent';
 
 const LABELS: Record<string, string> = { name: 'Name', email: 'Email', subject: 'Subject', message: 'Message' };
-const escape = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /** The answer to a form posted without JavaScript that was refused: the reasons, and the way back
  *  (the browser's Back keeps what was typed). */
 function refusedPage(message: string, fields: Record<string, string> = {}) {
-  const items = Object.entries(fields).map(([name, text]) => `<li>${escape(LABELS[name] ?? name)}: ${escape(text)}</li>`).join('');
+  const items = Object.entries(fields).map(([name, text]) => `<li>${escapeHtml(LABELS[name] ?? name)}: ${escapeHtml(text)}</li>`).join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>Message not sent · LocalRank</title></head>
-<body><main><h1>Your message was not sent</h1><p>${escape(message)}</p>${items ? `<ul>${items}</ul>` : ''}<p><a href="/contact">Back to the contact form</a></p></main></body></html>`;
+<body><main><h1>Your message was not sent</h1><p>${escapeHtml(message)}</p>${items ? `<ul>${items}</ul>` : ''}<p><a href="/contact">Back to the contact form</a></p></main></body></html>`;
 }
 
 export function contactRoutes(ctx: AppContext) {

@@ -3,11 +3,11 @@ import { Hono } from 'hono';
 import type { AppContext } from '../context.ts';
 import { pdfFileName } from '../email/report-email.ts';
 import { notFound, unauthenticated } from '../errors.ts';
-import { readOrRenderReportFile } from '../report/files.ts';
+import { readOrRenderReportFile } from '../report/files/render.ts';
 import { threadRenderer, type Renderer } from '../report/render/renderer.ts';
-import type { ReportData } from '../report/types.ts';
+import type { ReportData } from '../report/model/types.ts';
 import { getViewer } from '../services/accounts.ts';
-import { reportBranding } from '../services/branding-profiles.ts';
+import { reportBranding } from '../services/branding/sender.ts';
 import { requireValidReport, type ReportRow, saveReportToAccount, unsubscribeByReportToken } from '../services/reports.ts';
 
 export function reportRoutes(ctx: AppContext) {

@@ -10,7 +10,7 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { clientIp, userAgent } from '../lib/client-info.ts';
 import { validate } from '../lib/validate.ts';
-import { requireConsultant } from '../services/consultant-access.ts';
+import { requireConsultant } from '../services/plans/consultant-access.ts';
 import {
   captureLead,
   convertLead,

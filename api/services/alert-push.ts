@@ -6,9 +6,9 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { reviewAlerts } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
-import { candidates } from './plan-candidates.ts';
-import { can } from './entitlements.ts';
-import { emitEvent } from './webhooks.ts';
+import { candidates } from './plans/payers.ts';
+import { can } from './plans/entitlements.ts';
+import { emitEvent } from './webhooks/webhooks.ts';
 
 export async function pushNewAlerts(ctx: AppContext, businessId: string, now = new Date()): Promise<number> {
   const claimed = await ctx.db

@@ -10,7 +10,7 @@ import { scopeNotForAccount, scopesFor, type ApiScope, type CreateApiKeyInput } 
 import { apiKeys } from '../../db/schema/api.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
-import { can, type Plan } from './entitlements.ts';
+import { can, type Plan } from './plans/entitlements.ts';
 import { meterRateLimit, type Meter } from './rate-meter.ts';
 
 export const API_KEY_PREFIX = 'lr_live_';

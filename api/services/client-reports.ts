@@ -6,13 +6,13 @@ import { clients } from '../../db/schema/consultants.ts';
 import { reports, reviewAlerts } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
 import { enqueue } from '../jobs/queue.ts';
-import { askedPeriod, CLIENT_REPORT, clientReportKey, type ClientReportPayload } from '../report/client-report-schedule.ts';
-import { brandingFor } from './branding-profiles.ts';
+import { askedPeriod, CLIENT_REPORT, clientReportKey, type ClientReportPayload } from './client-report-schedule.ts';
+import { brandingFor } from './branding/sender.ts';
 import { clientNotFound, getClient } from './clients.ts';
-import type { ConsultantAccess } from './consultant-access.ts';
-import { can } from './entitlements.ts';
+import type { ConsultantAccess } from './plans/consultant-access.ts';
+import { can } from './plans/entitlements.ts';
 import { AppError } from '../errors.ts';
-import { COPY_TYPE } from '../report/client-report-schedule.ts';
+import { COPY_TYPE } from './client-report-schedule.ts';
 import { optOutsOf } from './reports.ts';
 
 /** 'waiting': the e-mail waits for the agency's own mail server (decision 0210). */

@@ -13,9 +13,9 @@ import { reports } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { enqueueStatement } from '../jobs/queue.ts';
-import { reportFiles } from '../report/files.ts';
-import { CLIENT_REPORT, clientReportKey, COPY_TYPE, nextClientReport, type ClientReportPayload } from '../report/client-report-schedule.ts';
-import type { ConsultantAccess } from './consultant-access.ts';
+import { reportFiles } from '../report/files/store.ts';
+import { CLIENT_REPORT, clientReportKey, COPY_TYPE, nextClientReport, type ClientReportPayload } from './client-report-schedule.ts';
+import type { ConsultantAccess } from './plans/consultant-access.ts';
 import { optOutsOf } from './reports.ts';
 
 export const clientNotFound = () => new AppError('not_found', 'Client not found');

@@ -5,7 +5,7 @@
 import { DASHBOARD_COMPETITOR_LIMIT } from '../../common/constants.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, unauthenticated } from '../errors.ts';
-import { can } from './entitlements.ts';
+import { can } from './plans/entitlements.ts';
 import { sessionTokenFrom } from './session-token.ts';
 import { VIEWER_CTE, type ViewerKind, viewerMaySee } from './viewer-sql.ts';
 

@@ -15,7 +15,7 @@ import { brandingProfiles } from '../../db/schema/consultants.ts';
 import { dataExports } from '../../db/schema/data-rights.ts';
 import { brandingLogos } from '../../db/schema/files.ts';
 import type { AppContext } from '../context.ts';
-import { LOGO_FILE, LOGO_PATH } from './branding-profiles.ts';
+import { LOGO_FILE, LOGO_PATH } from './branding/logos.ts';
 import { storeArchive } from './data-rights/export-archive.ts';
 
 export const legacyLogoDir = (ctx: AppContext) => join(ctx.env.DATA_DIR, 'files', 'branding');

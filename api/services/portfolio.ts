@@ -3,14 +3,14 @@
 // with its latest overall score, the change since the snapshot before, its rank in the latest
 // run, the Early Warning alerts of the alert window, and its last and next report. One SQL
 // statement; the same session and plan rules as the dashboard read (api/services/dashboard.ts).
-import { isMarket } from '../../common/constants.ts';
+import { isMarket, isSamplePlace } from '../../common/constants.ts';
 import type { AppContext } from '../context.ts';
 import { unauthenticated } from '../errors.ts';
-import { nextClientReport } from '../report/client-report-schedule.ts';
+import { nextClientReport } from './client-report-schedule.ts';
 import { planRequired } from './dashboard.ts';
-import { can } from './entitlements.ts';
+import { can } from './plans/entitlements.ts';
 import { optOutsOf } from './reports.ts';
-import { ALERT_WINDOW_DAYS, isSamplePlace } from './review-alerts.ts';
+import { ALERT_WINDOW_DAYS } from './review-alerts.ts';
 import { sessionTokenFrom } from './session-token.ts';
 import { VIEWER_CTE } from './viewer-sql.ts';
 

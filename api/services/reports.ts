@@ -7,7 +7,7 @@ import { reports } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, notFound } from '../errors.ts';
 import { checkLink, signLink } from '../lib/signed-link.ts';
-import type { ReportData } from '../report/types.ts';
+import type { ReportData } from '../report/model/types.ts';
 
 export type ReportRow = typeof reports.$inferSelect;
 export type BusinessRow = typeof businesses.$inferSelect;

@@ -4,14 +4,14 @@
 // dashboard's: the business's owner or the consultant whose client it is, on a plan that includes
 // 'earlyWarning'; anyone else gets the same 404 as an unknown id. Decision 0076.
 import { eq } from 'drizzle-orm';
-import { ALERT_THRESHOLD, EARLY_WARNING_ALERT_LIMIT, isLowRating, PRECISION, round } from '../../common/constants.ts';
+import { ALERT_THRESHOLD, EARLY_WARNING_ALERT_LIMIT, isLowRating, isSamplePlace, PRECISION, round } from '../../common/constants.ts';
 import { businesses } from '../../db/schema/businesses.ts';
 import { reviewAlerts } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, unauthenticated } from '../errors.ts';
-import type { ProviderName, Review } from '../report/types.ts';
+import type { ProviderName, Review } from '../report/model/types.ts';
 import { EARLY_WARNING_PLAN_MESSAGE } from '../../common/plan-messages.ts';
-import { can } from './entitlements.ts';
+import { can } from './plans/entitlements.ts';
 import { sessionTokenFrom } from './session-token.ts';
 import { VIEWER_CTE, type ViewerKind, viewerMaySee } from './viewer-sql.ts';
 
@@ -22,8 +22,6 @@ export const ALERT_WINDOW_DAYS = 90;
 /** Spec section 8's Access Denied text, shared with the screen (common/plan-messages.ts). */
 export { EARLY_WARNING_PLAN_MESSAGE };
 /** The offline sample provider's place ids start with 'sample-'. */
-export const isSamplePlace = (placeId: unknown) => typeof placeId === 'string' && placeId.startsWith('sample-');
-
 export const businessNotFound = () => new AppError('not_found', 'Business not found');
 
 type Platform = (typeof reviewAlerts.$inferInsert)['platform'];

@@ -8,14 +8,14 @@ import { eq } from 'drizzle-orm';
 import { businesses } from '../../db/schema/businesses.ts';
 import { reviewAlerts } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
-import { ALERTS_NOTIFY } from '../email/alerts-notify-job.ts';
+import { ALERTS_NOTIFY } from './early-warning-mail.ts';
 import { enqueue } from '../jobs/queue.ts';
 import type { JobDefinition } from '../jobs/types.ts';
-import { businessCan, candidates, payersByBusiness } from './plan-candidates.ts';
+import { businessCan, candidates, payersByBusiness } from './plans/payers.ts';
 import { PermanentJobError, RetryLaterError } from '../jobs/errors.ts';
-import { createProvider } from '../report/analyse.ts';
+import { createProvider } from '../report/analysis/providers/configured.ts';
 import { ProviderError, type PlacesProvider } from '../report/analysis/providers/types.ts';
-import { can } from './entitlements.ts';
+import { can } from './plans/entitlements.ts';
 import { alertRows, thresholdOf } from './review-alerts.ts';
 
 export const REVIEWS_CHECK = 'reviews.check';

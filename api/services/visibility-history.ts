@@ -7,12 +7,12 @@
 import { and, asc, desc, eq, isNotNull, lt } from 'drizzle-orm';
 import { businesses, businessMetrics } from '../../db/schema/businesses.ts';
 import type { AppContext } from '../context.ts';
-import { candidates } from './plan-candidates.ts';
-import type { VisibilitySummary } from '../report/render/visibility.ts';
+import { candidates } from './plans/payers.ts';
+import type { VisibilitySummary } from '../report/words/visibility.ts';
 import { businessJsonForUser } from './dashboard.ts';
-import { VISIBILITY_ALERT, type VisibilityAlertPayload } from '../email/visibility-alert-job.ts';
+import { VISIBILITY_ALERT, type VisibilityAlertPayload } from './early-warning-mail.ts';
 import { enqueue } from '../jobs/queue.ts';
-import { emitEvent } from './webhooks.ts';
+import { emitEvent } from './webhooks/webhooks.ts';
 
 export const VISIBILITY_PAGE = { default: 20, max: 100 } as const;
 /** "Week over week": the scan compared with is at least this many days older (the weekly

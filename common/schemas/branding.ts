@@ -65,7 +65,7 @@ export const mailServerSchema = z.strictObject({
 });
 export type MailServerInput = z.output<typeof mailServerSchema>;
 
-/** A branding profile's report domain as typed; the service normalises and checks it (api/services/report-domains.ts). */
+/** A branding profile's report domain as typed; the service normalises and checks it (api/services/report-domains/domains.ts). */
 export const reportDomainSchema = z.strictObject({
   domain: z.string().trim().min(1, 'Required').max(300),
 });

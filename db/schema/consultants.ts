@@ -97,7 +97,7 @@ export const clients = sqliteTable(
 
 // An agency's own SMTP server for its white-label mail (issue 25): its clients' and widget
 // visitors' reports leave from the agency's domain, not ours. The password is stored encrypted
-// (AES-256-GCM with MAIL_SECRET_KEY from the environment, api/services/agency-mail.ts).
+// (AES-256-GCM with MAIL_SECRET_KEY from the environment, api/services/agency-mail/mail-server.ts).
 export const agencyMailServers = sqliteTable('agency_mail_servers', {
   consultantId: text('consultant_id')
     .primaryKey()

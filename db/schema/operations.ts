@@ -65,7 +65,7 @@ export const leases = sqliteTable('leases', {
 /**
  * Counters every process reads to learn that something happened elsewhere, without a message bus:
  * `report-files` goes up with each erasure, and each process sweeps its cached report files when
- * it sees it change (api/report/files-sweep.ts, decision 0242). Only a number: nothing erased is named.
+ * it sees it change (api/report/files/sweep.ts, decision 0242). Only a number: nothing erased is named.
  */
 export const signals = sqliteTable('signals', {
   name: text('name').primaryKey(),

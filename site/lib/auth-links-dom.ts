@@ -12,7 +12,7 @@ import { toast } from './toasts.ts';
 type Mark = { plan: string; renew: boolean };
 
 /** The link's lock for this viewer, read from its `data-plans` (the tiers whose plan includes the
- *  screen, written at build time from api/services/entitlements.ts, so the rule is not copied
+ *  screen, written at build time from api/services/plans/entitlements.ts, so the rule is not copied
  *  here): open on one of them in good standing, Renew on one of them lapsed, else the least. */
 export function markOf(dataPlans: string, viewer: { subscriptionTier: string; subscriptionStatus: string }): Mark | null {
   const plans = dataPlans.split(' ').filter(Boolean);

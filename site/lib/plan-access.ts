@@ -1,8 +1,8 @@
-// What the signed-in viewer's plan opens, as the server decides it (api/services/entitlements.ts:
+// What the signed-in viewer's plan opens, as the server decides it (api/services/plans/entitlements.ts:
 // the user's own tier, counted while active or past due; consultant-access.ts: client management,
 // branding and the widget are for consultant accounts). A screen asks before it calls an API its
 // viewer may not (no 403 to show), the top bar marks what is an upgrade. Decision 0226.
-import { can, type Feature } from '../../api/services/entitlements.ts';
+import { can, type Feature } from '../../api/services/plans/entitlements.ts';
 import { inGoodStanding, TIERS, type Tier } from '../../common/constants.ts';
 import { $session, checkSession, refreshSession, type Viewer } from './session.ts';
 

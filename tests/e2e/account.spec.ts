@@ -52,12 +52,12 @@ test.describe('account rules per role and tier', () => {
 });
 
 test('an operator set-plan to agency shows up on the next visit (new tab: no cached check)', async ({ page, signIn, appCtx }) => {
-  const { setPlan } = await import('../../api/services/plans.ts');
+  const { setPlan } = await import('../../api/services/plans/plans.ts');
   const user = await signIn({ role: 'consultant' });
   await page.goto('/account');
   await expect(page.locator('.acct-sub')).toContainText('Free plan');
   await expect(page.getByText('Branding Settings')).toHaveCount(0);
-  await setPlan({ ctx: appCtx, input: { email: user.email, tier: 'agency', status: 'active' } });
+  await setPlan(appCtx, { email: user.email, tier: 'agency', status: 'active' });
   const next = await page.context().newPage();
   await next.goto('/account');
   await expect(next.locator('.acct-sub')).toContainText('Agency plan');

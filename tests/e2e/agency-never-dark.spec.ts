@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { pdfPagePng } from '../../api/report/render/pdf-page.ts';
 import { captureLead, createKey } from '../../api/services/widget.ts';
 import { createClient } from '../../api/services/clients.ts';
-import { consultantAccessFor } from '../../api/services/consultant-access.ts';
+import { consultantAccessFor } from '../../api/services/plans/consultant-access.ts';
 import { users } from '../../db/schema/auth.ts';
 import { consultants } from '../../db/schema/consultants.ts';
 import { reports } from '../../db/schema/reports.ts';

@@ -10,7 +10,7 @@ import type { Page } from '@playwright/test';
 import { analyseBusiness } from '../../api/report/analyse.ts';
 import { SearchLedger } from '../../api/report/analysis/visibility.ts';
 import { persistReport } from '../../api/report/persist.ts';
-import { reportInput } from '../../api/report/types.ts';
+import { reportInput } from '../../api/report/model/types.ts';
 import { brandingProfiles, clients } from '../../db/schema/consultants.ts';
 import { widgetKeys } from '../../db/schema/widget.ts';
 import { addClient, seedBusiness } from '../helpers/dashboard-seed.ts';

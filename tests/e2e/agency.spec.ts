@@ -126,7 +126,7 @@ test("another consultant's client page says it is not found", async ({ page, sig
   const { createUser } = await import('../helpers/factories.ts');
   const other = await createUser(appCtx, { role: 'consultant', tier: 'pro' });
   const { createClient } = await import('../../api/services/clients.ts');
-  const { requireConsultant } = await import('../../api/services/consultant-access.ts');
+  const { requireConsultant } = await import('../../api/services/plans/consultant-access.ts');
   const access = await requireConsultant(appCtx, new Headers({ cookie: other.cookie }), 'clientManagement');
   const theirs = await createClient({ ctx: appCtx, access, input: { clientName: 'Hidden Client', clientEmail: 'hidden@client.example', company: 'Hidden Co', website: 'https://hidden.example.com', address: '1 Main Street', city: 'Austin', state: 'TX', zip: '78701' } });
   await signIn({ role: 'consultant', tier: 'pro' });

@@ -3,7 +3,7 @@
 // OpenAPI document, with curl and TypeScript examples and no third-party request.
 import { look } from './look.ts';
 import { axe } from './axe.ts';
-import { createWebhookEndpoint, emitEvent } from '../../api/services/webhooks.ts';
+import { createWebhookEndpoint, emitEvent } from '../../api/services/webhooks/webhooks.ts';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
 import { expect, test } from './fixtures.ts';
 import { alertCreatedData } from '../helpers/webhook-data.ts';
@@ -42,7 +42,7 @@ test('an enterprise user creates an API key, calls the API with it, rolls and re
 test('the delivery log shows each webhook delivery with its attempts, and resends one', async ({ page, appCtx, signIn }) => {
   const owner = await signIn({ tier: 'agency' });
   // A public address the offline machine cannot reach: the attempt is logged as unanswered.
-  await createWebhookEndpoint({ ctx: appCtx, userId: owner.userId, input: { url: 'https://hooks.northstar-agency.com/localrank', events: ['alert.created'], description: 'Production' } });
+  await createWebhookEndpoint(appCtx, { userId: owner.userId, input: { url: 'https://hooks.northstar-agency.com/localrank', events: ['alert.created'], description: 'Production' } });
   await emitEvent(appCtx, { userId: owner.userId, type: 'alert.created', eventKey: 'alert.created:e2e', data: alertCreatedData('e2e') });
   await page.goto('/account');
   const log = page.getByTestId('webhook-endpoint');

@@ -5,7 +5,7 @@ import { look } from './look.ts';
 import { and, asc, eq } from 'drizzle-orm';
 import { persistReport } from '../../api/report/persist.ts';
 import { businessMetrics } from '../../db/schema/businesses.ts';
-import type { Review } from '../../api/report/types.ts';
+import type { Review } from '../../api/report/model/types.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
 import { expect, test } from './fixtures.ts';

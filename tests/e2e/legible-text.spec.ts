@@ -11,7 +11,7 @@ import type { Page } from '@playwright/test';
 import { analyseBusiness } from '../../api/report/analyse.ts';
 import { SearchLedger } from '../../api/report/analysis/visibility.ts';
 import { persistReport } from '../../api/report/persist.ts';
-import { reportInput } from '../../api/report/types.ts';
+import { reportInput } from '../../api/report/model/types.ts';
 import { createReportRequest } from '../helpers/report-requests.ts';
 import { expect, test } from './fixtures.ts';
 import { seedReport } from './report-seed.ts';

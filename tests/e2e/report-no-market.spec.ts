@@ -4,7 +4,7 @@
 import { look } from './look.ts';
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import type { ReportData } from '../../api/report/types.ts';
+import type { ReportData } from '../../api/report/model/types.ts';
 import { expect, test } from './fixtures.ts';
 import { seedReport } from './report-seed.ts';
 

@@ -5,7 +5,7 @@ import type { AppContext } from '../../api/context.ts';
 import { closeMailer } from '../../api/email/mailer.ts';
 import { analyseBusiness } from '../../api/report/analyse.ts';
 import { reportGenerateJob } from '../../api/report/generate-job.ts';
-import type { ReportData } from '../../api/report/types.ts';
+import type { ReportData } from '../../api/report/model/types.ts';
 import { reports } from '../../db/schema/reports.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
 import { createReportRequest } from '../helpers/report-requests.ts';

@@ -7,7 +7,7 @@ import { look } from './look.ts';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import PostalMime from 'postal-mime';
-import type { ReportData } from '../../api/report/types.ts';
+import type { ReportData } from '../../api/report/model/types.ts';
 import { expect, test } from './fixtures.ts';
 import { seedReport } from './report-seed.ts';
 import { textLayout } from './text-layout.ts';

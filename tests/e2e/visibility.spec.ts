@@ -9,7 +9,7 @@ import { analyseBusiness } from '../../api/report/analyse.ts';
 import { SearchLedger } from '../../api/report/analysis/visibility.ts';
 import { reportGenerateJob } from '../../api/report/generate-job.ts';
 import { persistReport } from '../../api/report/persist.ts';
-import { reportInput } from '../../api/report/types.ts';
+import { reportInput } from '../../api/report/model/types.ts';
 import { reports } from '../../db/schema/reports.ts';
 import { createReportRequest } from '../helpers/report-requests.ts';
 import { expect, test } from './fixtures.ts';

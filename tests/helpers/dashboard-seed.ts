@@ -3,7 +3,7 @@
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../api/context.ts';
 import { persistReport } from '../../api/report/persist.ts';
-import type { Scores } from '../../api/report/types.ts';
+import type { Scores } from '../../api/report/model/types.ts';
 import { businessMetrics } from '../../db/schema/businesses.ts';
 import { clients } from '../../db/schema/consultants.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { analyseBusiness } from '../../api/report/analyse.ts';
-import type { ReportData, ReportInput } from '../../api/report/types.ts';
+import type { ReportData, ReportInput } from '../../api/report/model/types.ts';
 import { createTestContext, type TestContext } from './context.ts';
 
 export interface SampleAnalysis {

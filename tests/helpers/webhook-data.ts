@@ -1,6 +1,6 @@
 // Event data as the product builds it, for tests that emit an event themselves (emitEvent takes
-// each event's data as its schema in api/services/webhook-events.ts describes it).
-import type { WebhookEventData } from '../../api/services/webhook-events.ts';
+// each event's data as its schema in api/services/webhooks/events.ts describes it).
+import type { WebhookEventData } from '../../api/services/webhooks/events.ts';
 
 export const alertCreatedData = (alertId: string, businessId = 'business-1'): WebhookEventData<'alert.created'> => ({
   alertId,

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMailer } from '../../api/email/mailer.ts';
 import { testRegistry } from '../helpers/registry.ts';
 import { createWorker, type Worker } from '../../api/jobs/worker.ts';
-import { CLIENT_REPORT } from '../../api/report/client-report-schedule.ts';
+import { CLIENT_REPORT } from '../../api/services/client-report-schedule.ts';
 import { newReportLink } from '../../api/report/persist.ts';
 import { agencyMailServers, consultants } from '../../db/schema/consultants.ts';
 import { jobs } from '../../db/schema/operations.ts';

@@ -3,7 +3,7 @@ import { COMPETITOR_COUNT, MIN_DATA_POINTS, SEARCH_RADIUS_MILES } from '../../co
 import { analyseBusiness } from '../../api/report/analyse.ts';
 import { independentMeasured } from '../../api/report/analysis/data-points.ts';
 import { productionDeps } from '../../api/jobs/production.ts';
-import type { ReportInput } from '../../api/report/types.ts';
+import type { ReportInput } from '../../api/report/model/types.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 
 let t: TestContext;

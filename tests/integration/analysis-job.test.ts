@@ -8,7 +8,7 @@ import { MIN_DATA_POINTS } from '../../common/constants.ts';
 import { productionDeps } from '../../api/jobs/production.ts';
 import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
-import type { DataPoint } from '../../api/report/types.ts';
+import type { DataPoint } from '../../api/report/model/types.ts';
 import { businessMetrics, competitors } from '../../db/schema/businesses.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { reports } from '../../db/schema/reports.ts';

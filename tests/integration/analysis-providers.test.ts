@@ -16,7 +16,7 @@ import { analyseBusiness } from '../../api/report/analyse.ts';
 import { independentMeasured } from '../../api/report/analysis/data-points.ts';
 import { DETAIL_FIELDS } from '../../api/report/analysis/providers/google.ts';
 import { loadEnv } from '../../api/env.ts';
-import type { ReportInput } from '../../api/report/types.ts';
+import type { ReportInput } from '../../api/report/model/types.ts';
 import { reports } from '../../db/schema/reports.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { createReportRequest } from '../helpers/report-requests.ts';

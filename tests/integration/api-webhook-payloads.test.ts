@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pushNewAlerts } from '../../api/services/alert-push.ts';
 import { emitVisibilityChange } from '../../api/services/visibility-history.ts';
-import { emitEvent, sendTestEvent } from '../../api/services/webhooks.ts';
+import { emitEvent, sendTestEvent } from '../../api/services/webhooks/webhooks.ts';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../../common/schemas/webhooks.ts';
 import { webhookDeliveries, webhookEndpoints } from '../../db/schema/api.ts';
 import { businessMetrics } from '../../db/schema/businesses.ts';
@@ -40,7 +40,7 @@ beforeAll(async () => {
   await emitEvent(t.ctx, { userId: owner.userId, type: 'report.completed', eventKey: 'report.completed:r1', data: { reportId: 'r1', businessId, status: 'completed' } });
   await emitEvent(t.ctx, { userId: owner.userId, type: 'report.failed', eventKey: 'report.failed:r2', data: { reportId: 'r2', businessId, status: 'failed' } });
   const [endpoint] = await t.ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.userId, owner.userId));
-  await sendTestEvent({ ctx: t.ctx, userId: owner.userId, endpointId: endpoint!.id });
+  await sendTestEvent(t.ctx, { userId: owner.userId, endpointId: endpoint!.id });
   await emitEvent(t.ctx, { userId: owner.userId, type: 'lead.created', eventKey: 'lead.created:l1', data: { id: 'l1', fullName: 'Dana Whitfield', email: 'dana@whitfield.example', company: 'Whitfield Dental', sourceHostname: 'www.example-agency.com', widgetKeyId: 'k1', createdAt: new Date().toISOString() } });
 });
 afterAll(() => t.close());

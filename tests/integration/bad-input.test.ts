@@ -3,7 +3,7 @@
 // bodies, signed out and signed in. Never a 5xx; errors in the one shape { code, message, fields? }.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_BODY_BYTES } from '../../api/app.ts';
-import { createWebhookEndpoint, emitEvent, listDeliveries } from '../../api/services/webhooks.ts';
+import { createWebhookEndpoint, emitEvent, listDeliveries } from '../../api/services/webhooks/webhooks.ts';
 import { ROUTES, type RouteRule } from '../helpers/api-routes.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
 import { addClient, seedBusiness } from '../helpers/dashboard-seed.ts';
@@ -104,9 +104,9 @@ beforeAll(async () => {
     .returning();
   otherLeadId = lead!.id;
   otherApiKeyId = ((await call(t.app, 'POST', '/api/api-keys', { name: 'Other', scopes: ['reports:read'] }, otherAgency.cookie)).body as { apiKey: { id: string } }).apiKey.id;
-  otherEndpointId = (await createWebhookEndpoint({ ctx: t.ctx, userId: otherAgency.userId, input: { url: 'https://hooks.other-agency.com/in', events: ['alert.created'] } })).id;
+  otherEndpointId = (await createWebhookEndpoint(t.ctx, { userId: otherAgency.userId, input: { url: 'https://hooks.other-agency.com/in', events: ['alert.created'] } })).id;
   await emitEvent(t.ctx, { userId: otherAgency.userId, type: 'alert.created', eventKey: 'alert.created:bad-input', data: alertCreatedData('bad-input') });
-  otherDeliveryId = (await listDeliveries({ ctx: t.ctx, userId: otherAgency.userId, endpointId: otherEndpointId })).deliveries[0]!.id;
+  otherDeliveryId = (await listDeliveries(t.ctx, { userId: otherAgency.userId, endpointId: otherEndpointId })).deliveries[0]!.id;
 });
 afterAll(async () => {
   for (const spy of spies) spy.mockRestore();

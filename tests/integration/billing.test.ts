@@ -10,7 +10,7 @@ import { setupBilling } from '../../api/services/billing/catalogue.ts';
 import { refundSubscription } from '../../api/services/billing/refund.ts';
 import { createStripe, STRIPE_API_VERSION } from '../../api/services/billing/stripe.ts';
 import { GRACE_END_JOB, PAYMENT_FAILED_JOB, syncSubscription } from '../../api/services/billing/subscriptions.ts';
-import { can } from '../../api/services/entitlements.ts';
+import { can } from '../../api/services/plans/entitlements.ts';
 import type { Logger } from '../../api/log.ts';
 import { users } from '../../db/schema/auth.ts';
 import { stripeEvents } from '../../db/schema/billing.ts';

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setRenderLane } from '../../api/report/render/render-lane.ts';
 import { inlineRenderer, threadRenderer, type Renderer } from '../../api/report/render/renderer.ts';
-import { PREVIEW_REPLACED_RETRY_SECONDS } from '../../api/services/branding-preview.ts';
+import { PREVIEW_REPLACED_RETRY_SECONDS } from '../../api/report/branding-preview.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
 import { createUser } from '../helpers/factories.ts';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { enqueue } from '../../api/jobs/queue.ts';
 import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
-import { CLIENT_REPORT, clientReportKey, type ClientReportPayload } from '../../api/report/client-report-schedule.ts';
+import { CLIENT_REPORT, clientReportKey, type ClientReportPayload } from '../../api/services/client-report-schedule.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { reports } from '../../db/schema/reports.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';

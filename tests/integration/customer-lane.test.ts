@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMailer } from '../../api/email/mailer.ts';
 import { runWorker } from '../../api/jobs/run-worker.ts';
-import { CLIENT_REPORT } from '../../api/report/client-report-schedule.ts';
+import { CLIENT_REPORT } from '../../api/services/client-report-schedule.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { startTarpit, type LoopbackServer } from '../helpers/agency-servers.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';

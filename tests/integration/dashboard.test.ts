@@ -1,6 +1,6 @@
 // GET /api/my-business and GET /api/business/{id}: who may read a dashboard, what it holds.
 import { and, eq } from 'drizzle-orm';
-import type { DataPoint } from '../../api/report/types.ts';
+import type { DataPoint } from '../../api/report/model/types.ts';
 import { DASHBOARD_SQL } from '../../api/services/dashboard.ts';
 import { businessMetrics } from '../../db/schema/businesses.ts';
 import { clients } from '../../db/schema/consultants.ts';

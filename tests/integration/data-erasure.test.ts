@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMailer, outboxDir } from '../../api/email/mailer.ts';
 import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
-import { reportFiles } from '../../api/report/files.ts';
+import { reportFiles } from '../../api/report/files/store.ts';
 import { forgetEmail, pseudonym, purgeExpiredFreeReports } from '../../api/services/data-rights/erasure.ts';
 import { FORGET_PATH, forgetByLink, lookupForgetLink } from '../../api/services/data-rights/forget-link.ts';
 import { RETENTION_PURGE, scheduleRetentionPurge } from '../../api/services/data-rights/retention-job.ts';

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.ts';
 import { createContext } from '../../api/create-context.ts';
 import { loadEnv } from '../../api/env.ts';
-import { REPORT_DOMAIN_NOT_FOUND } from '../../api/services/report-host.ts';
+import { REPORT_DOMAIN_NOT_FOUND } from '../../api/services/report-domains/host.ts';
 import { brandingProfiles } from '../../db/schema/consultants.ts';
 import { reports } from '../../db/schema/reports.ts';
 import { call } from '../helpers/context.ts';

@@ -3,12 +3,13 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SAMPLE_DATA_LABEL, SAMPLE_DATA_NOTE } from '../../common/constants.ts';
-import { ALERTS_NOTIFY, alertsEmail } from '../../api/email/alerts-notify-job.ts';
+import { ALERTS_NOTIFY } from '../../api/services/early-warning-mail.ts';
+import { alertsEmail } from '../../api/email/alerts-email.ts';
 import { closeMailer } from '../../api/email/mailer.ts';
 import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { persistReport } from '../../api/report/persist.ts';
-import type { Review } from '../../api/report/types.ts';
+import type { Review } from '../../api/report/model/types.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { reviewAlerts } from '../../db/schema/reports.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';

@@ -3,7 +3,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { persistReport } from '../../api/report/persist.ts';
-import type { Review } from '../../api/report/types.ts';
+import type { Review } from '../../api/report/model/types.ts';
 import { reports, reviewAlerts } from '../../db/schema/reports.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
 import { createTestContext, call, type TestContext } from '../helpers/context.ts';

@@ -10,7 +10,7 @@ import { closeMailer } from '../../api/email/mailer.ts';
 import { enqueue } from '../../api/jobs/queue.ts';
 import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
-import { reportFiles } from '../../api/report/files.ts';
+import { reportFiles } from '../../api/report/files/store.ts';
 import { users } from '../../db/schema/auth.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { reports } from '../../db/schema/reports.ts';

@@ -13,7 +13,7 @@ import { scoreCardTree } from '../../api/report/render/score-card.ts';
 import { reports } from '../../db/schema/reports.ts';
 import { createReportRequest } from '../helpers/report-requests.ts';
 import { analyseBusiness, type AnalyseOptions } from '../../api/report/analyse.ts';
-import type { ReportData, ReportInput } from '../../api/report/types.ts';
+import type { ReportData, ReportInput } from '../../api/report/model/types.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { MARKETS, type MarketName } from '../helpers/markets.ts';
 import { startStandin, type Standin } from '../helpers/places-standin.ts';

@@ -9,7 +9,7 @@ import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { analyseBusiness } from '../../api/report/analyse.ts';
 import { SearchLedger } from '../../api/report/analysis/visibility.ts';
-import type { ReportData, ReportInput } from '../../api/report/types.ts';
+import type { ReportData, ReportInput } from '../../api/report/model/types.ts';
 import { webhookDeliveries } from '../../db/schema/api.ts';
 import { businesses, businessMetrics, reportRequests } from '../../db/schema/businesses.ts';
 import { clients } from '../../db/schema/consultants.ts';

@@ -10,10 +10,10 @@ import { reportEmail } from '../../api/email/report-email.ts';
 import { loadEnv } from '../../api/env.ts';
 import { analyseBusiness, type AnalyseOptions } from '../../api/report/analyse.ts';
 import { breakdownOf, recommend } from '../../api/report/analysis/scoring.ts';
-import { fmtValue, marketSize, rankOf, rankValue } from '../../api/report/render/labels.ts';
+import { fmtValue, marketSize, rankOf, rankValue } from '../../api/report/words/labels.ts';
 import { renderPdf } from '../../api/report/render/pdf.ts';
 import { findings, reportLines } from '../../api/report/render/summary.ts';
-import type { ReportData, ReportInput } from '../../api/report/types.ts';
+import type { ReportData, ReportInput } from '../../api/report/model/types.ts';
 import { eq } from 'drizzle-orm';
 import { businesses, reportRequests } from '../../db/schema/businesses.ts';
 

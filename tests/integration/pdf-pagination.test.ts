@@ -8,9 +8,9 @@
 //   under it, on one page: neither starts a page alone (issue 47).
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Branding } from '../../api/report/branding.ts';
+import type { Branding } from '../../api/report/model/branding.ts';
 import { renderPdf } from '../../api/report/render/pdf.ts';
-import type { ReportData } from '../../api/report/types.ts';
+import type { ReportData } from '../../api/report/model/types.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
 import { pdfPages, type PdfPage } from '../helpers/pdf-pages.ts';
 import { startSampleAnalysis, type SampleAnalysis } from '../helpers/sample-analysis.ts';

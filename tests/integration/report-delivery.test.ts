@@ -5,7 +5,7 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMailer } from '../../api/email/mailer.ts';
 import { createRegistry } from '../../api/jobs/registry.ts';
-import { reportFiles } from '../../api/report/files.ts';
+import { reportFiles } from '../../api/report/files/store.ts';
 import { retryJob } from '../../api/jobs/admin.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { businesses, consentRecords, reportRequests } from '../../db/schema/businesses.ts';

@@ -12,7 +12,7 @@ import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { analyseBusiness, type AnalyseOptions } from '../../api/report/analyse.ts';
 import { ProviderStageError } from '../../api/report/analysis/providers/types.ts';
-import type { ReportData, ReportInput } from '../../api/report/types.ts';
+import type { ReportData, ReportInput } from '../../api/report/model/types.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { reportRequests } from '../../db/schema/businesses.ts';
 import { reports } from '../../db/schema/reports.ts';

@@ -4,7 +4,7 @@
 // provider, whose reports have the visibility grid.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportEmail } from '../../api/email/report-email.ts';
-import type { ReportData } from '../../api/report/types.ts';
+import type { ReportData } from '../../api/report/model/types.ts';
 import { startSampleAnalysis, type SampleAnalysis } from '../helpers/sample-analysis.ts';
 
 let analysis: SampleAnalysis;

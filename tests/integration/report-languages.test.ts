@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { analyseBusiness, type AnalyseOptions } from '../../api/report/analyse.ts';
 import { recommend } from '../../api/report/analysis/scoring.ts';
 import { reportLines } from '../../api/report/render/summary.ts';
-import type { ReportData, ReportInput } from '../../api/report/types.ts';
+import type { ReportData, ReportInput } from '../../api/report/model/types.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { MARKETS, type MarketName } from '../helpers/markets.ts';
 import { startStandin, type Standin } from '../helpers/places-standin.ts';

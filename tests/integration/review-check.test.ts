@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { QUOTA_BACKOFF_MS, REVIEWS_CHECK, scheduleReviewChecks } from '../../api/services/review-check.ts';
-import { emitEvent } from '../../api/services/webhooks.ts';
+import { emitEvent } from '../../api/services/webhooks/webhooks.ts';
 import { businesses } from '../../db/schema/businesses.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { reviewAlerts } from '../../db/schema/reports.ts';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRegistry } from '../../api/jobs/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { createHttpServer } from '../../api/server.ts';
-import { REPORT_DOMAIN_NOT_FOUND, reportForPage } from '../../api/services/report-host.ts';
+import { REPORT_DOMAIN_NOT_FOUND, reportForPage } from '../../api/services/report-domains/host.ts';
 import { brandingProfiles } from '../../db/schema/consultants.ts';
 import { reports } from '../../db/schema/reports.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';

@@ -12,7 +12,7 @@ import { renderPdf } from '../../api/report/render/pdf.ts';
 import { findings } from '../../api/report/render/summary.ts';
 import { distanceMiles } from '../../api/report/analysis/geocode.ts';
 import { gridMetrics, SearchLedger } from '../../api/report/analysis/visibility.ts';
-import type { ReportData, ReportInput } from '../../api/report/types.ts';
+import type { ReportData, ReportInput } from '../../api/report/model/types.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { createUser } from '../helpers/factories.ts';
 import { createReportRequest } from '../helpers/report-requests.ts';

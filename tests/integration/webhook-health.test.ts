@@ -5,7 +5,7 @@ import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema/api.ts';
 import { safeFetch } from '../../api/lib/safe-fetch.ts';
-import { webhookUrlRules } from '../../api/services/webhooks.ts';
+import { webhookUrlRules } from '../../api/services/webhooks/webhooks.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
 import { createUser } from '../helpers/factories.ts';
 

@@ -8,7 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
-import { WEBHOOK_TESTS_PER_HOUR } from '../../api/services/webhooks.ts';
+import { WEBHOOK_TESTS_PER_HOUR } from '../../api/services/webhooks/webhooks.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
 import { createUser } from '../helpers/factories.ts';
 

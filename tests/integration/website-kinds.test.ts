@@ -20,7 +20,7 @@ import { analyseWebsite, type WebsiteAnalysis } from '../../api/report/analysis/
 import { renderPdf } from '../../api/report/render/pdf.ts';
 import { scoreCardTree } from '../../api/report/render/score-card.ts';
 import { findings, reportLines, websiteStatus } from '../../api/report/render/summary.ts';
-import type { DataPoint, ReportData } from '../../api/report/types.ts';
+import type { DataPoint, ReportData } from '../../api/report/model/types.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { startStandin, type Standin, type StandinPlace } from '../helpers/places-standin.ts';
 import { startSiteStandins, type SiteCase, type SiteStandins } from '../helpers/site-standins.ts';

@@ -14,7 +14,7 @@ import { collectDataPoints, type Subject } from '../../api/report/analysis/data-
 import type { Listing } from '../../api/report/analysis/providers/types.ts';
 import { breakdownOf, recommend, scoreOf } from '../../api/report/analysis/scoring.ts';
 import { analyseWebsite, type WebsiteAnalysis } from '../../api/report/analysis/website.ts';
-import type { DataPoint, ReportData } from '../../api/report/types.ts';
+import type { DataPoint, ReportData } from '../../api/report/model/types.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { startStandin, type Standin, type StandinPlace } from '../helpers/places-standin.ts';
 import { SITE_CASES, startSiteStandins, type SiteCase, type SiteStandins } from '../helpers/site-standins.ts';

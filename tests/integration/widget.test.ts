@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { scheduleWidgetLeads } from '../../api/email/lead-emails.ts';
+import { scheduleWidgetLeads } from '../../api/services/widget-lead-mail.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testRegistry } from '../helpers/registry.ts';
 import { createWorker } from '../../api/jobs/worker.ts';

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DATA_POINTS } from '../../api/report/analysis/data-points.ts';
 import { recommend } from '../../api/report/analysis/scoring.ts';
-import type { AbsentBecause, DataPoint, Recommendation } from '../../api/report/types.ts';
+import type { AbsentBecause, DataPoint, Recommendation } from '../../api/report/model/types.ts';
 
 const SCORED = DATA_POINTS.filter((d) => d.score && d.norm);
 /** Where a number may fall for a point: around its normalisation's range, past both ends. */

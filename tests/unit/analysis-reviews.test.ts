@@ -3,7 +3,7 @@ import { sameName as sameBusiness } from '../../api/report/analysis/matching.ts'
 import { sampleProvider } from '../../api/report/analysis/providers/sample.ts';
 import { analyseReviews, sentimentOf } from '../../api/report/analysis/reviews.ts';
 import { categoryFromProvider, inferCategory } from '../../api/report/analysis/categories.ts';
-import type { Review } from '../../api/report/types.ts';
+import type { Review } from '../../api/report/model/types.ts';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const daysAgo = (d: number) => new Date(NOW.getTime() - d * 86_400_000).toISOString();

@@ -7,7 +7,7 @@ import { unreachable, type WebsiteAnalysis } from '../../api/report/analysis/web
 import { renderMethodology } from '../../api/report/analysis/methodology.ts';
 import { breakdownOf, formatValue, overallBasis, overallOf, ranks, recommend, scoreOf, scorePlace, SCORE_KEYS } from '../../api/report/analysis/scoring.ts';
 import { createRng } from '../../api/report/analysis/random.ts';
-import type { DataPoint } from '../../api/report/types.ts';
+import type { DataPoint } from '../../api/report/model/types.ts';
 
 function randomPoints(seed: number, unknownShare = 0): DataPoint[] {
   const r = createRng(seed);

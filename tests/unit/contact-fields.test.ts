@@ -4,7 +4,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { IdentifyQuery } from '../../api/report/analysis/providers/types.ts';
 import type { RunOnceInput } from '../../api/report/run-once.ts';
-import { type Listing, type Place, type ReportInput, reportInput } from '../../api/report/types.ts';
+import { type Listing, type Place, type ReportInput, reportInput } from '../../api/report/model/types.ts';
 import type { BusinessSummary } from '../../api/services/businesses.ts';
 import { requestFingerprint } from '../../api/services/report-requests.ts';
 import { type BusinessContact, CONTACT_FIELDS, REQUEST_FIELDS, reportRequestSchema } from '../../common/schemas/report-request.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SUBSCRIPTION_STATUSES } from '../../common/constants.ts';
-import { can, effectiveTier, entitlements } from '../../api/services/entitlements.ts';
+import { can, effectiveTier, entitlements } from '../../api/services/plans/entitlements.ts';
 
 const allowed = (tier: string, status = 'active') =>
   Object.entries(entitlements({ subscriptionTier: tier, subscriptionStatus: status }))

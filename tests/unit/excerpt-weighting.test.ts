@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DATA_POINTS } from '../../api/report/analysis/data-points.ts';
 import { analyseReviews } from '../../api/report/analysis/reviews.ts';
 import { breakdownOf, EXCERPT_MAX_SWING, excerptFactor } from '../../api/report/analysis/scoring.ts';
-import type { DataPoint, Review } from '../../api/report/types.ts';
+import type { DataPoint, Review } from '../../api/report/model/types.ts';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const TEXTS = ['Wonderful team, explained everything.', 'Awful, rude and overpriced.', 'Terrible wait and rude front desk.', 'Great staff, friendly and on time.', 'It was fine.', 'Excellent service, would recommend.', 'Dirty and slow, the price was a rip-off.'];

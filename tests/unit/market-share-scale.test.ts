@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DATA_POINTS, reviewPositions } from '../../api/report/analysis/data-points.ts';
 import { overallOf, ranks, scoreOf } from '../../api/report/analysis/scoring.ts';
-import type { DataPoint } from '../../api/report/types.ts';
+import type { DataPoint } from '../../api/report/model/types.ts';
 
 const MS = DATA_POINTS.filter((d) => d.score === 'marketShare');
 

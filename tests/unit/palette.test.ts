@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { MUTED_INK, paletteChanges, themeOf, type Branding } from '../../api/report/branding.ts';
+import { MUTED_INK, paletteChanges, themeOf, type Branding } from '../../api/report/model/branding.ts';
 import { pdfPagePng } from '../../api/report/render/pdf-page.ts';
 import { renderPdf } from '../../api/report/render/pdf.ts';
 import { contrastRatio, MIN_CONTRAST, MIN_GRAPHIC_CONTRAST } from '../../common/colour.ts';

@@ -1,4 +1,4 @@
-// The plan rule has three readers (decision 0226): the server (api/services/entitlements.ts and
+// The plan rule has three readers (decision 0226): the server (api/services/plans/entitlements.ts and
 // consultant-access.ts), the screens (site/lib/plan-access.ts, asked before any call) and the top
 // bar (the tiers written into each link at build time, read by site/lib/auth-links-dom.ts). For
 // every feature, tier, status and role they must say the same thing, or a screen would call what
@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { can, FEATURES } from '../../api/services/entitlements.ts';
+import { can, FEATURES } from '../../api/services/plans/entitlements.ts';
 import { TIERS } from '../../common/constants.ts';
 import { markOf } from '../../site/lib/auth-links-dom.ts';
 import { accessOf, planOpening, plansIncluding } from '../../site/lib/plan-access.ts';

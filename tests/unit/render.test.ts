@@ -7,11 +7,11 @@ import { pdfFileName, reportEmail } from '../../api/email/report-email.ts';
 import { loadEnv } from '../../api/env.ts';
 import { breakdownOf } from '../../api/report/render/breakdown.ts';
 import { fallbacksFor, fontRuns, interFont } from '../../api/report/render/fonts.ts';
-import { fmtValue, NOT_RANKED } from '../../api/report/render/labels.ts';
+import { fmtValue, NOT_RANKED } from '../../api/report/words/labels.ts';
 import { renderPdf } from '../../api/report/render/pdf.ts';
 import { inlineRenderer, threadRenderer } from '../../api/report/render/renderer.ts';
 import { renderScoreCard, scoreCardTree } from '../../api/report/render/score-card.ts';
-import type { ReportData, ScoreBreakdown } from '../../api/report/types.ts';
+import type { ReportData, ScoreBreakdown } from '../../api/report/model/types.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
 
 const LINKS = { methodologyUrl: 'https://localrank.example/methodology' };

@@ -2,7 +2,7 @@
 // names a host name, so an IP base address gets an A or AAAA record, and a name no public resolver
 // answers gets no record and a reason.
 import { describe, expect, it } from 'vitest';
-import { pointingRecord } from '../../api/services/report-domain-records.ts';
+import { pointingRecord } from '../../api/services/report-domains/records.ts';
 
 const domain = 'reports.agency.example';
 

@@ -6,11 +6,11 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
 import { reportEmail } from '../../api/email/report-email.ts';
 import { loadEnv } from '../../api/env.ts';
-import { NOT_ENOUGH_DATA } from '../../api/report/render/labels.ts';
+import { NOT_ENOUGH_DATA } from '../../api/report/words/labels.ts';
 import { renderPdf } from '../../api/report/render/pdf.ts';
 import { scoreCardTree } from '../../api/report/render/score-card.ts';
 import { findings, reportLines } from '../../api/report/render/summary.ts';
-import type { ReportData, ScoreKey } from '../../api/report/types.ts';
+import type { ReportData, ScoreKey } from '../../api/report/model/types.ts';
 import { reportDataFixture } from '../fixtures/report-data.ts';
 
 const LINKS = { methodologyUrl: 'https://localrank.example/methodology' };

@@ -6,7 +6,7 @@ import { detectLanguage, sentimentIn } from '../../api/report/analysis/language.
 import { LEXICONS } from '../../api/report/analysis/lexicons.ts';
 import { fold } from '../../api/report/analysis/matching.ts';
 import { analyseReviews } from '../../api/report/analysis/reviews.ts';
-import type { Review } from '../../api/report/types.ts';
+import type { Review } from '../../api/report/model/types.ts';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const review = (text: string, extra: Partial<Review> = {}): Review => ({ rating: 4, text, author: null, date: '2026-11-01T00:00:00Z', url: null, ownerResponse: null, ...extra });

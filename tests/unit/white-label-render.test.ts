@@ -8,7 +8,7 @@ import { getDocumentProxy, getMeta } from 'unpdf';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadEnv } from '../../api/env.ts';
 import { reportEmail } from '../../api/email/report-email.ts';
-import type { Branding } from '../../api/report/branding.ts';
+import type { Branding } from '../../api/report/model/branding.ts';
 import { pdfPagePng } from '../../api/report/render/pdf-page.ts';
 import { renderPdf } from '../../api/report/render/pdf.ts';
 import { renderScoreCard, scoreCardTree } from '../../api/report/render/score-card.ts';

@@ -2,7 +2,7 @@
 // its label, source, unit, the score it feeds, its weight and how it is normalised. The scores,
 // the recommendations and docs/methodology.md (`npm run docs:methodology`) are all derived from it.
 import { COMPETITOR_COUNT, digitsOnly, isMarket, MIN_MARKET_COMPETITORS, SEARCH_RADIUS_MILES } from '../../../common/constants.ts';
-import type { AbsentBecause, DataPoint, ProviderName, ScoreKey } from '../types.ts';
+import type { AbsentBecause, DataPoint, ProviderName, ScoreKey } from '../model/types.ts';
 import { LISTING_ATTRIBUTES, type Listing, type ListingAttribute, type ListingProfile } from './providers/types.ts';
 import { languageName, MEASURED_LANGUAGES } from './language.ts';
 import { containsPhrase, nameCoverage } from './matching.ts';

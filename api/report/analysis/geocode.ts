@@ -3,7 +3,7 @@
 // centroid when it fails. An unknown ZIP runs on the city's centroid, with a note saying so.
 import zipcodes from 'zipcodes';
 import { PRECISION, round } from '../../../common/constants.ts';
-import type { GeoPoint } from '../types.ts';
+import type { GeoPoint } from '../model/types.ts';
 
 export interface GeocodeInput {
   address: string;

@@ -1,7 +1,7 @@
 // docs/methodology.md, generated from the data-point registry (`npm run docs:methodology`).
 // A test fails when the committed file differs from what this produces.
 import { COMPETITOR_COUNT, COVERAGE_FLOOR, MIN_DATA_POINTS, MIN_MARKET_COMPETITORS, NOT_ENOUGH_DATA, SCORE_MAX, SCORE_MIN, SEARCH_RADIUS_MILES, TIERS } from '../../../common/constants.ts';
-import type { ScoreKey } from '../types.ts';
+import type { ScoreKey } from '../model/types.ts';
 import { DATA_POINTS, describeNorm, NEEDS_HISTORY, NOT_FROM, type Source } from './data-points.ts';
 import { EXCERPT_MAX_SWING, OVERALL_WEIGHTS, SCORE_KEYS } from './scoring.ts';
 import { DEFAULT_GRID_PLANS, GRID_DEFAULT_MILES, GRID_DEPTH, GRID_MAX_MILES, GRID_MIN_MILES, GRID_REACH_COMPETITOR, NOT_FOUND_RANK, parseGridPlans, TOP_RANKS } from './visibility.ts';

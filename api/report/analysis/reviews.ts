@@ -2,7 +2,7 @@
 // star distribution, sentiment (in the review's language: English with AFINN-165, nine more with
 // lexicons of our own, others and texts whose language is not told not measured; see language.ts), owner
 // responses and recurring themes come from the reviews the provider gives.
-import type { Review, UnmeasuredText } from '../types.ts';
+import type { Review, UnmeasuredText } from '../model/types.ts';
 import { detectLanguage, sentimentIn } from './language.ts';
 import { countPhrase, fold } from './matching.ts';
 

@@ -3,6 +3,7 @@
 // (name, address, phone, category, a quality seed), so the pages are regenerated on every request
 // with no state; the same id always gives the same site. The real website analyser reads them,
 // over HTTP from a browser or in-process from the analysis (safe-fetch's `inProcess`).
+import { escapeHtml } from '../../../common/html.ts';
 import { SAMPLE_SITE_CSP } from '../../lib/security-headers.ts';
 import { categoryById } from './categories.ts';
 import { createRng } from './random.ts';
@@ -59,8 +60,6 @@ export const sampleSiteUrl = (origin: string, profile: SiteProfile) => `${origin
 /** JSON inside a <script> block: `<`, `>`, `&` and the line separators as \u escapes, so no `</script>` can close it. */
 export const jsonForScript = (value: unknown) =>
   JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 interface Features {
   tier: number;
@@ -177,7 +176,7 @@ export function renderSamplePage(profile: SiteProfile, path: string, now = new D
   if (photo) {
     const i = Number(photo[1]);
     const hue = (profile.q + i * 47) % 360;
-    const label = esc(category.services[i % category.services.length]!);
+    const label = escapeHtml(category.services[i % category.services.length]!);
     return { status: 200, type: 'image/svg+xml', body: `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="200" viewBox="0 0 320 200"><rect width="320" height="200" fill="hsl(${hue},45%,82%)"/><circle cx="250" cy="60" r="34" fill="hsl(${hue},50%,70%)"/><text x="20" y="176" font-family="sans-serif" font-size="18" fill="hsl(${hue},40%,25%)">${label}</text></svg>` };
   }
   if (path !== '' && path !== 'contact') return { status: 404, type: 'text/html; charset=utf-8', body: '<!doctype html><title>Not found</title><h1>Not found</h1>' };
@@ -185,12 +184,12 @@ export function renderSamplePage(profile: SiteProfile, path: string, now = new D
   const r = createRng(profile.q ^ 0x5bd1e995);
   const title = f.tier === 0 ? 'Home' : `${profile.n} | ${category.label} in ${locality.split(',')[0]}`;
   const description = `${profile.n} offers ${category.services.slice(0, 3).join(', ').toLowerCase()} in ${locality}. Call ${phone} to book.`;
-  const head: string[] = ['<meta charset="utf-8">', `<title>${esc(title)}</title>`, `<style>${siteStyle(f.tier, profile.q)}</style>`];
+  const head: string[] = ['<meta charset="utf-8">', `<title>${escapeHtml(title)}</title>`, `<style>${siteStyle(f.tier, profile.q)}</style>`];
   if (f.viewport) head.push('<meta name="viewport" content="width=device-width, initial-scale=1">');
-  if (f.metaDescription) head.push(`<meta name="description" content="${esc(description)}">`);
+  if (f.metaDescription) head.push(`<meta name="description" content="${escapeHtml(description)}">`);
   if (f.canonical) head.push('<link rel="canonical" href="./">');
   if (f.favicon) head.push('<link rel="icon" href="favicon.ico">');
-  if (f.openGraph) head.push(`<meta property="og:title" content="${esc(profile.n)}">`, `<meta property="og:description" content="${esc(description)}">`, '<meta property="og:image" content="favicon.ico">', '<meta name="twitter:card" content="summary">');
+  if (f.openGraph) head.push(`<meta property="og:title" content="${escapeHtml(profile.n)}">`, `<meta property="og:description" content="${escapeHtml(description)}">`, '<meta property="og:image" content="favicon.ico">', '<meta name="twitter:card" content="summary">');
   if (f.cms === 'wordpress') head.push('<meta name="generator" content="WordPress 6.6">', '<link rel="stylesheet" href="wp-content/themes/local/style.css">');
   if (f.cms === 'wix') head.push('<meta name="generator" content="Wix.com Website Builder">');
   if (f.cms === 'squarespace') head.push('<!-- This is Squarespace. -->', '<link rel="stylesheet" href="https://static1.squarespace.com/static/site.css">');
@@ -205,7 +204,7 @@ export function renderSamplePage(profile: SiteProfile, path: string, now = new D
   if (f.metaPixel) head.push('<script>!function(f,b,e,v,n,t,s){}(window,document,"script","https://connect.facebook.net/en_US/fbevents.js");fbq("init","1234567890");</script>');
 
   const images = Array.from({ length: f.images }, (_, i) => {
-    const alt = i < Math.round(f.images * f.altCoverage) ? ` alt="${esc(`${category.services[i % category.services.length]} at ${profile.n}`)}"` : '';
+    const alt = i < Math.round(f.images * f.altCoverage) ? ` alt="${escapeHtml(`${category.services[i % category.services.length]} at ${profile.n}`)}"` : '';
     return `<img src="img/photo-${i + 1}.jpg" width="320" height="200"${alt}>`;
   });
   const town = locality.split(',')[0]!;
@@ -223,31 +222,31 @@ export function renderSamplePage(profile: SiteProfile, path: string, now = new D
     `Read what your neighbours say about us, then come and see for yourself.`,
     `We keep evening and Saturday hours for people who work during the day.`,
   ];
-  const paragraphs = Array.from({ length: f.paragraphs }, (_, i) => `<p>${esc(sentences.slice(i * 2, i * 2 + 2).join(' '))}</p>`);
+  const paragraphs = Array.from({ length: f.paragraphs }, (_, i) => `<p>${escapeHtml(sentences.slice(i * 2, i * 2 + 2).join(' '))}</p>`);
   const socials = f.socials.map((s) => `<a href="https://www.${s === 'x' ? 'x' : s}.com/${slug}">${s}</a>`);
   const body: string[] = [
-    `<header><a href="./">${esc(profile.n)}</a><nav><a href="./">Home</a> <a href="contact">Contact</a></nav></header>`,
+    `<header><a href="./">${escapeHtml(profile.n)}</a><nav><a href="./">Home</a> <a href="contact">Contact</a></nav></header>`,
     '<main>',
-    f.tier === 2 || path === 'contact' ? `<h1>${esc(path === 'contact' ? `Contact ${profile.n}` : `${category.label} in ${locality.split(',')[0]}`)}</h1>` : '',
-    f.tier === 0 ? `<h1>Welcome</h1><h1>${esc(profile.n)}</h1>` : '',
-    f.tier === 1 ? `<h1>${esc(profile.n)}</h1>` : '',
-    `<h2>Services</h2><ul>${category.services.map((s) => `<li>${esc(s)}</li>`).join('')}</ul>`,
+    f.tier === 2 || path === 'contact' ? `<h1>${escapeHtml(path === 'contact' ? `Contact ${profile.n}` : `${category.label} in ${locality.split(',')[0]}`)}</h1>` : '',
+    f.tier === 0 ? `<h1>Welcome</h1><h1>${escapeHtml(profile.n)}</h1>` : '',
+    f.tier === 1 ? `<h1>${escapeHtml(profile.n)}</h1>` : '',
+    `<h2>Services</h2><ul>${category.services.map((s) => `<li>${escapeHtml(s)}</li>`).join('')}</ul>`,
     ...paragraphs,
     ...images,
     f.booking === 'calendly' ? '<a class="button" href="https://calendly.com/sample/appointment">Book an appointment</a><script src="https://assets.calendly.com/assets/external/widget.js"></script>' : '',
     f.booking === 'zocdoc' ? '<a class="button" href="https://www.zocdoc.com/practice/sample">Book online</a>' : '',
     f.booking === 'square' ? '<a class="button" href="https://squareup.com/appointments/book/sample">Schedule now</a>' : '',
-    f.testimonials ? `<section class="testimonials"><h2>Testimonials</h2><blockquote>${esc(`“${r.pick(category.praise)}”`)}</blockquote></section>` : '',
+    f.testimonials ? `<section class="testimonials"><h2>Testimonials</h2><blockquote>${escapeHtml(`“${r.pick(category.praise)}”`)}</blockquote></section>` : '',
     f.hours ? '<section><h2>Hours</h2><p>Monday-Friday 8am-5pm</p></section>' : '',
     f.contactForm ? '<form method="post" action="contact"><label>Name <input name="name"></label><label>Email <input type="email" name="email"></label><label>Message <textarea name="message"></textarea></label><button type="submit">Send</button></form>' : '',
     f.newsletter ? '<form class="newsletter"><input type="email" name="newsletter" placeholder="Your e-mail"><button>Subscribe</button></form>' : '',
     f.mapEmbed ? `<iframe src="https://www.google.com/maps/embed?q=${encodeURIComponent(profile.a)}" title="Map"></iframe>` : '',
     '</main>',
-    `<footer><address>${esc(street ?? '')}<br>${esc(locality)}</address>`,
-    f.telLink ? `<a href="tel:${telHref}">${esc(phone)}</a>` : `<span>${esc(phone)}</span>`,
+    `<footer><address>${escapeHtml(street ?? '')}<br>${escapeHtml(locality)}</address>`,
+    f.telLink ? `<a href="tel:${telHref}">${escapeHtml(phone)}</a>` : `<span>${escapeHtml(phone)}</span>`,
     f.mailto ? `<a href="mailto:${email}">${email}</a>` : '',
     socials.join(' '),
-    `<p>&copy; ${f.copyrightYear} ${esc(profile.n)}. All rights reserved.</p></footer>`,
+    `<p>&copy; ${f.copyrightYear} ${escapeHtml(profile.n)}. All rights reserved.</p></footer>`,
     f.chat === 'intercom' ? '<script src="https://widget.intercom.io/widget/sample"></script>' : '',
     f.chat === 'tidio' ? '<script src="https://code.tidio.co/sample.js"></script>' : '',
     f.chat === 'drift' ? '<script src="https://js.driftt.com/include/sample.js"></script>' : '',

@@ -4,7 +4,7 @@
 // they lower the coverage (measured weight ÷ weight that applies) without counting as a best or a
 // worst value. Below COVERAGE_FLOOR the score is null: "Not enough data". Decision 0080.
 import { COVERAGE_FLOOR, round, SCORE_KEYS, SCORE_MAX, SCORE_MIN } from '../../../common/constants.ts';
-import type { AbsentBecause, DataPoint, Recommendation, ScoreBreakdown, ScoreKey, ScorePart, Scores } from '../types.ts';
+import type { AbsentBecause, DataPoint, Recommendation, ScoreBreakdown, ScoreKey, ScorePart, Scores } from '../model/types.ts';
 import { dataPointDef, normalise } from './data-points.ts';
 import { isSampleSiteUrl } from './sample-sites.ts';
 import { languageName } from './language.ts';

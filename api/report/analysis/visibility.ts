@@ -11,7 +11,7 @@
 // cache shared by the reports of the process; a quota refusal (429) stops the scan, backs the
 // provider off for a while, and leaves the visibility "Not measured" without failing the report.
 import { round, type Tier } from '../../../common/constants.ts';
-import type { KeywordGrid, Point, VisibilityScan } from '../types.ts';
+import type { KeywordGrid, Point, VisibilityScan } from '../model/types.ts';
 import { GRID_DEPTH, TOP_RANKS, type GridPlan } from '../../../common/visibility-bands.ts';
 import { describeFailure, ProviderError, type PlacesProvider, type RankQuery } from './providers/types.ts';
 

@@ -8,7 +8,7 @@ import { safeFetch, SafeFetchError, type CertificateProblem, type SafeFetchOptio
 import { SAMPLE_SITES_PATH } from './sample-sites.ts';
 import { clientRedirect, parkedPage, passwordWall, placeholderPage } from './site-shapes.ts';
 import { platformOf, platformPhrase, type Platform } from './site-kind.ts';
-import type { SiteReadState } from '../types.ts';
+import type { SiteReadState } from '../model/types.ts';
 
 /** How a visitor's homepage was met (decision 0217): read in full; down (no connection, no DNS
  *  answer, no answer in time, an error status, a 5xx on every try); refusing automated visitors

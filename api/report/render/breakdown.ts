@@ -1,6 +1,6 @@
 // What each score is made of, as the report shows it: every data point with its source, raw
 // value, normalised value (0-1), weight and the points it adds to the 1-10 score.
-import type { AnalysedPlace, ScoreBreakdown, ScoreKey, ScorePart } from '../types.ts';
+import type { AnalysedPlace, ScoreBreakdown, ScoreKey, ScorePart } from '../model/types.ts';
 
 /** The analysis's breakdown of a score. A report stored before the analysis recorded breakdowns
  *  has none: its score is shown with no parts, and the report says so. */

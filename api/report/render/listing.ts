@@ -1,7 +1,7 @@
 // The business's listing and homepage against the market's, from the data points already
 // measured (Place Details fields; the homepage's title, main heading and meta description): what
 // the business has, how many competitors have it, and the fix for each gap.
-import type { AnalysedPlace, DataPoint, ReportData } from '../types.ts';
+import type { AnalysedPlace, DataPoint, ReportData } from '../model/types.ts';
 
 export interface ComparisonRow {
   label: string;

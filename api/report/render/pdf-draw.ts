@@ -4,7 +4,7 @@
 // wrapped text and repeat their header across pages, and the vector charts (bars and the radar).
 import type { ScoreBand } from '../../../common/constants.ts';
 import { scoreBand } from '../../../common/constants.ts';
-import { NO_SCORE_COLOUR } from './labels.ts';
+import { NO_SCORE_COLOUR } from '../words/labels.ts';
 
 export type Doc = PDFKit.PDFDocument;
 export type Struct = PDFKit.PDFStructureElement;

@@ -12,12 +12,12 @@
 // first lines with it; text wraps rather than being cut (issue 40).
 import PDFDocument from 'pdfkit';
 import { OPERATOR, PRODUCT_NAME, scoreBand } from '../../../common/constants.ts';
-import { contactLine, pngSize, POWERED_BY, sampleNote, themeOf, type Branding } from '../branding.ts';
-import type { ReportData, ScoreBreakdown, ScoreKey } from '../types.ts';
+import { contactLine, pngSize, POWERED_BY, sampleNote, themeOf, type Branding } from '../model/branding.ts';
+import type { ReportData, ScoreBreakdown, ScoreKey } from '../model/types.ts';
 import { breakdownOf, coverageText, fmtWeight, SOURCE_LABELS } from './breakdown.ts';
 import { findings } from './summary.ts';
 import { listingComparison, localSignals, type ComparisonRow } from './listing.ts';
-import { metricsText, NOT_MEASURED, RANK_BAND_ORDER, RANK_BANDS, solvCell, VISIBILITY_TITLE, visibilityView, voiceTable, type KeywordView } from './visibility.ts';
+import { metricsText, NOT_MEASURED, RANK_BAND_ORDER, RANK_BANDS, solvCell, VISIBILITY_TITLE, visibilityView, voiceTable, type KeywordView } from '../words/visibility.ts';
 import { pdfFont } from './fonts.ts';
 import { withFontFallback } from './pdf-fallback.ts';
 import {
@@ -51,7 +51,7 @@ import {
   SCORE_ABOUT,
   SCORE_KEYS,
   SCORE_LABELS,
-} from './labels.ts';
+} from '../words/labels.ts';
 import {
   artifact,
   BAND_TINT,

@@ -1,7 +1,7 @@
 // Runs in a worker thread: renders a report's PNG and PDF off the main event loop.
 import { parentPort } from 'node:worker_threads';
-import type { Branding } from '../branding.ts';
-import type { ReportData } from '../types.ts';
+import type { Branding } from '../model/branding.ts';
+import type { ReportData } from '../model/types.ts';
 import { pdfPagePng } from './pdf-page.ts';
 import { renderPdf, type ReportLinks } from './pdf.ts';
 import type { RenderOptions } from './renderer.ts';

@@ -1,8 +1,8 @@
 // Rendering a report's files, inline or in a small pool of worker threads. The web process uses
 // threads so a PDF (a few hundred milliseconds of CPU) never blocks requests on its event loop.
 import { Worker } from 'node:worker_threads';
-import type { Branding } from '../branding.ts';
-import type { ReportData } from '../types.ts';
+import type { Branding } from '../model/branding.ts';
+import type { ReportData } from '../model/types.ts';
 import { pdfPagePng } from './pdf-page.ts';
 import { renderPdf, type ReportLinks } from './pdf.ts';
 import { renderScoreCard } from './score-card.ts';

@@ -4,11 +4,11 @@
 // With an agency's branding its logo, name and colours replace ours.
 import { Resvg } from '@resvg/resvg-js';
 import satori from 'satori';
-import { pngSize, themeOf, type Branding } from '../branding.ts';
-import type { ReportData } from '../types.ts';
+import { pngSize, themeOf, type Branding } from '../model/branding.ts';
+import type { ReportData } from '../model/types.ts';
 import { fallbackData, fallbacksFor, fallbackWeight, interFont } from './fonts.ts';
-import { websiteCardLine } from './website-state.ts';
-import { bandColour, bandLabel, fmtDate, fmtScore, hasMarket, NO_MARKET, NOT_RANKED, rankNo, rankOf, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS } from './labels.ts';
+import { websiteCardLine } from '../words/website-state.ts';
+import { bandColour, bandLabel, fmtDate, fmtScore, hasMarket, NO_MARKET, NOT_RANKED, rankNo, rankOf, SAMPLE_DATA_LABEL, SCORE_KEYS, SCORE_LABELS } from '../words/labels.ts';
 
 export const SCORE_CARD_SIZE = { width: 1200, height: 630 } as const;
 

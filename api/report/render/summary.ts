@@ -1,10 +1,10 @@
 // The report's executive summary in plain sentences, shared by the PDF and the online report.
 import { shareBase } from '../analysis/scoring.ts';
-import type { AnalysedPlace, ReportData, ScoreKey } from '../types.ts';
+import type { AnalysedPlace, ReportData, ScoreKey } from '../model/types.ts';
 import { breakdownOf, coverageText } from './breakdown.ts';
-import { bandLabel, branchesText, rowName, fmtScore, hasMarket, marketOn, marketSize, NO_MARKET, noMarketText, NOT_ENOUGH_DATA, notFoundText, overallWeightsText, ranked, rankNo, rankOf, SCORE_KEYS, SCORE_LABELS, scoreText } from './labels.ts';
-import { fmtSolv, solvCell, visibilityLine, visibilityView } from './visibility.ts';
-import { websiteSentence, websiteStatus } from './website-state.ts';
+import { bandLabel, branchesText, rowName, fmtScore, hasMarket, marketOn, marketSize, NO_MARKET, noMarketText, NOT_ENOUGH_DATA, notFoundText, overallWeightsText, ranked, rankNo, rankOf, SCORE_KEYS, SCORE_LABELS, scoreText } from '../words/labels.ts';
+import { fmtSolv, solvCell, visibilityLine, visibilityView } from '../words/visibility.ts';
+import { websiteSentence, websiteStatus } from '../words/website-state.ts';
 
 export function findings(data: ReportData): string[] {
   const b = data.business;
@@ -66,7 +66,7 @@ function headToHead(data: ReportData, you: number): string {
   return `: ${parts.join(', ')}`;
 }
 
-/** What a visitor found at a place's website (render/website-state.ts): none listed, not given by
+/** What a visitor found at a place's website (words/website-state.ts): none listed, not given by
  *  Yelp, works, did not answer, refuses automated visitors, very large, slow, drawn by JavaScript. */
 export { websiteStatus };
 

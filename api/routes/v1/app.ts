@@ -9,7 +9,7 @@ import type { AppContext } from '../../context.ts';
 import { WEBHOOK_EVENTS } from '../../../common/schemas/webhooks.ts';
 import { invalidInput } from '../../lib/validate.ts';
 import { meterApiCall, verifyApiKey } from '../../services/api-keys.ts';
-import type { WebhookFetchOptions } from '../../services/webhook-delivery.ts';
+import type { WebhookFetchOptions } from '../../services/webhooks/delivery.ts';
 import type { z } from '../../../common/zod.ts';
 import { alertRoutes } from './alerts.ts';
 import { businessRoutes } from './businesses.ts';
@@ -17,7 +17,7 @@ import { clientRoutes } from './clients.ts';
 import { reportRoutes } from './reports.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { withRefusals, type V1Env } from './common.ts';
-import { webhookDefinitions } from '../../services/webhook-events.ts';
+import { webhookDefinitions } from '../../services/webhooks/events.ts';
 
 export const OPENAPI_PATH = '/openapi.json';
 export const API_VERSION = '1.0.0';
@@ -61,7 +61,7 @@ export function v1Routes(ctx: AppContext, webhookUrls?: WebhookFetchOptions) {
   app.route('/', clientRoutes(ctx));
   app.route('/', webhookRoutes(ctx, webhookUrls));
   // Every status each operation can answer, from what the operation is (common.ts), and each
-  // webhook event with the schema its deliveries are built with (services/webhook-events.ts).
+  // webhook event with the schema its deliveries are built with (services/webhooks/events.ts).
   for (const definition of app.openAPIRegistry.definitions) if (definition.type === 'route') withRefusals(definition.route);
   for (const webhook of webhookDefinitions()) app.openAPIRegistry.registerWebhook(webhook);
 

@@ -5,7 +5,7 @@ import { createMiddleware } from 'hono/factory';
 import { createClientSchema, updateClientSchema } from '../../../common/schemas/clients.ts';
 import type { AppContext } from '../../context.ts';
 import { createClient, getClient, listClients, ownedClient, updateClient } from '../../services/clients.ts';
-import { consultantAccessFor, type ConsultantAccess } from '../../services/consultant-access.ts';
+import { consultantAccessFor, type ConsultantAccess } from '../../services/plans/consultant-access.ts';
 import { describeFields, jsonContent, NO_STORE, pathId, problems, scope, unprocessable, validPathId, type V1Env } from './common.ts';
 import { clientListSchema, clientSchema } from './schemas.ts';
 

@@ -2,7 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { API_SCOPES } from '../../../common/schemas/api-keys.ts';
 import { WEBHOOK_EVENTS } from '../../../common/schemas/webhooks.ts';
-import type { SiteReadState } from '../../report/types.ts';
+import type { SiteReadState } from '../../report/model/types.ts';
 
 const score = (what: string) => z.number().nullable().describe(`${what}, 1 to 10 (two decimals); null when there is not enough data.`);
 

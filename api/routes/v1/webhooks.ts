@@ -1,4 +1,4 @@
-// Webhook endpoints over the API (api/services/webhooks.ts): create (the secret shown once), list,
+// Webhook endpoints over the API (api/services/webhooks/webhooks.ts): create (the secret shown once), list,
 // delete, rotate the secret, send a test event, the delivery log and resending one delivery.
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { createWebhookSchema } from '../../../common/schemas/webhooks.ts';
@@ -15,8 +15,8 @@ import {
   sendTestEvent,
   WEBHOOK_SECRET_OVERLAP_HOURS,
   WEBHOOK_TESTS_PER_HOUR,
-} from '../../services/webhooks.ts';
-import type { WebhookFetchOptions } from '../../services/webhook-delivery.ts';
+} from '../../services/webhooks/webhooks.ts';
+import type { WebhookFetchOptions } from '../../services/webhooks/delivery.ts';
 import { describeFields, jsonContent, NO_STORE, pathId, problems, scope, type V1Env } from './common.ts';
 import { webhookDeliveriesSchema, webhookEndpointRotatedSchema, webhookEndpointSchema, webhookEndpointWithSecretSchema } from './schemas.ts';
 
@@ -110,14 +110,14 @@ const test = createRoute({
 export function webhookRoutes(ctx: AppContext, urlRules?: WebhookFetchOptions) {
   const userId = (c: { get: (k: 'caller') => { userId: string } }) => c.get('caller').userId;
   return new OpenAPIHono<V1Env>()
-    .openapi(create, async (c) => c.json(await createWebhookEndpoint({ ctx, userId: userId(c), input: c.req.valid('json'), urlRules }), 201, NO_STORE))
-    .openapi(list, async (c) => c.json({ endpoints: await listWebhookEndpoints({ ctx, userId: userId(c) }) }, 200, NO_STORE))
-    .openapi(remove, async (c) => c.json(await deleteWebhookEndpoint({ ctx, userId: userId(c), endpointId: c.req.valid('param').endpointId }), 200, NO_STORE))
-    .openapi(rotate, async (c) => c.json(await rotateWebhookSecret({ ctx, userId: userId(c), endpointId: c.req.valid('param').endpointId }), 200, NO_STORE))
-    .openapi(deliveries, async (c) => c.json(await listDeliveries({ ctx, userId: userId(c), endpointId: c.req.valid('param').endpointId, ...c.req.valid('query') }), 200, NO_STORE))
-    .openapi(test, async (c) => c.json(await sendTestEvent({ ctx, userId: userId(c), endpointId: c.req.valid('param').endpointId }), 202, NO_STORE))
+    .openapi(create, async (c) => c.json(await createWebhookEndpoint(ctx, { userId: userId(c), input: c.req.valid('json'), urlRules }), 201, NO_STORE))
+    .openapi(list, async (c) => c.json({ endpoints: await listWebhookEndpoints(ctx, userId(c)) }, 200, NO_STORE))
+    .openapi(remove, async (c) => c.json(await deleteWebhookEndpoint(ctx, userId(c), c.req.valid('param').endpointId), 200, NO_STORE))
+    .openapi(rotate, async (c) => c.json(await rotateWebhookSecret(ctx, { userId: userId(c), endpointId: c.req.valid('param').endpointId }), 200, NO_STORE))
+    .openapi(deliveries, async (c) => c.json(await listDeliveries(ctx, { userId: userId(c), endpointId: c.req.valid('param').endpointId, ...c.req.valid('query') }), 200, NO_STORE))
+    .openapi(test, async (c) => c.json(await sendTestEvent(ctx, { userId: userId(c), endpointId: c.req.valid('param').endpointId }), 202, NO_STORE))
     .openapi(resend, async (c) => {
       const { endpointId: id, deliveryId } = c.req.valid('param');
-      return c.json(await resendDelivery({ ctx, userId: userId(c), endpointId: id, deliveryId }), 202, NO_STORE);
+      return c.json(await resendDelivery(ctx, { userId: userId(c), endpointId: id, deliveryId }), 202, NO_STORE);
     });
 }

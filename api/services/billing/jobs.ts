@@ -5,7 +5,7 @@ import { OPERATOR, PRODUCT_NAME } from '../../../common/constants.ts';
 import { users } from '../../../db/schema/auth.ts';
 import type { AppContext } from '../../context.ts';
 import { mailerFor, messageIdFor, type MailMessage } from '../../email/mailer.ts';
-import { escapeHtml } from '../../email/report-email.ts';
+import { escapeHtml } from '../../../common/html.ts';
 import type { JobDefinition } from '../../jobs/types.ts';
 import { PermanentJobError } from '../../jobs/errors.ts';
 import { GRACE_END_JOB, PAYMENT_FAILED_JOB, syncSubscription } from './subscriptions.ts';

@@ -11,7 +11,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { enqueue } from '../../jobs/queue.ts';
 import { withLease } from '../../lib/lease.ts';
-import { applyPlan } from '../plans.ts';
+import { applyPlan } from '../plans/plans.ts';
 import { consumeRateLimit } from '../rate-limit.ts';
 import { forgetPrices, portalConfiguration, priceFor } from './catalogue.ts';
 import { isMissing, isRefusal, stripeFor } from './stripe.ts';
@@ -256,19 +256,13 @@ export async function syncSubscription({ ctx, subscriptionId, now = Date.now() }
   const item = subscription.items.data[0];
   const ended = tier === 'free';
   const interval = ended ? null : (planFromLookupKey(item?.price.lookup_key)?.interval ?? null);
-  const { applied } = await applyPlan({
-    ctx,
-    userId: user.id,
-    readAt,
-    plan: { subscriptionTier: tier, subscriptionStatus: status },
-    billing: {
+  const { applied } = await applyPlan(ctx, { userId: user.id, readAt, plan: { subscriptionTier: tier, subscriptionStatus: status }, billing: {
       stripeSubscriptionId: subscription.id,
       billingInterval: interval,
       currentPeriodEnd: ended || !item ? null : new Date(item.current_period_end * 1000),
       cancelAtPeriodEnd: !ended && (subscription.cancel_at_period_end || subscription.cancel_at !== null),
       billingGraceUntil: graceUntil,
-    },
-  });
+    } });
   if (!applied) {
     ctx.log.info('stripe read overtaken by a fresher one: not applied', { userId: user.id, subscriptionId, status: subscription.status });
     return { applied: false as const, reason: 'a fresher read was applied', userId: user.id };
@@ -290,7 +284,7 @@ export async function syncOwnSubscription({ ctx, userId }: { ctx: AppContext; us
     // no plan. Forget it; the user can subscribe again.
     if (!result.applied && result.reason === 'unknown subscription') {
       ctx.log.warn('the user\'s stripe subscription is unknown to Stripe: plan ended', { userId, subscriptionId: user.stripeSubscriptionId });
-      await applyPlan({ ctx, userId, readAt: new Date(), plan: { subscriptionTier: 'free', subscriptionStatus: 'active' }, billing: { stripeSubscriptionId: null, billingInterval: null, currentPeriodEnd: null, cancelAtPeriodEnd: false, billingGraceUntil: null } });
+      await applyPlan(ctx, { userId, readAt: new Date(), plan: { subscriptionTier: 'free', subscriptionStatus: 'active' }, billing: { stripeSubscriptionId: null, billingInterval: null, currentPeriodEnd: null, cancelAtPeriodEnd: false, billingGraceUntil: null } });
     }
   }
   return subscriptionSummary(await userById(ctx, userId));

@@ -6,8 +6,8 @@ import { eq } from 'drizzle-orm';
 import { businesses, reportRequests } from '../../../db/schema/businesses.ts';
 import { reports } from '../../../db/schema/reports.ts';
 import type { AppContext } from '../../context.ts';
-import type { Branding } from '../../report/branding.ts';
-import { reportBranding } from '../branding-profiles.ts';
+import type { Branding } from '../../report/model/branding.ts';
+import { reportBranding } from '../branding/sender.ts';
 import { checkLink, signLink } from '../../lib/signed-link.ts';
 import { forgetEmail, type ErasureSummary } from './erasure.ts';
 

@@ -9,7 +9,7 @@ import { enqueue } from '../../jobs/queue.ts';
 import { purgeClosedAccounts } from './account-closure.ts';
 import { purgeExpiredFreeReports } from './erasure.ts';
 import { purgeExpiredExports } from './export.ts';
-import { releaseExpiredClaims } from '../report-domains.ts';
+import { releaseExpiredClaims } from '../report-domains/domains.ts';
 
 export const RETENTION_PURGE = 'data.retention-purge';
 

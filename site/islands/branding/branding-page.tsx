@@ -3,9 +3,9 @@
 // "Powered by LocalRank" shows; one is the default, the rest are chosen per client. Without the
 // Agency plan the page is the upgrade card, known from the session before any call (decision 0226).
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { BrandingProfile } from '../../../api/services/branding-profiles.ts';
+import type { BrandingProfile } from '../../../api/services/branding/profiles.ts';
 import { BRAND_COLOURS } from '../../../common/constants.ts';
-import { paletteChanges } from '../../../api/report/branding.ts';
+import { paletteChanges } from '../../../api/report/model/branding.ts';
 import { contrastRatio, MIN_CONTRAST, textOn } from '../../../common/colour.ts';
 import { LOGO_MAX_BYTES, LOGO_TYPES } from '../../../common/schemas/branding.ts';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
@@ -246,7 +246,7 @@ function ProfileForm({ profile, onCancel, onSaved }: { profile: Profile | null; 
   );
 }
 
-/** What the reports' palette will do to these colours (api/report/branding.ts themeOf), before saving. */
+/** What the reports' palette will do to these colours (api/report/model/branding.ts themeOf), before saving. */
 function PaletteWarning({ colours }: { colours: { primaryColor: string; accentColor: string } }) {
   const valid = /^#[0-9A-Fa-f]{6}$/;
   if (!valid.test(colours.primaryColor) || !valid.test(colours.accentColor)) return null;

@@ -3,8 +3,8 @@
 // verified yet (which holds nothing: the first account to verify gets the domain, and it ends on
 // its date); or a note that a claim was released (another account verified first, or 7 days).
 import { useState, type FormEvent } from 'react';
-import type { DnsRecord } from '../../../api/services/report-domain-records.ts';
-import type { DomainSetup } from '../../../api/services/report-domains.ts';
+import type { DnsRecord } from '../../../api/services/report-domains/records.ts';
+import type { DomainSetup } from '../../../api/services/report-domains/domains.ts';
 import type { ReleasedDomain } from '../../../db/schema/consultants.ts';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
 import { toast } from '../../lib/toasts.ts';

@@ -1,8 +1,8 @@
 // /branding's "Sending e-mail": the address the agency's white-label e-mail leaves from. Its own
 // SMTP server (host, port, TLS, user, password; the password is stored encrypted and never shown
-// again) with "Send a test", or else the operator's neutral address (api/services/agency-mail.ts).
+// again) with "Send a test", or else the operator's neutral address (api/services/agency-mail/mail-server.ts).
 import { useEffect, useState, type FormEvent } from 'react';
-import type { getMailServer } from '../../../api/services/agency-mail.ts';
+import type { getMailServer } from '../../../api/services/agency-mail/mail-server.ts';
 import { MAIL_PORTS, mailServerSchema } from '../../../common/schemas/branding.ts';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
 import { fieldsToCorrect, issueFields, withoutError } from '../../lib/form-errors.ts';

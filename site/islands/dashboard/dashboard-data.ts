@@ -1,11 +1,11 @@
 // The dashboard answer turned into what the screen shows: numbers (scores may arrive as strings),
 // ranks by the spec's rule, deltas and trends from the business's own snapshots, the market
 // average for the radar. Pure functions, unit-tested.
-import { SITE_STATE_LABELS } from '../../../api/report/render/website-state.ts';
-import type { SiteReadState } from '../../../api/report/types.ts';
+import { SITE_STATE_LABELS } from '../../../api/report/words/website-state.ts';
+import type { SiteReadState } from '../../../api/report/model/types.ts';
 import { DASHBOARD_COMPETITOR_LIMIT, DASHBOARD_DETAIL_LIMIT, isMarket, marketRank, NOT_ENOUGH_DATA, SCORE_KEYS, type ScoreKey } from '../../../common/constants.ts';
 
-import type { VisibilitySummary } from '../../../api/report/render/visibility.ts';
+import type { VisibilitySummary } from '../../../api/report/words/visibility.ts';
 
 type Num = number | string | null | undefined;
 

@@ -11,7 +11,7 @@ import { ApiError, apiRequest } from '../../lib/api.ts';
 import { lockAfterRefusal, screenAccess, type PlanLock } from '../../lib/plan-access.ts';
 import { STORAGE_PREFIX } from '../../lib/session.ts';
 import type { DashboardBusiness } from '../../../api/services/dashboard.ts';
-import { SITE_STATE_LABELS } from '../../../api/report/render/website-state.ts';
+import { SITE_STATE_LABELS } from '../../../api/report/words/website-state.ts';
 import { buildDashboard, errorStateOf, type Branches, fmtDate, fmtDelta, fmtScore, type CompetitorView, type DashboardError, type DashboardResponse, type DashboardView } from './dashboard-data.ts';
 import DashboardSkeleton from './dashboard-skeleton.tsx';
 import { ErrorState, UpgradeOffer } from './dashboard-states.tsx';

@@ -1,7 +1,7 @@
 // The market-position radar: the business's four scores against the average of its competitors
 // in the same analysis, on a 0-10 scale, hand-drawn in SVG.
 import { SCORE_LABELS } from '../../../common/constants.ts';
-import type { ScoreKey } from '../../../api/report/types.ts';
+import type { ScoreKey } from '../../../api/report/model/types.ts';
 import { fmtScore, SCORE_KEYS } from './dashboard-data.ts';
 
 const W = 440;

@@ -3,7 +3,7 @@
 // `TrendHistory` is what a screen draws: the chart from two snapshots on, else why there is none.
 import { useEffect, useRef, useState } from 'react';
 import { SCORE_LABELS } from '../../../common/constants.ts';
-import type { ScoreKey } from '../../../api/report/types.ts';
+import type { ScoreKey } from '../../../api/report/model/types.ts';
 import { everyInterval, fmtDate, fmtDay, fmtScore, type TrendPoint } from './dashboard-data.ts';
 
 type Series = 'overall' | ScoreKey;

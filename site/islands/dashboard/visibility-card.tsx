@@ -3,7 +3,7 @@
 // Local Voice, ARP and ATRP per keyword with the owner's saved keywords marked, the SoLV trend over
 // the analyses of the trend window, and the keywords form, filled with the keywords in use.
 import { cellText, MAX_VISIBILITY_KEYWORDS, RANK_BAND_ORDER, RANK_BANDS, rankBand } from '../../../common/visibility-bands.ts';
-import type { VisibilitySummary } from '../../../api/report/render/visibility.ts';
+import type { VisibilitySummary } from '../../../api/report/words/visibility.ts';
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
 import { fmtDay } from './dashboard-data.ts';

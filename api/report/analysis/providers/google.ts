@@ -6,7 +6,7 @@
 import { LISTING_ATTRIBUTES, ProviderError, providerJson, MILES_TO_METERS, weeklyHours, type DiscoverQuery, type IdentifyQuery, type Listing, type ListingProfile, type PlacesProvider, type RankQuery, type ReviewsResult } from './types.ts';
 import { categoryById } from '../categories.ts';
 import { findBusiness } from '../matching.ts';
-import type { Review } from '../../types.ts';
+import type { Review } from '../../model/types.ts';
 
 export interface GoogleSettings {
   baseUrl: string;

@@ -4,7 +4,7 @@
 // dated reviews of varied sentiment, and websites served by the product (sample-sites.ts).
 // Every report made from it says it is sample data.
 import zipcodes, { type ZipInfo } from 'zipcodes';
-import type { Review } from '../../types.ts';
+import type { Review } from '../../model/types.ts';
 import { categoryById, type Category } from '../categories.ts';
 import { distanceMiles } from '../geocode.ts';
 import { createRng, hashString, type Rng } from '../random.ts';

@@ -1,9 +1,9 @@
 // One interface for places and reviews; three implementations (sample, google, yelp).
 import type { BusinessContact } from '../../../../common/schemas/report-request.ts';
-import type { GeoPoint, Listing, ProviderName, Review } from '../../types.ts';
+import type { GeoPoint, Listing, ProviderName, Review } from '../../model/types.ts';
 
-// The listing is the report's contract (api/report/types.ts), where a report's Place extends it.
-export type { Listing } from '../../types.ts';
+// The listing is the report's contract (api/report/model/types.ts), where a report's Place extends it.
+export type { Listing } from '../../model/types.ts';
 
 export interface IdentifyQuery extends Pick<BusinessContact, 'company' | 'address' | 'city' | 'state' | 'zip' | 'website'> {
   point: GeoPoint;
