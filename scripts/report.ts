@@ -11,6 +11,8 @@ import { PermanentJobError } from '../api/jobs/errors.ts';
 import { reportLines } from '../api/report/render/summary.ts';
 import { ProviderStageError } from '../api/report/analysis/providers/types.ts';
 import { runReportOnce } from '../api/report/run-once.ts';
+import { pricesFor } from '../api/lib/provider-prices.ts';
+import { costLine, subjectSpend } from '../api/lib/provider-spend.ts';
 import { checkReportRequest } from '../common/schemas/report-request-rules.ts';
 
 const usage = 'usage: npm run report -- --company NAME --address STREET --city CITY --state TX --zip 78701 --website https://… [--email you@example.com] [--name "Full Name"] [--sites-on-loopback]';
@@ -99,6 +101,7 @@ try {
   console.log(`Online     ${result.url}`);
   console.log(`E-mail     ${result.emailSent ? (env.SMTP_URL ? 'sent via SMTP' : `written to ${resolve(outboxDir(ctx))}`) : 'not sent'}`);
   console.log(`Stages     ${Object.entries(timings).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(' · ')}`);
+  console.log(costLine(await subjectSpend(ctx.db, pricesFor(env), result.requestId)));
 } catch (error) {
   // A request the pipeline cannot serve (an address that cannot be located), or a provider call
   // the report cannot stand without that failed (the queue would retry it): say what, one line.

@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import type { Env } from '../env.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
+import { meteredFetch } from '../lib/provider-calls.ts';
 import { safeFetch, type SafeFetchOptions } from '../lib/safe-fetch.ts';
 import { categoryFromProvider, FALLBACK_CATEGORY, inferCategory, type Category } from './analysis/categories.ts';
 import { collectMarket, reviewPositions, type EarlierCount, type MarketView, type SiteState, type Subject } from './analysis/data-points.ts';
@@ -52,6 +53,11 @@ export function createProvider(env: Env, now: Date, fetchImpl?: typeof fetch): P
   if (env.PLACES_PROVIDER === 'google') return googleProvider({ baseUrl: env.GOOGLE_PLACES_BASE_URL, key: env.GOOGLE_PLACES_KEY ?? '', timeoutMs: env.PROVIDER_TIMEOUT_MS, fetchImpl });
   if (env.PLACES_PROVIDER === 'yelp') return yelpProvider({ baseUrl: env.YELP_BASE_URL, key: env.YELP_API_KEY ?? '', timeoutMs: env.PROVIDER_TIMEOUT_MS, fetchImpl });
   return sampleProvider({ origin: env.PUBLIC_BASE_URL, now });
+}
+
+/** The fetch the providers and the geocoder use: each call recorded in the provider-call ledger. */
+export function providerFetch(ctx: Pick<AppContext, 'db' | 'env' | 'log'>, base: typeof fetch = fetch): typeof fetch {
+  return meteredFetch(ctx.db, { geocoderUrl: ctx.env.GEOCODER_KEY ? ctx.env.GEOCODER_URL : null, onRecordError: (error) => ctx.log.warn('provider call not recorded', { error: error instanceof Error ? error.message : String(error) }) }, base);
 }
 
 /** The safe fetcher's options for this product: its limits, and its own sample sites answered
@@ -248,13 +254,15 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
     }
   };
   const fetchOptions = siteFetchOptions(env, now, options.fetch);
-  const provider = options.provider ?? createProvider(env, now, options.fetchImpl);
+  // Every provider and geocoder call of the analysis passes the ledger (decision 0270).
+  const fetchImpl = providerFetch(ctx, options.fetchImpl);
+  const provider = options.provider ?? createProvider(env, now, fetchImpl);
   const providerLabel = { sample: 'the sample data provider', google: 'Google Places', yelp: 'Yelp' }[provider.name];
 
   // 1. Geocode.
   const geo = await timed('geocode', async () => {
     try {
-      return await geocode(input, { GEOCODER_URL: env.GEOCODER_URL, GEOCODER_KEY: env.GEOCODER_KEY, PROVIDER_TIMEOUT_MS: env.PROVIDER_TIMEOUT_MS }, options.fetchImpl);
+      return await geocode(input, { GEOCODER_URL: env.GEOCODER_URL, GEOCODER_KEY: env.GEOCODER_KEY, PROVIDER_TIMEOUT_MS: env.PROVIDER_TIMEOUT_MS }, fetchImpl);
     } catch (error) {
       // Retrying cannot find a place that is not in the data.
       if (error instanceof GeocodeError) throw new PermanentJobError(error.message);
