@@ -7,7 +7,7 @@ import { closeMailer, outboxDir } from '../api/email/mailer.ts';
 import { loadEnvOrExit } from '../api/env.ts';
 import { productionDeps } from '../api/jobs/production.ts';
 import { analyseBusiness } from '../api/report/analyse.ts';
-import { PermanentJobError } from '../api/jobs/errors.ts';
+import { PermanentJobError, RetryLaterError } from '../api/jobs/errors.ts';
 import { reportLines } from '../api/report/render/summary.ts';
 import { ProviderStageError } from '../api/report/analysis/providers/types.ts';
 import { runReportOnce } from '../api/report/run-once.ts';
@@ -107,6 +107,7 @@ try {
   // the report cannot stand without that failed (the queue would retry it): say what, one line.
   if (error instanceof ProviderStageError) console.error(`No report: ${error.message}; the queue retries such a failure with back-off before the visitor is told.`);
   else if (error instanceof PermanentJobError) console.error(`No report: ${error.message}`);
+  else if (error instanceof RetryLaterError) console.error(`No report now: ${error.message} (the queue would keep it and make it then).`);
   else throw error;
   process.exitCode = 1;
 } finally {

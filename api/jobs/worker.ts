@@ -309,7 +309,7 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
         await definition.onWait?.(ctx, { ...run, progress }, reason).catch((e) => ctx.log.error('onWait failed', { jobId: job.id, error: errorMessage(e) }));
         ctx.log.info("job waits for a customer's server", { jobId: job.id, type: job.type, owner: error.owner, runAt: runAt.toISOString(), error: reason });
       } else if (error instanceof RetryLaterError) {
-        const runAt = new Date(Date.now() + error.delayMs);
+        const runAt = error.until ?? new Date(Date.now() + error.delayMs);
         await persistently(() =>
           ctx.db
             .update(jobs)

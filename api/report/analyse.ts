@@ -17,7 +17,7 @@ import { collectMarket, reviewPositions, type EarlierCount, type MarketView, typ
 import { distanceMiles, geocode, GeocodeError, roundMiles } from './analysis/geocode.ts';
 import { googleProvider } from './analysis/providers/google.ts';
 import { sampleProvider } from './analysis/providers/sample.ts';
-import { describeFailure, isTransient, ProviderStageError, type Listing, type ListingProfile, type PlacesProvider } from './analysis/providers/types.ts';
+import { describeFailure, isTransient, providerCapOf, ProviderStageError, type Listing, type ListingProfile, type PlacesProvider } from './analysis/providers/types.ts';
 import { yelpProvider } from './analysis/providers/yelp.ts';
 import { brandOf, samePlace } from './analysis/matching.ts';
 import { analyseReviews, type ReviewAnalysis } from './analysis/reviews.ts';
@@ -383,6 +383,8 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
         profiles[i] = r.profile ?? null;
         return analyseReviews(r.reviews, { now, complete: r.complete, ownerResponsesKnown: r.ownerResponsesKnown, newestFirst: r.newestFirst });
       } catch (error) {
+        // The provider's cap on the account: the rest would be refused too; the report waits.
+        if (providerCapOf(error)) throw error;
         failures.push(describeFailure(error));
         return null;
       }

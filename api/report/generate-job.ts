@@ -17,6 +17,8 @@ import { settleListing } from '../services/business-listing.ts';
 import { emitEvent } from '../services/webhooks.ts';
 import { readCachedReportFile, renderReport, reportPdfUrl, writeReportFiles } from './files.ts';
 import { persistReport } from './persist.ts';
+import { withinBudget, type ReportWaits } from './budget.ts';
+import { payerOf } from '../services/plan-candidates.ts';
 import { inlineRenderer, type Renderer } from './render/renderer.ts';
 import { reportInput, type ReportData, type ReportInput } from './types.ts';
 
@@ -28,6 +30,8 @@ export interface ReportJobDeps {
   renderer?: Renderer;
   /** Stage timings, for the benchmark and the logs. */
   onStage?: (stage: Stage, ms: number) => void;
+  /** Told once when a report first waits for the provider budget or a provider's cap. */
+  onWait?: (ctx: AppContext, wait: { requestId: string; paid: boolean; wait: ReportWaits }) => Promise<void>;
 }
 
 export type ReportRow = typeof reports.$inferSelect;
@@ -72,9 +76,10 @@ export function reportGenerateJob(deps: ReportJobDeps): JobDefinition<ReportGene
       // Stage 1-2: analyse and persist, unless a previous attempt already persisted this request.
       let report = await ctx.db.query.reports.findFirst({ where: eq(reports.requestId, requestId) });
       if (!report) {
-        const data = await timed('analyse', () =>
-          deps.analyse(ctx, reportInput(business)),
-        );
+        // Paid plans' reports (an owner's, an agency's) go before free ones when the budget is short.
+        const { tier } = await payerOf(ctx, businessId);
+        const paid = tier !== 'free' || Boolean(consultantId);
+        const data = await withinBudget(ctx, job, tools, { tier, paid, onFirstWait: (wait) => deps.onWait?.(ctx, { requestId, paid, wait }) ?? Promise.resolve() }, () => timed('analyse', () => deps.analyse(ctx, reportInput(business))));
         tools.signal.throwIfAborted();
         const settled = await settleListing(ctx, { businessId, requestId, listingId: data.business.place.placeId });
         if (settled !== businessId) {
