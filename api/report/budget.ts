@@ -12,6 +12,8 @@ import { jobs } from '../../db/schema/operations.ts';
 import type { AppContext } from '../context.ts';
 import type { Env } from '../env.ts';
 import { RetryLaterError } from '../jobs/errors.ts';
+import { enqueue } from '../jobs/queue.ts';
+import { budgetAlertKey } from '../email/budget-alert.ts';
 import { BUDGET_WAIT_PREFIX } from '../jobs/faults.ts';
 import type { JobRun, JobTools } from '../jobs/types.ts';
 import { withLease } from '../lib/lease.ts';
@@ -79,6 +81,8 @@ export async function withinBudget<T>(ctx: AppContext, job: Pick<JobRun, 'id' | 
   const prices = pricesFor(ctx.env);
   const estimate = estimateReportUsd(ctx.env, prices, options.tier);
   const wait = async (w: ReportWaits) => {
+    // The operator hears once a day that reports wait, whichever process saw it first.
+    await enqueue(ctx.db, { type: 'provider.budget-alert', payload: { kind: 'waiting', day: utcDay(now()), reason: w.message.slice(BUDGET_WAIT_PREFIX.length + 2) }, key: budgetAlertKey('waiting', utcDay(now())) });
     if (!job.progress.budgetWaitedAt) {
       await tools.saveProgress({ budgetWaitedAt: now().toISOString(), budgetDay: null, budgetUsd: null });
       await options.onFirstWait?.(w);
@@ -105,11 +109,31 @@ export async function withinBudget<T>(ctx: AppContext, job: Pick<JobRun, 'id' | 
     }
   }
   try {
-    return await analyse();
+    const result = await analyse();
+    if (estimate > 0) await alertAt80(ctx, prices, now());
+    return result;
   } catch (error) {
     const cap = providerCapOf(error);
     if (!cap) throw error;
     await tools.saveProgress({ budgetDay: null, budgetUsd: null });
     throw await wait(new ReportWaits('provider_cap', `${cap.provider} refused with its own cap (${cap.message})`, nextDayStart(now(), options.paid), now()));
   }
+}
+
+/** The operator's e-mail once the day's spend reaches 80% of the budget: once a day (its key). */
+async function alertAt80(ctx: AppContext, prices: Record<string, SkuPrice>, now: Date) {
+  const day = utcDay(now);
+  if ((await daySpend(ctx.db, prices, day)).usd < 0.8 * ctx.env.PROVIDER_DAILY_BUDGET_USD) return;
+  await enqueue(ctx.db, { type: 'provider.budget-alert', payload: { kind: 'spent80', day }, key: budgetAlertKey('spent80', day) });
+}
+
+/** When a free report asked for now would start: null when today's budget has room for it, else
+ *  the next day's start (the thank-you screen and the visitor's e-mail say so). */
+export async function freeReportWaitsUntil(ctx: AppContext, now = new Date()): Promise<Date | null> {
+  const prices = pricesFor(ctx.env);
+  const estimate = estimateReportUsd(ctx.env, prices, 'free');
+  if (estimate === 0) return null;
+  const today = utcDay(now);
+  const spent = (await daySpend(ctx.db, prices, today)).usd + (await held(ctx, today, ''));
+  return spent + estimate > ctx.env.PROVIDER_DAILY_BUDGET_USD ? nextDayStart(now, false) : null;
 }

@@ -18,6 +18,7 @@ import { emitEvent } from '../services/webhooks.ts';
 import { readCachedReportFile, renderReport, reportPdfUrl, writeReportFiles } from './files.ts';
 import { persistReport } from './persist.ts';
 import { withinBudget, type ReportWaits } from './budget.ts';
+import type { ReportWaitingPayload } from '../email/report-waiting.ts';
 import { payerOf } from '../services/plan-candidates.ts';
 import { inlineRenderer, type Renderer } from './render/renderer.ts';
 import { reportInput, type ReportData, type ReportInput } from './types.ts';
@@ -30,8 +31,6 @@ export interface ReportJobDeps {
   renderer?: Renderer;
   /** Stage timings, for the benchmark and the logs. */
   onStage?: (stage: Stage, ms: number) => void;
-  /** Told once when a report first waits for the provider budget or a provider's cap. */
-  onWait?: (ctx: AppContext, wait: { requestId: string; paid: boolean; wait: ReportWaits }) => Promise<void>;
 }
 
 export type ReportRow = typeof reports.$inferSelect;
@@ -44,6 +43,12 @@ async function emitReportEvent(ctx: AppContext, requestId: string, type: 'report
   const data = { reportId: requestId, businessId: request.businessId };
   if (type === 'report.completed') await emitEvent(ctx, { userId: request.userId, type, eventKey: `${type}:${requestId}`, data: { ...data, status: 'completed' } });
   else await emitEvent(ctx, { userId: request.userId, type, eventKey: `${type}:${requestId}`, data: { ...data, status: 'failed' } });
+}
+
+/** A free report that waits: its visitor hears it is coming and about when, once per request. */
+async function tellVisitorItWaits(ctx: AppContext, requestId: string, wait: ReportWaits) {
+  const payload: ReportWaitingPayload = { requestId, until: wait.until!.toISOString() };
+  await enqueue(ctx.db, { type: 'report.waiting', payload: { ...payload }, key: `report.waiting:${requestId}` });
 }
 
 function isPayload(p: unknown): p is ReportGeneratePayload {
@@ -79,7 +84,7 @@ export function reportGenerateJob(deps: ReportJobDeps): JobDefinition<ReportGene
         // Paid plans' reports (an owner's, an agency's) go before free ones when the budget is short.
         const { tier } = await payerOf(ctx, businessId);
         const paid = tier !== 'free' || Boolean(consultantId);
-        const data = await withinBudget(ctx, job, tools, { tier, paid, onFirstWait: (wait) => deps.onWait?.(ctx, { requestId, paid, wait }) ?? Promise.resolve() }, () => timed('analyse', () => deps.analyse(ctx, reportInput(business))));
+        const data = await withinBudget(ctx, job, tools, { tier, paid, onFirstWait: (wait) => (paid ? Promise.resolve() : tellVisitorItWaits(ctx, requestId, wait)) }, () => timed('analyse', () => deps.analyse(ctx, reportInput(business))));
         tools.signal.throwIfAborted();
         const settled = await settleListing(ctx, { businessId, requestId, listingId: data.business.place.placeId });
         if (settled !== businessId) {

@@ -17,7 +17,9 @@ import { BUDGET_WAIT_PREFIX } from '../../api/jobs/faults.ts';
 import { createTestContext, databaseEnv, type TestContext } from '../helpers/context.ts';
 import { MARKETS } from '../helpers/markets.ts';
 import { startStandin } from '../helpers/places-standin.ts';
-import { createReportRequest } from '../helpers/report-requests.ts';
+import { createReportRequest, validForm } from '../helpers/report-requests.ts';
+import { listOutbox, readOutboxMessage } from '../../api/email/outbox.ts';
+import { roughlyWhen } from '../../api/email/report-waiting.ts';
 import { testRegistry } from '../helpers/registry.ts';
 
 const sites: AnalyseOptions['fetch'] = { allowLoopback: true, extraPorts: [9], timeoutMs: 2000 };
@@ -55,6 +57,10 @@ describe('the daily provider budget', () => {
   it('lets 2 reports of a 2.5-report budget start, keeps the others waiting, and sends all once when raised', async () => {
     const { t, standin, perReport, env } = await setup('google', (r) => 2.5 * r);
     expect(perReport).toBeCloseTo(0.035 + 0.035 + 10 * 0.025, 10);
+    // With room, the thank-you screen says nothing of waiting.
+    const first = await t.app.request('/api/submit-request', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(validForm()) });
+    expect(await first.json()).not.toHaveProperty('waitsUntil');
+    await t.ctx.db.delete(jobs);
     const made = [];
     for (let i = 0; i < 4; i++) made.push(await createReportRequest(t.ctx, { company: MARKETS.chain.company }));
     const before = new Date();
@@ -62,7 +68,7 @@ describe('the daily provider budget', () => {
 
     const ids = made.map((m) => m.request.id);
     const sent = (await requests(t, ids)).filter((r) => r.status === 'sent');
-    expect(sent.map((r) => r.id)).toEqual(ids.slice(0, 2));
+    expect(sent.map((r) => r.id).sort()).toEqual(ids.slice(0, 2).sort());
     const waiting = await t.ctx.db.select().from(jobs).where(inArray(jobs.id, made.slice(2).map((m) => m.jobId)));
     for (const j of waiting) {
       // Accepted and kept: queued for the next UTC day (free reports a minute after paid work), no attempt spent.
@@ -71,6 +77,26 @@ describe('the daily provider budget', () => {
       expect(j.runAt.getTime()).toBe(nextDayStart(before, false).getTime());
     }
     for (const r of await requests(t, ids.slice(2))) expect(r.status).not.toBe('failed');
+
+    // Each waiting visitor is told, once, that the report is coming and about when; never that it failed.
+    const mail = await listOutbox(t.ctx);
+    const told = mail.filter((m) => /is on its way/.test(m.subject));
+    expect(told.map((m) => m.to).sort()).toEqual(made.slice(2).map((m) => m.request.email).sort());
+    for (const m of told) {
+      const text = String((await readOutboxMessage(t.ctx, m.file))!.email.text);
+      expect(text).toContain(`scheduled for ${roughlyWhen(nextDayStart(before, false))}`);
+      expect(text).not.toMatch(/fail|could not|error/i);
+    }
+    expect(mail.filter((m) => /could not finish/.test(m.subject))).toEqual([]);
+    // The operator: one e-mail at 80% of the day's budget, one when reports started waiting.
+    const operator = mail.filter((m) => m.to === t.ctx.env.OPERATOR_EMAIL).map((m) => m.subject).sort();
+    expect(operator).toEqual(["LocalRank: 80% of today's provider budget spent ($0.64 of $0.80)", 'LocalRank: reports are waiting for the provider budget']);
+    // A visitor submitting now hears on the thank-you screen when the report will be made.
+    const res = await t.app.request('/api/submit-request', { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9' }, body: JSON.stringify(validForm()) });
+    expect(res.status).toBe(202);
+    const late = (await res.json()) as { requestId: string };
+    expect(late).toMatchObject({ status: 'queued', waitsUntil: nextDayStart(new Date(), false).toISOString() });
+
     const calls = await t.ctx.db.select().from(providerCalls);
     expect(calls.length).toBe(Object.values(standin.hits).reduce((a, b) => a + (b ?? 0), 0));
     expect(new Set(calls.map((c) => c.subjectId))).toEqual(new Set(ids.slice(0, 2)));
@@ -87,7 +113,11 @@ describe('the daily provider budget', () => {
     expect(rows.every((r) => r.emailSent)).toBe(true);
     const all = await raised.ctx.db.select().from(providerCalls);
     expect(all.length).toBe(Object.values(standin.hits).reduce((a, b) => a + (b ?? 0), 0));
-    expect(new Set(all.map((c) => c.subjectId))).toEqual(new Set(ids));
+    // The four, and the one asked for on the form while the budget was spent.
+    expect(new Set(all.map((c) => c.subjectId))).toEqual(new Set([...ids, late.requestId]));
+    // Still one of each operator e-mail today, whichever process saw the budget.
+    await drain(raised);
+    expect((await listOutbox(raised.ctx)).filter((m) => m.to === raised.ctx.env.OPERATOR_EMAIL)).toHaveLength(2);
   });
 
   it("makes reports wait, not fail, when Yelp answers 429 ACCESS_LIMIT_REACHED, and makes them once it lifts", async () => {
