@@ -11,7 +11,7 @@ import { reports } from '../../db/schema/reports.ts';
 import { analyseBusiness, type AnalyseOptions } from '../../api/report/analyse.ts';
 import { estimateReportUsd, nextDayStart } from '../../api/report/budget.ts';
 import { pricesFor } from '../../api/lib/provider-prices.ts';
-import { runWaitingForBudgetNow } from '../../api/jobs/queue.ts';
+import { enqueue, runWaitingForBudgetNow } from '../../api/jobs/queue.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { BUDGET_WAIT_PREFIX } from '../../api/jobs/faults.ts';
 import { createTestContext, databaseEnv, type TestContext } from '../helpers/context.ts';
@@ -138,5 +138,28 @@ describe('the daily provider budget', () => {
     await runWaitingForBudgetNow(t.ctx.db);
     await drain(t);
     expect((await requests(t, [request.id]))[0]!.status).toBe('sent');
+  });
+
+  it('shares one analysis between two requests for the same place minutes apart: the provider is asked once', async () => {
+    const { t, standin } = await setup('google', () => 100);
+    const first = await createReportRequest(t.ctx, { company: MARKETS.chain.company });
+    await drain(t);
+    const once = { ...standin.hits };
+    // Another visitor asks about the same place (the intake files it under the same business).
+    const [again] = await t.ctx.db.insert(reportRequests).values({ businessId: first.business.id, email: 'other@example.com', fingerprint: 'other', payload: { fullName: 'Ola Other', company: MARKETS.chain.company.toUpperCase() }, marketingConsent: false }).returning();
+    await enqueue(t.ctx.db, { type: 'report.generate', payload: { requestId: again!.id, businessId: first.business.id }, key: `report:${again!.id}` });
+    await drain(t);
+    expect(standin.hits).toEqual(once);
+    expect((await requests(t, [first.request.id, again!.id])).map((r) => r.status)).toEqual(['sent', 'sent']);
+    const rows = await t.ctx.db.select().from(reports).where(inArray(reports.requestId, [first.request.id, again!.id]));
+    expect(rows).toHaveLength(2);
+    expect(rows[0]!.data).toEqual(rows[1]!.data);
+    expect(new Set((await t.ctx.db.select().from(providerCalls)).map((c) => c.subjectId))).toEqual(new Set([first.request.id]));
+
+    // Under another name at the same address it is another business (its listing decides): analysed anew.
+    const [other] = await t.ctx.db.insert(reportRequests).values({ businessId: first.business.id, email: 'bar@example.com', fingerprint: 'bar', payload: { fullName: 'Bo Bar', company: 'Barton Bar' }, marketingConsent: false }).returning();
+    await enqueue(t.ctx.db, { type: 'report.generate', payload: { requestId: other!.id, businessId: first.business.id }, key: `report:${other!.id}` });
+    await drain(t);
+    expect(standin.hits.searchText).toBeGreaterThan(once.searchText!);
   });
 });
