@@ -18,6 +18,19 @@ const optional = z
 const whole = (error: string, min: number, max: number, fallback: number) =>
   z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number({ error }).int().min(min).max(max).default(fallback));
 
+/** PROVIDER_PRICES read, or null when it is not such JSON. */
+export function priceOverrides(v: string): Record<string, { usdPer1000?: number; freePerMonth?: number }> | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(v);
+  } catch {
+    return null;
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
+  const ok = Object.values(parsed).every((o) => o && typeof o === 'object' && Object.entries(o).every(([k, n]) => (k === 'usdPer1000' || k === 'freePerMonth') && typeof n === 'number' && n >= 0));
+  return ok ? (parsed as Record<string, { usdPer1000?: number; freePerMonth?: number }>) : null;
+}
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: whole('must be a port number (0-65535)', 0, 65535, 4321),
@@ -119,6 +132,11 @@ const schema = z.object({
   GEOCODER_URL: z.url({ protocol: /^https?$/ }).default('https://maps.googleapis.com/maps/api/geocode/json'),
   GEOCODER_KEY: optional,
   PROVIDER_TIMEOUT_MS: whole('must be a number of milliseconds', 100, 120_000, 10_000),
+  // What provider calls cost (decision 0270): list prices in api/lib/provider-prices.ts unless the
+  // account has others, as JSON {"google.place_details.atmosphere":{"usdPer1000":20,"freePerMonth":1000}}.
+  PROVIDER_PRICES: optional.refine((v) => v === undefined || priceOverrides(v) !== null, 'must be JSON: {"sku": {"usdPer1000": 25, "freePerMonth": 1000}, …} with numbers from 0 up'),
+  // Dollars of provider calls a UTC day may spend; a report that would pass it waits for the next day.
+  PROVIDER_DAILY_BUDGET_USD: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number({ error: 'must be a number of US dollars from 0 up' }).min(0).default(25)),
   // Local visibility grid (decision 0160): per plan, grid size × keywords; searches one report may
   // make; searches a provider may get a UTC day; searches under way at once for one report.
   VISIBILITY_GRID: z.string().trim().default(DEFAULT_GRID_PLANS).refine((v) => parseGridPlans(v) !== null, 'must name every plan as plan:SIZExKEYWORDS, e.g. free:3x1,pro:5x3,enterprise:7x5,agency:7x5 (size odd, 3-9; keywords 1-5)'),

@@ -15,6 +15,8 @@ import { setupBilling } from '../api/services/billing/catalogue.ts';
 import { refundSubscription } from '../api/services/billing/refund.ts';
 import { billingConfigured, NOT_CONFIGURED_MESSAGE } from '../api/services/billing/stripe.ts';
 import { listUsers, setPlan } from '../api/services/plans/plans.ts';
+import { pricesFor } from '../api/lib/provider-prices.ts';
+import { spendLines } from '../api/lib/provider-spend.ts';
 import { SUBSCRIPTION_STATUSES, TIERS } from '../common/constants.ts';
 
 const HELP = `Usage: npm run admin -- <command>
@@ -41,9 +43,19 @@ Commands:
                                      accounts past their ${ACCOUNT_GRACE_DAYS} days, expired export archives
   export <email>                     queue an export of an account (open or closed) for a request that
                                      arrives by e-mail; its link is e-mailed to the account's address
+  spend [--days N]                   what provider calls cost today (and the N-1 days before it):
+                                     dollars and calls per provider and SKU, the free monthly
+                                     allowance used, against PROVIDER_DAILY_BUDGET_USD
   --help                             show this help
 
 Settings (DATA_DIR, DATABASE_URL, ...) are read as \`npm start\` reads them.`;
+
+/** `--days N` of `spend`, 1 without it; null when it is not a whole number from 1 to 366. */
+function spendDays(rest: string[]): number | null {
+  if (rest.length === 0) return 1;
+  const n = rest.length === 2 && rest[0] === '--days' && /^\d+$/.test(rest[1]!) ? Number(rest[1]) : NaN;
+  return n >= 1 && n <= 366 ? n : null;
+}
 
 async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
@@ -51,7 +63,7 @@ async function main(args: string[]): Promise<number> {
     console.log(HELP);
     return command ? 0 : 1;
   }
-  if (!['users', 'set-plan', 'jobs', 'retry-job', 'send-waiting-mail', 'backup', 'billing-setup', 'refund', 'forget', 'purge-expired', 'export'].includes(command)) {
+  if (!['users', 'set-plan', 'jobs', 'retry-job', 'send-waiting-mail', 'backup', 'billing-setup', 'refund', 'forget', 'purge-expired', 'export', 'spend'].includes(command)) {
     console.error(`Unknown command '${command}'.\n\n${HELP}`);
     return 1;
   }
@@ -61,6 +73,11 @@ async function main(args: string[]): Promise<number> {
   }
   if ((command === 'retry-job' || command === 'backup' || command === 'refund' || command === 'forget' || command === 'export') && rest.length !== 1) {
     console.error(`Usage: npm run admin -- ${command} ${command === 'backup' ? '<file>' : command === 'refund' || command === 'forget' || command === 'export' ? '<email>' : '<id>'}`);
+    return 1;
+  }
+  const days = command === 'spend' ? spendDays(rest) : 1;
+  if (days === null) {
+    console.error('Usage: npm run admin -- spend [--days N] (N from 1 to 366)');
     return 1;
   }
   const env = loadEnv({ ...process.env, LOG_LEVEL: 'silent' });
@@ -92,6 +109,8 @@ async function main(args: string[]): Promise<number> {
       for (const j of rows) {
         console.log([j.id, j.type, j.status, `${j.attempts}/${j.maxAttempts}`, j.updatedAt.toISOString(), j.lastError ?? ''].join('\t'));
       }
+    } else if (command === 'spend') {
+      for (const line of await spendLines(ctx.db, pricesFor(ctx.env), { budgetUsd: ctx.env.PROVIDER_DAILY_BUDGET_USD, days })) console.log(line);
     } else if (command === 'backup') {
       const { path, bytes } = await backupDatabase({ ctx, target: rest[0]! });
       console.log(`Database copied to ${path} (${(bytes / 1024).toFixed(0)} KB).`);

@@ -23,6 +23,11 @@ import { renderPdf } from '../api/report/render/pdf.ts';
 import { threadRenderer } from '../api/report/render/renderer.ts';
 import { renderScoreCard } from '../api/report/render/score-card.ts';
 import { runReportOnce } from '../api/report/run-once.ts';
+import { estimateReportUsd } from '../api/report/budget.ts';
+import { pricesFor } from '../api/lib/provider-prices.ts';
+import { subjectSpend } from '../api/lib/provider-spend.ts';
+import { TIERS } from '../common/constants.ts';
+import { parseGridPlans } from '../common/visibility-bands.ts';
 import type { ReportData } from '../api/report/model/types.ts';
 import { businesses, reportRequests } from '../db/schema/businesses.ts';
 import { jobs } from '../db/schema/operations.ts';
@@ -76,6 +81,7 @@ console.log(`bench:report — ${N} reports, worker concurrency ${C}, ${cpus().le
 const stages: Record<Stage, number[]> = { analyse: [], persist: [], renderPng: [], renderPdf: [], deliver: [] };
 const whole: number[] = [];
 const cpuEach: number[] = [];
+const costEach: number[] = [];
 let sample: ReportData | undefined;
 const warm = Math.min(3, N);
 let gcStages = 0;
@@ -84,6 +90,7 @@ for (let i = 0; i < warm + Math.min(N, 10); i++) {
   const c = process.cpuUsage();
   const gc0 = await gcSoFar();
   const result = await runReportOnce(ctx, form(1000 + i), { analyse, onStage: (s, ms) => i >= warm && stages[s].push(ms) });
+  if (i >= warm) costEach.push((await subjectSpend(ctx.db, pricesFor(env), result.requestId)).usd);
   if (i >= warm) {
     whole.push(performance.now() - t);
     const used = process.cpuUsage(c);
@@ -96,6 +103,11 @@ console.log('Stages (one report at a time, after warm-up, rendering on the main 
 for (const [stage, xs] of Object.entries(stages)) if (xs.length) line(stage, xs);
 line('whole report (store → e-mail)', whole);
 line('CPU per report', cpuEach);
+console.log(`  Provider cost per report          $${(costEach.reduce((a, b) => a + b, 0) / costEach.length).toFixed(2)} (this run's ${env.PLACES_PROVIDER} provider, from the call ledger)`);
+for (const provider of ['google', 'yelp'] as const) {
+  const at = loadEnv({ ...process.env, PLACES_PROVIDER: provider, GOOGLE_PLACES_KEY: 'k', YELP_API_KEY: 'k', GEOCODER_KEY: 'k' });
+  console.log(`  at list prices with ${provider.padEnd(6)}      ${TIERS.map((tier) => `${tier} $${estimateReportUsd(at, pricesFor(at), tier).toFixed(2)}`).join(' · ')} (grid ${TIERS.map((t) => parseGridPlans(at.VISIBILITY_GRID)![t]).map((g) => `${g.size}x${g.size}x${g.keywords}`).join('/')}, with the geocoder)`);
+}
 console.log(`  GC per report (main thread)       ${(gcStages / cpuEach.length).toFixed(1)} ms`);
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 console.log(`  PDF share of the report time      ${((sum(stages.renderPdf) / sum(whole)) * 100).toFixed(1)}% (PDF ${(sum(stages.renderPdf) / stages.renderPdf.length).toFixed(1)} ms of ${(sum(whole) / whole.length).toFixed(1)} ms on average)`);

@@ -7,10 +7,12 @@ import { closeMailer, outboxDir } from '../api/email/mailer.ts';
 import { loadEnvOrExit } from '../api/env.ts';
 import { productionDeps } from '../api/jobs/production.ts';
 import { analyseBusiness } from '../api/report/analyse.ts';
-import { PermanentJobError } from '../api/jobs/errors.ts';
+import { PermanentJobError, RetryLaterError } from '../api/jobs/errors.ts';
 import { reportLines } from '../api/report/render/summary.ts';
 import { ProviderStageError } from '../api/report/analysis/providers/types.ts';
 import { runReportOnce } from '../api/report/run-once.ts';
+import { pricesFor } from '../api/lib/provider-prices.ts';
+import { costLine, subjectSpend } from '../api/lib/provider-spend.ts';
 import { checkReportRequest } from '../common/schemas/report-request-rules.ts';
 
 const usage = 'usage: npm run report -- --company NAME --address STREET --city CITY --state TX --zip 78701 --website https://… [--email you@example.com] [--name "Full Name"] [--sites-on-loopback]';
@@ -99,11 +101,13 @@ try {
   console.log(`Online     ${result.url}`);
   console.log(`E-mail     ${result.emailSent ? (env.SMTP_URL ? 'sent via SMTP' : `written to ${resolve(outboxDir(ctx))}`) : 'not sent'}`);
   console.log(`Stages     ${Object.entries(timings).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(' · ')}`);
+  console.log(costLine(await subjectSpend(ctx.db, pricesFor(env), result.requestId)));
 } catch (error) {
   // A request the pipeline cannot serve (an address that cannot be located), or a provider call
   // the report cannot stand without that failed (the queue would retry it): say what, one line.
   if (error instanceof ProviderStageError) console.error(`No report: ${error.message}; the queue retries such a failure with back-off before the visitor is told.`);
   else if (error instanceof PermanentJobError) console.error(`No report: ${error.message}`);
+  else if (error instanceof RetryLaterError) console.error(`No report now: ${error.message} (the queue would keep it and make it then).`);
   else throw error;
   process.exitCode = 1;
 } finally {

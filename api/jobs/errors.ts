@@ -13,10 +13,13 @@ export class PermanentJobError extends Error {
  *  after delayMs without counting this attempt. */
 export class RetryLaterError extends Error {
   readonly delayMs: number;
-  constructor(message: string, delayMs: number) {
+  /** The moment to run again, when it is a moment (the next day's start) rather than a delay. */
+  readonly until: Date | null;
+  constructor(message: string, delayMs: number, until: Date | null = null) {
     super(message);
     this.name = 'RetryLaterError';
     this.delayMs = delayMs;
+    this.until = until;
   }
 }
 

@@ -60,6 +60,10 @@ export const MAIL_WAIT_PREFIX = 'waiting for the mail server';
  *  not our backlog, so it does not start like MAIL_WAIT_PREFIX. */
 export const CUSTOMER_SERVER_WAIT_PREFIX = "waiting for the customer's server";
 
+/** How a report waiting for the provider budget or a provider's cap starts its last_error
+ *  (api/report/budget.ts): the jobs a restart runs at once (runWaitingForBudgetNow). */
+export const BUDGET_WAIT_PREFIX = 'waiting for the provider budget';
+
 /** A worker's pause after a storage fault: doubling from this, up to STORAGE_PAUSE_MAX_MS. */
 export const STORAGE_PAUSE_MS = 1_000;
 export const STORAGE_PAUSE_MAX_MS = 30_000;

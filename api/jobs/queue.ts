@@ -3,7 +3,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { jobs } from '../../db/schema/operations.ts';
 import type { Db } from '../../db/client.ts';
-import { CUSTOMER_SERVER_WAIT_PREFIX } from './faults.ts';
+import { BUDGET_WAIT_PREFIX, CUSTOMER_SERVER_WAIT_PREFIX } from './faults.ts';
 
 export type JobType = 'report.generate' | (string & {});
 
@@ -53,6 +53,18 @@ export async function runWaitingForServerNow(db: Pick<Db, 'update'>, owner: stri
         sql`json_extract(${jobs.progress}, '$.serverOwner') = ${owner}`,
       ),
     )
+    .returning({ id: jobs.id });
+  return rows.length;
+}
+
+/** The reports waiting for the provider budget (or a provider's cap) are due now: a worker
+ *  starting, after the operator raised PROVIDER_DAILY_BUDGET_USD, tries them at once; each checks
+ *  the budget again and waits anew if there is still no room. */
+export async function runWaitingForBudgetNow(db: Pick<Db, 'update'>, now = new Date()): Promise<number> {
+  const rows = await db
+    .update(jobs)
+    .set({ runAt: now })
+    .where(and(eq(jobs.status, 'queued'), sql`substr(${jobs.lastError}, 1, ${BUDGET_WAIT_PREFIX.length}) = ${BUDGET_WAIT_PREFIX}`))
     .returning({ id: jobs.id });
   return rows.length;
 }

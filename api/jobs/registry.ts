@@ -8,6 +8,8 @@ import { VISIBILITY_ALERT, visibilityAlertJob } from '../services/early-warning-
 import { contactNotifyJob } from '../email/contact-notify-job.ts';
 import { LEAD_JOBS } from '../services/widget-lead-mail.ts';
 import { reportFailedJob } from '../report/failed-job.ts';
+import { reportWaitingJob } from '../email/report-waiting.ts';
+import { budgetAlertJob } from '../email/budget-alert.ts';
 import { BILLING_JOBS } from '../services/billing/jobs.ts';
 import { DATA_EXPORT, dataExportJob } from '../services/data-rights/export.ts';
 import { ERASURE_SETTLE, erasureSettleJob } from '../services/data-rights/erasure-settle.ts';
@@ -52,6 +54,8 @@ export function createRegistry(deps: JobDeps): JobRegistry {
     'report.monthly': reportMonthlyJob({ renderer: deps.renderer }),
     'contact.notify': contactNotifyJob,
     'report.failed': reportFailedJob,
+    'report.waiting': reportWaitingJob,
+    'provider.budget-alert': budgetAlertJob,
     [ALERTS_NOTIFY]: alertsNotifyJob,
     [VISIBILITY_ALERT]: visibilityAlertJob,
     [ACCOUNT_EMAIL]: accountEmailJob,

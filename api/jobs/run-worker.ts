@@ -11,6 +11,7 @@ import { threadRenderer } from '../report/render/renderer.ts';
 import { productionDeps } from './production.ts';
 import { createRegistry } from './registry.ts';
 import { createWorker } from './worker.ts';
+import { runWaitingForBudgetNow } from './queue.ts';
 
 /** The inline worker's bound: at most this many of our jobs at once in the web process, and as
  *  many of those talking to servers customers choose, in their own lane (decision 0210). */
@@ -52,6 +53,10 @@ export function runWorker(ctx: AppContext, options: { inline: boolean }): () => 
       }
     : undefined;
   const worker = createWorker(ctx, { registry: createRegistry({ ...productionDeps, renderer }), concurrency, customerConcurrency, canClaim });
+  // Reports waiting for the provider budget try again now: the operator may have raised it.
+  runWaitingForBudgetNow(ctx.db)
+    .then((n) => n && ctx.log.info('reports waiting for the provider budget are due now', { count: n }))
+    .catch((error) => ctx.log.warn('waiting reports not released', { error: error instanceof Error ? error.message : String(error) }));
   worker.start();
   return async () => {
     delay?.disable();

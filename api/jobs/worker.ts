@@ -17,6 +17,7 @@ import { errorMessage } from '../log.ts';
 import { CustomerServerUnavailableError, PermanentJobError, RetryLaterError } from './errors.ts';
 import { CUSTOMER_SERVER_WAIT_PREFIX, MAIL_RETRY_DELAYS_MS, MAIL_WAIT_PREFIX, MailUnavailableError, noteStorageFault, noteStorageOk, STORAGE_PAUSE_MAX_MS, STORAGE_PAUSE_MS, storageFault, warnOncePerMinute, type StorageFault } from './faults.ts';
 import type { JobDefinition, JobRegistry, JobRun } from './types.ts';
+import { withCallSubject, type CallSubject } from '../lib/provider-calls.ts';
 
 export interface WorkerOptions {
   registry: JobRegistry;
@@ -61,6 +62,14 @@ const SWEEP_EVERY_MS = 5_000;
 /** An attempt's deadline unless its job type says otherwise: generous, as a report's analysis of
  *  ten places and their websites takes seconds and its sends a minute at most. */
 export const JOB_DEADLINE_MS = 10 * 60_000;
+/** Provider calls a job makes are recorded against what it works on: the report request, else the
+ *  business, else the job (decision 0270). */
+function callSubjectOf(run: Pick<JobRun, 'id' | 'type' | 'payload'>): CallSubject {
+  const p = run.payload;
+  const id = typeof p.requestId === 'string' ? p.requestId : typeof p.businessId === 'string' ? p.businessId : run.id;
+  return { type: run.type, id };
+}
+
 /** A job whose attempts overran their deadline this many times fails for good. */
 export const DEADLINE_LIMIT = 3;
 interface Active {
@@ -241,7 +250,7 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
     try {
       // The handler is told by its signal; the slot is freed at the deadline whether it listens or not.
       const overdue = new Promise<'overdue'>((resolve) => (deadline = setTimeout(() => resolve('overdue'), deadlineMs)));
-      const outcome = await Promise.race([settled(() => definition.run(ctx, run, tools)), overdue]);
+      const outcome = await Promise.race([settled(() => withCallSubject(callSubjectOf(run), () => definition.run(ctx, run, tools))), overdue]);
       if (outcome === 'overdue') {
         if (controller.signal.aborted) return;
         controller.abort(new Error(`the job did not finish within ${deadlineMs} ms`));
@@ -300,7 +309,7 @@ export function createWorker(ctx: AppContext, options: WorkerOptions): Worker {
         await definition.onWait?.(ctx, { ...run, progress }, reason).catch((e) => ctx.log.error('onWait failed', { jobId: job.id, error: errorMessage(e) }));
         ctx.log.info("job waits for a customer's server", { jobId: job.id, type: job.type, owner: error.owner, runAt: runAt.toISOString(), error: reason });
       } else if (error instanceof RetryLaterError) {
-        const runAt = new Date(Date.now() + error.delayMs);
+        const runAt = error.until ?? new Date(Date.now() + error.delayMs);
         await persistently(() =>
           ctx.db
             .update(jobs)

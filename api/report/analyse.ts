@@ -10,13 +10,13 @@ import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import type { Env } from '../env.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
+import { createProvider, providerFetch } from './analysis/providers/configured.ts';
 import { safeFetch, type SafeFetchOptions } from '../lib/safe-fetch.ts';
 import { categoryFromProvider, FALLBACK_CATEGORY, inferCategory, type Category } from './analysis/categories.ts';
 import { collectMarket, reviewPositions, type EarlierCount, type MarketView, type SiteState, type Subject } from './analysis/data-points.ts';
 import { distanceMiles, geocode, GeocodeError, roundMiles } from './analysis/geocode.ts';
-import { describeFailure, isTransient, ProviderStageError, type Listing, type ListingProfile, type PlacesProvider } from './analysis/providers/types.ts';
+import { describeFailure, isTransient, providerCapOf, ProviderStageError, type Listing, type ListingProfile, type PlacesProvider } from './analysis/providers/types.ts';
 import { brandOf, samePlace } from './analysis/matching.ts';
-import { createProvider } from './analysis/providers/configured.ts';
 import { analyseReviews, type ReviewAnalysis } from './analysis/reviews.ts';
 import { SAMPLE_SITES_PATH, sampleSiteResponse } from './analysis/sample-sites.ts';
 import { overallBasis, overallOf, ranksAmong, recommend, scorePlace } from './analysis/scoring.ts';
@@ -239,13 +239,15 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
     }
   };
   const fetchOptions = siteFetchOptions(env, now, options.fetch);
-  const provider = options.provider ?? createProvider(env, now, options.fetchImpl);
+  // Every provider and geocoder call of the analysis passes the ledger (decision 0270).
+  const fetchImpl = providerFetch(ctx, options.fetchImpl);
+  const provider = options.provider ?? createProvider(env, now, fetchImpl);
   const providerLabel = { sample: 'the sample data provider', google: 'Google Places', yelp: 'Yelp' }[provider.name];
 
   // 1. Geocode.
   const geo = await timed('geocode', async () => {
     try {
-      return await geocode(input, { GEOCODER_URL: env.GEOCODER_URL, GEOCODER_KEY: env.GEOCODER_KEY, PROVIDER_TIMEOUT_MS: env.PROVIDER_TIMEOUT_MS }, options.fetchImpl);
+      return await geocode(input, { GEOCODER_URL: env.GEOCODER_URL, GEOCODER_KEY: env.GEOCODER_KEY, PROVIDER_TIMEOUT_MS: env.PROVIDER_TIMEOUT_MS }, fetchImpl);
     } catch (error) {
       // Retrying cannot find a place that is not in the data.
       if (error instanceof GeocodeError) throw new PermanentJobError(error.message);
@@ -366,6 +368,8 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
         profiles[i] = r.profile ?? null;
         return analyseReviews(r.reviews, { now, complete: r.complete, ownerResponsesKnown: r.ownerResponsesKnown, newestFirst: r.newestFirst });
       } catch (error) {
+        // The provider's cap on the account: the rest would be refused too; the report waits.
+        if (providerCapOf(error)) throw error;
         failures.push(describeFailure(error));
         return null;
       }

@@ -15,7 +15,8 @@ import { deliverReport } from './deliver.ts';
 import type { JobDefinition } from '../jobs/types.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
 import { brandingFor } from '../services/branding/sender.ts';
-import { can } from '../services/plans/entitlements.ts';
+import { can, effectiveTier } from '../services/plans/entitlements.ts';
+import { withinBudget } from './budget.ts';
 import { isUnsubscribed } from '../services/reports.ts';
 import { COPY_TYPE, type ClientReportPayload } from '../services/client-report-schedule.ts';
 import { writeReportFiles } from './files/store.ts';
@@ -68,7 +69,7 @@ export function clientReportJob(deps: { analyse: AnalyseFn; renderer?: Renderer;
           orderBy: [desc(reports.createdAt)],
         });
         if (!latest || Date.now() - latest.createdAt.getTime() > FRESH_ANALYSIS_MS) {
-          const data = await deps.analyse(ctx, reportInput(business));
+          const data = await withinBudget(ctx, job, tools, { tier: effectiveTier(user), paid: true }, () => deps.analyse(ctx, reportInput(business)));
           tools.signal.throwIfAborted();
           const persisted = await persistReport(ctx, { businessId: business.id, requestId: null, reportType: addressing.reportType, data });
           [report] = await ctx.db.update(reports).set(addressing).where(eq(reports.id, persisted.reportId)).returning();

@@ -3,7 +3,7 @@
 // disk mark rendering done, and the report's e-mail claim makes the e-mail go out once, or twice
 // with the same Message-ID if a worker dies between the mail server's acceptance and the record
 // (at least once: docs/operations.md).
-import { and, eq, ne } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, ne, sql } from 'drizzle-orm';
 import { businesses, reportRequests } from '../../db/schema/businesses.ts';
 import { reports } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
@@ -19,6 +19,9 @@ import { readCachedReportFile, writeReportFiles } from './files/store.ts';
 import { renderReport } from './files/render.ts';
 import { reportPdfUrl } from './render/links.ts';
 import { persistReport } from './persist.ts';
+import { withinBudget, type ReportWaits } from './budget.ts';
+import type { ReportWaitingPayload } from '../email/report-waiting.ts';
+import { payerOf } from '../services/plans/payers.ts';
 import { inlineRenderer, type Renderer } from './render/renderer.ts';
 import { reportInput, type ReportData, type ReportInput } from './model/types.ts';
 
@@ -42,6 +45,33 @@ async function emitReportEvent(ctx: AppContext, requestId: string, type: 'report
   const data = { reportId: requestId, businessId: request.businessId };
   if (type === 'report.completed') await emitEvent(ctx, { userId: request.userId, type, eventKey: `${type}:${requestId}`, data: { ...data, status: 'completed' } });
   else await emitEvent(ctx, { userId: request.userId, type, eventKey: `${type}:${requestId}`, data: { ...data, status: 'failed' } });
+}
+
+/** Two requests for one place within this long share one analysis (decision 0272). */
+export const SHARED_ANALYSIS_MS = 15 * 60_000;
+
+/** The analysis of the same place (the business, under the same name: another listing at the same
+ *  address is another business once its listing is known) made in the last SHARED_ANALYSIS_MS
+ *  for another visitor's free report; null for a request from an account or an agency, which
+ *  get an analysis of their own. */
+async function sharedAnalysis(ctx: AppContext, businessId: string, requestId: string): Promise<ReportData | null> {
+  const mine = await ctx.db.query.reportRequests.findFirst({ where: eq(reportRequests.id, requestId), columns: { userId: true, payload: true } });
+  const company = (mine?.payload as { company?: unknown } | null)?.company;
+  if (!mine || mine.userId || typeof company !== 'string') return null;
+  const [row] = await ctx.db
+    .select({ data: reports.data, company: sql<string | null>`json_extract(${reportRequests.payload}, '$.company')` })
+    .from(reports)
+    .innerJoin(reportRequests, eq(reportRequests.id, reports.requestId))
+    .where(and(eq(reports.businessId, businessId), eq(reports.reportType, 'free'), sql`${reports.consultantId} is null`, sql`${reportRequests.userId} is null`, gt(reports.createdAt, new Date(Date.now() - SHARED_ANALYSIS_MS)), isNotNull(reports.data)))
+    .orderBy(desc(reports.createdAt))
+    .limit(1);
+  return row && row.company?.trim().toLowerCase() === company.trim().toLowerCase() ? (row.data as ReportData) : null;
+}
+
+/** A free report that waits: its visitor hears it is coming and about when, once per request. */
+async function tellVisitorItWaits(ctx: AppContext, requestId: string, wait: ReportWaits) {
+  const payload: ReportWaitingPayload = { requestId, until: wait.until!.toISOString() };
+  await enqueue(ctx.db, { type: 'report.waiting', payload: { ...payload }, key: `report.waiting:${requestId}` });
 }
 
 function isPayload(p: unknown): p is ReportGeneratePayload {
@@ -74,9 +104,13 @@ export function reportGenerateJob(deps: ReportJobDeps): JobDefinition<ReportGene
       // Stage 1-2: analyse and persist, unless a previous attempt already persisted this request.
       let report = await ctx.db.query.reports.findFirst({ where: eq(reports.requestId, requestId) });
       if (!report) {
-        const data = await timed('analyse', () =>
-          deps.analyse(ctx, reportInput(business)),
-        );
+        // Paid plans' reports (an owner's, an agency's) go before free ones when the budget is short.
+        const { tier } = await payerOf(ctx, businessId);
+        const paid = tier !== 'free' || Boolean(consultantId);
+        // Two visitors asking about one place minutes apart share one analysis (decision 0272).
+        const data =
+          (consultantId ? null : await sharedAnalysis(ctx, businessId, requestId)) ??
+          (await withinBudget(ctx, job, tools, { tier, paid, onFirstWait: (wait) => (paid ? Promise.resolve() : tellVisitorItWaits(ctx, requestId, wait)) }, () => timed('analyse', () => deps.analyse(ctx, reportInput(business)))));
         tools.signal.throwIfAborted();
         const settled = await settleListing(ctx, { businessId, requestId, listingId: data.business.place.placeId });
         if (settled !== businessId) {

@@ -5,7 +5,8 @@ import { and, desc, eq } from 'drizzle-orm';
 import { businesses, businessMetrics } from '../../db/schema/businesses.ts';
 import type { JobDefinition } from '../jobs/types.ts';
 import type { ReanalysePayload } from '../jobs/types.ts';
-import { businessCan } from '../services/plans/payers.ts';
+import { businessCan, payerOf } from '../services/plans/payers.ts';
+import { withinBudget } from './budget.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
 import type { AnalyseFn } from './generate-job.ts';
 import { persistReport } from './persist.ts';
@@ -42,7 +43,8 @@ export function businessReanalyseJob(deps: { analyse: AnalyseFn }): JobDefinitio
         return;
       }
 
-      const data = await deps.analyse(ctx, reportInput(business));
+      const { tier } = await payerOf(ctx, businessId);
+      const data = await withinBudget(ctx, job, tools, { tier, paid: true }, () => deps.analyse(ctx, reportInput(business)));
       tools.signal.throwIfAborted();
       const persisted = await persistReport(ctx, { businessId, requestId: null, reportType: 'scheduled', data });
       await tools.saveProgress({ stage: 'persisted', runId: persisted.runId, reportId: persisted.reportId });

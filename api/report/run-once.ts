@@ -6,6 +6,7 @@ import type { BusinessContact } from '../../common/schemas/report-request.ts';
 import { businesses, reportRequests } from '../../db/schema/businesses.ts';
 import { reports } from '../../db/schema/reports.ts';
 import type { AppContext } from '../context.ts';
+import { withCallSubject } from '../lib/provider-calls.ts';
 import { reportFiles } from './files/store.ts';
 import { reportGenerateJob, type ReportJobDeps } from './generate-job.ts';
 import type { ReportData } from './model/types.ts';
@@ -15,6 +16,8 @@ export type RunOnceInput = BusinessContact;
 
 export interface RunOnceResult {
   reportId: string;
+  /** The request, which its provider calls are recorded against. */
+  requestId: string;
   businessId: string;
   data: ReportData;
   url: string;
@@ -31,12 +34,12 @@ export async function runReportOnce(ctx: AppContext, input: RunOnceInput, deps: 
     .returning();
   const handler = reportGenerateJob(deps);
   const progress: Record<string, unknown> = {};
-  await handler.run(
+  await withCallSubject({ type: 'report.generate', id: request!.id }, () => handler.run(
     ctx,
     { id: `cli-${request!.id}`, type: 'report.generate', payload: { requestId: request!.id, businessId: business!.id }, attempts: 1, progress },
     { saveProgress: async (patch) => void Object.assign(progress, patch), signal: new AbortController().signal },
-  );
+  ));
   const report = (await ctx.db.query.reports.findFirst({ where: eq(reports.requestId, request!.id) }))!;
   const files = reportFiles(ctx, report.id);
-  return { reportId: report.id, businessId: business!.id, data: report.data as ReportData, url: report.signedUrl!, pdf: files.pdf, png: files.png, emailSent: report.emailSent };
+  return { reportId: report.id, requestId: request!.id, businessId: business!.id, data: report.data as ReportData, url: report.signedUrl!, pdf: files.pdf, png: files.png, emailSent: report.emailSent };
 }

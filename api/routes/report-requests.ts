@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { clientIp, userAgent } from '../lib/client-info.ts';
 import { validate } from '../lib/validate.ts';
 import { submitReportRequest } from '../services/report-requests.ts';
+import { freeReportWaitsUntil } from '../report/budget.ts';
 
 export function reportRequestRoutes(ctx: AppContext) {
   return new Hono().post('/submit-request', validate('json', reportRequestSchema), async (c) => {
@@ -16,6 +17,9 @@ export function reportRequestRoutes(ctx: AppContext) {
       requester: { ip: clientIp(c, ctx.env.TRUST_PROXY), userAgent: userAgent(c), userId: session?.user.id ?? null },
     });
     c.header('Cache-Control', 'no-store');
-    return c.json({ requestId: result.requestId, status: 'queued' }, 202);
+    // Past the day's provider budget the report is kept and made the next day: the visitor is told
+    // when, on the thank-you screen (decision 0271).
+    const waitsUntil = await freeReportWaitsUntil(ctx);
+    return c.json({ requestId: result.requestId, status: 'queued', ...(waitsUntil ? { waitsUntil: waitsUntil.toISOString() } : {}) }, 202);
   });
 }

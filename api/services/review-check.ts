@@ -13,7 +13,7 @@ import { enqueue } from '../jobs/queue.ts';
 import type { JobDefinition } from '../jobs/types.ts';
 import { businessCan, candidates, payersByBusiness } from './plans/payers.ts';
 import { PermanentJobError, RetryLaterError } from '../jobs/errors.ts';
-import { createProvider } from '../report/analysis/providers/configured.ts';
+import { createProvider, providerFetch } from '../report/analysis/providers/configured.ts';
 import { ProviderError, type PlacesProvider } from '../report/analysis/providers/types.ts';
 import { can } from './plans/entitlements.ts';
 import { alertRows, thresholdOf } from './review-alerts.ts';
@@ -59,7 +59,7 @@ export function reviewsCheckJob(options: { provider?: (ctx: AppContext) => Place
       if (!(await businessCan(ctx, businessId, 'earlyWarning'))) return tools.saveProgress({ stage: 'skipped', reason: 'no plan with the Early Warning Monitor' });
       const business = await ctx.db.query.businesses.findFirst({ where: eq(businesses.id, businessId) });
       if (!business?.placeId || business.latitude === null || business.longitude === null) return tools.saveProgress({ stage: 'skipped', reason: 'not identified with the provider yet' });
-      const provider = options.provider?.(ctx) ?? createProvider(ctx.env, new Date());
+      const provider = options.provider?.(ctx) ?? createProvider(ctx.env, new Date(), providerFetch(ctx));
       if (providerOfPlace(business.placeId) !== provider.name) return tools.saveProgress({ stage: 'skipped', reason: `the place is from another provider than ${provider.name}` });
 
       let reviews;

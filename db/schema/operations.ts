@@ -71,3 +71,26 @@ export const signals = sqliteTable('signals', {
   name: text('name').primaryKey(),
   generation: integer('generation').notNull(),
 });
+
+/**
+ * One row per call to a paid provider (Google Places per SKU, Yelp per endpoint, the geocoder), with
+ * what made it: the ledger every process adds to, so the day's spend is one sum whichever worker
+ * spent it (api/lib/provider-calls.ts; prices in api/lib/provider-prices.ts, decision 0270).
+ */
+export const providerCalls = sqliteTable(
+  'provider_calls',
+  {
+    id: id(),
+    /** UTC day, YYYY-MM-DD: the budget's day and Google's month are read from it. */
+    day: text('day').notNull(),
+    at: integer('at', { mode: 'timestamp_ms' }).notNull(),
+    provider: text('provider').notNull(),
+    sku: text('sku').notNull(),
+    /** The HTTP status, or 0 when no answer came. */
+    status: integer('status').notNull(),
+    /** What made the call: report (the request's id), scan, grid, review-check, cli... */
+    subjectType: text('subject_type'),
+    subjectId: text('subject_id'),
+  },
+  (t) => [index('provider_calls_day_idx').on(t.day, t.provider, t.sku), index('provider_calls_subject_idx').on(t.subjectId)],
+);

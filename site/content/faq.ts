@@ -43,7 +43,7 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     id: 'delivery-time',
     question: 'How long does it take to get my report?',
     answer: [
-      `Your report arrives by e-mail ${REPORT_DELIVERY_TEXT} after you submit the form. The e-mail contains a PDF of the report, a score card image and a link to the online version, which stays available for 30 days.`,
+      `Your report arrives by e-mail ${REPORT_DELIVERY_TEXT} after you submit the form. The e-mail contains a PDF of the report, a score card image and a link to the online version, which stays available for 30 days. On a day when unusually many reports are asked for, yours may be scheduled for the next day: the confirmation screen and an e-mail say from when, and it then arrives without you doing anything.`,
       'If nothing has arrived after an hour, check your spam folder, then contact us with the e-mail address you used.',
     ],
   },

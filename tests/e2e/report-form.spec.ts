@@ -136,6 +136,26 @@ test('submits: Processing... with a spinner while sending, then the confirmation
 });
 
 for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+  test(`past the day's provider budget the thank-you screen says the report is queued and from when, never that it failed (${viewport.width}px)`, async ({ page }, info) => {
+    await page.setViewportSize(viewport);
+    const form = await openForm(page);
+    const values = await fillValid(page);
+    // The server's answer when today's budget has no room (tests/integration/provider-budget.test.ts
+    // checks the server side): the real answer, with the moment the report will start.
+    const until = new Date(Date.UTC(2026, 11, 3, 0, 1));
+    await page.route('**/api/submit-request', async (route) => {
+      const answer = await route.fetch();
+      await route.fulfill({ response: answer, json: { ...(await answer.json()), waitsUntil: until.toISOString() } });
+    });
+    await form.getByRole('button', { name: 'Generate My Free Report' }).click();
+    const done = page.locator('#report-form');
+    await expect(done.getByRole('heading', { name: 'Report Being Generated!' })).toBeVisible();
+    const local = await page.evaluate((iso) => { const at = new Date(iso); return `${at.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric' })}, from ${at.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })}`; }, until.toISOString());
+    await expect(done).toContainText(`Your request for ${values.company} is in our queue. So many reports were asked for today that yours is scheduled for ${local}; an email with your report will arrive within the hour after that.`);
+    await expect(done).not.toContainText(/fail|error|could not/i);
+    await look(page, { path: info.outputPath(`report-form-waiting-${viewport.width}.png`), fullPage: false });
+  });
+
   test(`a refusal by the server keeps the form and says why once, the toast beside the submit button, not on it (${viewport.width}px)`, async ({ page, appCtx }) => {
     await page.setViewportSize(viewport);
     const email = uniqueEmail('limited');

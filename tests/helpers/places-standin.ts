@@ -50,7 +50,7 @@ export interface StandinMarket {
 }
 
 export type Failure = 'ok' | '500' | '429' | 'never' | 'malformed';
-export type Route = 'searchText' | 'searchNearby' | 'details' | 'yelpTerm' | 'yelpSearch' | 'yelpReviews' | 'yelpDetails';
+export type Route = 'searchText' | 'searchNearby' | 'details' | 'yelpTerm' | 'yelpSearch' | 'yelpReviews' | 'yelpDetails' | 'geocode';
 
 export interface Standin {
   base: string;
@@ -58,8 +58,8 @@ export interface Standin {
   /** Make a route fail; 'ok' again to heal it. `times` fails only the next n calls. */
   fail: (route: Route, failure: Failure, times?: number) => void;
   hits: Partial<Record<Route, number>>;
-  /** Query strings and bodies of the calls received. */
-  seen: Array<{ route: Route; url: string; body: string }>;
+  /** Query strings, bodies and Google field masks of the calls received. */
+  seen: Array<{ route: Route; url: string; body: string; mask: string | null }>;
   close: () => Promise<void>;
 }
 
@@ -137,6 +137,8 @@ export async function startStandin(market: StandinMarket, port = 0): Promise<Sta
     const failure = f && f.times !== 0 ? f.failure : 'ok';
     if (f && f.times > 0) f.times--;
     if (failure === '500') return res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"code":500,"status":"INTERNAL"}}');
+    // Each provider's own words for its cap: Google's quota, Yelp's daily access limit.
+    if (failure === '429' && route.startsWith('yelp')) return res.writeHead(429, { 'content-type': 'application/json' }).end('{"error":{"code":"ACCESS_LIMIT_REACHED","description":"You\'ve reached the access limit for this client."}}');
     if (failure === '429') return res.writeHead(429, { 'content-type': 'application/json' }).end('{"error":{"code":429,"status":"RESOURCE_EXHAUSTED"}}');
     if (failure === 'never') return void hanging.add(res);
     if (failure === 'malformed') return res.writeHead(200, { 'content-type': 'application/json' }).end('{"places": [{"id": ');
@@ -148,7 +150,13 @@ export async function startStandin(market: StandinMarket, port = 0): Promise<Sta
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       const url = new URL(req.url!, 'http://x');
-      const record = (route: Route) => seen.push({ route, url: url.pathname + url.search, body });
+      const mask = req.headers['x-goog-fieldmask'];
+      const record = (route: Route) => seen.push({ route, url: url.pathname + url.search, body, mask: typeof mask === 'string' ? mask : null });
+      // The Geocoding API's shape (GEOCODER_URL=<base>/maps/api/geocode/json): the market's centre.
+      if (url.pathname === '/maps/api/geocode/json') {
+        record('geocode');
+        return send(res, 'geocode', { status: 'OK', results: [{ geometry: { location: { lat: market.center.latitude, lng: market.center.longitude } } }] });
+      }
       if (url.pathname === '/v1/places:searchText') {
         record('searchText');
         return send(res, 'searchText', market.searchHits.length ? { places: market.searchHits.map((p) => gPlace(p, market.center)) } : {});

@@ -209,7 +209,8 @@ describe('a provider\'s bad minute is retried, not reported', () => {
   });
 
   it('when the retries are spent the visitor gets the failure e-mail, not a report', async () => {
-    h.standin.fail('searchNearby', '429');
+    // A server error: a quota's 429 (RESOURCE_EXHAUSTED) makes the report wait instead (provider-budget.test.ts).
+    h.standin.fail('searchNearby', '500');
     const registry = createRegistry({ analyse: (ctx, reportInput) => analyseBusiness(ctx, reportInput, { now: NOW, fetch: sites }) });
     const worker = createWorker(h.t.ctx, { registry, backoffBaseMs: 1, backoffMaxMs: 1 });
     const { request, jobId } = await createReportRequest(h.t.ctx);

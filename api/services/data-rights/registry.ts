@@ -273,6 +273,13 @@ export const TABLES: Record<string, TableRule> = {
     erased: 'nothing to erase: no row names a person',
     kept: null,
   },
+  provider_calls: {
+    holder: 'operations',
+    holds: 'one row per paid provider call (provider, SKU, day, HTTP status) and the id of the report request, business or job that made it, decision 0270; nothing of anyone',
+    exported: 'never (internal)',
+    erased: 'nothing to erase: the id it names leads nowhere once its request or business is erased',
+    kept: null,
+  },
   contact_messages: {
     holder: 'visitor',
     exportRows: { file: 'contact-messages', csv: true, sql: 'SELECT id, name, email, subject, message, ip_address, created_at FROM contact_messages WHERE lower(email) = :email' },

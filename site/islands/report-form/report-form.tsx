@@ -36,11 +36,19 @@ function Field(props: { name: ReportRequestFields; label: string; error?: string
   );
 }
 
+/** A moment in the visitor's own time zone: "Thursday, December 3, from 6:01 PM". */
+const whenLocal = (iso: string) => {
+  const at = new Date(iso);
+  return `${at.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric' })}, from ${at.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })}`;
+};
+
 export default function ReportForm() {
   const [phase, setPhase] = useState<Phase>('idle');
   const [errors, setErrors] = useState<ReportRequestErrors>({});
   const [formError, setFormError] = useState('');
   const [company, setCompany] = useState('');
+  // Past the day's provider budget the report is kept and made from this moment (decision 0271).
+  const [waitsUntil, setWaitsUntil] = useState<string | null>(null);
   const form = useRef<HTMLFormElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
 
@@ -76,7 +84,8 @@ export default function ReportForm() {
     }
     setPhase('submitting');
     try {
-      await apiRequest('POST', '/api/submit-request', payload);
+      const answer = await apiRequest<{ waitsUntil?: string }>('POST', '/api/submit-request', payload);
+      setWaitsUntil(answer?.waitsUntil ?? null);
       setCompany(String(payload.company));
       setPhase('success');
       toast({ title: 'Report Requested!', description: "Your business analysis is being processed. You'll receive an email when it's ready." });
@@ -109,7 +118,9 @@ export default function ReportForm() {
         </span>
         <h3 ref={heading} tabIndex={-1}>Report Being Generated!</h3>
         <p>
-          We're analysing {company || 'your business'} and its top local competitors now. An email with your report will arrive in {REPORT_DELIVERY_TEXT}.
+          {waitsUntil
+            ? `Your request for ${company || 'your business'} is in our queue. So many reports were asked for today that yours is scheduled for ${whenLocal(waitsUntil)}; an email with your report will arrive within the hour after that. You don't need to do anything.`
+            : `We're analysing ${company || 'your business'} and its top local competitors now. An email with your report will arrive in ${REPORT_DELIVERY_TEXT}.`}
         </p>
         <button
           type="button"

@@ -104,13 +104,23 @@ export class ProviderError extends Error {
   readonly provider: ProviderName;
   /** The HTTP status, for kind 'http'. */
   readonly status: number | null;
-  constructor(provider: ProviderName, kind: ProviderFailure, message: string, status: number | null = null) {
+  /** A 429 that is the provider's own cap on the account (Yelp's daily ACCESS_LIMIT_REACHED,
+   *  Google's RESOURCE_EXHAUSTED quota), not a burst: reports wait for it (decision 0271). */
+  readonly cap: boolean;
+  constructor(provider: ProviderName, kind: ProviderFailure, message: string, status: number | null = null, cap = false) {
     super(message);
     this.name = 'ProviderError';
     this.kind = kind;
     this.provider = provider;
     this.status = status;
+    this.cap = cap;
   }
+}
+
+/** The provider's cap behind an error (along its causes), or null. */
+export function providerCapOf(error: unknown): ProviderError | null {
+  for (let e: unknown = error, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) if (e instanceof ProviderError && e.cap) return e;
+  return null;
 }
 
 /** A failure that may well not happen a minute later: a quota (429), a timeout, a network error,
@@ -160,12 +170,13 @@ export async function providerJson(
     }
     if (res.status === 429) {
       const retryAfter = Number(res.headers.get('retry-after'));
-      await res.body?.cancel();
-      if (attempt === 0 && options.retryOn429 !== false && Number.isFinite(retryAfter) && retryAfter >= 0 && retryAfter <= 2) {
+      const said = await res.text().catch(() => '');
+      const cap = /ACCESS_LIMIT_REACHED|RESOURCE_EXHAUSTED/.test(said);
+      if (!cap && attempt === 0 && options.retryOn429 !== false && Number.isFinite(retryAfter) && retryAfter >= 0 && retryAfter <= 2) {
         await new Promise((r) => setTimeout(r, retryAfter * 1000));
         continue;
       }
-      throw new ProviderError(provider, 'rate_limited', `HTTP 429 from ${new URL(url).pathname}`);
+      throw new ProviderError(provider, 'rate_limited', `HTTP 429${cap ? ` (${/ACCESS_LIMIT_REACHED/.test(said) ? 'ACCESS_LIMIT_REACHED' : 'RESOURCE_EXHAUSTED'})` : ''} from ${new URL(url).pathname}`, 429, cap);
     }
     let text: string;
     try {
