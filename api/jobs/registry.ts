@@ -21,6 +21,7 @@ import { WEBHOOK_DISABLED, webhookDisabledJob } from '../email/webhook-disabled.
 import { webhookDeliverJob, type WebhookFetchOptions } from '../services/webhook-delivery.ts';
 import { WEBHOOK_DELIVER } from '../services/webhooks.ts';
 import { REVIEWS_CHECK, reviewsCheckJob } from '../services/review-check.ts';
+import { PROFILE_POLL, profilePollJob } from '../services/google-profile/poll-job.ts';
 import { AGENCY_MAIL_UNAVAILABLE } from '../services/agency-mail.ts';
 import { withReportMailState } from '../services/report-mail-state.ts';
 import type { JobRegistry } from './types.ts';
@@ -66,5 +67,6 @@ export function createRegistry(deps: JobDeps): JobRegistry {
     [WEBHOOK_DELIVER]: { ...webhookDeliverJob(deps.webhookFetch), customerServer: true, deadlineMs: 2 * MINUTE },
     [WEBHOOK_DISABLED]: webhookDisabledJob,
     [REVIEWS_CHECK]: reviewsCheckJob({ provider: deps.placesProvider }),
+    [PROFILE_POLL]: { ...profilePollJob, deadlineMs: 5 * MINUTE },
   };
 }

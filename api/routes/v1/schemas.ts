@@ -140,7 +140,7 @@ export const historySchema = z
 export const alertSchema = z
   .object({
     id: z.string().describe("The alert's id."),
-    platform: z.enum(['google', 'yelp', 'facebook', 'other']).describe('Where the review was posted.'),
+    platform: z.enum(['google', 'yelp', 'facebook', 'other', 'google_business_profile']).describe('Where the review was posted; `google_business_profile` when read from the owner\'s connected Google Business Profile rather than the public listing.'),
     reviewRating: z.number().describe("The review's star rating, 1 to 5."),
     reviewAuthor: z.string().nullable().describe("The reviewer's name, if given."),
     reviewText: z.string().nullable().describe("The review's text, if any."),
