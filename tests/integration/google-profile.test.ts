@@ -183,7 +183,7 @@ it('asks which location when several match none, and lets an agency connect its 
   expect(asked.choices.map((c) => c.title)).toEqual(expect.arrayContaining(['Client A', 'Client B']));
   // Someone else cannot finish the agency's pick.
   expect(await pickLocation(t.ctx, owner.cookie, asked.state, 'locations/4002')).toMatchObject({ kind: 'failed', reason: 'wrong-state' });
-  await expect(pickLocation(t.ctx, agency.cookie, asked.state, 'locations/9999')).rejects.toMatchObject({ code: 'invalid_input' });
+  expect(await pickLocation(t.ctx, agency.cookie, asked.state, 'locations/9999')).toMatchObject({ kind: 'picker', state: asked.state, fields: { location: 'Choose one of the locations listed' } });
   expect(await pickLocation(t.ctx, agency.cookie, asked.state, 'locations/4002')).toMatchObject({ kind: 'connected', title: 'Client B' });
   expect((await connectionOf(business.id))!.userId).toBe(agency.userId);
 });
@@ -282,5 +282,63 @@ it('account closure revokes the grant and deletes the tokens; the export names t
   const revokedBefore = google.revoked.length;
   await closeAccount({ ctx: t.ctx, userId: owner.userId, input: { confirmEmail: owner.email, password: owner.password } });
   expect(google.revoked.length - revokedBefore).toBe(1);
+  expect(await connectionOf(business.id)).toBeUndefined();
+});
+
+it('answers a review from the product: posted to Google, Google\'s reason when refused, 10 edits a minute, per-field 400s', async () => {
+  const { call } = await import('../helpers/context.ts');
+  const { owner, business } = await ownerWithBusiness('ChIJ-answer');
+  const loc = google.addLocation({ id: '8001', account: '8000', title: 'Answer Dental', placeId: 'ChIJ-answer' });
+  const bad = google.addReview(loc.id, { rating: 1, comment: 'Rude staff', author: 'Grumpy G.' });
+  for (let i = 0; i < 12; i++) google.addReview(loc.id, { rating: 4, author: `Fine ${i}`, at: Date.now() - (i + 1) * DAY });
+  expect((await connect(owner.cookie, business.id)).kind).toBe('connected');
+  await runPolls(business.id);
+
+  const base = `/api/business/${business.id}/google-profile`;
+  const first = await call(t.app, 'GET', `${base}?limit=5`, undefined, owner.cookie);
+  expect(first.status).toBe(200);
+  expect(first.body).toMatchObject({ label: 'from your Google Business Profile', connection: { status: 'connected', title: 'Answer Dental' }, reviewCount: 13 });
+  expect(first.body.reviews).toHaveLength(5);
+  expect(first.body.reviews[0]).toMatchObject({ id: bad.reviewId, rating: 1, author: 'Grumpy G.', reply: null });
+  expect(JSON.stringify(first.body)).not.toMatch(/t1\.|ya29\.|refresh/i);
+  const second = await call(t.app, 'GET', `${base}?limit=5&cursor=${first.body.nextCursor}`, undefined, owner.cookie);
+  expect(second.body.reviews.map((r: { id: string }) => r.id)).not.toContain(bad.reviewId);
+  expect((await call(t.app, 'GET', `${base}?limit=500`, undefined, owner.cookie)).body).toMatchObject({ code: 'invalid_input', fields: { limit: 'Must be a whole number from 1 to 100' } });
+
+  const reply = `${base}/reviews/${bad.reviewId}/reply`;
+  expect((await call(t.app, 'PUT', reply, { text: '   ' }, owner.cookie)).body).toMatchObject({ code: 'invalid_input', fields: { text: 'Write an answer (to remove one, delete it)' } });
+  const stranger = await createUser(t.ctx, { tier: 'enterprise' });
+  expect((await call(t.app, 'PUT', reply, { text: 'Hi' }, stranger.cookie)).status).toBe(404);
+
+  const posted = await call(t.app, 'PUT', reply, { text: 'Sorry to hear this, please call us.' }, owner.cookie);
+  expect(posted.status).toBe(200);
+  expect(posted.body).toMatchObject({ id: bad.reviewId, reply: { text: 'Sorry to hear this, please call us.' }, replyError: null });
+  expect(bad.reply?.comment).toBe('Sorry to hear this, please call us.');
+
+  // Google refuses (its policy): the reason is said and kept beside the review; Google's copy is unchanged.
+  const refused = await call(t.app, 'PUT', reply, { text: 'Visit http://cheap-spam.example now' }, owner.cookie);
+  expect(refused.status).toBe(400);
+  expect(refused.body.fields.text).toBe('Google refused the answer: The reply violates the review reply policy (links to spam).');
+  expect(bad.reply?.comment).toBe('Sorry to hear this, please call us.');
+
+  const removed = await call(t.app, 'DELETE', reply, undefined, owner.cookie);
+  expect(removed.body).toMatchObject({ reply: null });
+  expect(bad.reply).toBeNull();
+
+  // 10 edits a minute per profile: the 11th is refused here, before Google is asked.
+  const puts = () => google.calls.filter((c) => c.route === 'reply').length;
+  // Three edits so far (answer, refused answer, delete): seven more pass, the eleventh is refused.
+  const statuses = [];
+  for (let i = 0; i < 8; i++) statuses.push((await call(t.app, 'PUT', reply, { text: `Edit ${i}` }, owner.cookie)).status);
+  expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 429]);
+  const sent = puts();
+  expect((await call(t.app, 'PUT', reply, { text: 'Once more' }, owner.cookie)).status).toBe(429);
+  expect(puts()).toBe(sent);
+
+  const metrics = await call(t.app, 'GET', `${base}/metrics?days=90`, undefined, owner.cookie);
+  expect(metrics.body.days).toHaveLength(90);
+  expect((await call(t.app, 'GET', `${base}/metrics?days=91`, undefined, owner.cookie)).status).toBe(400);
+
+  expect((await call(t.app, 'DELETE', base, undefined, owner.cookie)).body).toEqual({ disconnected: true });
   expect(await connectionOf(business.id)).toBeUndefined();
 });

@@ -27,7 +27,7 @@ export type ConnectFailure = 'denied' | 'wrong-state' | 'taken' | 'unverified' |
 export type ConnectOutcome =
   | { kind: 'redirect'; to: string }
   | { kind: 'connected'; businessId: string; title: string; sample: boolean }
-  | { kind: 'picker'; state: string; businessId: string; company: string; choices: Array<{ locationName: string; title: string }> }
+  | { kind: 'picker'; state: string; businessId: string; company: string; choices: Array<{ locationName: string; title: string }>; fields?: { location: string } }
   | { kind: 'failed'; reason: ConnectFailure; businessId: string | null; detail?: string };
 
 export const FAILURE_COPY: Record<ConnectFailure, { title: string; what: string; next: string }> = {
@@ -118,7 +118,10 @@ export async function pickLocation(ctx: AppContext, cookie: string | null | unde
   const chosen = row?.choices?.find((c) => c.locationName === locationName);
   const refresh = openToken(ctx.env, row?.pendingRefreshToken ?? null);
   if (!row || !refresh) return failed('wrong-state', row?.businessId ?? null);
-  if (!chosen) throw new AppError('invalid_input', 'Please check the highlighted fields.', { fields: { location: 'Choose one of the locations listed' } });
+  if (!chosen) {
+    const business = await ctx.db.query.businesses.findFirst({ where: eq(businesses.id, row.businessId), columns: { company: true } });
+    return { kind: 'picker', state: row.state, businessId: row.businessId, company: business?.company ?? '', choices: (row.choices ?? []).map((c) => ({ locationName: c.locationName, title: c.title })), fields: { location: 'Choose one of the locations listed' } };
+  }
   await ctx.db.delete(googleConnectStates).where(eq(googleConnectStates.state, row.state));
   try {
     const tokens = await refreshAccess(ctx.env, refresh);
