@@ -16,6 +16,7 @@ import { fmtRating, fmtShare, loadErrorOf, PLAN_MESSAGE, platformLabel, reviewLi
 import '../dashboard/dashboard.css';
 import './early-warning.css';
 import { MONITOR_REACH } from '../../../common/review-reach.ts';
+import GoogleProfile from './google-profile.tsx';
 
 type State = { status: 'loading' } | { status: 'ready'; data: ReviewAlertsResponse } | { status: 'error'; error: LoadError } | { status: 'locked'; access: PlanLock; message: string };
 
@@ -90,6 +91,8 @@ function Monitor({ data, onThreshold }: { data: ReviewAlertsResponse; onThreshol
       <p className="muted small" data-testid="review-reach">{MONITOR_REACH}</p>
 
       <ThresholdForm businessId={business.id} threshold={data.threshold} onSaved={onThreshold} />
+
+      <GoogleProfile businessId={business.id} />
 
       {data.visibility && <VisibilityFalls visibility={data.visibility} days={data.alertWindowDays ?? 90} businessId={business.id} />}
 
