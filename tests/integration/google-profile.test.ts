@@ -342,3 +342,41 @@ it('answers a review from the product: posted to Google, Google\'s reason when r
   expect((await call(t.app, 'DELETE', base, undefined, owner.cookie)).body).toEqual({ disconnected: true });
   expect(await connectionOf(business.id)).toBeUndefined();
 });
+
+it('API v1: reviews newest first with reviews:read, answers with reviews:write, metrics; as the document says', async () => {
+  const { call } = await import('../helpers/context.ts');
+  const { expectDocumented } = await import('../helpers/openapi.ts');
+  const doc = (await call(t.app, 'GET', '/api/v1/openapi.json')).body;
+  const { owner, business } = await ownerWithBusiness('ChIJ-api');
+  const loc = google.addLocation({ id: '9001', account: '9000', title: 'API Dental', placeId: 'ChIJ-api' });
+  for (let i = 0; i < 3; i++) google.addReview(loc.id, { rating: i + 2, comment: `Api ${i}`, author: `Api ${i}`, at: Date.now() - (3 - i) * 3_600_000 });
+  expect((await connect(owner.cookie, business.id)).kind).toBe('connected');
+  await runPolls(business.id);
+  const keyWith = async (scopes: string[]) => (await call(t.app, 'POST', '/api/api-keys', { name: scopes.join(' '), scopes }, owner.cookie)).body.key as string;
+  const reader = await keyWith(['reviews:read']);
+  const writer = await keyWith(['reviews:read', 'reviews:write']);
+  const v1 = async (key: string, method: string, path: string, body?: unknown) => {
+    const res = await t.app.request(`/api/v1${path}`, { method, headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    const answer = { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+    expectDocumented(doc, method, `/api/v1${path}`, answer);
+    return answer;
+  };
+  const page = await v1(reader, 'GET', `/businesses/${business.id}/reviews?limit=2`);
+  expect(page.status).toBe(200);
+  expect(page.body.reviews.map((r: { author: string }) => r.author)).toEqual(['Api 2', 'Api 1']);
+  expect(page.body.reviews[0]).toMatchObject({ source: 'google_business_profile', rating: 4, text: 'Api 2', reply: null });
+  const rest = await v1(reader, 'GET', `/businesses/${business.id}/reviews?limit=2&cursor=${page.body.nextCursor}`);
+  expect(rest.body).toMatchObject({ reviews: [{ author: 'Api 0' }], nextCursor: null });
+
+  const id = page.body.reviews[0].id as string;
+  expect((await v1(reader, 'PUT', `/businesses/${business.id}/reviews/${id}/reply`, { text: 'Thanks' })).status).toBe(403);
+  const answered = await v1(writer, 'PUT', `/businesses/${business.id}/reviews/${id}/reply`, { text: 'Thanks' });
+  expect(answered.body).toMatchObject({ id, reply: { text: 'Thanks' } });
+  expect(loc.reviews.find((r) => r.reviewId === id)!.reply?.comment).toBe('Thanks');
+  expect((await v1(writer, 'PUT', `/businesses/${business.id}/reviews/${id}/reply`, { text: '' })).status).toBe(400);
+  expect((await v1(writer, 'DELETE', `/businesses/${business.id}/reviews/${id}/reply`)).body.reply).toBeNull();
+  const metrics = await v1(reader, 'GET', `/businesses/${business.id}/profile-metrics?days=30`);
+  expect(metrics.body).toMatchObject({ businessId: business.id, connected: true });
+  expect(metrics.body.days.length).toBeGreaterThanOrEqual(29);
+});
