@@ -95,7 +95,14 @@ function reviewJson(l: GbpLocation, r: GbpReview) {
   };
 }
 
-export async function startGbpStandin(options: { now?: () => number } = {}): Promise<GbpStandin> {
+/** Another process's hold on the stand-in (the browser tests: it runs in the server's process). */
+export async function controlGbp(base: string, action: 'location' | 'review' | 'show', body: Record<string, unknown>): Promise<unknown> {
+  const res = await fetch(`${base}/_control/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`stand-in control ${action}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+export async function startGbpStandin(options: { now?: () => number; control?: boolean } = {}): Promise<GbpStandin> {
   const now = options.now ?? Date.now;
   const codes = new Map<string, { challenge: string; redirectUri: string; refresh: string }>();
   const access = new Map<string, { refresh: string; expires: number }>();
@@ -288,6 +295,19 @@ export async function startGbpStandin(options: { now?: () => number } = {}): Pro
     return json(res, { comment, updateTime: new Date(now()).toISOString() });
   }
 
+  // The browser tests' hold on the stand-in: add a location (with n reviews), post a review, read one back.
+  function controlRoute(action: string, b: Record<string, unknown>, res: ServerResponse) {
+    if (action === 'location') {
+      const l = s.addLocation({ id: String(b.id), account: String(b.account ?? '1001'), title: String(b.title), placeId: (b.placeId as string | null) ?? null });
+      for (let i = 0; i < Number(b.reviews ?? 0); i++) s.addReview(l.id, { rating: 5 - (i % 4), comment: `Review number ${i + 1}.`, author: `Reviewer ${i + 1}`, at: now() - (i + 1) * 3_600_000 });
+      return json(res, { id: l.id, reviews: l.reviews.length });
+    }
+    const l = s.locations.find((x) => x.id === String(b.locationId));
+    if (!l) return json(res, { error: 'no such location' }, 404);
+    if (action === 'review') return json(res, s.addReview(l.id, { rating: Number(b.rating), comment: String(b.comment ?? ''), author: String(b.author ?? 'A Google user') }));
+    return json(res, { reviews: l.reviews });
+  }
+
   function routeOf(method: string, path: string): GbpRoute | null {
     if (method === 'GET' && path === '/o/oauth2/v2/auth') return 'consent';
     if (method === 'POST' && path === '/token') return 'token';
@@ -304,6 +324,7 @@ export async function startGbpStandin(options: { now?: () => number } = {}): Pro
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       const body = await bodyOf(req);
+      if (options.control && req.method === 'POST' && url.pathname.startsWith('/_control/')) return controlRoute(url.pathname.slice('/_control/'.length), JSON.parse(body || '{}') as Record<string, unknown>, res);
       let route = routeOf(req.method ?? 'GET', decodeURIComponent(url.pathname));
       if (!route) return googleError(res, 404, 'Not found');
       const form = new URLSearchParams(body);

@@ -92,8 +92,6 @@ function Monitor({ data, onThreshold }: { data: ReviewAlertsResponse; onThreshol
 
       <ThresholdForm businessId={business.id} threshold={data.threshold} onSaved={onThreshold} />
 
-      <GoogleProfile businessId={business.id} />
-
       {data.visibility && <VisibilityFalls visibility={data.visibility} days={data.alertWindowDays ?? 90} businessId={business.id} />}
 
       <section className="card flush block" aria-labelledby="alerts-title">
@@ -112,6 +110,8 @@ function Monitor({ data, onThreshold }: { data: ReviewAlertsResponse; onThreshol
           </ul>
         )}
       </section>
+
+      <GoogleProfile businessId={business.id} />
     </div>
   );
 }

@@ -39,7 +39,7 @@ export default function GoogleProfile({ businessId }: { businessId: string }) {
   const [more, setMore] = useState(false);
 
   useEffect(() => {
-    apiRequest<ProfileAnswer>('GET', `${path(businessId)}?limit=20`)
+    apiRequest<ProfileAnswer>('GET', `${path(businessId)}?limit=10`)
       .then(setAnswer)
       .catch(() => setAnswer(null));
   }, [businessId]);
@@ -65,7 +65,7 @@ export default function GoogleProfile({ businessId }: { businessId: string }) {
     if (!answer?.nextCursor) return;
     setMore(true);
     try {
-      const next = await apiRequest<ProfileAnswer>('GET', `${path(businessId)}?limit=20&cursor=${encodeURIComponent(answer.nextCursor)}`);
+      const next = await apiRequest<ProfileAnswer>('GET', `${path(businessId)}?limit=10&cursor=${encodeURIComponent(answer.nextCursor)}`);
       setAnswer({ ...answer, reviews: [...answer.reviews, ...next.reviews], nextCursor: next.nextCursor });
     } catch (error) {
       toast({ title: 'Could not load more reviews', description: messageOf(error, 'Please try again.'), variant: 'destructive' });
