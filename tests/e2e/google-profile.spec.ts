@@ -71,6 +71,14 @@ test('an owner connects the profile, sees every review, is alerted of a new 1-st
 
   await page.setViewportSize({ width: 390, height: 844 });
   await look(page, { path: 'test-results/google-profile-390.png', fullPage: true });
+
+  // The dashboard shows the profile's 90 days of calls, clicks, directions and impressions.
+  await page.goto(`/dashboard/${business.id}`);
+  await expect(page.getByTestId('gp-metrics')).toContainText('Google Business Profile, Last 90 Days');
+  await expect(page.getByTestId('gp-calls')).toHaveText(/^\d/);
+  await look(page.getByTestId('gp-metrics'), { path: 'test-results/google-profile-metrics-390.png' });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await look(page.getByTestId('gp-metrics'), { path: 'test-results/google-profile-metrics-1280.png' });
 });
 
 test('a denied consent ends on a page that says what happened and what to do', async ({ page, appCtx, signIn }) => {

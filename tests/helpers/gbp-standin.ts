@@ -299,6 +299,10 @@ export async function startGbpStandin(options: { now?: () => number; control?: b
   function controlRoute(action: string, b: Record<string, unknown>, res: ServerResponse) {
     if (action === 'location') {
       const l = s.addLocation({ id: String(b.id), account: String(b.account ?? '1001'), title: String(b.title), placeId: (b.placeId as string | null) ?? null });
+      for (let d = 1; d <= 95; d++) {
+        const day = new Date(now() - d * 86_400_000).toISOString().slice(0, 10);
+        for (const [metric, base] of [['CALL_CLICKS', 4], ['WEBSITE_CLICKS', 11], ['BUSINESS_DIRECTION_REQUESTS', 7], ['BUSINESS_IMPRESSIONS_MOBILE_MAPS', 180]] as const) (l.metrics[metric] ??= {})[day] = d % 6 === 0 ? 0 : base + (d % 5);
+      }
       for (let i = 0; i < Number(b.reviews ?? 0); i++) s.addReview(l.id, { rating: 5 - (i % 4), comment: `Review number ${i + 1}.`, author: `Reviewer ${i + 1}`, at: now() - (i + 1) * 3_600_000 });
       return json(res, { id: l.id, reviews: l.reviews.length });
     }
