@@ -122,5 +122,6 @@ export async function profileMetricsOf(ctx: AppContext, business: Monitored, day
   const from = new Date(now - days * 86_400_000).toISOString().slice(0, 10);
   const rows = await ctx.db.select().from(profileMetrics).where(and(eq(profileMetrics.businessId, business.id), gte(profileMetrics.day, from))).orderBy(profileMetrics.day);
   const [c] = await ctx.db.select({ status: googleConnections.status }).from(googleConnections).where(eq(googleConnections.businessId, business.id));
-  return { businessId: business.id, connected: Boolean(c && c.status !== 'disconnected'), sample: c?.status === 'sample', days: rows.map(({ businessId: _b, ...d }) => d) };
+  const connectable = googleConnectConfigured(ctx.env) || ctx.env.PLACES_PROVIDER === 'sample';
+  return { businessId: business.id, connected: Boolean(c && c.status !== 'disconnected'), connectable, sample: c?.status === 'sample', days: rows.map(({ businessId: _b, ...d }) => d) };
 }

@@ -13,6 +13,7 @@ interface Day {
 }
 interface Metrics {
   connected: boolean;
+  connectable: boolean;
   sample: boolean;
   days: Day[];
 }
@@ -43,7 +44,17 @@ export default function ProfileCard({ businessId }: { businessId: string }) {
       .then(setMetrics)
       .catch(() => setMetrics(null));
   }, [businessId]);
-  if (!metrics?.connected) return null;
+  if (!metrics) return null;
+  if (!metrics.connected) {
+    if (!metrics.connectable) return null;
+    return (
+      <section className="card block" aria-labelledby="gp-metrics-title" data-testid="gp-connect-dashboard">
+        <h2 className="card-title" id="gp-metrics-title">Google Business Profile</h2>
+        <p className="muted">Connect your Google Business Profile to see calls, website clicks and direction requests per day here, and every Google review on Early Warning.</p>
+        <a className="btn btn-primary" href={`/connect/google?businessId=${encodeURIComponent(businessId)}`}>Connect Google Business Profile</a>
+      </section>
+    );
+  }
   return (
     <section className="card block" aria-labelledby="gp-metrics-title" data-testid="gp-metrics">
       <h2 className="card-title" id="gp-metrics-title">Google Business Profile, Last 90 Days</h2>
