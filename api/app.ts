@@ -23,6 +23,7 @@ import { billingRoutes, STRIPE_WEBHOOK_ROUTE } from './routes/billing.ts';
 import { dashboardRoutes } from './routes/dashboard.ts';
 import { dataRightsRoutes } from './routes/data-rights.ts';
 import { earlyWarningRoutes } from './routes/early-warning.ts';
+import { googleProfileRoutes } from './routes/google-profile.ts';
 import { contactRoutes } from './routes/contact.ts';
 import { reportRequestRoutes } from './routes/report-requests.ts';
 import { reportRoutes } from './routes/reports.ts';
@@ -82,6 +83,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   app.route('/', sampleSiteRoutes(ctx));
   app.route('/', dashboardRoutes(ctx));
   app.route('/', earlyWarningRoutes(ctx));
+  app.route('/', googleProfileRoutes(ctx));
   app.route('/', contactRoutes(ctx));
   app.route('/', clientRoutes(ctx));
   app.route('/', brandingRoutes(ctx));

@@ -177,6 +177,23 @@ const schema = z.object({
   // Enterprise and Agency: minutes between the real-time review checks of a monitored business
   // (at least the scheduler's 15-minute tick).
   REVIEW_CHECK_INTERVAL_MINUTES: whole('must be a whole number of minutes from 15 to 1440', 15, 1440, 60),
+  // Google Business Profile connected by OAuth (issue 48): every review newest first, answers,
+  // calls/clicks/directions. Without the client id and secret and TOKEN_SECRET_KEY, "Connect" is
+  // not offered (with the sample provider it shows a labelled sample profile instead).
+  GOOGLE_OAUTH_CLIENT_ID: optional,
+  GOOGLE_OAUTH_CLIENT_SECRET: optional,
+  GOOGLE_OAUTH_AUTHORIZE_URL: z.url({ protocol: /^https?$/ }).default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_OAUTH_TOKEN_URL: z.url({ protocol: /^https?$/ }).default('https://oauth2.googleapis.com/token'),
+  GOOGLE_OAUTH_REVOKE_URL: z.url({ protocol: /^https?$/ }).default('https://oauth2.googleapis.com/revoke'),
+  GBP_ACCOUNTS_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://mybusinessaccountmanagement.googleapis.com'),
+  GBP_INFO_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://mybusinessbusinessinformation.googleapis.com'),
+  GBP_REVIEWS_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://mybusiness.googleapis.com'),
+  GBP_PERFORMANCE_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://businessprofileperformance.googleapis.com'),
+  // Seconds between two reads of a connected profile's reviews.
+  GBP_POLL_SECONDS: whole('must be a whole number of seconds from 30 to 86400', 30, 86_400, 600),
+  // The key connected profiles' Google tokens are encrypted with (at least 32 characters; keep it
+  // out of the database's backups).
+  TOKEN_SECRET_KEY: z.string().min(32, 'TOKEN_SECRET_KEY must be at least 32 characters').optional(),
   // Public API (/api/v1): requests per minute per key, by the owner's plan.
   API_RATE_LIMIT_ENTERPRISE: whole('must be a whole number of requests per minute', 1, Number.MAX_SAFE_INTEGER, 600),
   API_RATE_LIMIT_AGENCY: whole('must be a whole number of requests per minute', 1, Number.MAX_SAFE_INTEGER, 1200),
@@ -190,6 +207,10 @@ const schema = z.object({
   }
   if (env.NODE_ENV === 'production' && env.WEBHOOK_LOOPBACK_PORTS.length) issues.addIssue({ code: 'custom', path: ['WEBHOOK_LOOPBACK_PORTS'], message: 'is for tests only: with NODE_ENV=production webhooks never go to this machine' });
   if (env.PLACES_PROVIDER === 'google' && !env.GOOGLE_PLACES_KEY) issues.addIssue({ code: 'custom', path: ['GOOGLE_PLACES_KEY'], message: 'is required when PLACES_PROVIDER=google' });
+  if (!env.GOOGLE_OAUTH_CLIENT_ID !== !env.GOOGLE_OAUTH_CLIENT_SECRET) {
+    const missing = env.GOOGLE_OAUTH_CLIENT_ID ? 'GOOGLE_OAUTH_CLIENT_SECRET' : 'GOOGLE_OAUTH_CLIENT_ID';
+    issues.addIssue({ code: 'custom', path: [missing], message: 'is required with the other Google OAuth setting (set both or neither)' });
+  }
   if (env.PLACES_PROVIDER === 'yelp' && !env.YELP_API_KEY) issues.addIssue({ code: 'custom', path: ['YELP_API_KEY'], message: 'is required when PLACES_PROVIDER=yelp' });
 });
 

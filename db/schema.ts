@@ -9,3 +9,4 @@ export * from './schema/data-rights.ts';
 export * from './schema/files.ts';
 export * from './schema/widget.ts';
 export * from './schema/api.ts';
+export * from './schema/google-profile.ts';

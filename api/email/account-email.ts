@@ -15,7 +15,7 @@ import { escapeHtml } from '../../common/html.ts';
 
 export const ACCOUNT_EMAIL = 'account.email';
 
-export const ACCOUNT_EMAIL_KINDS = ['reset-password', 'verify-email', 'change-email', 'export-ready', 'account-closed', 'report-domain-taken', 'report-domain-expired'] as const;
+export const ACCOUNT_EMAIL_KINDS = ['reset-password', 'verify-email', 'change-email', 'export-ready', 'account-closed', 'report-domain-taken', 'report-domain-expired', 'google-disconnected'] as const;
 export type AccountEmailKind = (typeof ACCOUNT_EMAIL_KINDS)[number];
 
 export interface AccountEmailPayload {
@@ -66,6 +66,14 @@ const COPY: Record<AccountEmailKind, Copy | ((payload: AccountEmailPayload) => C
     body: 'You deleted your account: you are signed out everywhere, scheduled reports and alerts have stopped, and any paid subscription is cancelled. We erase the account and its data for good 30 days after closing it. Until then this link restores it, or e-mails you an export of your data.',
     button: 'Restore or export my account',
     ignore: 'If you did not delete your account, open the link and restore it, then change your password.',
+  },
+  // A revoked or expired Google grant (issue 48): sent once, by the process that marked it.
+  'google-disconnected': {
+    subject: `Your Google Business Profile was disconnected from ${PRODUCT_NAME}`,
+    heading: 'Your Google Business Profile was disconnected',
+    body: `Google no longer accepts ${PRODUCT_NAME}'s access to your Business Profile (the access was removed in your Google account, or it expired). Until you connect it again, Early Warning cannot read your new Google reviews and answers cannot be posted.`,
+    button: 'Connect again',
+    ignore: 'If you removed the access on purpose, ignore this e-mail: we no longer call Google for this profile.',
   },
   // A claim on a report domain holds nothing until verified (decision 0213).
   'report-domain-taken': (p) => ({

@@ -12,7 +12,7 @@ import { unsubscribeApiUrl, unsubscribeHeaders, unsubscribePageUrl } from './rep
 export type Alert = typeof reviewAlerts.$inferSelect;
 export type Business = typeof businesses.$inferSelect;
 
-const PLATFORM = { google: 'Google', yelp: 'Yelp', facebook: 'Facebook', other: 'Other' } as const;
+const PLATFORM = { google: 'Google', yelp: 'Yelp', facebook: 'Facebook', other: 'Other', google_business_profile: 'Google (from your Google Business Profile)' } as const;
 const day = (d: Date | null) => (d ? d.toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' }) : 'date unknown');
 const safeLink = (url: string | null) => (url && /^https?:\/\//i.test(url) ? url : null);
 

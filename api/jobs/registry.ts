@@ -25,6 +25,7 @@ import { WEBHOOK_DELIVER } from '../services/webhooks/webhooks.ts';
 import { REVIEWS_CHECK, reviewsCheckJob } from '../services/review-check.ts';
 import { AGENCY_MAIL_UNAVAILABLE } from '../email/agency-mail-unavailable.ts';
 import { withReportMailState } from '../services/agency-mail/report-mail-state.ts';
+import { PROFILE_POLL, profilePollJob } from '../services/google-profile/poll-job.ts';
 import type { JobRegistry } from './types.ts';
 import type { PlacesProvider } from '../report/analysis/providers/types.ts';
 
@@ -70,5 +71,6 @@ export function createRegistry(deps: JobDeps): JobRegistry {
     [WEBHOOK_DELIVER]: { ...webhookDeliverJob(deps.webhookFetch), customerServer: true, deadlineMs: 2 * MINUTE },
     [WEBHOOK_DISABLED]: webhookDisabledJob,
     [REVIEWS_CHECK]: reviewsCheckJob({ provider: deps.placesProvider }),
+    [PROFILE_POLL]: { ...profilePollJob, deadlineMs: 5 * MINUTE },
   };
 }

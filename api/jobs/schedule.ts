@@ -20,6 +20,7 @@ import { enqueue } from './queue.ts';
 import type { MonthlyReportPayload, ReanalysePayload } from './types.ts';
 import { scheduleRetentionPurge } from '../services/data-rights/retention-job.ts';
 import { scheduleReviewChecks } from '../services/review-check.ts';
+import { scheduleProfilePolls } from '../services/google-profile/poll-job.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const MONTHLY_CATCH_UP_DAYS = 3;
@@ -77,7 +78,9 @@ export async function scheduleTick(ctx: AppContext, now: Date = new Date()) {
   // Widget leads: queued ones released when the agency may again, daily digests (issue 15).
   const leads = await scheduleWidgetLeads(ctx, now);
   const reviewChecks = await scheduleReviewChecks(ctx, now);
-  if (reanalyse || monthly || clientReports || leads.released || leads.digests || reviewChecks) ctx.log.info('scheduled jobs', { reanalyse, monthly, clientReports, ...leads, reviewChecks, period, month });
+  // Connected profiles poll themselves every GBP_POLL_SECONDS; this restarts a chain that broke.
+  const profilePolls = await scheduleProfilePolls(ctx, now);
+  if (reanalyse || monthly || clientReports || leads.released || leads.digests || reviewChecks || profilePolls) ctx.log.info('scheduled jobs', { reanalyse, monthly, clientReports, ...leads, reviewChecks, profilePolls, period, month });
   return { reanalyse, monthly, clientReports, reviewChecks };
 }
 

@@ -59,6 +59,9 @@ export function reviewsCheckJob(options: { provider?: (ctx: AppContext) => Place
       if (!(await businessCan(ctx, businessId, 'earlyWarning'))) return tools.saveProgress({ stage: 'skipped', reason: 'no plan with the Early Warning Monitor' });
       const business = await ctx.db.query.businesses.findFirst({ where: eq(businesses.id, businessId) });
       if (!business?.placeId || business.latitude === null || business.longitude === null) return tools.saveProgress({ stage: 'skipped', reason: 'not identified with the provider yet' });
+      // A connected Google Business Profile gives every review (profile.poll): the public sample is not needed.
+      const [connected] = await ctx.db.$read("SELECT 1 FROM google_connections WHERE business_id = ?1 AND status IN ('connected', 'sample')", [businessId]);
+      if (connected) return tools.saveProgress({ stage: 'skipped', reason: 'read from the connected Google Business Profile' });
       const provider = options.provider?.(ctx) ?? createProvider(ctx.env, new Date(), providerFetch(ctx));
       if (providerOfPlace(business.placeId) !== provider.name) return tools.saveProgress({ stage: 'skipped', reason: `the place is from another provider than ${provider.name}` });
 

@@ -3,7 +3,7 @@
 import { z } from '../zod.ts';
 import { plainText } from './plain-text.ts';
 
-export const API_SCOPES = ['reports:read', 'reports:write', 'businesses:read', 'businesses:write', 'alerts:read', 'alerts:write', 'clients:read', 'clients:write', 'webhooks:write'] as const;
+export const API_SCOPES = ['reports:read', 'reports:write', 'businesses:read', 'businesses:write', 'alerts:read', 'alerts:write', 'reviews:read', 'reviews:write', 'clients:read', 'clients:write', 'webhooks:write'] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 
 export const API_SCOPE_LABELS: Record<ApiScope, string> = {
@@ -13,6 +13,8 @@ export const API_SCOPE_LABELS: Record<ApiScope, string> = {
   'businesses:write': 'Change a business\'s rank settings',
   'alerts:read': 'Read alerts and the alert threshold',
   'alerts:write': 'Set the alert threshold',
+  'reviews:read': 'Read reviews from a connected Google Business Profile, and its calls, clicks and directions',
+  'reviews:write': 'Answer reviews on a connected Google Business Profile',
   'clients:read': 'Read clients',
   'clients:write': 'Create and update clients',
   'webhooks:write': 'Manage webhook endpoints and deliveries',

@@ -63,7 +63,8 @@ export const reviewAlerts = sqliteTable(
       .references(() => businesses.id, { onDelete: 'cascade' }),
     consultantId: text('consultant_id').references(() => consultants.id, { onDelete: 'set null' }),
     clientId: text('client_id').references(() => clients.id, { onDelete: 'set null' }),
-    platform: text('platform', { enum: ['google', 'yelp', 'facebook', 'other'] }).notNull(),
+    // 'google_business_profile': read from the owner's connected profile (issue 48), not the public sample.
+    platform: text('platform', { enum: ['google', 'yelp', 'facebook', 'other', 'google_business_profile'] }).notNull(),
     reviewRating: real('review_rating').notNull(),
     reviewText: text('review_text'),
     reviewUrl: text('review_url'),

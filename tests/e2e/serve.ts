@@ -11,6 +11,7 @@ import { setupBilling } from '../../api/services/billing/catalogue.ts';
 import { startDnsServer, TEST_ADDRESS_BOOK } from '../helpers/dns.ts';
 import { freePort } from '../helpers/sqld.ts';
 import { startStripeDouble } from '../helpers/stripe-double/server.ts';
+import { startGbpStandin } from '../helpers/gbp-standin.ts';
 
 const base = process.env.PUBLIC_BASE_URL!;
 const stripe = await startStripeDouble({
@@ -40,4 +41,9 @@ writeFileSync(join(dataDir, 'dns-server.txt'), dns.server);
 const webhookPort = await freePort();
 process.env.WEBHOOK_LOOPBACK_PORTS = String(webhookPort);
 writeFileSync(join(process.env.E2E_DATA_DIR!, 'webhook-receiver.json'), JSON.stringify({ port: webhookPort }));
+// Google's side of a connected Business Profile (issue 48), in this process; the tests drive it
+// through its control routes (gbp-standin.json names where), and the server polls it every 30 s.
+const google = await startGbpStandin({ control: true });
+Object.assign(process.env, google.env, { GBP_POLL_SECONDS: '30' });
+writeFileSync(join(dataDir, 'gbp-standin.json'), JSON.stringify({ base: google.base }));
 await import('../../scripts/start.ts');

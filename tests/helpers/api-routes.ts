@@ -52,6 +52,13 @@ export const ROUTES: Record<string, RouteRule> = {
   // Validates its body only once the business is known to be the viewer's (404 here first);
   // tests/integration/early-warning.test.ts covers its 400s.
   'PUT /api/business/:businessId/alert-threshold': { access: 'signed-in' },
+  // The connected Google Business Profile (issue 48); tests/integration/google-profile.test.ts covers the answers.
+  'GET /api/business/:businessId/google-profile': { access: 'signed-in' },
+  'DELETE /api/business/:businessId/google-profile': { access: 'signed-in' },
+  'GET /api/business/:businessId/google-profile/metrics': { access: 'signed-in' },
+  // The business is checked before the body is read (a stranger learns nothing from a 400), as the threshold's.
+  'PUT /api/business/:businessId/google-profile/reviews/:reviewId/reply': { access: 'signed-in' },
+  'DELETE /api/business/:businessId/google-profile/reviews/:reviewId/reply': { access: 'signed-in' },
   'PUT /api/business/:businessId/visibility-keywords': { access: 'signed-in' },
   // tests/integration/own-brand.test.ts covers its 400s.
   'PUT /api/business/:businessId/rank-settings': { access: 'signed-in' },
@@ -142,6 +149,10 @@ export const V1_ROUTES = [
   'PUT /api/v1/businesses/:businessId/settings',
   'GET /api/v1/businesses/:businessId/alert-threshold',
   'PUT /api/v1/businesses/:businessId/alert-threshold',
+  'GET /api/v1/businesses/:businessId/reviews',
+  'PUT /api/v1/businesses/:businessId/reviews/:reviewId/reply',
+  'DELETE /api/v1/businesses/:businessId/reviews/:reviewId/reply',
+  'GET /api/v1/businesses/:businessId/profile-metrics',
   'GET /api/v1/clients',
   'POST /api/v1/clients',
   'GET /api/v1/clients/:clientId',

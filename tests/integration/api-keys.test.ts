@@ -84,7 +84,7 @@ describe('API keys', () => {
   it('offers and accepts only the scopes the account type can use: a business owner has no clients scopes', async () => {
     const owner = await createUser(t.ctx, { tier: 'enterprise' });
     const offered = await call(t.app, 'GET', '/api/api-keys', undefined, owner.cookie);
-    expect(offered.body.scopes).toEqual(['reports:read', 'reports:write', 'businesses:read', 'businesses:write', 'alerts:read', 'alerts:write', 'webhooks:write']);
+    expect(offered.body.scopes).toEqual(['reports:read', 'reports:write', 'businesses:read', 'businesses:write', 'alerts:read', 'alerts:write', 'reviews:read', 'reviews:write', 'webhooks:write']);
     for (const scope of ['clients:read', 'clients:write']) {
       const refused = await call(t.app, 'POST', '/api/api-keys', { name: 'CRM', scopes: ['reports:read', scope] }, owner.cookie);
       expect(refused.status).toBe(400);

@@ -34,7 +34,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const ALL: ApiScope[] = ['reports:read', 'reports:write', 'businesses:read', 'businesses:write', 'alerts:read', 'alerts:write', 'clients:read', 'clients:write', 'webhooks:write'];
+const ALL: ApiScope[] = ['reports:read', 'reports:write', 'businesses:read', 'businesses:write', 'alerts:read', 'alerts:write', 'reviews:read', 'reviews:write', 'clients:read', 'clients:write', 'webhooks:write'];
 
 async function account(tier: 'enterprise' | 'agency' = 'enterprise', wanted: ApiScope[] = ALL, role: 'client' | 'consultant' = 'client') {
   const user = await createUser(t.ctx, { tier, role });
@@ -530,6 +530,20 @@ describe('public API: webhooks', () => {
     } finally {
       await hook.close();
     }
+  });
+});
+
+describe('public API: reviews of a connected Google Business Profile', () => {
+  // With a profile connected against Google's stand-in: tests/integration/google-profile.test.ts.
+  it('answers a business without a connected profile with no reviews, no metrics, and 404 for a reply', async () => {
+    const owner = await account();
+    const { business } = await seedBusiness(t.ctx, { userId: owner.userId });
+    expect((await v1(owner.key, 'GET', `/businesses/${business.id}/reviews`)).body).toEqual({ reviews: [], nextCursor: null });
+    expect((await v1(owner.key, 'GET', `/businesses/${business.id}/profile-metrics`)).body).toEqual({ businessId: business.id, connected: false, days: [] });
+    expect((await v1(owner.key, 'PUT', `/businesses/${business.id}/reviews/abc/reply`, { text: 'Thanks' })).status).toBe(409);
+    expect((await v1(owner.key, 'DELETE', `/businesses/${business.id}/reviews/abc/reply`)).status).toBe(409);
+    const stranger = await account();
+    expect((await v1(stranger.key, 'GET', `/businesses/${business.id}/reviews`)).status).toBe(404);
   });
 });
 

@@ -187,8 +187,9 @@ describe('garbage ids', () => {
   it("answer like a missing id for another user's object, on every signed-in route that takes an id", async () => {
     // Another user's object for each kind of id; a new kind of id must be added here.
     const owned: Record<string, string> = { businessId: otherBusinessId, clientId: otherClientId, profileId: otherProfileId, keyId: otherKeyId, leadId: otherLeadId, apiKeyId: otherApiKeyId, endpointId: otherEndpointId, deliveryId: otherDeliveryId };
-    // Ids that name no user's object: a report link's token is itself the proof of access.
-    const unowned = new Set(['token', 'file']);
+    // Ids that name no user's object: a report link's token is itself the proof of access; a
+    // Google review id is looked up within the business the route names (whose id is checked).
+    const unowned = new Set(['token', 'file', 'reviewId']);
     for (const key of routeKeys()) {
       const [method, path] = key.split(' ') as [string, string];
       const params = [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);

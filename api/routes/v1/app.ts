@@ -12,6 +12,7 @@ import { meterApiCall, verifyApiKey } from '../../services/api-keys.ts';
 import type { WebhookFetchOptions } from '../../services/webhooks/delivery.ts';
 import type { z } from '../../../common/zod.ts';
 import { alertRoutes } from './alerts.ts';
+import { reviewRoutes } from './reviews.ts';
 import { businessRoutes } from './businesses.ts';
 import { clientRoutes } from './clients.ts';
 import { reportRoutes } from './reports.ts';
@@ -58,6 +59,7 @@ export function v1Routes(ctx: AppContext, webhookUrls?: WebhookFetchOptions) {
   app.route('/', reportRoutes(ctx));
   app.route('/', businessRoutes(ctx));
   app.route('/', alertRoutes(ctx));
+  app.route('/', reviewRoutes(ctx));
   app.route('/', clientRoutes(ctx));
   app.route('/', webhookRoutes(ctx, webhookUrls));
   // Every status each operation can answer, from what the operation is (common.ts), and each
@@ -75,6 +77,7 @@ export function v1Routes(ctx: AppContext, webhookUrls?: WebhookFetchOptions) {
       { name: 'Reports', description: 'Request a report and read it.' },
       { name: 'Businesses', description: 'Businesses with competitors, metrics and history.' },
       { name: 'Alerts', description: 'Early Warning alerts and the threshold.' },
+      { name: 'Reviews', description: 'Every review of a connected Google Business Profile, answers posted to Google, and its daily calls, clicks and directions.' },
       { name: 'Webhooks', description: `Endpoints that receive ${WEBHOOK_EVENTS.map((e) => `\`${e}\``).join(', ')}, signed per Standard Webhooks.` },
       { name: 'Clients', description: 'A consultant\'s clients (Agency, or Enterprise consultants), with the screens\' rules.' },
     ],

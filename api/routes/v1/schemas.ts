@@ -140,7 +140,7 @@ export const historySchema = z
 export const alertSchema = z
   .object({
     id: z.string().describe("The alert's id."),
-    platform: z.enum(['google', 'yelp', 'facebook', 'other']).describe('Where the review was posted.'),
+    platform: z.enum(['google', 'yelp', 'facebook', 'other', 'google_business_profile']).describe('Where the review was posted; `google_business_profile` when read from the owner\'s connected Google Business Profile rather than the public listing.'),
     reviewRating: z.number().describe("The review's star rating, 1 to 5."),
     reviewAuthor: z.string().nullable().describe("The reviewer's name, if given."),
     reviewText: z.string().nullable().describe("The review's text, if any."),
@@ -333,3 +333,30 @@ export const webhookDeliveriesSchema = z
     nextCursor: z.string().nullable().describe('Pass as `cursor` for older deliveries; null on the last page.'),
   })
   .openapi('WebhookDeliveries');
+
+export const reviewSchema = z
+  .object({
+    id: z.string().describe("The review's id at its source (Google's `reviewId`)."),
+    source: z.enum(['google_business_profile', 'google', 'yelp']).describe('Where the review was read: `google_business_profile` from the business\'s connected Google Business Profile (every review). `google` and `yelp` name the public listings, whose few shared reviews are not stored, so today every review listed is `google_business_profile`.'),
+    rating: z.number().describe('Star rating, 1 to 5.'),
+    text: z.string().nullable().describe("The review's text, if any."),
+    author: z.string().nullable().describe("The reviewer's display name."),
+    createdAt: z.iso.datetime().describe('When the review was posted.'),
+    updatedAt: z.iso.datetime().describe('When the reviewer last changed it.'),
+    reply: z.object({ text: z.string().describe('The answer.'), updatedAt: z.iso.datetime().nullable().describe('When it was posted.') }).nullable().describe("The business's answer, if any."),
+  })
+  .openapi('Review');
+
+export const reviewListSchema = z
+  .object({ reviews: z.array(reviewSchema).describe('Newest first (by last change).'), nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last.') })
+  .openapi('ReviewList');
+
+export const profileMetricsSchema = z
+  .object({
+    businessId: z.string().describe('The business.'),
+    connected: z.boolean().describe('Whether a Google Business Profile is connected; without one the list is empty.'),
+    days: z
+      .array(z.object({ day: z.string().describe('The day (YYYY-MM-DD, UTC).'), calls: z.number().int().describe('Call button clicks.'), websiteClicks: z.number().int().describe('Website clicks.'), directionRequests: z.number().int().describe('Direction requests.'), impressions: z.number().int().describe('Times the profile was shown on Search and Maps, desktop and mobile.') }))
+      .describe('One entry per day, oldest first, up to yesterday (Google\'s figures are daily).'),
+  })
+  .openapi('ProfileMetrics');

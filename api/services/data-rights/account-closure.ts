@@ -17,6 +17,7 @@ import { billingConfigured, stripeFor } from '../billing/stripe.ts';
 import { syncSubscription } from '../billing/subscriptions.ts';
 import { consumeRateLimit } from '../rate-limit.ts';
 import { eraseRows, type ErasureSummary } from './erasure.ts';
+import { disconnectAccountProfiles } from '../google-profile/connection.ts';
 import { requestExport } from './export.ts';
 import { ACCOUNT_BUSINESSES, TABLES } from './registry.ts';
 
@@ -48,6 +49,8 @@ export async function closeAccount({ ctx, userId, input, now = new Date() }: { c
     if (subscription.status !== 'canceled') await stripe.subscriptions.cancel(subscription.id, {}, { idempotencyKey: `close-account-${subscription.id}` });
     await syncSubscription({ ctx, subscriptionId: subscription.id, now: now.getTime() });
   }
+  // Google grants are revoked at Google, not only forgotten here (issue 48).
+  await disconnectAccountProfiles(ctx, userId, ACCOUNT_BUSINESSES);
   const purgeAfter = new Date(now.getTime() + ACCOUNT_GRACE_DAYS * DAY_MS);
   const args = { userId, now: now.getTime() };
   await ctx.db.$client.batch(

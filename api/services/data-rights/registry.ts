@@ -245,6 +245,38 @@ export const TABLES: Record<string, TableRule> = {
     erased: 'cascade from businesses',
     kept: null,
   },
+  google_connections: {
+    holder: 'account',
+    // That a profile was connected, and which; never a token.
+    exportRows: { file: 'google-business-profile', sql: `SELECT business_id, status, location_title, place_id, created_at, last_polled_at, disconnected_at FROM google_connections WHERE business_id IN (${ACCOUNT_BUSINESSES})` },
+    holds: 'a connected Google Business Profile: which location, its status, and the Google grant (refresh and access tokens, AES-256-GCM with TOKEN_SECRET_KEY)',
+    exported: 'google-business-profile.json: that a profile was connected, which location, when; never the tokens',
+    erased: 'the grant is revoked at Google and the row deleted (disconnect, account closure, erasure); cascade from businesses',
+    kept: null,
+  },
+  google_connect_states: {
+    holder: 'operations',
+    holds: 'a connection under way for ten minutes: a hash of the session, the PKCE verifier, and while a location is picked the sealed grant',
+    exported: 'never (internal, minutes long)',
+    erased: 'deleted when used, after ten minutes, and with the user (cascade)',
+    kept: null,
+  },
+  profile_reviews: {
+    holder: 'account',
+    exportRows: { file: 'google-profile-reviews', csv: true, sql: `SELECT business_id, review_id, author, rating, text, created_at, updated_at, reply_text, reply_updated_at, removed_at FROM profile_reviews WHERE business_id IN (${ACCOUNT_BUSINESSES})` },
+    holds: 'the reviews of a connected Google Business Profile (reviewer name, rating, text, dates) and their answers',
+    exported: 'google-profile-reviews.json/.csv',
+    erased: 'cascade from businesses; deleted with the connection',
+    kept: null,
+  },
+  profile_metrics: {
+    holder: 'account',
+    exportRows: { file: 'google-profile-metrics', csv: true, sql: `SELECT business_id, day, calls, website_clicks, direction_requests, impressions FROM profile_metrics WHERE business_id IN (${ACCOUNT_BUSINESSES})` },
+    holds: 'a connected profile\'s calls, website clicks, direction requests and impressions per day (90 days); counts, nothing of anyone',
+    exported: 'google-profile-metrics.json/.csv',
+    erased: 'cascade from businesses; deleted with the connection',
+    kept: null,
+  },
   jobs: {
     holder: 'operations',
     holds: 'queued work; a payload may name a request, a business or an address',

@@ -21,7 +21,7 @@ const DATA = {
     .object({
       alertId: z.string().describe("The alert's id (as in `GET /businesses/{businessId}/alerts`)."),
       businessId: z.string().describe('The business the review is about.'),
-      platform: z.enum(['google', 'yelp', 'facebook', 'other']).describe('Where the review was posted.'),
+      platform: z.enum(['google', 'yelp', 'facebook', 'other', 'google_business_profile']).describe('Where the review was posted; `google_business_profile` when read from the owner\'s connected Google Business Profile rather than the public listing.'),
       reviewRating: z.number().min(0).max(5).describe("The review's star rating (0-5)."),
       reviewAuthor: z.string().nullable().describe("The reviewer's name as the platform shows it, or null."),
       reviewText: z.string().nullable().describe("The review's text, or null when it has none."),

@@ -185,6 +185,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/businesses/{businessId}/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List reviews
+         * @description Every review of the business's connected Google Business Profile, newest first (by last change), with its answer. Empty when no profile is connected.
+         */
+        get: operations["listReviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/businesses/{businessId}/reviews/{reviewId}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Answer a review
+         * @description Posts the answer on Google (or replaces the one there). Google takes 10 edits a minute per profile (429 beyond); an answer Google refuses is a 400 whose `fields.text` gives Google's reason.
+         */
+        put: operations["replyToReview"];
+        post?: never;
+        /**
+         * Remove an answer
+         * @description Removes the answer from Google.
+         */
+        delete: operations["deleteReviewReply"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/businesses/{businessId}/profile-metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Calls, clicks and directions
+         * @description The connected Google Business Profile's calls, website clicks, direction requests and impressions per day.
+         */
+        get: operations["getProfileMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/clients": {
         parameters: {
             query?: never;
@@ -552,10 +616,10 @@ export interface components {
             /** @description The business the review is about. */
             businessId: string;
             /**
-             * @description Where the review was posted.
+             * @description Where the review was posted; `google_business_profile` when read from the owner's connected Google Business Profile rather than the public listing.
              * @enum {string}
              */
-            platform: "google" | "yelp" | "facebook" | "other";
+            platform: "google" | "yelp" | "facebook" | "other" | "google_business_profile";
             /** @description The review's star rating (0-5). */
             reviewRating: number;
             /** @description The reviewer's name as the platform shows it, or null. */
@@ -1226,10 +1290,10 @@ export interface components {
             /** @description The alert's id. */
             id: string;
             /**
-             * @description Where the review was posted.
+             * @description Where the review was posted; `google_business_profile` when read from the owner's connected Google Business Profile rather than the public listing.
              * @enum {string}
              */
-            platform: "google" | "yelp" | "facebook" | "other";
+            platform: "google" | "yelp" | "facebook" | "other" | "google_business_profile";
             /** @description The review's star rating, 1 to 5. */
             reviewRating: number;
             /** @description The reviewer's name, if given. */
@@ -1254,6 +1318,66 @@ export interface components {
             businessId: string;
             /** @description Reviews at or below this star rating raise an alert. */
             threshold: number;
+        };
+        ReviewList: {
+            /** @description Newest first (by last change). */
+            reviews: components["schemas"]["Review"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            nextCursor: string | null;
+        };
+        Review: {
+            /** @description The review's id at its source (Google's `reviewId`). */
+            id: string;
+            /**
+             * @description Where the review was read: `google_business_profile` from the business's connected Google Business Profile (every review). `google` and `yelp` name the public listings, whose few shared reviews are not stored, so today every review listed is `google_business_profile`.
+             * @enum {string}
+             */
+            source: "google_business_profile" | "google" | "yelp";
+            /** @description Star rating, 1 to 5. */
+            rating: number;
+            /** @description The review's text, if any. */
+            text: string | null;
+            /** @description The reviewer's display name. */
+            author: string | null;
+            /**
+             * Format: date-time
+             * @description When the review was posted.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the reviewer last changed it.
+             */
+            updatedAt: string;
+            /** @description The business's answer, if any. */
+            reply: {
+                /** @description The answer. */
+                text: string;
+                /**
+                 * Format: date-time
+                 * @description When it was posted.
+                 */
+                updatedAt: string | null;
+            } | null;
+        };
+        ProfileMetrics: {
+            /** @description The business. */
+            businessId: string;
+            /** @description Whether a Google Business Profile is connected; without one the list is empty. */
+            connected: boolean;
+            /** @description One entry per day, oldest first, up to yesterday (Google's figures are daily). */
+            days: {
+                /** @description The day (YYYY-MM-DD, UTC). */
+                day: string;
+                /** @description Call button clicks. */
+                calls: number;
+                /** @description Website clicks. */
+                websiteClicks: number;
+                /** @description Direction requests. */
+                directionRequests: number;
+                /** @description Times the profile was shown on Search and Maps, desktop and mobile. */
+                impressions: number;
+            }[];
         };
         ClientList: {
             /** @description Your clients. */
@@ -2614,6 +2738,489 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem415"];
+                };
+            };
+            /** @description Over the key's rate limit: see Retry-After. */
+            429: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    /** @description Seconds until the key may call again. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
+                };
+            };
+        };
+    };
+    listReviews: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description How many reviews at most (1 to 100; 50 when not given). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A business id from the list. */
+                businessId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of reviews. */
+            200: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewList"];
+                };
+            };
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
+            400: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description Missing or invalid API key. */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (RFC 6750). */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
+            403: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem403"];
+                };
+            };
+            /** @description No such object, or one that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem404"];
+                };
+            };
+            /** @description Over the key's rate limit: see Retry-After. */
+            429: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    /** @description Seconds until the key may call again. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
+                };
+            };
+        };
+    };
+    replyToReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A business id from the list. */
+                businessId: string;
+                /** @description A review id from the list. */
+                reviewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The answer, posted on Google under the business's name (up to 4096 bytes).
+                     * @example Thank you, we are sorry for the wait.
+                     */
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The review with its answer. */
+            200: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
+            400: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description Missing or invalid API key. */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (RFC 6750). */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
+            403: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem403"];
+                };
+            };
+            /** @description No such object, or one that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem404"];
+                };
+            };
+            /** @description A conflict with the account's state: a request with this Idempotency-Key is still being processed, or a limit is reached. */
+            409: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem409"];
+                };
+            };
+            /** @description The request body is over 64 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem413"];
+                };
+            };
+            /** @description The body is not sent as `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem415"];
+                };
+            };
+            /** @description Over the key's rate limit: see Retry-After. */
+            429: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    /** @description Seconds until the key may call again. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
+                };
+            };
+        };
+    };
+    deleteReviewReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A business id from the list. */
+                businessId: string;
+                /** @description A review id from the list. */
+                reviewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The review without an answer. */
+            200: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
+            400: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description Missing or invalid API key. */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (RFC 6750). */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
+            403: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem403"];
+                };
+            };
+            /** @description No such object, or one that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem404"];
+                };
+            };
+            /** @description A conflict with the account's state: a request with this Idempotency-Key is still being processed, or a limit is reached. */
+            409: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem409"];
+                };
+            };
+            /** @description The request body is over 64 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem413"];
+                };
+            };
+            /** @description Over the key's rate limit: see Retry-After. */
+            429: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    /** @description Seconds until the key may call again. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
+                };
+            };
+        };
+    };
+    getProfileMetrics: {
+        parameters: {
+            query?: {
+                /** @description How many days back (1 to 90; 90 when not given). */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A business id from the list. */
+                businessId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The daily figures. */
+            200: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileMetrics"];
+                };
+            };
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
+            400: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description Missing or invalid API key. */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (RFC 6750). */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
+            403: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem403"];
+                };
+            };
+            /** @description No such object, or one that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem404"];
                 };
             };
             /** @description Over the key's rate limit: see Retry-After. */

@@ -19,6 +19,7 @@ import PortfolioView from './portfolio.tsx';
 import RadarChart from './radar-chart.tsx';
 import { TrendHistory } from './trend-chart.tsx';
 import VisibilityCard from './visibility-card.tsx';
+import ProfileCard from './profile-card.tsx';
 import './dashboard.css';
 
 type State = { status: 'loading' } | { status: 'ready'; view: DashboardView; businesses: DashboardBusiness[]; res: DashboardResponse } | { status: 'error'; kind: DashboardError } | { status: 'upgrade'; access: PlanLock } | { status: 'portfolio' };
@@ -296,6 +297,8 @@ function DashboardView({ view, businesses, onRankWithBranches }: { view: Dashboa
       </section>
 
       <VisibilityCard visibility={view.visibility} trend={view.solvTrend} businessId={view.business.id} keywords={view.business.visibilityKeywords ?? []} />
+
+      {view.earlyWarning && <ProfileCard businessId={view.business.id} />}
 
       <section className="card flush block" aria-labelledby="competitors-title">
         <h2 className="card-title padded" id="competitors-title">Competitors <span className="count">{view.competitors.length}</span></h2>

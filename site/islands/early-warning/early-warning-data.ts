@@ -51,7 +51,7 @@ export function loadErrorOf(error: unknown): LoadError {
   return { kind: 'denied', message: FETCH_FALLBACK };
 }
 
-const PLATFORMS: Record<string, string> = { google: 'Google', yelp: 'Yelp', facebook: 'Facebook', other: 'Other' };
+const PLATFORMS: Record<string, string> = { google: 'Google', yelp: 'Yelp', facebook: 'Facebook', other: 'Other', google_business_profile: 'Google, from your Google Business Profile' };
 export const platformLabel = (p: string) => PLATFORMS[p] ?? PLATFORMS.other!;
 
 export const fmtRating = (n: number | null | undefined) => (typeof n === 'number' ? n.toFixed(1) : '–');

@@ -16,6 +16,7 @@ import { fmtRating, fmtShare, loadErrorOf, PLAN_MESSAGE, platformLabel, reviewLi
 import '../dashboard/dashboard.css';
 import './early-warning.css';
 import { MONITOR_REACH } from '../../../common/review-reach.ts';
+import GoogleProfile from './google-profile.tsx';
 
 type State = { status: 'loading' } | { status: 'ready'; data: ReviewAlertsResponse } | { status: 'error'; error: LoadError } | { status: 'locked'; access: PlanLock; message: string };
 
@@ -109,6 +110,8 @@ function Monitor({ data, onThreshold }: { data: ReviewAlertsResponse; onThreshol
           </ul>
         )}
       </section>
+
+      <GoogleProfile businessId={business.id} />
     </div>
   );
 }
