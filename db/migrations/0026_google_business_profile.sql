@@ -12,6 +12,8 @@ CREATE TABLE `google_connect_states` (
 );
 --> statement-breakpoint
 CREATE INDEX `google_connect_states_created_idx` ON `google_connect_states` (`created_at`);--> statement-breakpoint
+CREATE INDEX `google_connect_states_business_idx` ON `google_connect_states` (`business_id`);--> statement-breakpoint
+CREATE INDEX `google_connect_states_user_idx` ON `google_connect_states` (`user_id`);--> statement-breakpoint
 CREATE TABLE `google_connections` (
 	`id` text PRIMARY KEY NOT NULL,
 	`business_id` text NOT NULL,

@@ -60,7 +60,8 @@ export const googleConnectStates = sqliteTable(
     choices: text('choices', { mode: 'json' }).$type<Array<{ accountName: string; locationName: string; title: string; placeId: string | null }>>(),
     createdAt: createdAt(),
   },
-  (t) => [index('google_connect_states_created_idx').on(t.createdAt)],
+  // Led by each foreign key, so deleting a business or a user finds its pending consents without a scan.
+  (t) => [index('google_connect_states_created_idx').on(t.createdAt), index('google_connect_states_business_idx').on(t.businessId), index('google_connect_states_user_idx').on(t.userId)],
 );
 
 // Every review of a connected profile, as Google has it now; `removedAt` when it left the profile.
