@@ -3,11 +3,13 @@
 // stalled host or a full network queue leaves it) makes requests answer 503 with Retry-After
 // within DATABASE_TIMEOUT_MS instead of hanging, and the health check answer within 2 s saying
 // so; a server that is gone is "unreachable"; everything is served again once it answers.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { health } from '../../api/services/health.ts';
 import { openDb } from '../../db/client.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { submitForm } from '../helpers/report-requests.ts';
+import { until } from '../helpers/crash-suite.ts';
 import { startSqld, type Sqld } from '../helpers/sqld.ts';
 
 let sqld: Sqld;
@@ -40,6 +42,9 @@ describe('a libSQL server', () => {
   it('that stops answering: 503 with Retry-After within the deadline, health degraded within 2 s, then served again', async () => {
     expect((await timedHealth()).body).toMatchObject({ status: 'ok', database: 'ok' });
     sqld.process.kill('SIGSTOP');
+    // Every thread of the server stopped before the probe goes out (the signal takes effect when
+    // each is next scheduled).
+    await until('sqld stopped', () => /^\d+ \(.*\) T/.test(readFileSync(`/proc/${sqld.process.pid}/stat`, 'utf8')));
     try {
       const health = await timedHealth();
       // The probe is given 1.5 s; whatever the server does, the answer comes by 2 s (plus this
