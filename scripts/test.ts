@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { childrenCpuSeconds, readPlaywright, readVitest, slowest, type Counts, type RunnerReport } from './lib/test-timings.ts';
+import { machineBusySeconds, readPlaywright, readVitest, slowest, type Counts, type RunnerReport } from './lib/test-timings.ts';
 
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
 process.env.CI ??= '1';
@@ -71,19 +71,17 @@ const tiers: Record<string, Command[][]> = {
 
 type Outcome = { label: string; ok: boolean; seconds: number; cpu: number | null; report?: RunnerReport };
 
-let cpuRead = childrenCpuSeconds();
-/** The CPU of the children reaped since the last call: the step that just ended. */
-function stepCpu(): number | null {
-  const now = childrenCpuSeconds();
-  const spent = now === null || cpuRead === null ? null : now - cpuRead;
-  cpuRead = now;
-  return spent;
+/** The machine's busy CPU since `from` (a reading of machineBusySeconds). */
+function cpuSince(from: number | null): number | null {
+  const now = machineBusySeconds();
+  return now === null || from === null ? null : now - from;
 }
 
 /** Runs one command. Alone, its output streams; beside others, it is held and printed whole when
  *  it ends, so two steps' lines never interleave. */
 function run(step: Command, alone: boolean): Promise<Outcome> {
   const started = Date.now();
+  const busyAtStart = machineBusySeconds();
   const hold = !alone || step.refuse !== undefined;
   console.log(`\n▶ ${step.label}: ${step.command} ${step.args.join(' ')}`);
   return new Promise((done) => {
@@ -97,20 +95,18 @@ function run(step: Command, alone: boolean): Promise<Outcome> {
       for (const line of refused) console.log(`✗ not allowed in ${step.label}: ${line.trim()}`);
       const ok = code === 0 && refused.length === 0;
       const seconds = (Date.now() - started) / 1000;
-      const cpu = stepCpu();
+      const cpu = cpuSince(busyAtStart);
       console.log(`${ok ? '✓' : '✗'} ${step.label} (${seconds.toFixed(1)} s${cpu === null ? '' : `, ${cpu.toFixed(0)} s of CPU`})`);
       done({ label: step.label, ok, seconds, cpu, report: step.report?.() });
     });
   });
 }
 
-function summarise(outcomes: Outcome[], wall: number) {
+function summarise(outcomes: Outcome[], wall: number, cpuTotal: number | null) {
   const total: Counts = { passed: 0, failed: 0, skipped: 0 };
   const cpuText = (cpu: number | null) => (cpu === null ? '' : `${cpu.toFixed(0).padStart(7)} s CPU`);
-  console.log('\nSteps (wall time; CPU of everything the step ran, both cores together):');
+  console.log("\nSteps (wall time; the machine's busy CPU meanwhile, all cores together; steps that ran at once share theirs):");
   for (const o of outcomes) console.log(`  ${o.ok ? '✓' : '✗'} ${o.label.padEnd(26)} ${o.seconds.toFixed(1).padStart(7)} s ${cpuText(o.cpu)}`);
-  const cpus = outcomes.map((o) => o.cpu);
-  const cpuTotal = cpus.includes(null) ? null : (cpus as number[]).reduce((a, b) => a + b, 0);
   console.log(`  ${'whole run'.padEnd(28)} ${wall.toFixed(1).padStart(7)} s ${cpuText(cpuTotal)}`);
   for (const o of outcomes) {
     if (!o.report) continue;
@@ -135,6 +131,7 @@ if (unknown.length) {
 }
 rmSync('test-results', { recursive: true, force: true });
 const started = Date.now();
+const busyAtStart = machineBusySeconds();
 const outcomes: Outcome[] = [];
 let ok = true;
 for (const tier of wanted.length ? wanted : Object.keys(tiers)) {
@@ -148,5 +145,5 @@ for (const tier of wanted.length ? wanted : Object.keys(tiers)) {
   }
   if (!ok) break;
 }
-summarise(outcomes, (Date.now() - started) / 1000);
+summarise(outcomes, (Date.now() - started) / 1000, cpuSince(busyAtStart));
 process.exit(ok ? 0 : 1);

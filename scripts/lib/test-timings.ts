@@ -41,16 +41,15 @@ export function readPlaywright(path: string): RunnerReport {
 
 export const slowest = (files: FileTime[], n = 10) => [...files].sort((a, b) => b.seconds - a.seconds).slice(0, n);
 
-/** CPU seconds (user and system) of this process's children that have ended, from /proc (Linux;
- *  null elsewhere). Read when a step's process is reaped, the growth since the previous reading is
- *  that step's CPU with everything it started: a figure a busy machine does not inflate the way it
- *  does wall time. USER_HZ is 100 on every Linux build Node supports. */
-export function childrenCpuSeconds(): number | null {
+/** Seconds of CPU the whole machine has spent busy, all cores together, from /proc/stat (Linux;
+ *  null elsewhere). Its growth over a step is what the step cost on a machine that runs nothing
+ *  else, as CI's does: the CPU of this process's children alone missed most of the browser tier,
+ *  whose browsers' helper processes their launcher never reaps (887 s counted for a tier that kept
+ *  both cores busy for 1,610 s). USER_HZ is 100 on every Linux build Node supports. */
+export function machineBusySeconds(): number | null {
   try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // After the name: state is field 3, so cutime and cstime (16 and 17) are at 13 and 14 here.
-    return (Number(fields[13]) + Number(fields[14])) / 100;
+    const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
+    return (user! + nice! + system! + irq! + softirq! + steal!) / 100;
   } catch {
     return null;
   }

@@ -146,7 +146,7 @@ test('the switcher moves between the consultant\'s own business and a client\'s,
   await expect(page.getByTestId('portfolio-row')).toHaveCount(2);
   await page.getByRole('link', { name: 'Mueller Marketing Studio' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Mueller Marketing Studio' })).toBeVisible();
-  const switcher = page.getByLabel('Business', { exact: true });
+  const switcher = page.getByRole('combobox', { name: 'Business', exact: true });
   await expect(switcher).toHaveValue(own.id);
   await expect(switcher.locator('optgroup[label="Clients"] option')).toHaveText(['Dana Whitfield · Clarksville Florist (Austin, TX)']);
   await look(page, { path: 'test-results/screens/dashboard-switcher.png' });
