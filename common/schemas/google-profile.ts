@@ -13,3 +13,16 @@ export const replyTextSchema = z
   .refine((v) => new TextEncoder().encode(v).length <= REPLY_MAX_BYTES, REPLY_TOO_LONG);
 
 export const reviewReplySchema = z.object({ text: replyTextSchema });
+
+/** A review read from the connected profile, as the screen and the session routes carry it. */
+export interface ProfileReview {
+  id: string;
+  rating: number;
+  author: string | null;
+  text: string | null;
+  createdAt: string;
+  updatedAt: string;
+  reply: { text: string; updatedAt: string | null } | null;
+  replyError: string | null;
+  removed: boolean;
+}

@@ -9,7 +9,7 @@
 // (agency-mail-words.ts), and a send that fails tells the worker whether to wait for the server
 // (CustomerServerUnavailableError) or to give up (PermanentJobError: a 5xx refusal, the login
 // refused, an address refused, not a mail server).
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { eq, sql } from 'drizzle-orm';
 import { MAIL_SERVER_TESTS_PER_HOUR, type MailServerInput } from '../../../common/schemas/branding.ts';
@@ -21,6 +21,7 @@ import { AGENCY_MAIL_UNAVAILABLE, type AgencyMailUnavailablePayload } from '../.
 import { whiteLabelAddress } from '../../email/report-email.ts';
 import { CustomerServerUnavailableError, PermanentJobError } from '../../jobs/errors.ts';
 import { enqueue, runWaitingForServerNow } from '../../jobs/queue.ts';
+import { seal, sealingKey, unseal } from '../../lib/sealed.ts';
 import { SmtpSessionError, smtpSend, type SmtpSent, type SmtpSteps } from '../../lib/smtp-session.ts';
 import { checkedMailAddress, MailHostNotFound, mailHostToSave } from './address.ts';
 import { failureWords, sentWords } from './words.ts';
@@ -43,34 +44,16 @@ export interface MailServerView {
 }
 
 
-const keyOf = (ctx: AppContext) => {
-  if (!ctx.env.MAIL_SECRET_KEY) return null;
-  return createHash('sha256').update(`agency-mail:${ctx.env.MAIL_SECRET_KEY}`).digest();
-};
+const keyOf = (ctx: AppContext) => sealingKey('agency-mail', ctx.env.MAIL_SECRET_KEY);
 
-/** `v1.{iv}.{tag}.{ciphertext}`, base64url. */
 export function encryptSecret(ctx: AppContext, plain: string): string {
   const key = keyOf(ctx);
   if (!key) throw new Error('MAIL_SECRET_KEY is not set');
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return ['v1', iv, cipher.getAuthTag(), body].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+  return seal(key, 'v1', plain);
 }
 
 /** The plain secret, or null when it cannot be read (no key, another key, a damaged value). */
-export function decryptSecret(ctx: AppContext, stored: string): string | null {
-  const key = keyOf(ctx);
-  const [version, iv, tag, body] = stored.split('.');
-  if (!key || version !== 'v1' || !iv || !tag || body === undefined) return null;
-  try {
-    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
-  } catch {
-    return null;
-  }
-}
+export const decryptSecret = (ctx: AppContext, stored: string): string | null => unseal(keyOf(ctx), 'v1', stored);
 
 const view = (row: ServerRow): MailServerView => ({
   host: row.host,

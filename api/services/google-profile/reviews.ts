@@ -11,22 +11,12 @@ import { consumeRateLimit } from '../rate-limit.ts';
 import type { Monitored } from '../review-alerts.ts';
 import { connectionOf, googleConnectConfigured, withAccess } from './connection.ts';
 import { deleteReply, GoogleError, putReply, reviewsParent } from './google-api.ts';
+import type { ProfileReview } from '../../../common/schemas/google-profile.ts';
 
 export const PROFILE_LABEL = 'from your Google Business Profile';
 export const REPLY_MAX = 4096;
 export const EDITS_PER_MINUTE = 10;
 
-export interface ProfileReview {
-  id: string;
-  rating: number;
-  author: string | null;
-  text: string | null;
-  createdAt: string;
-  updatedAt: string;
-  reply: { text: string; updatedAt: string | null } | null;
-  replyError: string | null;
-  removed: boolean;
-}
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const view = (r: typeof profileReviews.$inferSelect): ProfileReview => ({

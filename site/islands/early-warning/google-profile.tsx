@@ -8,18 +8,8 @@ import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
 import { toast } from '../../lib/toasts.ts';
 import { fmtDate } from '../dashboard/dashboard-data.ts';
 import { fmtRating } from './early-warning-data.ts';
+import type { ProfileReview } from '../../../common/schemas/google-profile.ts';
 
-export interface ProfileReview {
-  id: string;
-  rating: number;
-  author: string | null;
-  text: string | null;
-  createdAt: string;
-  updatedAt: string;
-  reply: { text: string; updatedAt: string | null } | null;
-  replyError: string | null;
-  removed: boolean;
-}
 
 export interface ProfileAnswer {
   connectable: boolean;
