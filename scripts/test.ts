@@ -27,18 +27,23 @@ const vitest = (label: string, project: string, extra: string[] = [], env?: Comm
   return { label, command: 'vitest', args: ['run', '--project', project, ...extra, '--reporter=default', '--reporter=json', `--outputFile=${out}`], env, report: () => readVitest(out) };
 };
 
-// The integration files whose subject is SQL run a second time on sqld (TEST_DATABASE=sqld): a
-// statement only a file accepts fails there. Left out: files whose subject is not the database
-// (the mail conversation, request validation and the API document, the analysis and its
-// providers, rendering), those whose database use is the file pass's own (a dev server, the report
-// CLI on its own folder, the bytes of a database file, a full disk) and the crash suites, whose
-// claims are worker.test's SQL.
-const notTheDatabase = [
-  'dev-server', 'report-cli', 'erasure-bytes', 'storage-full',
-  'analysis-providers', 'analyse-sample', 'market-edges', 'visibility-grid', 'review-check', 'website-states', 'pdf-pagination',
-  'fuzz', 'http-edges', 'bad-input', 'control-characters', 'api-shape', 'api-contract', 'api-client', 'api-client-package', 'api-refusals', 'api-webhook-payloads',
-  'outbox', 'mail-outage', 'mail-deadline', 'report-delivery', 'white-label-mail', 'failure-mail-white-label', 'agency-mail-probe', 'contact-notify', 'early-warning-email', 'report-email-terms',
-  'worker-crash', 'client-report-crash',
+// The sqld pass (TEST_DATABASE=sqld): every statement the file pass sent is prepared on a libSQL
+// server (sqld-statements: a statement only a file accepts fails there, whichever file sent it),
+// and the files whose subject is the database as a server holds it run again on one of their own:
+// constraints and migrations, the queue and leases, several processes on one database, a write
+// held past the mail server's answer, erasure in the server's files, the export and purge that walk
+// every table, the dashboards' reads and the operator's command against the server. The rest run
+// once, on a file: their subject is something else (an API's answers, mail, rendering, a
+// provider's data) and their SQL is in the check. The files that always start a server of their
+// own (database-server, scale-out, provider-budget-cluster) run on it in the file pass.
+const onTheServer = [
+  'sqld-statements',
+  'schema', 'data-integrity', 'migration-one-place', 'migration-opt-outs',
+  'lease', 'worker', 'worker-lanes', 'schedule', 'submit-to-inbox', 'report-job', 'report-sent-record',
+  'intake-dedupe', 'one-business-one-place', 'rate-limit', 'api-rate-limit-processes', 'billing-processes', 'two-machines-files',
+  'data-erasure', 'erasure-on-server', 'account-data',
+  'dashboard', 'portfolio', 'visibility-history',
+  'admin-cli',
 ];
 
 /** A tier's steps: each inner list runs at once, the next list after it. */
@@ -59,7 +64,7 @@ const tiers: Record<string, Command[][]> = {
   render: [[vitest('render', 'render')]],
   integration: [
     [vitest('integration', 'integration')],
-    [vitest('integration on sqld', 'integration', notTheDatabase.flatMap((name) => ['--exclude', `tests/integration/${name}.test.ts`]), { TEST_DATABASE: 'sqld' })],
+    [vitest('integration on sqld', 'integration', onTheServer.map((name) => `tests/integration/${name}.test.ts`), { TEST_DATABASE: 'sqld' })],
   ],
   browser: [
     // Built for the address the browser tests' server uses, so that server does not build again.

@@ -10,6 +10,7 @@ import type { AppContext } from '../../api/context.ts';
 import { createContext } from '../../api/create-context.ts';
 import { loadEnv } from '../../api/env.ts';
 import { sharedTestDns } from './dns.ts';
+import { recordStatements } from './sql-statements.ts';
 import { startSqld, type Sqld } from './sqld.ts';
 
 /** True in the pass of the suite that runs against sqld: tests of file-only behaviour skip there. */
@@ -42,6 +43,7 @@ export async function createTestContext(overrides: Record<string, string> = {}, 
     ...overrides,
   });
   const ctx = await createContext(env, { migrate: true });
+  if (!ON_SQLD) recordStatements(ctx.db);
   return {
     ctx,
     app: createApp(ctx, options),

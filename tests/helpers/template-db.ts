@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { migrateDb, openDb } from '../../db/client.ts';
+import { clearRecordedStatements } from './sql-statements.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,6 +15,8 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  // The file pass records the statements its tests send afresh; the sqld pass reads them.
+  if (process.env.TEST_DATABASE !== 'sqld') clearRecordedStatements();
   const dir = mkdtempSync(join(tmpdir(), 'localrank-template-'));
   const file = join(dir, 'app.db');
   const db = await openDb(`file:${file}`);
