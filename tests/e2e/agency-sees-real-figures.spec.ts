@@ -95,12 +95,12 @@ test("/widget's live preview shows the chosen client's score card, or says why t
   for (const width of WIDTHS) await shoot(page, 'widget-preview', width, page.getByTestId('widget-key').first());
 });
 
-test('the DNS card on /branding reads at 320 px, copies each value and points the domain at an IP with an A record', async ({ page, signIn, appCtx, context, baseURL }) => {
+test('the DNS card on /branding reads at 320 px, copies each value and points the domain at an IP with an A record', async ({ page, signIn, appCtx, baseURL }) => {
   test.setTimeout(90_000);
   const agency = await signIn({ role: 'consultant', tier: 'agency', companyName: 'Harbour Growth' });
   const domain = `reports-${Date.now().toString(36)}.harbour-growth.example`;
   await appCtx.db.insert(brandingProfiles).values({ consultantId: agency.viewer.consultant!.id, companyName: 'Harbour Growth', isDefault: true, customDomain: domain, domainToken: 'k3JdQ0s-TmV2ZXJHdWVzc2Vk', domainClaimedAt: new Date() });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL! });
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL! });
 
   await page.setViewportSize({ width: 320, height: 800 });
   await page.goto('/branding');

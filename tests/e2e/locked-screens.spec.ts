@@ -61,7 +61,8 @@ const PLANS: Array<{ tier: Tier; dashboard: Tier | null; clients: Tier | null; b
 
 for (const plan of PLANS) {
   test(`a consultant on ${NAMES[plan.tier]}: the bar marks what the plan does not open, each link leads to its screen or the upgrade card, no 403`, async ({ page, appCtx, signIn }, info) => {
-    test.setTimeout(60_000);
+    // A ceiling, not a speed: every screen of the bar and axe on the card took over 60 s on a busy 2-core machine.
+    test.setTimeout(150_000);
     const { refused, errors } = watch(page);
     const me = await signIn({ role: 'consultant', tier: plan.tier, companyName: `${NAMES[plan.tier]} Consulting` });
     const { business } = await seedBusiness(appCtx, { userId: me.userId, company: `${NAMES[plan.tier]} Bakery`, snapshots: [{ daysAgo: 1 }] });
