@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { TEST_SCRYPT_COST } from './tests/helpers/scrypt-cost.ts';
 
 // One fresh data folder per run, shared by the server under test and the tests' fixtures.
 // Playwright loads this file in its workers too, so the first evaluation wins via the env.
@@ -61,6 +62,7 @@ export default defineConfig({
       INTAKE_RATE_LIMIT_PER_EMAIL: '100000',
       CONTACT_RATE_LIMIT_PER_IP: '100000',
       SIGNUP_RATE_LIMIT_PER_IP: '100000',
+      SCRYPT_COST: TEST_SCRYPT_COST,
     },
   },
 });

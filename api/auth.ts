@@ -76,7 +76,7 @@ export function createAuth({ db, env, secret, log, sendEmail }: { db: Db; env: E
       maxPasswordLength: 128,
       autoSignIn: true,
       // Its scrypt in node:crypto's thread pool, bounded (api/lib/password-hash.ts).
-      password: { hash: hashPassword, verify: verifyPassword },
+      password: { hash: (password) => hashPassword(password, env.SCRYPT_COST), verify: (data) => verifyPassword(data, env.SCRYPT_COST) },
       resetPasswordTokenExpiresIn: RESET_PASSWORD_LINK_SECONDS,
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: async ({ user, token }) =>

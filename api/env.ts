@@ -64,6 +64,10 @@ const schema = z.object({
   // Contact-form messages accepted per hour from one IP address and from one e-mail address.
   CONTACT_RATE_LIMIT_PER_IP: whole('must be a whole number of messages per hour', 1, Number.MAX_SAFE_INTEGER, 10),
   CONTACT_RATE_LIMIT_PER_EMAIL: whole('must be a whole number of messages per hour', 1, Number.MAX_SAFE_INTEGER, 5),
+  // Passwords are hashed with scrypt at N = 2^SCRYPT_COST (api/lib/password-hash.ts). The stored
+  // hash does not record it: every process on one database must use the same. Below 14 is for
+  // tests only (a test creates hundreds of accounts; 10 costs a sixteenth of 14).
+  SCRYPT_COST: whole('must be a whole number from 10 to 20 (scrypt N = 2^cost)', 10, 20, 14),
   // Accounts created per hour from one IP address.
   SIGNUP_RATE_LIMIT_PER_IP: whole('must be a whole number of sign-ups per hour', 1, Number.MAX_SAFE_INTEGER, 10),
   // Paid plans: days between scheduled re-analyses (each adds a snapshot to the 90-day trends).
@@ -205,6 +209,7 @@ const schema = z.object({
   if (env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY && env.STRIPE_SECRET_KEY.includes('_live_') !== env.STRIPE_PUBLISHABLE_KEY.includes('_live_')) {
     issues.addIssue({ code: 'custom', path: ['STRIPE_PUBLISHABLE_KEY'], message: 'must be of the same mode (test or live) as STRIPE_SECRET_KEY' });
   }
+  if (env.NODE_ENV === 'production' && env.SCRYPT_COST < 14) issues.addIssue({ code: 'custom', path: ['SCRYPT_COST'], message: 'is for tests only below 14: with NODE_ENV=production passwords are hashed at N = 16384 or more' });
   if (env.NODE_ENV === 'production' && env.WEBHOOK_LOOPBACK_PORTS.length) issues.addIssue({ code: 'custom', path: ['WEBHOOK_LOOPBACK_PORTS'], message: 'is for tests only: with NODE_ENV=production webhooks never go to this machine' });
   if (env.PLACES_PROVIDER === 'google' && !env.GOOGLE_PLACES_KEY) issues.addIssue({ code: 'custom', path: ['GOOGLE_PLACES_KEY'], message: 'is required when PLACES_PROVIDER=google' });
   if (!env.GOOGLE_OAUTH_CLIENT_ID !== !env.GOOGLE_OAUTH_CLIENT_SECRET) {

@@ -8,6 +8,7 @@ import type { AppContext } from '../../api/context.ts';
 import { createContext } from '../../api/create-context.ts';
 import { SESSION_HINT_COOKIE, SESSION_HINT_VALUE } from '../../common/session-hint.ts';
 import { loadEnv } from '../../api/env.ts';
+import { TEST_SCRYPT_COST } from '../helpers/scrypt-cost.ts';
 import { createUser, type CreateUserOptions } from '../helpers/factories.ts';
 
 /** A test that provokes a Content-Security-Policy refusal on purpose says so with this annotation. */
@@ -60,7 +61,7 @@ export const test = base.extend<Fixtures, { appCtx: AppContext; workerContext: B
   appCtx: [
     async ({}, use) => {
       const dnsServers = readFileSync(join(process.env.E2E_DATA_DIR!, 'dns-server.txt'), 'utf8');
-      const env = loadEnv({ NODE_ENV: 'test', DATA_DIR: process.env.E2E_DATA_DIR!, LOG_LEVEL: 'silent', WORKER: 'off', DNS_SERVERS: dnsServers });
+      const env = loadEnv({ NODE_ENV: 'test', DATA_DIR: process.env.E2E_DATA_DIR!, LOG_LEVEL: 'silent', WORKER: 'off', DNS_SERVERS: dnsServers, SCRYPT_COST: TEST_SCRYPT_COST });
       const ctx = await createContext(env);
       await use(ctx);
       ctx.db.$client.close();

@@ -10,6 +10,7 @@ import type { AppContext } from '../../api/context.ts';
 import { createContext } from '../../api/create-context.ts';
 import { loadEnv } from '../../api/env.ts';
 import { sharedTestDns } from './dns.ts';
+import { TEST_SCRYPT_COST } from './scrypt-cost.ts';
 import { recordStatements } from './sql-statements.ts';
 import { startSqld, type Sqld } from './sqld.ts';
 
@@ -37,6 +38,8 @@ export async function createTestContext(overrides: Record<string, string> = {}, 
     LOG_LEVEL: 'silent',
     WORKER: 'off',
     SIGNUP_RATE_LIMIT_PER_IP: '100000',
+    // The product's cost where a test plays production (which refuses less).
+    ...(overrides.NODE_ENV === 'production' ? {} : { SCRYPT_COST: TEST_SCRYPT_COST }),
     // Names resolve through a local stand-in (tests/helpers/dns.ts), not this machine's resolver.
     DNS_SERVERS: await sharedTestDns(),
     ...(sqld ? { DATABASE_URL: sqld.url } : {}),
@@ -58,8 +61,9 @@ export async function createTestContext(overrides: Record<string, string> = {}, 
 }
 
 /** The settings another process (a CLI, a worker, a second app) needs to reach this context's
- *  database: its DATA_DIR and, on a server, the server's URL. */
-export const databaseEnv = (t: Pick<TestContext, 'dataDir' | 'ctx'>) => ({ DATA_DIR: t.dataDir, DATABASE_URL: t.ctx.env.DATABASE_URL });
+ *  database: its DATA_DIR and, on a server, the server's URL; and the scrypt cost its password
+ *  hashes were made with. */
+export const databaseEnv = (t: Pick<TestContext, 'dataDir' | 'ctx'>) => ({ DATA_DIR: t.dataDir, DATABASE_URL: t.ctx.env.DATABASE_URL, SCRYPT_COST: String(t.ctx.env.SCRYPT_COST) });
 
 /** JSON request through the app in-process; returns status, parsed body and the session cookie. */
 export async function call(app: TestContext['app'], method: string, path: string, body?: unknown, cookie?: string) {

@@ -38,7 +38,7 @@ export async function closeAccount({ ctx, userId, input, now = new Date() }: { c
   if (!user || user.closedAt) throw new AppError('unauthenticated', 'Not authenticated');
   if (input.confirmEmail.trim().toLowerCase() !== user.email.toLowerCase()) throw fieldError('confirmEmail', 'This is not the e-mail address of your account');
   const credential = await ctx.db.query.accounts.findFirst({ where: and(eq(accounts.userId, userId), eq(accounts.providerId, 'credential')) });
-  if (!credential?.password || !(await verifyPassword({ hash: credential.password, password: input.password }))) {
+  if (!credential?.password || !(await verifyPassword({ hash: credential.password, password: input.password }, ctx.env.SCRYPT_COST))) {
     throw fieldError('password', 'The password is not correct');
   }
   // The subscription first: if Stripe is unreachable the account stays open and the user can retry,
