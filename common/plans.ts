@@ -39,7 +39,7 @@ export const PLAN_CATALOGUE: readonly PlanCard[] = [
     tagline: 'For businesses that need to act fast.',
     monthly: PRICES.enterprise.monthly,
     annual: PRICES.enterprise.yearly,
-    features: ['Everything in Pro', 'Priority support', 'API access', 'Early Warning Monitor', 'Real-time alerts', 'Local visibility: a 7×7 search grid on up to 5 keywords'],
+    features: ['Everything in Pro', 'Priority support', 'API access', 'Early Warning Monitor', 'Real-time alerts', 'Google Business Profile: every review counted and answered', 'Local visibility: a 7×7 search grid on up to 5 keywords'],
   },
   {
     tier: 'agency',

@@ -8,8 +8,8 @@ export const REVIEW_REACH = {
   yelp: 'Yelp shares the newest review excerpts of a place (3 on most plans), so a new review is seen while it is among them.',
 } as const;
 
-/** What connecting the Google Business Profile changes (issue 48). */
-export const PROFILE_REACH = 'Connect your Google Business Profile from the monitor and it reads every Google review of your profile instead, newest first, within minutes (every 10 by default), and you answer them from the monitor.';
+/** What connecting the Google Business Profile changes (issue 48, decisions 0320-0322). */
+export const PROFILE_REACH = 'Connect your Google Business Profile from the monitor or the dashboard (an agency from its client\'s page) and it reads every Google review of your profile instead, newest first, within minutes (every 10 by default), including a review removed from Google, and you answer them from the monitor; your dashboard\'s and your reports\' review figures then count every review, from your Google Business Profile.';
 
 /** One paragraph for every surface that describes the monitor. */
 export const MONITOR_REACH = `The monitor sees the reviews your data source shares with us, not every review written. ${REVIEW_REACH.google} ${REVIEW_REACH.yelp} ${PROFILE_REACH}`;

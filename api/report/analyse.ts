@@ -24,6 +24,7 @@ import { placeVisibility, processLedger, scanGrid, parseGridPlans, type SearchLe
 import { analyseWebsite, type WebsiteAnalysis } from './analysis/website.ts';
 import { platformOf } from './analysis/site-kind.ts';
 import { payerOf } from '../services/plans/payers.ts';
+import { profileReviewsForReport } from '../services/google-profile/report-reviews.ts';
 import { competitorWebsitesSentence, websiteRead, websiteSentence } from './words/website-state.ts';
 import type { Tier } from '../../common/constants.ts';
 import type { AnalysedPlace, BrandBranches, ReportData, ReportInput, Review } from './model/types.ts';
@@ -291,6 +292,13 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
     return { listing: { ...own, website: input.website || own.website, categoryLabel: own.categoryLabel ?? cat.label }, listingFound: found !== null, lookupFailed, category: cat };
   });
   const home = { latitude: listingFound ? listing.latitude : point.latitude, longitude: listingFound ? listing.longitude : point.longitude };
+  // A connected Google Business Profile (paid plans): the business's review figures are every
+  // review's, newest first, not the listing's and its 5 relevance-picked ones (decision 0322).
+  const ownProfile = listingFound ? await profileReviewsForReport(ctx, input.businessId) : null;
+  if (ownProfile) {
+    listing.rating = ownProfile.average;
+    listing.reviewCount = ownProfile.count;
+  }
 
   // 3. Competitors: the provider's order is prominence; keep those within the radius.
   const competitors = await timed('discover', async () => {
@@ -362,6 +370,8 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
     const failures: string[] = [];
     const results = await mapLimit(all, 4, async ({ listing: l }, i) => {
       if (i === 0 && !listingFound) return null;
+      // The profile's reviews were alerted on by its own poll: the listing's are not read for it.
+      if (i === 0 && ownProfile) return analyseReviews(ownProfile.reviews, { now, complete: true, ownerResponsesKnown: true, newestFirst: true });
       try {
         const r = await provider.reviews(l);
         if (i === 0) ownReviews = r.reviews;
@@ -378,6 +388,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
     if (provider.name === 'google' && results.some(Boolean)) notes.push('Google shares up to 5 reviews per business, the ones it finds most relevant, and no owner replies: sentiment, star shares and themes are read from those few reviews; counts of recent reviews and owner-reply figures cannot be measured from them and are left out for every business.');
     if (provider.name === 'yelp' && results.some(Boolean)) notes.push('Yelp shares a few of the newest reviews per business (3 on most plans) and no owner replies: sentiment, star shares and themes are read from those few reviews; owner-reply figures are left out for every business.');
     const notYetOpen = all.filter((_, i) => profiles[i]?.status === 'future_opening').map((p) => p.listing.name);
+    if (ownProfile) notes.push(`Your own review figures (rating, count, recent reviews, stars, sentiment, themes and owner replies) are read from every one of your ${ownProfile.count} reviews, from your Google Business Profile${ownProfile.sample ? ' (the Sample Business Profile: example reviews, not your real profile)' : ''}; the competitors' come from ${providerLabel}. A figure ${providerLabel} gives for none of the competitors is left out for you too, so the scores compare like with like.`);
     if (notYetOpen.length) notes.push(`${notYetOpen.join(', ')} ${notYetOpen.length === 1 ? 'is' : 'are'} listed by ${providerLabel} as not open yet: whether ${notYetOpen.length === 1 ? 'it operates does' : 'they operate do'} not apply until ${notYetOpen.length === 1 ? 'it opens' : 'they open'}.`);
     return results;
   });
@@ -399,6 +410,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
   };
   const reviewSource = (i: number) => {
     const n = reviewResults[i]?.sampled ?? 0;
+    if (i === 0 && ownProfile) return `every one of the ${n} review${n === 1 ? '' : 's'} on your Google Business Profile, newest first`;
     if (provider.name === 'google') return `the ${n} review${n === 1 ? '' : 's'} Google shares (its up to 5 most relevant)`;
     if (provider.name === 'yelp') return `the ${n} newest review${n === 1 ? '' : 's'} Yelp shares`;
     return `the ${n} newest sample reviews`;
@@ -441,6 +453,7 @@ export async function analyseBusiness(ctx: AppContext, input: ReportInput, optio
         distanceMiles: p.distance,
         reviews: reviewResults[i] ?? null,
         reviewSource: reviewSource(i),
+        ...(i === 0 && ownProfile ? { ownSource: true } : {}),
         site: sites[i] ?? null,
         siteState: siteState(i),
         listingGivesWebsite: provider.name !== 'yelp',

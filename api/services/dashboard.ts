@@ -5,6 +5,7 @@
 import { DASHBOARD_COMPETITOR_LIMIT } from '../../common/constants.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, unauthenticated } from '../errors.ts';
+import { dashboardProfile } from './google-profile/dashboard-profile.ts';
 import { can } from './plans/entitlements.ts';
 import { sessionTokenFrom } from './session-token.ts';
 import { VIEWER_CTE, type ViewerKind, viewerMaySee } from './viewer-sql.ts';
@@ -39,7 +40,7 @@ run AS (
   SELECT m.run_id, m.reported_at FROM business_metrics m
   WHERE m.business_id = (SELECT id FROM b) AND m.is_main_business = 1 ORDER BY m.reported_at DESC LIMIT 1
 )
-SELECT v.tier, v.status, (
+SELECT v.tier, v.status, (SELECT id FROM b) AS business_id, (
   SELECT json_object(
     'business', json_object('id', b.id, 'company', b.company, 'city', b.city, 'state', b.state, 'website', b.website,
       'category', b.category, 'updatedAt', b.updated_at, 'visibilityKeywords', json(coalesce(b.visibility_keywords, '[]')),
@@ -119,9 +120,12 @@ export async function getDashboardJson({ ctx, cookie, businessId, now = Date.now
   if (typeof row.body !== 'string') throw noBusiness();
   const access = { trends: can(plan, 'trends'), earlyWarning: can(plan, 'earlyWarning') };
   const history = access.trends && typeof row.history === 'string' ? row.history : '[]';
+  // The Google Business Profile (an Early Warning feature) comes with the page: its card is drawn
+  // with the rest, and its review figures replace the listing's while it is connected (decision 0322).
+  const profile = access.earlyWarning ? await dashboardProfile(ctx, String(row.business_id), now) : null;
   // SQLite's JSON text is spliced, not parsed and serialised again: the read stays one query.
   // reanalysisDays: how often the scheduled re-analysis adds a snapshot (the screen says so).
-  return `{"access":${JSON.stringify(access)},"reanalysisDays":${ctx.env.REANALYSIS_INTERVAL_DAYS},${row.body.slice(1, -1)},"history":${history}}`;
+  return `{"access":${JSON.stringify(access)},"reanalysisDays":${ctx.env.REANALYSIS_INTERVAL_DAYS},${row.body.slice(1, -1)},"history":${history},"googleProfile":${JSON.stringify(profile)}}`;
 }
 
 export interface DashboardBusiness {

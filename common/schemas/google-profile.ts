@@ -26,3 +26,4 @@ export interface ProfileReview {
   replyError: string | null;
   removed: boolean;
 }
+

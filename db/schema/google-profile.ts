@@ -56,6 +56,8 @@ export const googleConnectStates = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     verifier: text('verifier').notNull(),
+    // Started from an agency's client page: the client it goes back to (checked against the agency).
+    clientId: text('client_id'),
     pendingRefreshToken: text('pending_refresh_token'),
     choices: text('choices', { mode: 'json' }).$type<Array<{ accountName: string; locationName: string; title: string; placeId: string | null }>>(),
     createdAt: createdAt(),

@@ -77,7 +77,7 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     question: 'What do the paid plans cost?',
     answer: [
       `Pro costs $${PRICES.pro.monthly} a month, or $${PRICES.pro.yearly} a month billed annually. Enterprise costs $${PRICES.enterprise.monthly} a month, or $${PRICES.enterprise.yearly} a month billed annually. Agency pricing is custom. Paying annually saves ${ANNUAL_SAVINGS_PERCENT}%.`,
-      'Pro adds unlimited monthly reports, 90-day trend analysis and the dashboard. Enterprise adds priority support, API access, the Early Warning Monitor and real-time alerts. Agency adds white-label licensing and client management on top of everything in Enterprise.',
+      'Pro adds unlimited monthly reports, 90-day trend analysis and the dashboard. Enterprise adds priority support, API access, the Early Warning Monitor, real-time alerts and a connected Google Business Profile (every review counted on your dashboard and in your reports, and answered from LocalRank). Agency adds white-label licensing and client management on top of everything in Enterprise.',
     ],
   },
   {

@@ -50,4 +50,8 @@ test('the Early Warning Monitor is promised only what the data sources let it se
   await expect(page.locator('#early-warning-monitor')).toContainText(reach);
   await page.goto('/#pricing');
   await expect(page.getByTestId('review-reach')).toContainText(reach);
+  // What connecting the Business Profile does now (issue 48): the client's page, removals, the figures.
+  await expect(page.getByTestId('review-reach')).toContainText("an agency from its client's page");
+  await expect(page.getByTestId('review-reach')).toContainText("your dashboard's and your reports' review figures then count every review");
+  await expect(page.locator('#pricing')).toContainText('Google Business Profile: every review counted and answered');
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { businesses } from '../../db/schema/businesses.ts';
 import { controlGbp, type GbpReview } from '../helpers/gbp-standin.ts';
-import { seedBusiness } from '../helpers/dashboard-seed.ts';
+import { addClient, seedBusiness } from '../helpers/dashboard-seed.ts';
 import { expect, test } from './fixtures.ts';
 import { look } from './look.ts';
 import { mailsTo } from './outbox.ts';
@@ -72,23 +72,64 @@ test('an owner connects the profile, sees every review, is alerted of a new 1-st
   await page.setViewportSize({ width: 390, height: 844 });
   await look(page, { path: 'test-results/google-profile-390.png', fullPage: true });
 
-  // The dashboard shows the profile's 90 days of calls, clicks, directions and impressions.
+  // The dashboard: the profile card does not move anything when it arrives (layout shifts measured
+  // with the whole page in the viewport), its review figures are every review's, and the business's
+  // own row says where its rating and count come from.
+  await page.setViewportSize({ width: 1280, height: 4000 });
+  await page.addInitScript(() => {
+    const w = window as unknown as { shifts: Array<{ value: number; sources: string[] }> };
+    w.shifts = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as unknown as Array<{ value: number; hadRecentInput: boolean; sources: Array<{ node: Element | null }> }>) {
+        if (!e.hadRecentInput) w.shifts.push({ value: e.value, sources: e.sources.map((x) => x.node?.closest('[data-testid]')?.getAttribute('data-testid') ?? x.node?.nodeName ?? '?') });
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
   await page.goto(`/dashboard/${business.id}`);
-  await expect(page.getByTestId('gp-metrics')).toContainText('Google Business Profile, Last 90 Days');
   await expect(page.getByTestId('gp-calls')).toHaveText(/^\d/);
+  await page.waitForLoadState('networkidle');
+  const shifts = await page.evaluate(() => (window as unknown as { shifts: Array<{ value: number; sources: string[] }> }).shifts);
+  expect(shifts, 'layout shifts on the dashboard').toEqual([]);
+  await expect(page.getByTestId('gp-dash-count')).toHaveText('121');
+  await expect(page.getByTestId('gp-dash-source')).toHaveText('Every review, from your Google Business Profile.');
+  await expect(page.getByTestId('gp-dash-review').first()).toContainText('Quinn V.');
+  await expect(page.getByTestId('own-row').getByTestId('own-reviews-source')).toHaveText('from your Google Business Profile');
+  await expect(page.getByTestId('own-row')).toContainText('121');
+  await page.setViewportSize({ width: 390, height: 844 });
   await look(page.getByTestId('gp-metrics'), { path: 'test-results/google-profile-metrics-390.png' });
   await page.setViewportSize({ width: 1280, height: 900 });
   await look(page.getByTestId('gp-metrics'), { path: 'test-results/google-profile-metrics-1280.png' });
 });
 
-test('a denied consent ends on a page that says what happened and what to do', async ({ page, appCtx, signIn }) => {
-  const owner = await signIn({ tier: 'enterprise' });
-  const { business } = await seedBusiness(appCtx, { userId: owner.userId, company: 'Denied Dental', snapshots: [{ daysAgo: 1 }] });
-  await page.goto(`/connect/google?businessId=${business.id}`);
+test("an agency connects its client's profile from the client's page; a denied consent says what happened and leads back there", async ({ page, appCtx, signIn }) => {
+  test.setTimeout(90_000);
+  const agency = await signIn({ role: 'consultant', tier: 'agency', companyName: 'Northstar Marketing' });
+  const { business } = await seedBusiness(appCtx, { company: 'Denied Dental', snapshots: [{ daysAgo: 1 }] });
+  const client = await addClient(appCtx, agency.viewer.consultant!.id, business.id);
+  const placeId = `ChIJ-e2e-client-${business.id.slice(0, 8)}`;
+  await appCtx.db.update(businesses).set({ placeId: `google:${placeId}` }).where(eq(businesses.id, business.id));
+  const locationId = `c${Date.now()}`;
+  await controlGbp(base, 'location', { id: locationId, account: `acct-${locationId}`, title: 'Denied Dental', placeId, reviews: 3 });
+  const connectUrl = `/connect/google?businessId=${business.id}&clientId=${client.id}`;
+
+  await page.goto(`/clients/${client.id}`);
+  await page.getByRole('link', { name: 'Connect Google Business Profile' }).click();
   await page.getByRole('link', { name: 'Cancel' }).click();
   await expect(page.getByRole('heading', { name: 'Google Business Profile not connected' })).toBeVisible();
   await expect(page.getByText('choose Allow when Google asks')).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Connect Again' })).toHaveAttribute('href', `/connect/google?businessId=${business.id}`);
+  await expect(page.getByRole('link', { name: 'Connect Again' })).toHaveAttribute('href', connectUrl);
+  await expect(page.getByRole('link', { name: 'Back' })).toHaveAttribute('href', `/clients/${client.id}`);
   await page.setViewportSize({ width: 390, height: 844 });
   await look(page, { path: 'test-results/google-profile-denied-390.png', fullPage: true });
+
+  await page.getByRole('link', { name: 'Connect Again' }).click();
+  await page.getByRole('link', { name: 'Allow' }).click();
+  await expect(page).toHaveURL(new RegExp(`/clients/${client.id}\\?connected=google$`));
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId('gp-dash-count')).toHaveText('3', { timeout: 3_000 });
+  }).toPass({ timeout: 60_000 });
+  await look(page.getByTestId('gp-metrics'), { path: 'test-results/google-profile-client-390.png' });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await look(page.getByTestId('gp-metrics'), { path: 'test-results/google-profile-client-1280.png' });
 });

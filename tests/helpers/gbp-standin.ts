@@ -3,7 +3,7 @@
 // refresh, revoke; a revoked or unknown grant answers `invalid_grant`), Account Management
 // (accounts.list), Business Information (accounts.locations.list, `readMask` required, `pageSize` at
 // most 100, `metadata.placeId`), the v4 reviews (list: `pageSize` at most 50, `pageToken`, `orderBy`
-// `updateTime desc` (default) | `rating` | `rating desc`; reply PUT and DELETE; 403 for an unverified
+// `updateTime desc` (default) | `rating` | `rating desc`, `totalReviewCount` and `averageRating` on every page; reply PUT and DELETE; 403 for an unverified
 // location; 10 edits a minute per location) and the Performance API
 // (`locations/{id}:fetchMultiDailyMetricsTimeSeries`, daily values as strings, zero days omitted).
 // Every API call needs a live bearer token (401 otherwise); `quotaZero` makes every API call 429

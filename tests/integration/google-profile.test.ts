@@ -109,23 +109,76 @@ it('connects the location whose placeId is the business\'s, reads every page fir
   const alerts = await t.ctx.db.select().from(reviewAlerts).where(eq(reviewAlerts.businessId, business.id));
   expect(alerts.find((a) => a.reviewAuthor === 'New 1')).toMatchObject({ platform: 'google_business_profile', reviewRating: 1, reviewText: 'Never again.' });
 
-  // An edit updates in place; the next full read marks a review that left the profile as removed.
+  // An edit updates in place, and a review that left the profile is marked removed in the same
+  // poll: Google's totalReviewCount (122) is below the 123 held, so the read goes on to the last page.
   const edited = ours.reviews.find((r) => r.author === 'Person 3')!;
   Object.assign(edited, { comment: 'Changed my mind', rating: 2, updateTime: Date.now() });
   ours.reviews.splice(ours.reviews.findIndex((r) => r.author === 'Person 7'), 1);
   const again = await pollProfile(t.ctx, (await connectionOf(business.id))!);
-  expect(again.changed).toBe(1);
+  expect({ changed: again.changed, removed: again.removed, calls: again.calls }).toEqual({ changed: 1, removed: 1, calls: 3 });
+  // Counts agree again: one call.
+  expect((await pollProfile(t.ctx, (await connectionOf(business.id))!)).calls).toBe(1);
+  // A removal and a new review in one period: the new one counts on our side, so the counts still disagree.
+  ours.reviews.splice(ours.reviews.findIndex((r) => r.author === 'Person 9'), 1);
+  google.addReview(ours.id, { rating: 5, comment: 'Lovely', author: 'New 6' });
+  const both = await pollProfile(t.ctx, (await connectionOf(business.id))!);
+  expect({ changed: both.changed, removed: both.removed, calls: both.calls }).toEqual({ changed: 1, removed: 1, calls: 3 });
+  // The daily full read still reads every page.
   await t.ctx.db.update(googleConnections).set({ fullReadAt: new Date(Date.now() - 2 * DAY) }).where(eq(googleConnections.businessId, business.id));
   const full = await pollProfile(t.ctx, (await connectionOf(business.id))!);
-  expect({ full: full.full, removed: full.removed, pages: full.pages }).toEqual({ full: true, removed: 1, pages: 3 });
+  expect({ full: full.full, removed: full.removed, pages: full.pages }).toEqual({ full: true, removed: 0, pages: 3 });
   const rows = await reviewsOf(business.id);
   expect(rows.find((r) => r.author === 'Person 3')).toMatchObject({ text: 'Changed my mind', rating: 2, removedAt: null });
-  expect(rows.find((r) => r.author === 'Person 7')!.removedAt).not.toBeNull();
+  expect(rows.filter((r) => r.removedAt).map((r) => r.author).sort()).toEqual(['Person 7', 'Person 9']);
 
   // The alert reached the owner's mailbox, labelled.
   await runPolls(business.id);
   const texts = smtp.received.filter((m) => m.envelope.to[0] === owner.email).map((m) => m.parsed.text ?? '');
   expect(texts.filter((x) => x.includes('1.0 stars on Google (from your Google Business Profile) by New 1'))).toHaveLength(1);
+});
+
+it('a connected profile\'s every review makes the dashboard\'s and the paid report\'s review figures; without one they stay as they were', async () => {
+  const { analyseBusiness } = await import('../../api/report/analyse.ts');
+  const { reportInput } = await import('../../api/report/model/types.ts');
+  const { call } = await import('../helpers/context.ts');
+  const owner = await createUser(t.ctx, { tier: 'enterprise' });
+  const { business } = await seedBusiness(t.ctx, { userId: owner.userId, company: 'Figures Dental', snapshots: [{ daysAgo: 1 }] });
+  await t.ctx.db.update(businesses).set({ placeId: 'google:ChIJ-figures', website: '' }).where(eq(businesses.id, business.id));
+  const loc = google.addLocation({ id: '1101', account: '1100', title: 'Figures Dental', placeId: 'ChIJ-figures' });
+  // Six reviews, known figures: average 20/6 = 3.3; 3 in the last 90 days, 2 in the 90 before.
+  for (const [rating, days] of [[5, 2], [4, 20], [1, 60], [5, 100], [3, 150], [2, 400]] as const) google.addReview(loc.id, { rating, comment: `${rating} stars, ${days} days ago`, author: `Figures ${days}`, at: Date.now() - days * DAY });
+  const input = { ...reportInput((await t.ctx.db.query.businesses.findFirst({ where: eq(businesses.id, business.id) }))!), website: '' };
+
+  // Not connected: the dashboard's own row is the listing's, and the report reads the provider's reviews.
+  const before = (await call(t.app, 'GET', `/api/business/${business.id}`, undefined, owner.cookie)).body;
+  expect(before.googleProfile).toMatchObject({ connection: null, reviews: null });
+  const plain = await analyseBusiness(t.ctx, input);
+  expect(plain.business.place.reviewCount).not.toBe(6);
+  expect(plain.notes.join(' ')).not.toContain('Google Business Profile');
+
+  expect((await connect(owner.cookie, business.id)).kind).toBe('connected');
+  await runPolls(business.id);
+  const dash = (await call(t.app, 'GET', `/api/business/${business.id}`, undefined, owner.cookie)).body;
+  expect(dash.self).toEqual(before.self);
+  expect(dash.googleProfile.reviews).toMatchObject({ source: 'google_business_profile', label: 'from your Google Business Profile', count: 6, average: 3.3, last90: 3, previous90: 2 });
+  expect(dash.googleProfile.reviews.newest.map((r: { author: string }) => r.author)).toEqual(['Figures 2', 'Figures 20', 'Figures 60', 'Figures 100', 'Figures 150']);
+  expect(dash.googleProfile.days).toHaveLength(90);
+
+  const report = await analyseBusiness(t.ctx, input);
+  expect(report.business.place).toMatchObject({ reviewCount: 6, rating: 3.3 });
+  expect(report.business.reviewVelocity).toMatchObject({ last30Days: 2, last90Days: 3 });
+  expect(report.business.sentiment).toMatchObject({ reviewsRead: 6, starShare: expect.objectContaining({ 1: expect.any(Number) }) });
+  expect(report.notes.find((n) => n.includes('from your Google Business Profile'))).toContain('every one of your 6 reviews');
+  expect(report.business.dataPoints.find((p) => p.key === 'reviews.share_1_star')!.how).toContain('every one of the 6 reviews on your Google Business Profile, newest first');
+  // The profile's poll alerts on its reviews: the report does not read the listing's for the business.
+  expect(report.ownReviews).toEqual([]);
+  // The competitors are read as before.
+  expect(report.competitors.map((c) => c.place.reviewCount)).toEqual(plain.competitors.map((c) => c.place.reviewCount));
+
+  // A lapsed plan: the report is the listing's again (the profile is an Early Warning feature).
+  const { users } = await import('../../db/schema/auth.ts');
+  await t.ctx.db.update(users).set({ subscriptionTier: 'free' }).where(eq(users.id, owner.userId));
+  expect((await analyseBusiness(t.ctx, input)).business.place.reviewCount).toBe(plain.business.place.reviewCount);
 });
 
 it('keeps every token out of the database file in clear', async () => {
@@ -185,6 +238,34 @@ it('asks which location when several match none, and lets an agency connect its 
   expect(await pickLocation(t.ctx, owner.cookie, asked.state, 'locations/4002')).toMatchObject({ kind: 'failed', reason: 'wrong-state' });
   expect(await pickLocation(t.ctx, agency.cookie, asked.state, 'locations/9999')).toMatchObject({ kind: 'picker', state: asked.state, fields: { location: 'Choose one of the locations listed' } });
   expect(await pickLocation(t.ctx, agency.cookie, asked.state, 'locations/4002')).toMatchObject({ kind: 'connected', title: 'Client B' });
+  expect((await connectionOf(business.id))!.userId).toBe(agency.userId);
+});
+
+it('an agency connects from its client\'s page: only its own client, only that client\'s business, and back to that page', async () => {
+  const agency = await createUser(t.ctx, { tier: 'agency', role: 'consultant' });
+  const other = await createUser(t.ctx, { tier: 'agency', role: 'consultant' });
+  const { owner, business } = await ownerWithBusiness('ChIJ-client-page', 'enterprise');
+  const second = await ownerWithBusiness('ChIJ-client-two', 'enterprise');
+  const client = await addClient(t.ctx, agency.viewer.consultant!.id, business.id);
+  const secondClient = await addClient(t.ctx, agency.viewer.consultant!.id, second.business.id);
+  const othersClient = await addClient(t.ctx, other.viewer.consultant!.id, business.id);
+  google.addLocation({ id: '4101', account: '4100', title: 'Client Page Dental', placeId: 'ChIJ-client-page' });
+
+  // Another agency's client id, the agency's other client (not this business), the owner with the agency's client id, a made-up id: 404.
+  await expect(startConnect(t.ctx, agency.cookie, business.id, othersClient.id)).rejects.toMatchObject({ code: 'not_found' });
+  await expect(startConnect(t.ctx, agency.cookie, business.id, secondClient.id)).rejects.toMatchObject({ code: 'not_found' });
+  await expect(startConnect(t.ctx, owner.cookie, business.id, client.id)).rejects.toMatchObject({ code: 'not_found' });
+  await expect(startConnect(t.ctx, agency.cookie, business.id, 'made-up')).rejects.toMatchObject({ code: 'not_found' });
+  expect(google.calls.filter((c) => c.route === 'consent' && c.url.includes('client-page')).length).toBe(0);
+
+  // A denied consent goes back to the client's page too; then allowed, connected for that client.
+  const denied = await startConnect(t.ctx, agency.cookie, business.id, client.id);
+  const deniedBack = new URL(await google.consent((denied as { to: string }).to, 'deny'));
+  expect(await finishConnect(t.ctx, agency.cookie, deniedBack.searchParams)).toMatchObject({ kind: 'failed', reason: 'denied', clientId: client.id });
+  const start = await startConnect(t.ctx, agency.cookie, business.id, client.id);
+  expect(start.kind).toBe('redirect');
+  const back = new URL(await google.consent((start as { to: string }).to, 'allow'));
+  expect(await finishConnect(t.ctx, agency.cookie, back.searchParams)).toMatchObject({ kind: 'connected', businessId: business.id, title: 'Client Page Dental', clientId: client.id });
   expect((await connectionOf(business.id))!.userId).toBe(agency.userId);
 });
 

@@ -66,6 +66,17 @@ describe('buildDashboard', () => {
     expect(unranked.table.at(-1)).toMatchObject({ isYou: true, rank: null });
   });
 
+  it('takes the business\'s rating and review count from a connected Google Business Profile, and says so', () => {
+    const res = { ...response(false), self: { rating: 4.3, reviewCount: 17, siteReachable: 1 } };
+    const reviews = { source: 'google_business_profile' as const, label: 'from your Google Business Profile', count: 212, average: 4.1, last90: 9, previous90: 12, newest: [] };
+    const profile = { connectable: true, connection: { status: 'connected' as const, title: 'Acme Dental' }, reviews, days: [] };
+    const own = buildDashboard({ ...res, googleProfile: profile }).table.find((c) => c.isYou)!;
+    expect(own).toMatchObject({ rating: 4.1, reviewCount: 212, fromProfile: true });
+    // Not connected (or no profile block): the listing's figures, as before.
+    expect(buildDashboard({ ...res, googleProfile: { ...profile, connection: null, reviews: null } }).table.find((c) => c.isYou)).toMatchObject({ rating: 4.3, reviewCount: 17 });
+    expect(buildDashboard(res).table.find((c) => c.isYou)!.fromProfile).toBeUndefined();
+  });
+
   it("names how the business's own website was met, and only the states it knows", () => {
     const base = response(false);
     const own = (siteState: string | undefined) => buildDashboard({ ...base, self: { siteReachable: 1, siteState } }).table.find((c) => c.isYou)!.siteState;

@@ -120,6 +120,9 @@ export interface Subject {
   reviews: ReviewAnalysis | null;
   /** In words: which reviews the excerpt-based figures come from ("the 5 reviews Google shares"). */
   reviewSource: string;
+  /** Its reviews come from a source of its own (the connected Google Business Profile), not the
+   *  market's: it does not keep a point the market's source gives for nobody else. */
+  ownSource?: boolean;
   site: WebsiteAnalysis | null;
   siteState: SiteState;
   /** False when the source gives no websites at all (Yelp). */
@@ -594,7 +597,8 @@ export function collectMarket(subjects: Subject[], sourceLabel: string, options:
     }),
   );
   // An unlisted business's points do not stop a point no listing gives from being left out for all.
-  const droppedForAll = DATA_POINTS.map((_, i) => wholeMarket && gots.some((g) => g[i] === NOT_GIVEN) && gots.every((g) => g[i] === NOT_GIVEN || g[i] === NA || g[i] === NOT_LISTED));
+  const market = gots.filter((_, si) => !subjects[si]!.ownSource);
+  const droppedForAll = DATA_POINTS.map((_, i) => wholeMarket && market.some((g) => g[i] === NOT_GIVEN) && market.every((g) => g[i] === NOT_GIVEN || g[i] === NA || g[i] === NOT_LISTED));
   return subjects.map((subject, si) =>
     DATA_POINTS.map((def, i) => {
       const got = gots[si]![i]!;
@@ -634,7 +638,7 @@ function howMeasured(def: DataPointDef, subject: Subject): string {
   const r = subject.reviews;
   const measured = r ? Object.values(r.languages).reduce((a, b) => a + b, 0) - r.sentimentNotMeasured : 0;
   const skipped = r && SENTIMENT_KEYS.has(def.key) && r.sentimentNotMeasured > 0 ? ` ${measured} review${measured === 1 ? '' : 's'} measured; ${r.sentimentNotMeasured} not measured (${languageList(r.notMeasuredLanguages)}) left out.` : '';
-  if (def.source === 'reviews' && r && !r.complete) return `${def.how} From ${subject.reviewSource}.${skipped}`;
+  if (def.source === 'reviews' && r && (!r.complete || subject.ownSource)) return `${def.how} From ${subject.reviewSource}.${skipped}`;
   return `${def.how}${skipped}`;
 }
 /** A sentiment figure read from some of the texts: how many were measured and how many not. */

@@ -256,7 +256,7 @@ export const TABLES: Record<string, TableRule> = {
   },
   google_connect_states: {
     holder: 'operations',
-    holds: 'a connection under way for ten minutes: a hash of the session, the PKCE verifier, and while a location is picked the sealed grant',
+    holds: 'a connection under way for ten minutes: a hash of the session, the PKCE verifier, the client page of an agency it started from, and while a location is picked the sealed grant',
     exported: 'never (internal, minutes long)',
     erased: 'deleted when used, after ten minutes, and with the user (cascade)',
     kept: null,

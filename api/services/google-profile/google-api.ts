@@ -147,13 +147,14 @@ const STARS: Record<string, number> = { ONE: 1, TWO: 2, THREE: 3, FOUR: 4, FIVE:
 /** `accounts/{a}/locations/{l}`: the v4 reviews' parent, from the account and the v1 location name. */
 export const reviewsParent = (accountName: string, locationName: string) => `${accountName}/${locationName}`;
 
-/** One page of reviews, newest first (orderBy updateTime desc, 50 a page, Google's most). */
-export async function reviewsPage(env: GoogleEnv, token: string, parent: string, pageToken?: string): Promise<{ reviews: GoogleReview[]; next: string | null }> {
+/** One page of reviews, newest first (orderBy updateTime desc, 50 a page, Google's most), and
+ *  Google's count of the location's reviews (`totalReviewCount`, on every page). */
+export async function reviewsPage(env: GoogleEnv, token: string, parent: string, pageToken?: string): Promise<{ reviews: GoogleReview[]; next: string | null; total: number | null }> {
   const url = new URL(`${env.GBP_REVIEWS_BASE_URL}/v4/${parent}/reviews`);
   url.searchParams.set('pageSize', '50');
   url.searchParams.set('orderBy', 'updateTime desc');
   if (pageToken) url.searchParams.set('pageToken', pageToken);
-  const body = (await call(env, url.toString(), bearer(token))) as { reviews?: Array<Record<string, unknown>>; nextPageToken?: string };
+  const body = (await call(env, url.toString(), bearer(token))) as { reviews?: Array<Record<string, unknown>>; nextPageToken?: string; totalReviewCount?: unknown };
   const reviews = (body.reviews ?? []).flatMap((r): GoogleReview[] => {
     const rating = STARS[String(r.starRating)];
     if (typeof r.reviewId !== 'string' || !rating) return [];
@@ -170,7 +171,7 @@ export async function reviewsPage(env: GoogleEnv, token: string, parent: string,
       },
     ];
   });
-  return { reviews, next: body.nextPageToken ?? null };
+  return { reviews, next: body.nextPageToken ?? null, total: typeof body.totalReviewCount === 'number' ? body.totalReviewCount : null };
 }
 
 export async function putReply(env: GoogleEnv, token: string, parent: string, reviewId: string, text: string): Promise<void> {

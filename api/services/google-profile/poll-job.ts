@@ -1,7 +1,8 @@
 // `profile.poll`: reads a connected profile's reviews (issue 48, decision 0282). The first read
 // takes every page; later reads ask newest first (updateTime desc) and stop at the first review
-// already known and unchanged, so a poll with nothing new is one call. Once a day the read is a
-// full one again, which is how a review that left the profile is found and marked removed. New
+// already known and unchanged, so a poll with nothing new is one call. A review that left the
+// profile is seen by its absence: when Google's count of reviews is below ours the read goes on to
+// the last page in the same poll (decision 0320); once a day the read is a full one anyway. New
 // and edited reviews at or below the threshold become Early Warning alerts (the analysis runs'
 // rules), e-mailed and pushed as alert.created by alerts.notify. A lease per profile keeps several
 // workers from reading one profile at once. Each poll queues the next, GBP_POLL_SECONDS later.
@@ -68,29 +69,37 @@ export interface PollResult {
 
 /** Reads the profile's reviews as described above; the Google calls it made are counted. */
 export async function pollProfile(ctx: AppContext, connection: Connection, now = new Date()): Promise<PollResult> {
-  const full = !connection.fullReadAt || connection.fullReadAt.getTime() <= now.getTime() - FULL_READ_EVERY_MS;
+  let full = !connection.fullReadAt || connection.fullReadAt.getTime() <= now.getTime() - FULL_READ_EVERY_MS;
   const known = new Map((await ctx.db.select({ id: profileReviews.reviewId, updatedAt: profileReviews.updatedAt, removedAt: profileReviews.removedAt }).from(profileReviews).where(eq(profileReviews.businessId, connection.businessId))).map((r) => [r.id, r]));
+  const live = [...known.values()].filter((r) => !r.removedAt).length;
   const parent = reviewsParent(connection.accountName, connection.locationName);
   const changed: GoogleReview[] = [];
   const seen = new Set<string>();
   let calls = 0;
   let pages = 0;
   let next: string | null = null;
-  read: do {
+  do {
     const pageToken: string | undefined = next ?? undefined;
-    const page: { reviews: GoogleReview[]; next: string | null } = await withAccess(ctx, connection, (token) => {
+    const page: { reviews: GoogleReview[]; next: string | null; total: number | null } = await withAccess(ctx, connection, (token) => {
       calls++;
       return reviewsPage(ctx.env, token, parent, pageToken);
     });
     pages++;
+    let reachedKnown = false;
     for (const r of page.reviews) {
       seen.add(r.reviewId);
       const before = known.get(r.reviewId);
-      const unchanged = before && !before.removedAt && before.updatedAt.getTime() === r.updatedAt.getTime();
-      if (unchanged && !full) break read;
-      if (!unchanged) changed.push(r);
+      if (before && !before.removedAt && before.updatedAt.getTime() === r.updatedAt.getTime()) reachedKnown = true;
+      else changed.push(r);
     }
     next = page.next;
+    if (full || !reachedKnown) continue;
+    // Newest first reached what is known. Google counts the location's reviews on every page: fewer
+    // than we hold with the new ones means one left the profile, seen only by its absence, so the
+    // read goes on to the last page now rather than at the daily full read (decision 0320).
+    const holding = live + changed.filter((r) => !known.get(r.reviewId) || known.get(r.reviewId)!.removedAt).length;
+    if (page.total !== null && page.total < holding) full = true;
+    else break;
   } while (next);
 
   for (const r of changed) {

@@ -11,9 +11,9 @@ import { consumeRateLimit } from '../rate-limit.ts';
 import type { Monitored } from '../review-alerts.ts';
 import { connectionOf, googleConnectConfigured, withAccess } from './connection.ts';
 import { deleteReply, GoogleError, putReply, reviewsParent } from './google-api.ts';
+import { connectUrl, PROFILE_LABEL } from '../../../common/google-profile.ts';
 import type { ProfileReview } from '../../../common/schemas/google-profile.ts';
 
-export const PROFILE_LABEL = 'from your Google Business Profile';
 export const REPLY_MAX = 4096;
 export const EDITS_PER_MINUTE = 10;
 
@@ -37,7 +37,7 @@ export async function profileStatus(ctx: AppContext, business: Monitored) {
   const [counts] = await ctx.db.$read('SELECT count(*) AS total, avg(rating) AS average FROM profile_reviews WHERE business_id = ?1 AND removed_at IS NULL', [business.id]);
   return {
     connectable: googleConnectConfigured(ctx.env) || ctx.env.PLACES_PROVIDER === 'sample',
-    connectUrl: `/connect/google?businessId=${encodeURIComponent(business.id)}`,
+    connectUrl: connectUrl(business.id),
     label: PROFILE_LABEL,
     connection: c ? { status: c.status, title: c.locationTitle, sample: c.status === 'sample', lastPolledAt: iso(c.lastPolledAt), lastError: c.lastError, connectedAt: c.createdAt.toISOString() } : null,
     reviewCount: Number(counts?.total ?? 0),

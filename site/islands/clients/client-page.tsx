@@ -1,6 +1,7 @@
 // /clients/{clientId}: one client's scores and history (the dashboard's charts), the reports sent
 // with their status, its Early Warning alerts where the plan has them, the branding used, and the
-// actions: send the report now, send a test to me, edit, archive, delete.
+// actions: send the report now, send a test to me, edit, archive, delete. On Early Warning plans,
+// the client's Google Business Profile: its reviews and figures, or "Connect" for the agency.
 import { useEffect, useState } from 'react';
 import { isMarket, NO_MARKET, ratingColour, scoreBand } from '../../../common/constants.ts';
 import { apiRequest, messageOf } from '../../lib/api.ts';
@@ -15,6 +16,8 @@ import { FREQUENCY_LABELS, fmtChange, fmtDay, unsubscribedText, mailProblemText,
 import { platformLabel } from '../early-warning/early-warning-data.ts';
 import '../dashboard/dashboard.css';
 import VisibilityCard from '../dashboard/visibility-card.tsx';
+import ProfileCard from '../dashboard/profile-card.tsx';
+import { connectUrl } from '../../../common/google-profile.ts';
 import '../early-warning/early-warning.css';
 import './clients.css';
 
@@ -162,6 +165,8 @@ export default function ClientPage({ clientId }: { clientId: string }) {
         </div>
       )}
       {view && view.analysed && <VisibilityCard visibility={view.visibility} trend={view.solvTrend} businessId={view.business.id} keywords={view.business.visibilityKeywords ?? []} />}
+      {/* The agency connects its client's profile here: the same flow, checked against this client (decision 0321). */}
+      {view && view.profile && <ProfileCard profile={view.profile} businessId={view.business.id} connectHref={connectUrl(view.business.id, client.id)} />}
       {business && latest && <p className="client-links"><a href={`/dashboard/${business.id}`}>Open the full dashboard</a>{detail.access.earlyWarning && <> · <a href={`/early-warning/${business.id}`}>Early Warning Monitor</a></>}</p>}
 
       <section className="card flush block" aria-labelledby="reports-title">

@@ -6,6 +6,7 @@ import type { SiteReadState } from '../../../api/report/model/types.ts';
 import { DASHBOARD_COMPETITOR_LIMIT, DASHBOARD_DETAIL_LIMIT, isMarket, marketRank, NOT_ENOUGH_DATA, SCORE_KEYS, type ScoreKey } from '../../../common/constants.ts';
 
 import type { VisibilitySummary } from '../../../api/report/words/visibility.ts';
+import type { DashboardProfile } from '../../../common/google-profile.ts';
 
 type Num = number | string | null | undefined;
 
@@ -53,6 +54,8 @@ export interface DashboardResponse {
   self?: { rating?: Num; reviewCount?: Num; siteReachable?: boolean | number | null; siteState?: string | null } | null;
   /** The latest analysis's local visibility grid; null before one was scanned. */
   visibility?: VisibilitySummary | null;
+  /** The Google Business Profile (Early Warning plans); null or absent on other plans. */
+  googleProfile?: DashboardProfile | null;
 }
 
 export { SCORE_KEYS };
@@ -130,6 +133,8 @@ export interface CompetitorView extends CompetitorRow {
   /** The business itself: how its website was met, where the snapshot kept it (decision 0217).
    *  Competitors' websites show only Available or N/A (spec section 2). */
   siteState?: SiteReadState | null;
+  /** The business itself: its rating and count come from the connected Google Business Profile. */
+  fromProfile?: boolean;
 }
 
 /** A website state the dashboard can name, or null (older snapshots, no website). */
@@ -167,6 +172,8 @@ export interface DashboardView {
   earlyWarning: boolean;
   /** Days between the scheduled re-analyses; 7 when the server does not say. */
   reanalysisDays: number;
+  /** The Google Business Profile block; null on plans without Early Warning. */
+  profile: DashboardProfile | null;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -236,13 +243,16 @@ export function buildDashboard(res: DashboardResponse): DashboardView {
   const overallRank = scores.overall === null ? null : marketRankOf(scores.overall, overallAll);
   const self = res.self ?? null;
   const reachable = self?.siteReachable;
+  // A connected profile's figures are every review's; without one, the latest analysis's listing.
+  const fromProfile = res.googleProfile?.reviews ?? null;
   const you: CompetitorView = {
     id: res.business.id,
     name: res.business.company,
     address: [res.business.city, res.business.state].filter(Boolean).join(', '),
     website: res.business.website ?? null,
-    rating: num(self?.rating),
-    reviewCount: num(self?.reviewCount),
+    rating: fromProfile ? fromProfile.average : num(self?.rating),
+    reviewCount: fromProfile ? fromProfile.count : num(self?.reviewCount),
+    ...(fromProfile ? { fromProfile: true } : {}),
     distance: null,
     scores,
     rank: overallRank,
@@ -285,6 +295,7 @@ export function buildDashboard(res: DashboardResponse): DashboardView {
     trendsIncluded: res.access?.trends !== false,
     earlyWarning: res.access?.earlyWarning === true,
     reanalysisDays: Math.max(1, Math.round(num(res.reanalysisDays) ?? 7)),
+    profile: res.googleProfile ?? null,
   };
 }
 

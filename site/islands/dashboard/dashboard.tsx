@@ -20,6 +20,7 @@ import RadarChart from './radar-chart.tsx';
 import { TrendHistory } from './trend-chart.tsx';
 import VisibilityCard from './visibility-card.tsx';
 import ProfileCard from './profile-card.tsx';
+import { connectUrl } from '../../../common/google-profile.ts';
 import './dashboard.css';
 
 type State = { status: 'loading' } | { status: 'ready'; view: DashboardView; businesses: DashboardBusiness[]; res: DashboardResponse } | { status: 'error'; kind: DashboardError } | { status: 'upgrade'; access: PlanLock } | { status: 'portfolio' };
@@ -298,7 +299,7 @@ function DashboardView({ view, businesses, onRankWithBranches }: { view: Dashboa
 
       <VisibilityCard visibility={view.visibility} trend={view.solvTrend} businessId={view.business.id} keywords={view.business.visibilityKeywords ?? []} />
 
-      {view.earlyWarning && <ProfileCard businessId={view.business.id} />}
+      {view.profile && <ProfileCard profile={view.profile} businessId={view.business.id} connectHref={connectUrl(view.business.id)} />}
 
       <section className="card flush block" aria-labelledby="competitors-title">
         <h2 className="card-title padded" id="competitors-title">Competitors <span className="count">{view.competitors.length}</span></h2>
@@ -386,7 +387,7 @@ function CompetitorRowView({ c }: { c: CompetitorView }) {
       <td className="num" data-label="Rating">
         {c.rating === null ? <span className="muted">–</span> : <span className={`rating rating-${ratingColour(c.rating)}`}>★ {c.rating.toFixed(1)}</span>}
       </td>
-      <td className="num" data-label="Reviews">{c.reviewCount ?? '–'}</td>
+      <td className="num" data-label="Reviews">{c.reviewCount ?? '–'}{c.fromProfile && <span className="muted small from-profile" data-testid="own-reviews-source">from your Google Business Profile</span>}</td>
       <td data-label="Website">{websiteCell(c)}</td>
       <td className="num" data-label="Distance">{c.distance === null ? '–' : `${c.distance.toFixed(2)} mi`}</td>
       <td className="num" data-label="Overall">{c.scores ? <ScoreBadge score={c.scores.overall} /> : '–'}</td>

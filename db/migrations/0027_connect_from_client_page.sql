@@ -1,0 +1,1 @@
+ALTER TABLE `google_connect_states` ADD `client_id` text;
