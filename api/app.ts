@@ -13,6 +13,7 @@ import { errorAnswer, V1_PREFIX } from './lib/problem.ts';
 import { webhookUrlRules, type WebhookFetchOptions } from './services/webhooks/delivery.ts';
 import { sameOriginWrites } from './lib/same-origin.ts';
 import { securityHeaders } from './lib/security-headers.ts';
+import { verifiedDomain } from './services/report-domains/domains.ts';
 import { NOT_JSON_MESSAGE } from './lib/validate.ts';
 import { accountSecurityRoutes } from './routes/account-security.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
@@ -67,7 +68,13 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   // Requests that never act on the session: the public API's keys, the widget's publishable keys
   // (called from other sites by design, never with credentials), Stripe's signed events.
   const notBySession = (path: string) => path.startsWith(V1_PREFIX) || path.startsWith(WIDGET_PUBLIC_PREFIX) || path === STRIPE_WEBHOOK_ROUTE;
-  app.use(sameOriginWrites(ctx.env.PUBLIC_BASE_URL, notBySession));
+  // An agency's verified report domain is ours too, for a request its own pages send to it.
+  const ownProtocol = new URL(ctx.env.PUBLIC_BASE_URL).protocol;
+  const reportDomainItself = async (origin: string, host: string | undefined) => {
+    const url = URL.parse(origin);
+    return !!url && url.protocol === ownProtocol && url.host === host?.toLowerCase() && (await verifiedDomain(ctx, url.hostname)) !== null;
+  };
+  app.use(sameOriginWrites(ctx.env.PUBLIC_BASE_URL, notBySession, reportDomainItself));
   // A change taken (2xx) after a storage fault: the storage is fine again, and health says so at
   // once rather than for the minute a fault is remembered (a worker's job said it only with one to run).
   app.use(async (c, next) => {

@@ -48,6 +48,9 @@ export function createAuth({ db, env, secret, log, sendEmail }: { db: Db; env: E
   return betterAuth({
     appName: PRODUCT_NAME,
     baseURL: env.PUBLIC_BASE_URL,
+    // Its handler is not mounted (below): its endpoints are reached only through our routes, under
+    // the one origin rule (api/lib/same-origin.ts). Were it mounted, it would trust no other origin.
+    trustedOrigins: [new URL(env.PUBLIC_BASE_URL).origin],
     basePath: '/api/auth',
     secret,
     database: drizzleAdapter(db, { provider: 'sqlite', schema: { users, sessions, accounts, verifications } }),

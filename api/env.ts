@@ -41,8 +41,9 @@ const schema = z.object({
     error: 'must be a libSQL URL: file:…, libsql://…, wss://…, ws://…, https://… or http://…',
   }),
   DATABASE_AUTH_TOKEN: optional,
-  // A libSQL server's call that has not answered by then is given up (503 to a request, a pause to
-  // the worker); a busy server is waited out for up to 5 s within it.
+  // A libSQL server's call that has not answered by then asks whether the server still answers: if
+  // so it waits on (up to 60 s), else it is given up (503 to a request, a pause to the worker); a
+  // busy server is waited out for up to 5 s.
   DATABASE_TIMEOUT_MS: whole('must be a number of milliseconds from 1000 to 120000', 1_000, 120_000, 10_000),
   // The libSQL server's --max-log-duration (docs/operations.md): after an erasure on a server, small
   // writes this far apart (plus 2 s) make it compact and merge its log past the erased rows (decision 0209).

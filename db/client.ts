@@ -22,9 +22,15 @@ export interface CallRecord {
   slowAt: number;
 }
 
-/** Every database call ends by this long: a server that stopped answering is a fault told to the
- *  caller (a request's 503, a worker's pause), never a request that hangs for minutes. */
+/** How long a call to a libSQL server waits before asking whether the server still answers: one
+ *  that stopped answering is a fault told to the caller (a request's 503, a worker's pause), never a
+ *  request that hangs for minutes. A server that answers (another call just did, or `SELECT 1`
+ *  does) is merely slow, writes queued behind others: the call goes on waiting (decision 0310). */
 export const DEFAULT_CALL_DEADLINE_MS = 10_000;
+/** How long a call waits in all on a server that goes on answering, before it is given up all the same. */
+export const SLOW_SERVER_LIMIT_MS = 60_000;
+/** The least time the server is given to answer `SELECT 1` when a call has waited past its deadline. */
+const PROBE_MIN_MS = 5_000;
 /** A remote write that meets a busy database is tried again for this long, as a file database's
  *  busy timeout waits (`timeout: 5000` below, read by the driver for files only). */
 export const BUSY_WAIT_MS = 5_000;
@@ -65,14 +71,14 @@ async function connect(url: string, authToken: string | undefined, file: boolean
   // parallelism, only connections without the PRAGMAs below, and a second connection of our own
   // waiting on the first's lock would stall the thread. The busy timeout is in the config: a write
   // that meets another process's lock (a separate worker, a test) waits up to 5 s.
-  // Over HTTP each request to the server is cut off at the deadline, so no socket waits forever,
+  // Over HTTP each request to the server is cut off once a slow server's wait is over, so no socket waits forever,
   // and asks for answers uncompressed: on loopback or a private network, unpacking sqld's gzip
   // cost the workers about 7% of their CPU (bench:scale), for bytes that cross no slow link.
   const client = createClient({
     url,
     authToken,
     timeout: 5000,
-    ...(file ? { concurrency: 1 } : { fetch: (request: Request) => fetch(request, { headers: identityEncoding(request.headers), signal: AbortSignal.timeout(deadlineMs) }) }),
+    ...(file ? { concurrency: 1 } : { fetch: (request: Request) => fetch(request, { headers: identityEncoding(request.headers), signal: AbortSignal.timeout(Math.max(deadlineMs, SLOW_SERVER_LIMIT_MS)) }) }),
   });
   if (file) {
     await client.execute('PRAGMA journal_mode = WAL');
@@ -139,25 +145,51 @@ function describe(error: unknown): string {
 
 /**
  * A libSQL server's client: busy answers are tried again for up to BUSY_WAIT_MS (a busy answer
- * means the statement, or the whole batch, did not run, so trying again applies it once); every
- * call ends within the deadline, and a server that cannot be reached or did not answer in time
- * becomes a DatabaseUnreachableError.
+ * means the statement, or the whole batch, did not run, so trying again applies it once). A call
+ * not answered by its deadline asks whether the server still answers: if another call answered
+ * within the deadline, or `SELECT 1` answers now, it goes on waiting, up to SLOW_SERVER_LIMIT_MS;
+ * a server that cannot be reached or does not answer becomes a DatabaseUnreachableError.
  */
 function remoteClient(client: Client, deadlineMs: number, calls: CallRecord): Client {
+  const probe = client.execute.bind(client);
+  const probeMs = Math.max(deadlineMs, PROBE_MIN_MS);
+  const limitMs = Math.max(deadlineMs, SLOW_SERVER_LIMIT_MS);
+  let answeredAt = 0;
+  let probing: Promise<boolean> | null = null;
+  const answering = (): Promise<boolean> => {
+    if (Date.now() - answeredAt < deadlineMs) return Promise.resolve(true);
+    return (probing ??= within(
+      probe('SELECT 1').then(
+        () => ((answeredAt = Date.now()), true),
+        () => false,
+      ),
+      probeMs,
+      false,
+    ).finally(() => (probing = null)));
+  };
+  /** The call's answer, waited for while the server answers. */
+  const answerOf = async <R>(pending: Promise<R>, started: number): Promise<R> => {
+    for (;;) {
+      const result = await within(
+        pending.then((value) => ({ value })),
+        Math.max(1, deadlineMs - ((Date.now() - started) % deadlineMs)),
+        null,
+      );
+      if (result) return result.value;
+      if (Date.now() - started >= limitMs || !(await answering())) {
+        throw new DatabaseUnreachableError(`the database did not answer within ${Date.now() - started >= limitMs ? limitMs : deadlineMs} ms`);
+      }
+    }
+  };
   const guard =
     <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
       const started = Date.now();
       for (let wait = 25; ; wait = Math.min(500, wait * 2)) {
-        let timer: NodeJS.Timeout | undefined;
         try {
-          const result = await Promise.race([
-            call(...args),
-            new Promise<never>((_, fail) => {
-              timer = setTimeout(() => fail(new DatabaseUnreachableError(`the database did not answer within ${deadlineMs} ms`)), Math.max(1, started + deadlineMs - Date.now()));
-            }),
-          ]);
-          if (Date.now() - started > SLOW_CALL_MS) calls.slowAt = Date.now();
+          const result = await answerOf(call(...args), started);
+          answeredAt = Date.now();
+          if (answeredAt - started > SLOW_CALL_MS) calls.slowAt = answeredAt;
           return result;
         } catch (error) {
           const text = describe(error);
@@ -170,8 +202,6 @@ function remoteClient(client: Client, deadlineMs: number, calls: CallRecord): Cl
             throw error instanceof DatabaseUnreachableError ? error : new DatabaseUnreachableError(`the database could not be reached: ${text.trim()}`, { cause: error });
           }
           throw error;
-        } finally {
-          clearTimeout(timer);
         }
       }
     };
@@ -179,6 +209,16 @@ function remoteClient(client: Client, deadlineMs: number, calls: CallRecord): Cl
   client.batch = guard(client.batch.bind(client));
   client.executeMultiple = guard(client.executeMultiple.bind(client));
   return client;
+}
+
+/** `pending`'s value, or `otherwise` if it has none within `ms` (its later failure is then ignored). */
+async function within<T, U>(pending: Promise<T>, ms: number, otherwise: U): Promise<T | U> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([pending, new Promise<U>((done) => (timer = setTimeout(() => done(otherwise), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

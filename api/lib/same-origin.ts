@@ -24,14 +24,19 @@ export function fromOwnSite(ownOrigin: string, origin: string | undefined, fetch
   return true;
 }
 
+/** Whether `origin` is one of ours other than PUBLIC_BASE_URL's for a request that came to `host`
+ *  (an agency's verified report domain, its pages posting to itself). */
+export type AlsoOurs = (origin: string, host: string | undefined) => Promise<boolean>;
+
 /** Refuses (403) a changing request that carries the session cookie from another site. Routes
  *  that authenticate otherwise (`exempt`: API keys, the widget's publishable keys, Stripe's
  *  signature) are left to their own checks. */
-export function sameOriginWrites(publicBaseUrl: string, exempt: (path: string) => boolean): MiddlewareHandler {
+export function sameOriginWrites(publicBaseUrl: string, exempt: (path: string) => boolean, alsoOurs: AlsoOurs = async () => false): MiddlewareHandler {
   const ownOrigin = new URL(publicBaseUrl).origin;
   return async (c, next) => {
     if (SAFE_METHODS.has(c.req.method) || exempt(c.req.path) || !hasSessionCookie(c.req.header('cookie'))) return next();
-    if (!fromOwnSite(ownOrigin, c.req.header('origin'), c.req.header('sec-fetch-site'))) throw new AppError('forbidden', FOREIGN_ORIGIN_MESSAGE);
-    return next();
+    const origin = c.req.header('origin');
+    if (fromOwnSite(ownOrigin, origin, c.req.header('sec-fetch-site')) || (origin && (await alsoOurs(origin, c.req.header('host'))))) return next();
+    throw new AppError('forbidden', FOREIGN_ORIGIN_MESSAGE);
   };
 }

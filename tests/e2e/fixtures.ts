@@ -39,8 +39,9 @@ export const test = base.extend<Fixtures, { appCtx: AppContext; workerContext: B
     { scope: 'worker' },
   ],
   // Every page a test opens runs under the real policy: a script, style or frame it refuses
-  // (Chromium reports each on the console) fails the test.
-  page: async ({ browser, workerContext, freshContext, viewport }, use, testInfo) => {
+  // (Chromium reports each on the console) fails the test. And every change our pages send to the
+  // API carries our Origin, as the server's one origin rule requires (decision 0240).
+  page: async ({ browser, workerContext, freshContext, viewport, baseURL }, use, testInfo) => {
     const context = freshContext ? await browser.newContext({ ...contextDefaults, ...(viewport ? { viewport } : {}) }) : workerContext;
     const page = await context.newPage();
     if (!freshContext) await clean(page, viewport);
@@ -48,13 +49,34 @@ export const test = base.extend<Fixtures, { appCtx: AppContext; workerContext: B
     page.on('console', (message) => {
       if (message.type() === 'error' && /Content Security Policy/.test(message.text())) refusals.push(`${page.url()}: ${message.text()}`);
     });
+    const own = new URL(baseURL!).origin;
+    const origins: Array<Promise<string | null>> = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (['GET', 'HEAD', 'OPTIONS'].includes(request.method()) || url.origin !== own || !url.pathname.startsWith('/api/') || /^\/api\/(v1|widget\/v1)\//.test(url.pathname)) return;
+      // Sent by one of our pages (a widget on another site's page posts to its own routes).
+      let from: string;
+      try {
+        from = new URL(request.frame().url()).origin;
+      } catch {
+        return;
+      }
+      if (from !== own) return;
+      origins.push(request.allHeaders().then((headers) => (headers.origin === own ? null : `${request.method()} ${url.pathname}: Origin ${headers.origin ?? '(none)'}`), () => null));
+    });
+    let withoutOrigin: Array<string | null>;
     try {
       await use(page);
+      // Read while the page is open (a closed page's requests have no headers to give); a request
+      // the test left held (a route never fulfilled) gives none within the ceiling and is let be.
+      const ceiling = new Promise<null>((resolve) => setTimeout(resolve, 15_000, null).unref());
+      withoutOrigin = await Promise.all(origins.map((o) => Promise.race([o, ceiling])));
     } finally {
       if (freshContext) await context.close();
       else for (const open of context.pages()) await open.close();
     }
     if (!testInfo.annotations.some((annotation) => annotation.type === EXPECTS_CSP_REFUSAL.type)) expect(refusals, 'Content-Security-Policy refusals').toEqual([]);
+    expect(withoutOrigin.filter(Boolean), 'changes sent to the API without our Origin').toEqual([]);
   },
   // One context per Playwright worker, not per test: the tests only read and write rows through
   // it, each in an account of its own.

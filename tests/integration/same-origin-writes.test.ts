@@ -1,6 +1,11 @@
 // Every request that changes something with the session cookie must come from our own pages
-// (decision 0240). Walked over the app's own route list, so a new route cannot forget it.
+// (decision 0240): PUBLIC_BASE_URL's origin, or an agency's verified report domain for a request
+// sent to that domain (decision 0311). Walked over the app's own route list, so a new route cannot
+// forget it, and the whole database compared before and after; better-auth's own endpoints are
+// reached only through those routes.
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { brandingProfiles } from '../../db/schema/consultants.ts';
 import { FOREIGN_ORIGIN_MESSAGE } from '../../api/lib/same-origin.ts';
 import { ROUTES } from '../helpers/api-routes.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
@@ -59,16 +64,20 @@ describe('a changing request with the session cookie from another site', () => {
     'no Origin, Sec-Fetch-Site same-site': { 'sec-fetch-site': 'same-site' },
   };
   for (const [from, headers] of Object.entries(foreign)) {
-    it(`is refused on every route with 403, from ${from}`, async () => {
-      for (const key of changing()) {
-        if (NOT_BY_SESSION.has(key)) continue;
+    it(`is refused on every route with 403, from ${from}, and changes nothing in the database`, async () => {
+      const routes = changing().filter((key) => !NOT_BY_SESSION.has(key));
+      const cookies = new Map<string, string>();
+      for (const key of routes) cookies.set(key, ROUTES[key]!.endsSession ? await freshCookie() : user.cookie);
+      const before = await everyRow();
+      for (const key of routes) {
         const [method, path] = key.split(' ') as [string, string];
-        const cookie = ROUTES[key]!.endsSession ? await freshCookie() : user.cookie;
+        const cookie = cookies.get(key)!;
         // A form-encoded body: a plain HTML form needs no preflight.
         const res = await send(method, path.replace(/:\w+(\{[^}]*\})?/g, crypto.randomUUID()), { ...headers, cookie, 'content-type': 'application/x-www-form-urlencoded' }, '');
         expect(res.status, key).toBe(403);
         expect(res.body, key).toEqual({ code: 'forbidden', message: FOREIGN_ORIGIN_MESSAGE });
       }
+      expect(await everyRow()).toEqual(before);
     });
   }
 
@@ -81,6 +90,51 @@ describe('a changing request with the session cookie from another site', () => {
     const keys = (await call(t.app, 'GET', '/api/widget/keys', undefined, user.cookie)).body as { keys: Array<{ id: string; revokedAt: string | null }> };
     expect(keys.keys.find((k) => k.id === keyId)?.revokedAt ?? null).toBeNull();
     expect((await call(t.app, 'GET', '/api/auth/me', undefined, other)).status).toBe(200);
+  });
+});
+
+describe("an agency's verified report domain", () => {
+  const DOMAIN = 'reports.northstar.example';
+  beforeAll(async () => {
+    const profile = (await call(t.app, 'POST', '/api/branding-profiles', { companyName: 'Northstar Marketing' }, user.cookie)).body as { id: string };
+    await t.ctx.db.update(brandingProfiles).set({ customDomain: DOMAIN, domainVerifiedAt: new Date() }).where(eq(brandingProfiles.id, profile.id));
+    const unverified = (await call(t.app, 'POST', '/api/branding-profiles', { companyName: 'Unverified' }, user.cookie)).body as { id: string };
+    await t.ctx.db.update(brandingProfiles).set({ customDomain: 'reports.unverified.example' }).where(eq(brandingProfiles.id, unverified.id));
+  });
+
+  it('is ours for a request its own page sends to it', async () => {
+    const keyId = await createKey();
+    const res = await send('POST', `/api/widget/keys/${keyId}/revoke`, { origin: `https://${DOMAIN}`, host: DOMAIN, cookie: user.cookie, 'content-type': 'application/x-www-form-urlencoded' }, '');
+    expect(res.status).toBe(200);
+  });
+
+  it('is not ours for a request sent to another host, over another scheme, or from a domain not verified', async () => {
+    const keyId = await createKey();
+    const senders: Array<Record<string, string>> = [
+      { origin: `https://${DOMAIN}`, host: 'localrank.example' },
+      { origin: `http://${DOMAIN}`, host: DOMAIN },
+      { origin: 'https://reports.unverified.example', host: 'reports.unverified.example' },
+    ];
+    for (const headers of senders) {
+      const res = await send('POST', `/api/widget/keys/${keyId}/revoke`, { ...headers, cookie: user.cookie, 'content-type': 'application/x-www-form-urlencoded' }, '');
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+    }
+  });
+});
+
+describe("better-auth's own endpoints", () => {
+  it('are reached only through our routes: each of its paths that is not one of them answers 404', async () => {
+    const ours = new Set(t.app.routes.map((r) => r.path));
+    const paths = Object.values(t.ctx.auth.api as Record<string, { path?: string }>).flatMap((endpoint) => (endpoint.path ? [endpoint.path] : []));
+    expect(paths).toContain('/sign-in/email');
+    for (const path of paths) {
+      const full = `/api/auth${path}`;
+      if (ours.has(full)) continue;
+      for (const method of ['GET', 'POST']) {
+        const res = await send(method, full, { origin: own, cookie: user.cookie, 'content-type': 'application/json' }, method === 'POST' ? '{}' : undefined);
+        expect(res.status, `${method} ${full}`).toBe(404);
+      }
+    }
   });
 });
 
@@ -113,3 +167,12 @@ describe('the same requests from our own pages, and from clients that are no bro
     expect(stripe.body.message).not.toBe(FOREIGN_ORIGIN_MESSAGE);
   });
 });
+
+/** Every row of every table, to compare: a refused request changed nothing. */
+async function everyRow(): Promise<Record<string, string[]>> {
+  const tables = (await t.ctx.db.$client.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")).rows.map((r) => String(r.name));
+  const rows: Record<string, string[]> = {};
+  const text = (_: string, v: unknown) => (v instanceof ArrayBuffer ? Buffer.from(v).toString('base64') : v);
+  for (const name of tables) rows[name] = (await t.ctx.db.$client.execute(`SELECT * FROM "${name}"`)).rows.map((r) => JSON.stringify(r, text)).sort();
+  return rows;
+}
