@@ -26,6 +26,10 @@ export interface AiStandin {
   received: Record<AiEngine, Array<Record<string, unknown>>>;
   /** Calls each engine answered with a 2xx. */
   answered: Record<AiEngine, number>;
+  /** The names default answers list (a few of them each ask, from a different one each time). */
+  names: string[];
+  /** Starts the default answers' rotation and the counts again. */
+  reset: () => void;
   /** Called when a call is held open (a slow answer), with the engine. */
   onHang: (fn: (engine: AiEngine) => void) => void;
   close: () => Promise<void>;
@@ -142,7 +146,7 @@ export async function startAiStandin(options: { names?: string[] } = {}): Promis
       if (!tools.some((t) => t.google_search) || !contents?.[0]?.parts?.[0]?.text) return json(res, 400, { error: { code: 400, message: 'contents and the google_search tool are required', status: 'INVALID_ARGUMENT' } });
       q = contents[0].parts[0].text;
     }
-    const outcome = script[engine]?.shift() ?? defaultAnswer(options.names ?? [], asks[engine]);
+    const outcome = script[engine]?.shift() ?? defaultAnswer(standin.names, asks[engine]);
     asks[engine]++;
     if ('hang' in outcome) {
       hanging.add(res);
@@ -156,16 +160,25 @@ export async function startAiStandin(options: { names?: string[] } = {}): Promis
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
+  const standin: AiStandin = {
     base,
     env: { ...STANDIN_KEYS, OPENAI_BASE_URL: base, PERPLEXITY_BASE_URL: base, GEMINI_BASE_URL: base },
     script,
     received,
     answered,
+    names: options.names ?? [],
+    reset: () => {
+      for (const e of ['openai', 'perplexity', 'gemini'] as const) {
+        asks[e] = 0;
+        answered[e] = 0;
+        received[e] = [];
+      }
+    },
     onHang: (fn) => hangListeners.push(fn),
     close: async () => {
       for (const r of hanging) r.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  return standin;
 }

@@ -12,7 +12,16 @@ import { priceTable } from '../../api/lib/provider-prices.ts';
 import { subjectSpend } from '../../api/lib/provider-spend.ts';
 import { configuredEngines } from '../../api/services/ai-visibility/engines.ts';
 import { scanKeyword, type ScanInput } from '../../api/services/ai-visibility/scan.ts';
+import { eq } from 'drizzle-orm';
+import { competitors as competitorsTable } from '../../db/schema/businesses.ts';
+import { jobs } from '../../db/schema/operations.ts';
+import { createWorker } from '../../api/jobs/worker.ts';
+import { AI_SCAN, aiScanWaiting, scheduleAiScans, startFirstAiScan } from '../../api/services/ai-visibility/job.ts';
+import { listScans } from '../../api/services/ai-visibility/store.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { seedBusiness } from '../helpers/dashboard-seed.ts';
+import { createUser } from '../helpers/factories.ts';
+import { testRegistry } from '../helpers/registry.ts';
 import { startAiStandin, type AiStandin } from '../helpers/ai-standin.ts';
 
 const input: ScanInput = {
@@ -33,7 +42,7 @@ const engine = (id: AiEngine) => scan.engines.find((e) => e.engine === id)!;
 
 beforeAll(async () => {
   standin = await startAiStandin();
-  t = await createTestContext({ ...standin.env, AI_VISIBILITY_SAMPLES: '5' });
+  t = await createTestContext({ ...standin.env, AI_VISIBILITY_SAMPLES: '5', AI_VISIBILITY_MONTHLY_BUDGET_USD: '1' });
   standin.script.openai = [
     { text: 'Top picks:\n1. **Congress Avenue Dental** - modern office [1]\n2. **Brightwater Dental** - gentle care [2]\n3. Lone Star Smiles: family dentistry', sources: ['https://www.brightwaterdental.com/about', 'https://www.yelp.com/biz/brightwater'] },
     { status: 429 },
@@ -152,5 +161,72 @@ describe('an AI-answers scan against the engines’ stand-ins', () => {
       { engine: 'perplexity', reason: 'no PERPLEXITY_API_KEY is set' },
       { engine: 'gemini', reason: 'no GEMINI_API_KEY is set' },
     ]);
+  });
+});
+
+describe('the scan job', () => {
+  const drain = () => createWorker(t.ctx, { registry: testRegistry() }).drain();
+
+  it('runs a paid business’s first scan with its first report, counted as the stand-in answered', async () => {
+    const { userId } = await createUser(t.ctx, { tier: 'pro' });
+    const { business } = await seedBusiness(t.ctx, { userId, company: 'Brightwater Family Dental', snapshots: [{ daysAgo: 0 }] });
+    const rivals = await t.ctx.db.select({ name: competitorsTable.name }).from(competitorsTable).where(eq(competitorsTable.businessId, business.id));
+    // Each default answer lists three of these five from a different one: asks 0, 3 and 4 of five
+    // name the business, at places 1, 3 and 2.
+    standin.names = ['Brightwater Family Dental', ...rivals.slice(0, 4).map((r) => r.name)];
+    standin.reset();
+    expect(await startFirstAiScan(t.ctx, business.id)).toBe(true);
+    expect(await startFirstAiScan(t.ctx, business.id)).toBe(false);
+    await drain();
+    const scans = await listScans(t.ctx, business.id);
+    expect(scans).toHaveLength(1);
+    expect(scans[0]).toMatchObject({ keyword: 'dentist', location: 'Austin, TX', sample: false });
+    for (const e of scans[0]!.engines) expect(e).toMatchObject({ asked: 5, answered: 5, failed: 0, named: 3, averagePosition: 2 });
+    expect(scans[0]!.competitors.find((c) => c.name === rivals[0]!.name)!.engines.map((e) => e.named)).toEqual([3, 3, 3]);
+    // Now queued only as often as the plan says: Pro, monthly.
+    expect(await scheduleAiScans(t.ctx, new Date())).toBe(0);
+    expect(await scheduleAiScans(t.ctx, new Date(Date.now() + 31 * 86_400_000))).toBe(1);
+    await t.ctx.db.delete(jobs).where(eq(jobs.type, AI_SCAN));
+  });
+
+  it('does not scan a free business', async () => {
+    const { business } = await seedBusiness(t.ctx, { snapshots: [{ daysAgo: 0 }] });
+    expect(await startFirstAiScan(t.ctx, business.id)).toBe(false);
+  });
+
+  it('waits, asking nothing, when the month’s AI budget has no room, and says until when', async () => {
+    const { userId } = await createUser(t.ctx, { tier: 'enterprise' });
+    const { business } = await seedBusiness(t.ctx, { userId, snapshots: [{ daysAgo: 0 }] });
+    // This month's AI calls so far: 20 grounded Gemini answers, $0.70, on top of the scans above.
+    await t.ctx.db.insert(providerCalls).values(Array.from({ length: 20 }, () => ({ day: new Date().toISOString().slice(0, 10), at: new Date(), provider: 'gemini', sku: 'gemini.grounded', status: 200 })));
+    standin.reset();
+    await startFirstAiScan(t.ctx, business.id);
+    await drain();
+    expect(standin.received.openai.length + standin.received.perplexity.length + standin.received.gemini.length).toBe(0);
+    expect(await listScans(t.ctx, business.id)).toHaveLength(0);
+    const [job] = await t.ctx.db.select().from(jobs).where(eq(jobs.type, AI_SCAN));
+    expect(job!.status).toBe('queued');
+    expect(job!.lastError).toMatch(/^AI answers wait for the budget: this month's AI answers cost \$1\.\d\d, leaving no room for this scan's \$\d\.\d\d within AI_VISIBILITY_MONTHLY_BUDGET_USD \$1\.00/);
+    const now = new Date();
+    expect(await aiScanWaiting(t.ctx, business.id)).toEqual(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)));
+  });
+});
+
+describe('sample answers', () => {
+  it('with the sample provider and no keys, scans with labelled sample answers and no provider call', async () => {
+    const s = await createTestContext({ PLACES_PROVIDER: 'sample' });
+    try {
+      const { userId } = await createUser(s.ctx, { tier: 'pro' });
+      const { business } = await seedBusiness(s.ctx, { userId, snapshots: [{ daysAgo: 0 }] });
+      await startFirstAiScan(s.ctx, business.id);
+      await createWorker(s.ctx, { registry: testRegistry() }).drain();
+      const [scan] = await listScans(s.ctx, business.id);
+      expect(scan!.sample).toBe(true);
+      expect(scan!.engines.map((e) => [e.engine, e.answered])).toEqual([['openai', 5], ['perplexity', 5], ['gemini', 5]]);
+      expect(scan!.engines.reduce((n, e) => n + e.named, 0)).toBeGreaterThan(0);
+      expect(await s.ctx.db.select().from(providerCalls)).toHaveLength(0);
+    } finally {
+      await s.close();
+    }
   });
 });

@@ -64,19 +64,25 @@ function structuredNames(lines: string[]): Array<{ name: string; at: number }> {
 }
 
 /** Where a contender's name (or another of its names) is written in running text: windows of the
- *  line's words about the name's length, compared with `sameName`. */
+ *  line's words about the name's length, around each place its first telling word is, compared
+ *  with `sameName`. */
 function proseAt(lines: string[], contender: Contender): number | null {
-  const names = [contender.name, ...(contender.otherNames ?? [])].filter((n) => fold(n));
+  const names = [contender.name, ...(contender.otherNames ?? [])].map((n) => ({ n, folded: fold(n), head: nameTokens(n)[0] })).filter((x) => x.folded && x.head);
   for (let i = 0; i < lines.length; i++) {
     const folded = fold(lines[i]!);
-    const words = folded.split(' ').filter(Boolean);
-    for (const n of names) {
+    for (const { n, folded: name, head } of names) {
       // A name in a script written without spaces is found inside the run of text around it.
-      if (!/[a-z0-9]/.test(fold(n)) && folded.replace(/ /g, '').includes(fold(n).replace(/ /g, ''))) return i * 10_000;
-      const len = fold(n).split(' ').length;
-      for (let size = Math.max(1, len - 1); size <= len + 1; size++) {
-        for (let w = 0; w + size <= words.length; w++) {
-          if (namesAs(n, words.slice(w, w + size).join(' '))) return i * 10_000 + w;
+      if (!/[a-z0-9]/.test(name)) {
+        if (folded.replace(/ /g, '').includes(name.replace(/ /g, ''))) return i * 10_000;
+        continue;
+      }
+      const words = folded.split(' ');
+      const len = name.split(' ').length;
+      for (let at = words.indexOf(head!); at !== -1; at = words.indexOf(head!, at + 1)) {
+        for (let size = Math.max(1, len - 1); size <= len + 1; size++) {
+          for (let w = Math.max(0, at - size + 1); w <= at && w + size <= words.length; w++) {
+            if (namesAs(n, words.slice(w, w + size).join(' '))) return i * 10_000 + w;
+          }
         }
       }
     }

@@ -10,6 +10,8 @@ export interface AskOptions {
   /** The signal that ends one call: by default AI_VISIBILITY_TIMEOUT_MS after it starts. */
   deadline?: (engine: Engine['id']) => AbortSignal;
   signal?: AbortSignal;
+  /** False for the offline sample answers, which cost nothing and are not provider calls. */
+  record?: boolean;
 }
 
 export interface Attempt {
@@ -51,7 +53,7 @@ async function callOnce(ctx: Pick<AppContext, 'db' | 'env' | 'log'>, engine: Eng
     failure = deadline.aborted ? 'no answer within the time limit' : `no connection (${error instanceof Error ? error.message : String(error)})`;
   }
   const attempt = { status, inputTokens: answer?.inputTokens ?? 0, outputTokens: answer?.outputTokens ?? 0 };
-  await recordProviderCall(ctx.db, { provider: engine.id, sku: engine.sku, ...attempt }).catch((error) => ctx.log.warn('provider call not recorded', { error: error instanceof Error ? error.message : String(error) }));
+  if (options.record !== false) await recordProviderCall(ctx.db, { provider: engine.id, sku: engine.sku, ...attempt }).catch((error) => ctx.log.warn('provider call not recorded', { error: error instanceof Error ? error.message : String(error) }));
   return { attempt, answer, failure };
 }
 
