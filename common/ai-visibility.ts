@@ -98,3 +98,30 @@ export function freeReportLine(scan: Pick<AiScan, 'engines' | 'keyword' | 'locat
   const t = scanTotals(scan);
   return `AI answers: asked "best ${scan.keyword} in ${scan.location}", your business was ${namedPhrase(t.named, t.answered)} from ${scan.engines.filter((e) => !e.notAsked).length} AI assistant${scan.engines.filter((e) => !e.notAsked).length === 1 ? '' : 's'}.`;
 }
+
+export const AI_TITLE = 'AI answers';
+export const AI_INTRO = 'When people ask an AI assistant for a recommendation, is your business named? Each engine was asked the same question several times, because its answers change from one ask to the next: read each figure as a count of answers, not a rank.';
+
+/** What a report shows of AI answers: the full section on a paid plan, one line on a free report. */
+export interface ReportAiAnswers {
+  paid: boolean;
+  /** Each keyword's latest scan. */
+  scans: AiScan[];
+}
+
+/** "Also named: Lone Star Smiles (3 of 15), …" or null when no competitor was named. */
+export function rivalsLine(scan: Pick<AiScan, 'engines' | 'competitors'>): string | null {
+  const answered = scanTotals(scan).answered;
+  const named = scan.competitors.filter((c) => c.engines.some((e) => e.named > 0)).slice(0, 5);
+  return named.length ? `Also named: ${named.map((c) => `${c.name} (${c.engines.reduce((n, e) => n + e.named, 0)} of ${answered})`).join(', ')}` : null;
+}
+
+const KIND_WORDS: Record<SourceKind, string> = { own: 'your website', competitor: "a competitor's website", review_site: 'review site', directory: 'directory', other: 'other site' };
+
+/** "Sources the answers cite: yelp.com (review site, 7), …" or null. */
+export function sourcesLine(scan: Pick<AiScan, 'engines'>, top = 6): string | null {
+  const by = new Map<string, { count: number; kind: SourceKind }>();
+  for (const e of scan.engines) for (const s of e.sources) by.set(s.domain, { count: (by.get(s.domain)?.count ?? 0) + s.count, kind: s.kind });
+  const list = [...by].sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0])).slice(0, top);
+  return list.length ? `Sources the answers cite: ${list.map(([d, s]) => `${d} (${KIND_WORDS[s.kind]}, ${s.count})`).join(', ')}` : null;
+}

@@ -18,6 +18,11 @@ import { jobs } from '../../db/schema/operations.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { AI_SCAN, aiScanWaiting, scheduleAiScans, startFirstAiScan } from '../../api/services/ai-visibility/job.ts';
 import { listScans } from '../../api/services/ai-visibility/store.ts';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { renderPdf } from '../../api/report/render/pdf.ts';
+import { aiAnswersForReport } from '../../api/services/ai-visibility/for-report.ts';
+import { saveScan } from '../../api/services/ai-visibility/store.ts';
+import { reportDataFixture } from '../fixtures/report-data.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
 import { createUser } from '../helpers/factories.ts';
@@ -228,5 +233,35 @@ describe('sample answers', () => {
     } finally {
       await s.close();
     }
+  });
+});
+
+describe('the report', () => {
+  const pdfText = async (ai: Awaited<ReturnType<typeof aiAnswersForReport>>) => {
+    const data = { ...reportDataFixture({ seed: 5 }), aiAnswers: ai };
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(await renderPdf(data, { methodologyUrl: 'https://localrank.example/methodology' }))), { mergePages: true });
+    return text.replace(/\s+/g, ' ');
+  };
+
+  it('gives a paid business the section, in counts, and a free one one line', async () => {
+    const paidUser = await createUser(t.ctx, { tier: 'pro' });
+    const paid = (await seedBusiness(t.ctx, { userId: paidUser.userId, snapshots: [{ daysAgo: 0 }] })).business;
+    const free = (await seedBusiness(t.ctx, { snapshots: [{ daysAgo: 0 }] })).business;
+    expect(await aiAnswersForReport(t.ctx, free.id)).toBeNull();
+    for (const b of [paid, free]) await saveScan(t.ctx, b.id, { ...scan, scannedAt: '2026-11-30T10:00:00.000Z' });
+    const forPaid = await aiAnswersForReport(t.ctx, paid.id);
+    const forFree = await aiAnswersForReport(t.ctx, free.id);
+    expect(forPaid!.paid).toBe(true);
+    expect(forFree!.paid).toBe(false);
+    const text = await pdfText(forPaid);
+    expect(text).toContain('AI answers');
+    expect(text).toContain('"best dentist in Austin, TX"');
+    expect(text).toContain('ChatGPT (OpenAI web search): named in 3 of 4 answers, average position 1.3, 1 of 5 asks failed and is not counted');
+    expect(text).toContain('Gemini (Google Search grounding): named in 2 of 2 answers');
+    expect(text).toContain('Uncertain: only 2 answers came back');
+    expect(text).not.toMatch(/AI[^.]*\d+(\.\d+)?%/);
+    const line = await pdfText(forFree);
+    expect(line).toContain('AI answers: asked "best dentist in Austin, TX", your business was named in 5 of 11 answers from 3 AI assistants.');
+    expect(line).not.toContain('ChatGPT (OpenAI web search): named');
   });
 });

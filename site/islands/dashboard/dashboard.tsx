@@ -20,6 +20,7 @@ import RadarChart from './radar-chart.tsx';
 import { TrendHistory } from './trend-chart.tsx';
 import VisibilityCard from './visibility-card.tsx';
 import ProfileCard from './profile-card.tsx';
+import AiAnswersCard from './ai-answers-card.tsx';
 import './dashboard.css';
 
 type State = { status: 'loading' } | { status: 'ready'; view: DashboardView; businesses: DashboardBusiness[]; res: DashboardResponse } | { status: 'error'; kind: DashboardError } | { status: 'upgrade'; access: PlanLock } | { status: 'portfolio' };
@@ -297,6 +298,8 @@ function DashboardView({ view, businesses, onRankWithBranches }: { view: Dashboa
       </section>
 
       <VisibilityCard visibility={view.visibility} trend={view.solvTrend} businessId={view.business.id} keywords={view.business.visibilityKeywords ?? []} />
+
+      <AiAnswersCard businessId={view.business.id} />
 
       {view.earlyWarning && <ProfileCard businessId={view.business.id} />}
 
