@@ -129,7 +129,7 @@ export async function startAiStandin(options: { names?: string[] } = {}): Promis
     if (!auth) return json(res, engine === 'gemini' ? 403 : 401, { error: { message: 'invalid key' } });
     if (!body) return json(res, 400, { error: { message: 'invalid JSON' } });
     received[engine].push(body);
-    let q: string | null = null;
+    let q: string;
     const tools = Array.isArray(body.tools) ? (body.tools as Array<Record<string, unknown>>) : [];
     if (engine === 'openai') {
       const tool = tools.find((t) => t.type === 'web_search');

@@ -141,7 +141,7 @@ export function renderMethodology(): string {
     '',
     '**What an answer can and cannot tell.** It shows what an assistant said to an anonymous person asking from the city on that day; it cannot show what it says to someone signed in with a history, in another place, or asked in other words, and engines change their models and sources without notice. A business named in 0 of 5 answers may still be named sometimes; one named in 5 of 5 is named often, not always.',
     '',
-    `Plans (decision 0302): ${TIERS.filter((t) => AI_PLANS[t].everyDays).map((t) => `${t} ${aiPlanPhrase(t)}`).join('; ')}; the free report shows one line when the business has a scan. A paid business\'s first scan runs with its first report. Cost: each call and its tokens are in the provider-call ledger; \`AI_VISIBILITY_MONTHLY_BUDGET_USD\` caps a calendar month\'s AI spend, and a scan past it waits for the next month.`,
+    `Plans (decision 0302): ${TIERS.filter((t) => AI_PLANS[t].everyDays).map((t) => `${t} ${aiPlanPhrase(t)}`).join('; ')}; the free report shows one line when the business has a scan. A paid business's first scan runs with its first report. Cost: each call and its tokens are in the provider-call ledger; \`AI_VISIBILITY_MONTHLY_BUDGET_USD\` caps a calendar month's AI spend, and a scan past it waits for the next month.`,
     '',
     '## Independent measured data points per source',
     '',

@@ -21,7 +21,7 @@ import { effectiveTier } from '../plans/entitlements.ts';
 import { candidates, payerOf, payersByBusiness } from '../plans/payers.ts';
 import type { Contender } from './answers.ts';
 import type { AskOptions } from './ask.ts';
-import { configuredEngines, type Engine, type Where } from './engines.ts';
+import { configuredEngines, type Where } from './engines.ts';
 import { sampleEngines, sampleFetch } from './sample.ts';
 import { scanKeyword } from './scan.ts';
 import { saveScan } from './store.ts';
@@ -151,7 +151,7 @@ export async function scheduleAiScans(ctx: AppContext, now: Date): Promise<numbe
   const payers = payersByBusiness((await candidates(ctx)).filter((c) => c.lastAt !== null));
   if (!payers.size) return 0;
   const latest = new Map<string, number>();
-  for (const r of await ctx.db.$read('SELECT business_id, max(scanned_at) AS at FROM ai_visibility_scans GROUP BY business_id')) latest.set(String(r.business_id), Number(r.at));
+  for (const r of await ctx.db.$read('SELECT business_id, max(scanned_at) AS at FROM ai_visibility_scans GROUP BY business_id', [])) latest.set(String(r.business_id), Number(r.at));
   let queued = 0;
   for (const [businessId, payer] of payers) {
     const { everyDays } = AI_PLANS[effectiveTier(payer.plan)];

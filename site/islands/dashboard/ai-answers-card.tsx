@@ -32,7 +32,7 @@ function KeywordScan({ scan, history }: { scan: Scan; history: Scan[] }) {
       <h3 className="ai-question">“{scan.question}”</h3>
       <p className="ai-meta">Asked {fmtDay(Date.parse(scan.scannedAt))} from {scan.location}</p>
       <div className="table-wrap">
-        <table className="table" data-testid="ai-engine-table">
+        <table className="table ai-table" data-testid="ai-engine-table">
           <caption className="sr-only">How often each AI engine named your business for “{scan.keyword}”</caption>
           <thead>
             <tr>
@@ -46,15 +46,15 @@ function KeywordScan({ scan, history }: { scan: Scan; history: Scan[] }) {
               <tr key={e.engine}>
                 <th scope="row">{ENGINE_LABELS[e.engine]}</th>
                 {e.notAsked ? (
-                  <td colSpan={2}>Not asked: {e.notAsked}</td>
+                  <td colSpan={2} data-label="Your business">Not asked: {e.notAsked}</td>
                 ) : (
                   <>
-                    <td>
+                    <td data-label="Your business">
                       {namedPhrase(e.named, e.answered)}
                       {failedPhrase(e.failed, e.asked) && <span className="ai-note">{failedPhrase(e.failed, e.asked)}</span>}
                       {uncertainty(e.answered) && <span className="ai-note">{uncertainty(e.answered)}</span>}
                     </td>
-                    <td>{positionPhrase(e.named ? e.averagePosition : null)?.replace('average position ', '') ?? '—'}</td>
+                    <td data-label="Average position">{positionPhrase(e.named ? e.averagePosition : null)?.replace('average position ', '') ?? '—'}</td>
                   </>
                 )}
               </tr>
@@ -97,7 +97,7 @@ export default function AiAnswersCard({ businessId }: { businessId: string }) {
   const [data, setData] = useState<AiVisibility | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    apiRequest<AiVisibility>('GET', `/api/business/${encodeURIComponent(businessId)}/ai-visibility`).then(setData, (e: unknown) => setError(messageOf(e)));
+    apiRequest<AiVisibility>('GET', `/api/business/${encodeURIComponent(businessId)}/ai-visibility`).then(setData, (e: unknown) => setError(messageOf(e, 'The AI answers could not be loaded. Try again in a moment.')));
   }, [businessId]);
   const latest = data ? latestPerKeyword(data.scans) : [];
   return (
