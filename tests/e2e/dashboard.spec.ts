@@ -22,6 +22,8 @@ const HISTORY = [
 const fmtDate = (t: number) => new Date(t).toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 
 test('the owner sees scores, ranks, real charts with deltas from history, and the competitors', async ({ page, appCtx, signIn }) => {
+  // Every part of the dashboard, the AI answers with axe included: a generous ceiling.
+  test.slow();
   const owner = await signIn({ tier: 'pro' });
   const now = Date.now();
   const { business } = await seedBusiness(appCtx, { userId: owner.userId, company: 'Lamar Smiles Dental', snapshots: HISTORY, now });

@@ -263,5 +263,6 @@ describe('the report', () => {
     const line = await pdfText(forFree);
     expect(line).toContain('AI answers: asked "best dentist in Austin, TX", your business was named in 5 of 11 answers from 3 AI assistants.');
     expect(line).not.toContain('ChatGPT (OpenAI web search): named');
-  });
+    // Two PDFs drawn with their fonts: a generous ceiling on a busy machine.
+  }, 180_000);
 });
