@@ -19,7 +19,9 @@ const whole = (error: string, min: number, max: number, fallback: number) =>
   z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number({ error }).int().min(min).max(max).default(fallback));
 
 /** PROVIDER_PRICES read, or null when it is not such JSON. */
-export function priceOverrides(v: string): Record<string, { usdPer1000?: number; freePerMonth?: number }> | null {
+type PriceOverride = { usdPer1000?: number; freePerMonth?: number; usdPerMillionInput?: number; usdPerMillionOutput?: number };
+const PRICE_FIELDS = new Set(['usdPer1000', 'freePerMonth', 'usdPerMillionInput', 'usdPerMillionOutput']);
+export function priceOverrides(v: string): Record<string, PriceOverride> | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(v);
@@ -27,8 +29,8 @@ export function priceOverrides(v: string): Record<string, { usdPer1000?: number;
     return null;
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
-  const ok = Object.values(parsed).every((o) => o && typeof o === 'object' && Object.entries(o).every(([k, n]) => (k === 'usdPer1000' || k === 'freePerMonth') && typeof n === 'number' && n >= 0));
-  return ok ? (parsed as Record<string, { usdPer1000?: number; freePerMonth?: number }>) : null;
+  const ok = Object.values(parsed).every((o) => o && typeof o === 'object' && Object.entries(o).every(([k, n]) => PRICE_FIELDS.has(k) && typeof n === 'number' && n >= 0));
+  return ok ? (parsed as Record<string, PriceOverride>) : null;
 }
 
 const schema = z.object({
@@ -142,6 +144,20 @@ const schema = z.object({
   PROVIDER_PRICES: optional.refine((v) => v === undefined || priceOverrides(v) !== null, 'must be JSON: {"sku": {"usdPer1000": 25, "freePerMonth": 1000}, …} with numbers from 0 up'),
   // Dollars of provider calls a UTC day may spend; a report that would pass it waits for the next day.
   PROVIDER_DAILY_BUDGET_USD: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number({ error: 'must be a number of US dollars from 0 up' }).min(0).default(25)),
+  // AI answers (issue 50, decision 0300): each engine is asked only when its key is set; the
+  // questions per keyword and engine; one call's time limit; the dollars a calendar month (UTC) of
+  // scans may spend, on top of the daily budget.
+  OPENAI_API_KEY: optional,
+  OPENAI_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.openai.com'),
+  OPENAI_MODEL: z.string().trim().min(1).default('gpt-4.1-mini'),
+  PERPLEXITY_API_KEY: optional,
+  PERPLEXITY_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.perplexity.ai'),
+  GEMINI_API_KEY: optional,
+  GEMINI_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://generativelanguage.googleapis.com'),
+  GEMINI_MODEL: z.string().trim().regex(/^[\w.-]+$/, 'must be a model name such as gemini-2.5-flash').default('gemini-2.5-flash'),
+  AI_VISIBILITY_SAMPLES: whole('must be a whole number of answers from 1 to 20', 1, 20, 5),
+  AI_VISIBILITY_TIMEOUT_MS: whole('must be a number of milliseconds from 1000 to 300000', 1_000, 300_000, 60_000),
+  AI_VISIBILITY_MONTHLY_BUDGET_USD: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number({ error: 'must be a number of US dollars from 0 up' }).min(0).default(50)),
   // Local visibility grid (decision 0160): per plan, grid size × keywords; searches one report may
   // make; searches a provider may get a UTC day; searches under way at once for one report.
   VISIBILITY_GRID: z.string().trim().default(DEFAULT_GRID_PLANS).refine((v) => parseGridPlans(v) !== null, 'must name every plan as plan:SIZExKEYWORDS, e.g. free:3x1,pro:5x3,enterprise:7x5,agency:7x5 (size odd, 3-9; keywords 1-5)'),

@@ -10,3 +10,4 @@ export * from './schema/files.ts';
 export * from './schema/widget.ts';
 export * from './schema/api.ts';
 export * from './schema/google-profile.ts';
+export * from './schema/ai-visibility.ts';

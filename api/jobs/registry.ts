@@ -26,13 +26,14 @@ import { REVIEWS_CHECK, reviewsCheckJob } from '../services/review-check.ts';
 import { AGENCY_MAIL_UNAVAILABLE } from '../email/agency-mail-unavailable.ts';
 import { withReportMailState } from '../services/agency-mail/report-mail-state.ts';
 import { PROFILE_POLL, profilePollJob } from '../services/google-profile/poll-job.ts';
+import { AI_SCAN, aiScanJob } from '../services/ai-visibility/job.ts';
 import type { JobRegistry } from './types.ts';
 import type { PlacesProvider } from '../report/analysis/providers/types.ts';
 
 const MINUTE = 60_000;
 
 /** What the jobs need from outside: the analysis pipeline is injected (tests pass a fixture). */
-export type JobDeps = Omit<ReportJobDeps, 'analyse'> & { analyse?: ReportJobDeps['analyse']; webhookFetch?: WebhookFetchOptions; placesProvider?: (ctx: AppContext) => PlacesProvider };
+export type JobDeps = Omit<ReportJobDeps, 'analyse'> & { analyse?: ReportJobDeps['analyse']; webhookFetch?: WebhookFetchOptions; placesProvider?: (ctx: AppContext) => PlacesProvider; aiScan?: Parameters<typeof aiScanJob>[0] };
 
 /** Every job type this product runs. `report.generate` needs the analysis; without it, it is left
  *  out, and its jobs wait in the queue for a worker that has it.
@@ -72,5 +73,7 @@ export function createRegistry(deps: JobDeps): JobRegistry {
     [WEBHOOK_DISABLED]: webhookDisabledJob,
     [REVIEWS_CHECK]: reviewsCheckJob({ provider: deps.placesProvider }),
     [PROFILE_POLL]: { ...profilePollJob, deadlineMs: 5 * MINUTE },
+    // Keywords × AI_VISIBILITY_SAMPLES asks per engine, each up to AI_VISIBILITY_TIMEOUT_MS twice.
+    [AI_SCAN]: { ...aiScanJob(deps.aiScan), deadlineMs: 30 * MINUTE },
   };
 }

@@ -21,6 +21,7 @@ import type { MonthlyReportPayload, ReanalysePayload } from './types.ts';
 import { scheduleRetentionPurge } from '../services/data-rights/retention-job.ts';
 import { scheduleReviewChecks } from '../services/review-check.ts';
 import { scheduleProfilePolls } from '../services/google-profile/poll-job.ts';
+import { scheduleAiScans } from '../services/ai-visibility/job.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const MONTHLY_CATCH_UP_DAYS = 3;
@@ -80,7 +81,9 @@ export async function scheduleTick(ctx: AppContext, now: Date = new Date()) {
   const reviewChecks = await scheduleReviewChecks(ctx, now);
   // Connected profiles poll themselves every GBP_POLL_SECONDS; this restarts a chain that broke.
   const profilePolls = await scheduleProfilePolls(ctx, now);
-  if (reanalyse || monthly || clientReports || leads.released || leads.digests || reviewChecks || profilePolls) ctx.log.info('scheduled jobs', { reanalyse, monthly, clientReports, ...leads, reviewChecks, profilePolls, period, month });
+  // AI answers: each paid business as often as its plan scans (decision 0302).
+  const aiScans = await scheduleAiScans(ctx, now);
+  if (reanalyse || monthly || clientReports || leads.released || leads.digests || reviewChecks || profilePolls || aiScans) ctx.log.info('scheduled jobs', { reanalyse, monthly, clientReports, ...leads, reviewChecks, profilePolls, aiScans, period, month });
   return { reanalyse, monthly, clientReports, reviewChecks };
 }
 

@@ -31,13 +31,15 @@ export interface ProviderCall {
   status: number;
   subject?: CallSubject | null;
   at?: Date;
+  inputTokens?: number;
+  outputTokens?: number;
 }
 
 /** Adds one call to the ledger. */
 export async function recordProviderCall(db: Pick<Db, 'insert'>, call: ProviderCall): Promise<void> {
   const at = call.at ?? new Date();
   const subject = call.subject === undefined ? (subjects.getStore() ?? null) : call.subject;
-  await db.insert(providerCalls).values({ day: utcDay(at), at, provider: call.provider, sku: call.sku, status: call.status, subjectType: subject?.type ?? null, subjectId: subject?.id ?? null });
+  await db.insert(providerCalls).values({ day: utcDay(at), at, provider: call.provider, sku: call.sku, status: call.status, subjectType: subject?.type ?? null, subjectId: subject?.id ?? null, inputTokens: call.inputTokens ?? 0, outputTokens: call.outputTokens ?? 0 });
 }
 
 /** A fetch that records each provider call it makes, whatever its outcome. A call to no known

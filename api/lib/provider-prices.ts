@@ -13,15 +13,26 @@
 // - Yelp Places API plans (docs.developer.yelp.com/docs/plans): $229 a month for 1,000 calls a day
 //   (Starter), so $229 / 30,000 calls = $7.63 per 1,000; the daily cap answers 429 ACCESS_LIMIT_REACHED
 //   and resets at midnight UTC (docs.developer.yelp.com/docs/fusion-rate-limiting).
+// - The AI engines (issue 50, decision 0303), billed per call and per token:
+//   OpenAI API pricing (developers.openai.com/api/docs/pricing): web search tool calls $10 per
+//   1,000; gpt-4.1-mini $0.40 per million input tokens, $1.60 per million output tokens.
+//   Perplexity pricing (docs.perplexity.ai/getting-started/pricing): Sonar $1 per million input
+//   and output tokens, request fee $5 per 1,000 at low search context (the default).
+//   Gemini API pricing (ai.google.dev/gemini-api/docs/pricing): gemini-2.5-flash $0.30 per million
+//   input tokens, $2.50 per million output tokens; grounding with Google Search $35 per 1,000
+//   grounded prompts past the daily free ones (counted here as paid: the estimate errs safe).
 
 import { priceOverrides, type Env } from '../env.ts';
 
 export interface SkuPrice {
   label: string;
-  provider: 'google' | 'yelp' | 'geocoder' | (string & {});
+  provider: 'google' | 'yelp' | 'geocoder' | 'openai' | 'perplexity' | 'gemini' | (string & {});
   usdPer1000: number;
   /** Billable events free each calendar month (Google); 0 when none. */
   freePerMonth: number;
+  /** Dollars per million tokens in and out, for SKUs billed by the token as well. */
+  usdPerMillionInput?: number;
+  usdPerMillionOutput?: number;
 }
 
 export const LIST_PRICES: Record<string, SkuPrice> = {
@@ -42,6 +53,9 @@ export const LIST_PRICES: Record<string, SkuPrice> = {
   'yelp.reviews': { label: 'Yelp reviews', provider: 'yelp', usdPer1000: 7.63, freePerMonth: 0 },
   'yelp.details': { label: 'Yelp business details', provider: 'yelp', usdPer1000: 7.63, freePerMonth: 0 },
   'geocoder.geocode': { label: 'Geocoding', provider: 'geocoder', usdPer1000: 5, freePerMonth: 10_000 },
+  'openai.web_search': { label: 'OpenAI Responses with web search', provider: 'openai', usdPer1000: 10, freePerMonth: 0, usdPerMillionInput: 0.4, usdPerMillionOutput: 1.6 },
+  'perplexity.sonar': { label: 'Perplexity Sonar', provider: 'perplexity', usdPer1000: 5, freePerMonth: 0, usdPerMillionInput: 1, usdPerMillionOutput: 1 },
+  'gemini.grounded': { label: 'Gemini grounded with Google Search', provider: 'gemini', usdPer1000: 35, freePerMonth: 0, usdPerMillionInput: 0.3, usdPerMillionOutput: 2.5 },
 };
 
 // The Places API (New) fields of each tier above Essentials (the usage-and-billing page's lists,
@@ -81,11 +95,17 @@ export function skuOf(url: URL, headers: Headers, geocoderUrl: string | null): {
   return null;
 }
 
+/** What one call costs at a price: its fee, and its tokens where the SKU bills them. */
+export function callUsd(price: Pick<SkuPrice, 'usdPer1000' | 'usdPerMillionInput' | 'usdPerMillionOutput'> | undefined, calls: number, inputTokens = 0, outputTokens = 0): number {
+  if (!price) return 0;
+  return (calls * price.usdPer1000) / 1000 + (inputTokens * (price.usdPerMillionInput ?? 0) + outputTokens * (price.usdPerMillionOutput ?? 0)) / 1_000_000;
+}
+
 /** The prices in force: the list's, with PROVIDER_PRICES over them. */
 export const pricesFor = (env: Pick<Env, 'PROVIDER_PRICES'>) => priceTable(env.PROVIDER_PRICES ? (priceOverrides(env.PROVIDER_PRICES) ?? {}) : {});
 
 /** The list prices with the operator's overrides. */
-export function priceTable(overrides: Record<string, Partial<Pick<SkuPrice, 'usdPer1000' | 'freePerMonth'>>> = {}): Record<string, SkuPrice> {
+export function priceTable(overrides: Record<string, Partial<Pick<SkuPrice, 'usdPer1000' | 'freePerMonth' | 'usdPerMillionInput' | 'usdPerMillionOutput'>>> = {}): Record<string, SkuPrice> {
   const table: Record<string, SkuPrice> = { ...LIST_PRICES };
   for (const [sku, o] of Object.entries(overrides)) {
     const base = table[sku] ?? { label: sku, provider: sku.split('.')[0]!, usdPer1000: 0, freePerMonth: 0 };

@@ -5,7 +5,7 @@
 import { and, eq, gte, lte, sql } from 'drizzle-orm';
 import { providerCalls } from '../../db/schema/operations.ts';
 import type { Db } from '../../db/client.ts';
-import type { SkuPrice } from './provider-prices.ts';
+import { callUsd, type SkuPrice } from './provider-prices.ts';
 import { utcDay } from './provider-calls.ts';
 
 export interface SkuSpend {
@@ -27,12 +27,14 @@ export interface DaySpend {
 }
 
 const billed = sql<number>`sum(case when ${providerCalls.status} between 200 and 299 then 1 else 0 end)`;
+const billedIn = sql<number>`sum(case when ${providerCalls.status} between 200 and 299 then ${providerCalls.inputTokens} else 0 end)`;
+const billedOut = sql<number>`sum(case when ${providerCalls.status} between 200 and 299 then ${providerCalls.outputTokens} else 0 end)`;
 
 /** The spend of one UTC day, per SKU. */
 export async function daySpend(db: Pick<Db, 'select'>, prices: Record<string, SkuPrice>, day = utcDay(new Date())): Promise<DaySpend> {
   const monthStart = `${day.slice(0, 7)}-01`;
   const rows = await db
-    .select({ sku: providerCalls.sku, provider: providerCalls.provider, today: sql<number>`sum(case when ${providerCalls.day} = ${day} then 1 else 0 end)`, billedToday: sql<number>`sum(case when ${providerCalls.day} = ${day} and ${providerCalls.status} between 200 and 299 then 1 else 0 end)`, billedBefore: sql<number>`sum(case when ${providerCalls.day} < ${day} and ${providerCalls.status} between 200 and 299 then 1 else 0 end)` })
+    .select({ sku: providerCalls.sku, provider: providerCalls.provider, today: sql<number>`sum(case when ${providerCalls.day} = ${day} then 1 else 0 end)`, billedToday: sql<number>`sum(case when ${providerCalls.day} = ${day} and ${providerCalls.status} between 200 and 299 then 1 else 0 end)`, billedBefore: sql<number>`sum(case when ${providerCalls.day} < ${day} and ${providerCalls.status} between 200 and 299 then 1 else 0 end)`, inputToday: sql<number>`sum(case when ${providerCalls.day} = ${day} and ${providerCalls.status} between 200 and 299 then ${providerCalls.inputTokens} else 0 end)`, outputToday: sql<number>`sum(case when ${providerCalls.day} = ${day} and ${providerCalls.status} between 200 and 299 then ${providerCalls.outputTokens} else 0 end)` })
     .from(providerCalls)
     .where(and(gte(providerCalls.day, monthStart), lte(providerCalls.day, day)))
     .groupBy(providerCalls.sku, providerCalls.provider);
@@ -44,7 +46,7 @@ export async function daySpend(db: Pick<Db, 'select'>, prices: Record<string, Sk
     const before = Number(r.billedBefore);
     const after = before + Number(r.billedToday);
     const billable = Math.max(0, after - price.freePerMonth) - Math.max(0, before - price.freePerMonth);
-    skus.push({ sku: r.sku, label: price.label, provider: r.provider, calls: today, usd: (billable * price.usdPer1000) / 1000, monthCalls: after, freePerMonth: price.freePerMonth });
+    skus.push({ sku: r.sku, label: price.label, provider: r.provider, calls: today, usd: callUsd(price, billable, Number(r.inputToday), Number(r.outputToday)), monthCalls: after, freePerMonth: price.freePerMonth });
   }
   skus.sort((a, b) => a.provider.localeCompare(b.provider) || b.usd - a.usd || a.sku.localeCompare(b.sku));
   return { day, usd: skus.reduce((s, x) => s + x.usd, 0), calls: skus.reduce((s, x) => s + x.calls, 0), skus };
@@ -54,13 +56,13 @@ export async function daySpend(db: Pick<Db, 'select'>, prices: Record<string, Sk
  *  before any free allowance, which belongs to the month rather than to a report. */
 export async function subjectSpend(db: Pick<Db, 'select'>, prices: Record<string, SkuPrice>, subjectId: string): Promise<{ usd: number; calls: number; skus: Array<{ sku: string; label: string; calls: number; usd: number }> }> {
   const rows = await db
-    .select({ sku: providerCalls.sku, calls: sql<number>`count(*)`, billed })
+    .select({ sku: providerCalls.sku, calls: sql<number>`count(*)`, billed, billedIn, billedOut })
     .from(providerCalls)
     .where(eq(providerCalls.subjectId, subjectId))
     .groupBy(providerCalls.sku);
   const skus = rows.map((r) => {
     const price = prices[r.sku];
-    return { sku: r.sku, label: price?.label ?? r.sku, calls: Number(r.calls), usd: (Number(r.billed) * (price?.usdPer1000 ?? 0)) / 1000 };
+    return { sku: r.sku, label: price?.label ?? r.sku, calls: Number(r.calls), usd: callUsd(price, Number(r.billed), Number(r.billedIn), Number(r.billedOut)) };
   });
   skus.sort((a, b) => b.usd - a.usd || a.sku.localeCompare(b.sku));
   return { usd: skus.reduce((s, x) => s + x.usd, 0), calls: skus.reduce((s, x) => s + x.calls, 0), skus };

@@ -24,6 +24,7 @@ import { renderReport } from './files/render.ts';
 import { reportPdfUrl } from './render/links.ts';
 import type { AnalyseFn, Stage } from './generate-job.ts';
 import { newReportLink, persistReport } from './persist.ts';
+import { startFirstAiScan } from '../services/ai-visibility/job.ts';
 import { inlineRenderer, type Renderer } from './render/renderer.ts';
 import { reportInput, type ReportData } from './model/types.ts';
 
@@ -73,6 +74,7 @@ export function clientReportJob(deps: { analyse: AnalyseFn; renderer?: Renderer;
           tools.signal.throwIfAborted();
           const persisted = await persistReport(ctx, { businessId: business.id, requestId: null, reportType: addressing.reportType, data });
           [report] = await ctx.db.update(reports).set(addressing).where(eq(reports.id, persisted.reportId)).returning();
+          await startFirstAiScan(ctx, business.id);
         } else {
           [report] = await ctx.db
             .insert(reports)

@@ -10,6 +10,7 @@ import type { AppContext } from '../context.ts';
 import { deliverReport } from './deliver.ts';
 import type { ReportFailedPayload } from './failed-job.ts';
 import { enqueue } from '../jobs/queue.ts';
+import { startFirstAiScan } from '../services/ai-visibility/job.ts';
 import type { JobDefinition } from '../jobs/types.ts';
 import type { ReportGeneratePayload } from '../jobs/types.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
@@ -122,6 +123,8 @@ export function reportGenerateJob(deps: ReportJobDeps): JobDefinition<ReportGene
         const row = (await ctx.db.query.reports.findFirst({ where: eq(reports.id, persisted.reportId), columns: { data: false } }))!;
         report = { ...row, data: persisted.data };
         await tools.saveProgress({ stage: 'persisted', reportId: report.id, runId: report.runId });
+        // A paid business's first AI-answers scan runs with its first report (decision 0302).
+        if (tier !== 'free') await startFirstAiScan(ctx, businessId);
       }
       const data = report.data as ReportData;
 

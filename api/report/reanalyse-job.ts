@@ -10,6 +10,7 @@ import { withinBudget } from './budget.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
 import type { AnalyseFn } from './generate-job.ts';
 import { persistReport } from './persist.ts';
+import { startFirstAiScan } from '../services/ai-visibility/job.ts';
 import { reportInput } from './model/types.ts';
 
 function isPayload(p: unknown): p is ReanalysePayload {
@@ -48,6 +49,8 @@ export function businessReanalyseJob(deps: { analyse: AnalyseFn }): JobDefinitio
       tools.signal.throwIfAborted();
       const persisted = await persistReport(ctx, { businessId, requestId: null, reportType: 'scheduled', data });
       await tools.saveProgress({ stage: 'persisted', runId: persisted.runId, reportId: persisted.reportId });
+      // An account that became paid since its free report: its first AI-answers scan (decision 0302).
+      await startFirstAiScan(ctx, businessId);
     },
   };
 }

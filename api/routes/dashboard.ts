@@ -9,6 +9,7 @@ import { getPortfolio } from '../services/portfolio.ts';
 import { setVisibilityKeywords } from '../services/visibility-history.ts';
 import { rankSettingsSchema } from '../../common/schemas/rank-settings.ts';
 import { setRankWithBranches } from '../services/rank-settings.ts';
+import { aiVisibilityOf } from '../services/ai-visibility/read.ts';
 
 const HEADERS = { 'Content-Type': 'application/json; charset=UTF-8', 'Cache-Control': 'private, no-store' };
 
@@ -20,6 +21,11 @@ export function dashboardRoutes(ctx: AppContext) {
     .get('/business/:businessId', async (c) =>
       c.body(await getDashboardJson({ ctx, cookie: c.req.header('cookie'), businessId: c.req.param('businessId') }), 200, HEADERS),
     )
+    // The "AI answers" section: whoever may open the business's dashboard, checked first.
+    .get('/business/:businessId/ai-visibility', async (c) => {
+      await getDashboardJson({ ctx, cookie: c.req.header('cookie'), businessId: c.req.param('businessId') });
+      return c.json(await aiVisibilityOf(ctx, c.req.param('businessId')), 200, { 'Cache-Control': 'private, no-store' });
+    })
     // The grid's keywords: whoever may open the business's dashboard (its owner, the consultant of
     // the client it belongs to) on a plan with the dashboard; checked before the body is read.
     .put(

@@ -91,6 +91,9 @@ export const providerCalls = sqliteTable(
     /** What made the call: report (the request's id), scan, grid, review-check, cli... */
     subjectType: text('subject_type'),
     subjectId: text('subject_id'),
+    /** Tokens in and out, for a call billed by the token as well (the AI engines, issue 50). */
+    inputTokens: integer('input_tokens').notNull().default(0),
+    outputTokens: integer('output_tokens').notNull().default(0),
   },
   (t) => [index('provider_calls_day_idx').on(t.day, t.provider, t.sku), index('provider_calls_subject_idx').on(t.subjectId)],
 );

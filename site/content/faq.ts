@@ -1,6 +1,7 @@
 // The FAQ's questions and answers. Figures come from the shared constants so the page never
 // disagrees with the product (prices, radius, competitor count, delivery time, support times).
 import { MONITOR_REACH } from '../../common/review-reach.ts';
+import { aiPlanPhrase } from '../../common/ai-plans.ts';
 import {
   ANNUAL_SAVINGS_PERCENT,
   COMPETITOR_COUNT,
@@ -78,6 +79,14 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     answer: [
       `Pro costs $${PRICES.pro.monthly} a month, or $${PRICES.pro.yearly} a month billed annually. Enterprise costs $${PRICES.enterprise.monthly} a month, or $${PRICES.enterprise.yearly} a month billed annually. Agency pricing is custom. Paying annually saves ${ANNUAL_SAVINGS_PERCENT}%.`,
       'Pro adds unlimited monthly reports, 90-day trend analysis and the dashboard. Enterprise adds priority support, API access, the Early Warning Monitor, real-time alerts and a connected Google Business Profile (every review counted on your dashboard and in your reports, and answered from LocalRank). Agency adds white-label licensing and client management on top of everything in Enterprise.',
+    ],
+  },
+  {
+    id: 'ai-answers',
+    question: 'Do you check whether AI assistants recommend my business?',
+    answer: [
+      `Yes, on the paid plans. We ask ChatGPT (with web search), Perplexity and Gemini (with Google Search) what a customer would ask, "best dentist in Austin, TX" with your category and city, several times each, because their answers change from one ask to the next. You see how many answers named you ("named in 3 of 5 answers"), your average place in them, which competitors they named and which sites they cited, and how that changes over time. ${['pro', 'enterprise', 'agency'].map((t) => `${t === 'pro' ? 'Pro' : t === 'enterprise' ? 'Enterprise' : 'Agency'}: ${aiPlanPhrase(t as 'pro')}${t === 'agency' ? ' per client' : ''}`).join('; ')}. The first check runs with your first paid report.`,
+      'It shows what the assistants told an anonymous person asking from your city that day, not what they tell everyone: treat it as a sample, not a rank. The methodology page explains how the questions are asked and the answers counted.',
     ],
   },
   {

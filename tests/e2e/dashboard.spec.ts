@@ -8,6 +8,9 @@ import { reportDataFixture } from '../fixtures/report-data.ts';
 import { addClient, seedBusiness } from '../helpers/dashboard-seed.ts';
 import { createUser } from '../helpers/factories.ts';
 import { expect, test } from './fixtures.ts';
+import { axe } from './axe.ts';
+import { saveScan } from '../../api/services/ai-visibility/store.ts';
+import { SAMPLE_AI_LABEL } from '../../common/ai-visibility.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const HISTORY = [
@@ -19,9 +22,20 @@ const HISTORY = [
 const fmtDate = (t: number) => new Date(t).toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 
 test('the owner sees scores, ranks, real charts with deltas from history, and the competitors', async ({ page, appCtx, signIn }) => {
+  // Every part of the dashboard, the AI answers with axe included: a generous ceiling.
+  test.slow();
   const owner = await signIn({ tier: 'pro' });
   const now = Date.now();
-  await seedBusiness(appCtx, { userId: owner.userId, company: 'Lamar Smiles Dental', snapshots: HISTORY, now });
+  const { business } = await seedBusiness(appCtx, { userId: owner.userId, company: 'Lamar Smiles Dental', snapshots: HISTORY, now });
+  // Two scans of AI answers (issue 50), sample answers, the latest with a failed ask and an engine short of answers.
+  const engines = (named: number, failedOpenai: number) => [
+    { engine: 'openai' as const, asked: 5, answered: 5 - failedOpenai, failed: failedOpenai, named, averagePosition: named ? 1.5 : null, sources: [{ domain: 'yelp.com', count: 3, kind: 'review_site' as const }, { domain: 'lamarsmiles.example', count: 1, kind: 'own' as const }] },
+    { engine: 'perplexity' as const, asked: 5, answered: 5, failed: 0, named: 1, averagePosition: 3, sources: [{ domain: 'healthgrades.com', count: 4, kind: 'review_site' as const }] },
+    { engine: 'gemini' as const, asked: 5, answered: 2, failed: 3, named: 2, averagePosition: 2, sources: [] },
+  ];
+  const scan = { keyword: 'dentist', location: 'Austin, TX', question: 'best dentist in Austin, TX', sample: true, competitors: [{ name: 'Congress Avenue Dental', engines: [{ engine: 'openai' as const, named: 4, averagePosition: 1 }] }], cost: { calls: 0, inputTokens: 0, outputTokens: 0, usd: 0 } };
+  await saveScan(appCtx, business.id, { ...scan, scannedAt: new Date(now - 30 * DAY).toISOString(), engines: engines(1, 0) });
+  await saveScan(appCtx, business.id, { ...scan, scannedAt: new Date(now - DAY).toISOString(), engines: engines(3, 1) });
   await page.goto('/dashboard');
 
   await expect(page.getByRole('heading', { level: 1, name: 'Lamar Smiles Dental' })).toBeVisible();
@@ -86,8 +100,27 @@ test('the owner sees scores, ranks, real charts with deltas from history, and th
   await expect(page.getByText('Enterprise+')).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Early Warning' })).toHaveCount(0);
 
+  // AI answers: counts, never percentages; failures apart; uncertainty; the sample label; the history.
+  const ai = page.getByTestId('ai-answers');
+  await expect(ai.getByRole('heading', { level: 2, name: 'AI answers' })).toBeVisible();
+  await expect(ai.getByTestId('ai-sample')).toHaveText(SAMPLE_AI_LABEL);
+  const aiRows = ai.getByTestId('ai-engine-table').locator('tbody tr');
+  await expect(aiRows.nth(0)).toContainText('named in 3 of 4 answers1 of 5 asks failed and is not countedUncertain: only 4 answers came back');
+  await expect(aiRows.nth(1)).toContainText('named in 1 of 5 answers');
+  await expect(aiRows.nth(1)).not.toContainText('Uncertain');
+  await expect(aiRows.nth(2)).toContainText('named in 2 of 2 answers3 of 5 asks failed');
+  await expect(ai).toContainText('Also named: Congress Avenue Dental (4 of 11)');
+  await expect(ai).toContainText('healthgrades.com (review site, 4), yelp.com (review site, 3), lamarsmiles.example (your website, 1)');
+  await expect(ai).not.toContainText('%');
+  await ai.getByText('History of “dentist” (2 scans)').click();
+  await expect(ai.locator('.ai-history li')).toHaveText([/: named in 6 of 11 answers \(sample\)$/, /: named in 4 of 12 answers \(sample\)$/]);
+  expect((await axe(page).include('[data-testid="ai-answers"]').analyze()).violations).toEqual([]);
+  await look(ai, { path: 'test-results/screens/dashboard-ai-desktop.png' });
+
   await look(page, { path: 'test-results/screens/dashboard-desktop.png', fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
+  await ai.scrollIntoViewIfNeeded();
+  await look(ai, { path: 'test-results/screens/dashboard-ai-mobile.png' });
   await page.evaluate(() => window.scrollTo(0, 0));
   await look(page, { path: 'test-results/screens/dashboard-mobile.png' });
   await trend.scrollIntoViewIfNeeded();

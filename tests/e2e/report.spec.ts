@@ -4,9 +4,27 @@ import { eq } from 'drizzle-orm';
 import { businesses } from '../../db/schema/businesses.ts';
 import { expect, test } from './fixtures.ts';
 import { seedReport } from './report-seed.ts';
+import { axe } from './axe.ts';
+import { createUser } from '../helpers/factories.ts';
+import { saveScan } from '../../api/services/ai-visibility/store.ts';
 
 test('a valid link shows the full report without signing in', async ({ page, appCtx, baseURL }) => {
-  const { token } = await seedReport(appCtx, baseURL!, { company: 'Barton Springs Dental' });
+  // The report is made and drawn in the test process (PDF included), then a scan is added: a generous ceiling.
+  test.slow();
+  const { token, business } = await seedReport(appCtx, baseURL!, { company: 'Barton Springs Dental' });
+  // On a paid plan with a scan of AI answers (issue 50), the report has the section.
+  const owner = await createUser(appCtx, { tier: 'pro' });
+  await appCtx.db.update(businesses).set({ userId: owner.userId }).where(eq(businesses.id, business.id));
+  await saveScan(appCtx, business.id, {
+    keyword: 'dentist', location: 'Austin, TX', question: 'best dentist in Austin, TX', scannedAt: new Date().toISOString(), sample: false,
+    engines: [
+      { engine: 'openai', asked: 5, answered: 5, failed: 0, named: 3, averagePosition: 1.7, sources: [{ domain: 'yelp.com', count: 4, kind: 'review_site' }] },
+      { engine: 'perplexity', asked: 5, answered: 3, failed: 2, named: 0, averagePosition: null, sources: [] },
+      { engine: 'gemini', asked: 0, answered: 0, failed: 0, named: 0, averagePosition: null, notAsked: 'no GEMINI_API_KEY is set', sources: [] },
+    ],
+    competitors: [{ name: 'Zilker Dental Studio', engines: [{ engine: 'openai', named: 2, averagePosition: 2 }] }],
+    cost: { calls: 12, inputTokens: 0, outputTokens: 0, usd: 0 },
+  });
   const res = await page.goto(`/report/${token}`);
   expect(res?.status()).toBe(200);
   await expect(page.getByRole('heading', { level: 1, name: 'Barton Springs Dental' })).toBeVisible();
@@ -36,9 +54,18 @@ test('a valid link shows the full report without signing in', async ({ page, app
   await expect(page.getByText(/open this link again to save the report/)).toBeVisible();
   const pdf = await page.request.get(`/api/reports/${token}/report.pdf`);
   expect(pdf.headers()['content-type']).toBe('application/pdf');
+  const ai = page.getByTestId('report-ai-answers');
+  await expect(ai.getByRole('heading', { level: 2, name: 'AI answers' })).toBeVisible();
+  await expect(ai.locator('tbody tr')).toHaveText([/named in 3 of 5 answers\s*1\.7/, /named in none of 3 answers2 of 5 asks failed and are not countedUncertain: only 3 answers came back/, /Not asked/]);
+  await expect(ai).toContainText('Also named: Zilker Dental Studio (2 of 8)');
+  await expect(ai).not.toContainText('%');
+  expect((await axe(page).include('[data-testid="report-ai-answers"]').analyze()).violations).toEqual([]);
+  await look(ai, { path: 'test-results/screens/report-ai-desktop.png' });
   await look(page, { path: 'test-results/screens/report-desktop.png', fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await look(page, { path: 'test-results/screens/report-mobile.png', fullPage: false });
+  await ai.scrollIntoViewIfNeeded();
+  await look(ai, { path: 'test-results/screens/report-ai-mobile.png' });
 });
 
 test('an expired link gets a clear page with status 410', async ({ page, appCtx, baseURL }) => {

@@ -48,6 +48,7 @@ export const ROUTES: Record<string, RouteRule> = {
   'GET /api/my-businesses': { access: 'signed-in' },
   'GET /api/portfolio': { access: 'signed-in' },
   'GET /api/business/:businessId': { access: 'signed-in' },
+  'GET /api/business/:businessId/ai-visibility': { access: 'signed-in' },
   'GET /api/business/:businessId/review-alerts': { access: 'signed-in' },
   // Validates its body only once the business is known to be the viewer's (404 here first);
   // tests/integration/early-warning.test.ts covers its 400s.
@@ -146,6 +147,7 @@ export const V1_ROUTES = [
   'GET /api/v1/businesses/:businessId/history',
   'GET /api/v1/businesses/:businessId/alerts',
   'GET /api/v1/businesses/:businessId/visibility',
+  'GET /api/v1/businesses/:businessId/ai-visibility',
   'PUT /api/v1/businesses/:businessId/settings',
   'GET /api/v1/businesses/:businessId/alert-threshold',
   'PUT /api/v1/businesses/:businessId/alert-threshold',

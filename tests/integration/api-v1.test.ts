@@ -21,6 +21,7 @@ import { reports, reviewAlerts } from '../../db/schema/reports.ts';
 import { brandingProfiles, clients } from '../../db/schema/consultants.ts';
 import { call, createTestContext, type TestContext } from '../helpers/context.ts';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
+import { saveScan } from '../../api/services/ai-visibility/store.ts';
 import { createUser } from '../helpers/factories.ts';
 import { checked, expectDocumented, operationsOf, type OpenApiDocument } from '../helpers/openapi.ts';
 
@@ -172,10 +173,18 @@ describe('public API: businesses', () => {
     // Seeded snapshots carry no visibility grid: an empty page (the grid's own file tests a full one).
     const visibility = await v1(owner.key, 'GET', `/businesses/${business.id}/visibility`);
     expect(visibility.body).toEqual({ businessId: business.id, scans: [], nextCursor: null });
+    // Visibility in AI answers (issue 50): the scans, newest first, without the engines' dollars.
+    expect((await v1(owner.key, 'GET', `/businesses/${business.id}/ai-visibility`)).body).toEqual({ businessId: business.id, waitingUntil: null, scans: [] });
+    const engines = [{ engine: 'openai' as const, asked: 5, answered: 4, failed: 1, named: 3, averagePosition: 1.3, sources: [{ domain: 'yelp.com', count: 2, kind: 'review_site' as const }] }];
+    await saveScan(t.ctx, business.id, { keyword: 'dentist', location: 'Austin, TX', question: 'best dentist in Austin, TX', scannedAt: '2026-11-30T10:00:00.000Z', sample: false, engines, competitors: [{ name: 'Lone Star Smiles', engines: [{ engine: 'openai', named: 2, averagePosition: 2 }] }], cost: { calls: 7, inputTokens: 100, outputTokens: 50, usd: 0.04 } });
+    const ai = await v1(owner.key, 'GET', `/businesses/${business.id}/ai-visibility`);
+    expect(ai.status).toBe(200);
+    expect(ai.body.scans).toEqual([{ keyword: 'dentist', location: 'Austin, TX', question: 'best dentist in Austin, TX', scannedAt: '2026-11-30T10:00:00.000Z', sample: false, engines, competitors: [{ name: 'Lone Star Smiles', engines: [{ engine: 'openai', named: 2, averagePosition: 2 }] }] }]);
 
     const stranger = await account();
     expect((await v1(stranger.key, 'GET', `/businesses/${business.id}`)).status).toBe(404);
     expect((await v1(stranger.key, 'GET', `/businesses/${business.id}/history`)).status).toBe(404);
+    expect((await v1(stranger.key, 'GET', `/businesses/${business.id}/ai-visibility`)).status).toBe(404);
     const narrow = await account('enterprise', ['alerts:read']);
     const wrongScope = await v1(narrow.key, 'GET', `/businesses/${business.id}`);
     expect(wrongScope.status).toBe(403);

@@ -1,6 +1,7 @@
 // Client management and branding profiles: a consultant adds clients (each reported on at once,
 // to the client, and a copy to the consultant), sends reports, archives and deletes; an agency keeps
 // branding profiles with logos. Every route checks each id against the signed-in consultant.
+import { listScans } from '../../api/services/ai-visibility/store.ts';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
@@ -60,7 +61,9 @@ describe('clients', () => {
     expect(client.reportFrequency).toBe('monthly');
     expect(Date.parse(client.nextReport)).toBeGreaterThan(Date.now());
     const before = outbox().length;
-    expect(await drain()).toBe(1);
+    // The client report, then the business's first AI-answers scan it queued (issue 50, decision 0302).
+    expect(await drain()).toBe(2);
+    expect((await listScans(t.ctx, client.business.id)).map((x) => x.sample)).toEqual([true]);
     const mail = outbox().slice(before).map(mailText);
     expect(mail).toHaveLength(2);
     expect(mail[0]).toContain('To: dana@client.example');

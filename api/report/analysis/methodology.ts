@@ -1,5 +1,6 @@
 // docs/methodology.md, generated from the data-point registry (`npm run docs:methodology`).
 // A test fails when the committed file differs from what this produces.
+import { AI_PLANS, aiPlanPhrase } from '../../../common/ai-plans.ts';
 import { COMPETITOR_COUNT, COVERAGE_FLOOR, MIN_DATA_POINTS, MIN_MARKET_COMPETITORS, NOT_ENOUGH_DATA, SCORE_MAX, SCORE_MIN, SEARCH_RADIUS_MILES, TIERS } from '../../../common/constants.ts';
 import type { ScoreKey } from '../model/types.ts';
 import { DATA_POINTS, describeNorm, NEEDS_HISTORY, NOT_FROM, type Source } from './data-points.ts';
@@ -124,6 +125,23 @@ export function renderMethodology(): string {
     'Cost: a report makes at most `VISIBILITY_CALL_BUDGET` searches (keywords past it are left out, and the report says so) and the provider gets at most `VISIBILITY_DAILY_CAP` a day; ' +
       'a search repeated the same UTC day for the same keyword and point (rounded to 3 decimals, about 100 m) is answered from a cache shared by every report the process makes, so a second report in the same market makes no new searches. ' +
       'A quota refusal (429) stops the scan and leaves the provider alone for 15 minutes; the report is still made, with local visibility "Not measured" (its data points unknown) and a note saying why. The report states how many searches it made.',
+    '',
+    '## AI answers',
+    '',
+    'Is the business named when someone asks an AI assistant? For each keyword the plan scans (the owner\'s saved visibility keywords first, then the category word), the question a person would ask, "best {keyword} in {city}, {state}", is put to each configured engine `AI_VISIBILITY_SAMPLES` times (5 by default): ' +
+      'ChatGPT\'s engine (the OpenAI Responses API with its web search tool, told the city, state and country as an approximate user location), Perplexity (Sonar, with the same location in its web search options) and Gemini grounded with Google Search (which takes no location, so the city is in the question). An engine without a key is not asked, and the section says so.',
+    '',
+    '**Sampling.** The same question gets different answers from one ask to the next (one study found identical recommendation lists about 1% of the time), so one answer says little. Every figure is a count of answers: "named in 3 of 5 answers", never a bare percentage or a rank; with fewer than 5 answers the figure is marked uncertain, and the history shows each scan\'s counts, not a smoothed line.',
+    '',
+    '**Failures.** A call answered 429 or 5xx, or not answered within `AI_VISIBILITY_TIMEOUT_MS`, is retried once; if the retry fails too the ask is counted as failed, and a failed ask is never counted as "not named": the figures are out of the answers received.',
+    '',
+    '**Matching.** Every business an answer names (the lead of each list item, bold names, and the business and its competitors anywhere in the prose) is matched to the business and its competitors with the report\'s own name matcher (any script; words in any order and spacing; "Brightwater Dental" for "Brightwater Family Dental"), on the listing\'s name and the name the owner typed. An answer has no phone number or address to overrule a name, so a name must also hold the business name\'s first telling word: "Family Dental Care" is not "Brightwater Family Dental". The position is the order in which the answer names businesses (1 = first); the average is over the answers that named it.',
+    '',
+    '**Sources.** The pages each answer cites, by domain, counted once per answer: OpenAI\'s URL citations, Perplexity\'s search results, and Gemini\'s grounding sources, whose links go through a Google redirect, so the domain is read from the source\'s title. Each domain is marked as the business\'s own site, a competitor\'s, a review site, a directory or another site.',
+    '',
+    '**What an answer can and cannot tell.** It shows what an assistant said to an anonymous person asking from the city on that day; it cannot show what it says to someone signed in with a history, in another place, or asked in other words, and engines change their models and sources without notice. A business named in 0 of 5 answers may still be named sometimes; one named in 5 of 5 is named often, not always.',
+    '',
+    `Plans (decision 0302): ${TIERS.filter((t) => AI_PLANS[t].everyDays).map((t) => `${t} ${aiPlanPhrase(t)}`).join('; ')}; the free report shows one line when the business has a scan. A paid business's first scan runs with its first report. Cost: each call and its tokens are in the provider-call ledger; \`AI_VISIBILITY_MONTHLY_BUDGET_USD\` caps a calendar month's AI spend, and a scan past it waits for the next month.`,
     '',
     '## Independent measured data points per source',
     '',

@@ -2,6 +2,7 @@
 // files themselves are kept by ./store.ts (decision 0208).
 import type { AppContext } from '../../context.ts';
 import { reportBranding } from '../../services/branding/sender.ts';
+import { aiAnswersForReport } from '../../services/ai-visibility/for-report.ts';
 import { readCachedReportFile, writeReportFiles, type BrandRefs } from './store.ts';
 import type { ReportData } from '../model/types.ts';
 import { reportLinks } from '../render/links.ts';
@@ -12,7 +13,10 @@ type Renderable = BrandRefs & { id: string; data: unknown };
 /** Renders a report's files from its stored analysis, in the branding its row resolves to
  *  (reportBranding): every job and the on-demand render go through here. */
 export async function renderReport(ctx: AppContext, renderer: Renderer, report: Renderable & { data: NonNullable<unknown> }) {
-  return renderer.render(report.data as ReportData, reportLinks(ctx), await reportBranding(ctx, report));
+  // AI answers are scanned after the analysis: the latest scans go in whenever the report is drawn.
+  const [row] = await ctx.db.$read('SELECT business_id FROM reports WHERE id = ?1', [report.id]);
+  const aiAnswers = row ? await aiAnswersForReport(ctx, String(row.business_id)) : null;
+  return renderer.render({ ...(report.data as ReportData), aiAnswers }, reportLinks(ctx), await reportBranding(ctx, report));
 }
 
 /**

@@ -4,6 +4,7 @@
 
 export type { ScoreKey } from '../../../common/constants.ts';
 import type { ScoreKey, Tier } from '../../../common/constants.ts';
+import type { ReportAiAnswers } from '../../../common/ai-visibility.ts';
 import { type BusinessContact, contactOf } from '../../../common/schemas/report-request.ts';
 export type ProviderName = 'sample' | 'google' | 'yelp';
 
@@ -224,6 +225,8 @@ export interface ReportData {
   sampleData: boolean;
   /** Plain-language notes on what was missing or approximated (unknown ZIP, provider failure...). */
   notes: string[];
+  /** AI answers (issue 50): the latest scans, added when the report is drawn; absent without any. */
+  aiAnswers?: ReportAiAnswers | null;
   location: GeoPoint;
   category: string;
   radiusMiles: number;

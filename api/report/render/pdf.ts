@@ -4,12 +4,15 @@
 //    meaning, why it matters, against the market median and leader, top fixes, how it is computed
 //    and every data point with source, raw and normalised value, weight and contribution;
 //    local visibility: the grid of the business's rank at each point, per keyword, with SoLV;
+//    AI answers once the business has a scan (paid: each engine's "named in k of n answers" per
+//    keyword; free: one line);
 //    then all recommendations, notes and the method in short. With sample data every page says so.
 // With an agency's branding (white-label) its name, logo, colours, contact details and footer
 // replace ours on every page, and nothing names LocalRank unless the profile shows "Powered by".
 // Sections follow one another on the page (a new page only when the next one's opening would not
 // fit), so no page is left near-empty by a section that ran a few rows over; a heading keeps its
 // first lines with it; text wraps rather than being cut (issue 40).
+import { AI_INTRO, AI_TITLE, engineLine, freeReportLine, rivalsLine, SAMPLE_AI_LABEL, sourcesLine, uncertainty } from '../../../common/ai-visibility.ts';
 import PDFDocument from 'pdfkit';
 import { OPERATOR, PRODUCT_NAME, scoreBand } from '../../../common/constants.ts';
 import { contactLine, pngSize, POWERED_BY, sampleNote, themeOf, type Branding } from '../model/branding.ts';
@@ -351,6 +354,40 @@ function market(doc: Doc, root: Struct, data: ReportData) {
     'Stars and Count are the listing\'s star rating and number of reviews; SoLV is the Share of Local Voice (the share of the visibility grid\'s points where a local search lists the business in the top 3). The next five columns are scores from 1 to 10: Online Reviews, Digital Presence, Customer Engagement, Market Share and Overall. "No data" means not enough data to give that score a number.',
     { size: 8, colour: MUTED },
   );
+  sect.end();
+}
+
+// ---- AI answers (issue 50) ---------------------------------------------------------------------
+
+/** The paid report's section: per keyword, each engine's "named in k of n answers"; a free report
+ *  gets one line. Absent before the business's first scan. */
+function aiAnswersPage(doc: Doc, root: Struct, data: ReportData) {
+  const ai = data.aiAnswers;
+  if (!ai?.scans.length) return;
+  const sect = doc.struct('Sect');
+  root.add(sect);
+  if (!ai.paid) {
+    para(doc, sect, freeReportLine(ai.scans[0]!), { size: 9.5, colour: INK3 });
+    sect.end();
+    return;
+  }
+  sectionStart(doc, 220);
+  heading(doc, sect, AI_TITLE, 160, 'H1');
+  para(doc, sect, AI_INTRO, { colour: INK3 });
+  if (ai.scans.some((s) => s.sample)) para(doc, sect, SAMPLE_AI_LABEL, { size: 8.5, colour: '#92400e' });
+  for (const scan of ai.scans) {
+    ensureSpace(doc, 90);
+    para(doc, sect, `"${scan.question}" (asked ${fmtDate(scan.scannedAt)} from ${scan.location})`, { size: 11, font: 'Semibold', gap: 2 });
+    for (const e of scan.engines) {
+      para(doc, sect, engineLine(e), { size: 9.5, gap: 1 });
+      const unsure = !e.notAsked && uncertainty(e.answered);
+      if (unsure) para(doc, sect, unsure, { size: 8.5, colour: '#92400e', gap: 1 });
+    }
+    const rivals = rivalsLine(scan);
+    if (rivals) para(doc, sect, rivals, { size: 8.5, colour: INK3, gap: 1 });
+    const sources = sourcesLine(scan);
+    if (sources) para(doc, sect, sources, { size: 8.5, colour: INK3 });
+  }
   sect.end();
 }
 
@@ -727,6 +764,7 @@ export async function renderPdf(data: ReportData, links: ReportLinks, branding: 
   cover(doc, root, data, look);
   market(doc, root, data);
   visibilityPage(doc, root, data);
+  aiAnswersPage(doc, root, data);
   listingPage(doc, root, data);
   for (const key of SCORE_KEYS) scoreSection(doc, root, data, key, look);
   closing(doc, root, data, look);

@@ -1,4 +1,4 @@
-// GET /api/v1/businesses, /businesses/{businessId}, /businesses/{businessId}/history and /visibility: the
+// GET /api/v1/businesses, /businesses/{businessId}, /businesses/{businessId}/history, /visibility and /ai-visibility: the
 // dashboard's reads for a key's owner (api/services/dashboard.ts, businesses.ts).
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppContext } from '../../context.ts';
@@ -7,9 +7,10 @@ import { businessJsonForUser, TREND_DAYS } from '../../services/dashboard.ts';
 import { createMiddleware } from 'hono/factory';
 import { jsonContent, NO_STORE, pathId, problems, rawJson, scope, validPathId, type V1Env } from './common.ts';
 import { VISIBILITY_PAGE, visibilityHistory } from '../../services/visibility-history.ts';
-import { businessDetailSchema, businessPageSchema, historySchema, rankSettingsResultSchema, visibilityPageSchema } from './schemas.ts';
+import { aiVisibilitySchema, businessDetailSchema, businessPageSchema, historySchema, rankSettingsResultSchema, visibilityPageSchema } from './schemas.ts';
 import { rankSettingsSchema } from '../../../common/schemas/rank-settings.ts';
 import { setRankWithBranches } from '../../services/rank-settings.ts';
+import { aiVisibilityFor } from '../../services/ai-visibility/read.ts';
 
 const businessId = pathId('businessId', 'A business id from the list.');
 
@@ -72,6 +73,18 @@ const visibility = createRoute({
   responses: { 200: jsonContent(visibilityPageSchema, 'A page of scans.'), ...problems(400, 404) },
 });
 
+const aiVisibility = createRoute({
+  method: 'get',
+  path: '/businesses/{businessId}/ai-visibility',
+  operationId: 'getBusinessAiVisibility',
+  tags: ['Businesses'],
+  summary: 'Visibility in AI answers',
+  description: 'Each scan of the business in AI answers, newest first: per keyword, the question put to each AI engine several times, how many answers came back, how many named the business and at what average place, the sites they cited, and the same figures for each competitor. Answers vary from one ask to the next: read a figure as "named in 3 of 5 answers", never as a rank.',
+  middleware: [scope('businesses:read')] as const,
+  request: { params: businessId },
+  responses: { 200: jsonContent(aiVisibilitySchema, 'The scans.'), ...problems(404) },
+});
+
 /** The business is checked against the key's owner before the body is read: another account's
  *  id is 404 whatever the body says. */
 const ownBusiness = (ctx: AppContext) =>
@@ -115,6 +128,7 @@ export function businessRoutes(ctx: AppContext) {
       const id = c.req.valid('param').businessId;
       return c.json(await setRankWithBranches(ctx, id, c.req.valid('json').rankWithBranches), 200, NO_STORE);
     })
+    .openapi(aiVisibility, async (c) => c.json(await aiVisibilityFor(ctx, { userId: c.get('caller').userId, businessId: c.req.valid('param').businessId }), 200, NO_STORE))
     .openapi(visibility, async (c) => {
       const { cursor, limit } = c.req.valid('query');
       return c.json(await visibilityHistory({ ctx, userId: c.get('caller').userId, businessId: c.req.valid('param').businessId, cursor, limit }), 200, NO_STORE);

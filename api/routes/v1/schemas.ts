@@ -76,6 +76,53 @@ export const visibilityPageSchema = z
   })
   .openapi('VisibilityHistory');
 
+const named = {
+  named: z.number().int().describe('Answers that named it.'),
+  averagePosition: z.number().nullable().describe('Its average place in the answers that named it (1 = named first, one decimal); null when none did.'),
+};
+
+export const aiVisibilitySchema = z
+  .object({
+    businessId: z.string().describe('The business.'),
+    waitingUntil: z.iso.datetime().nullable().describe('A scan waits for the AI budget (AI_VISIBILITY_MONTHLY_BUDGET_USD) until then; null when none waits.'),
+    scans: z
+      .array(
+        z.object({
+          keyword: z.string().describe('The keyword asked about.'),
+          location: z.string().describe('Where the question was asked from ("Austin, TX").'),
+          question: z.string().describe('The question put to every engine ("best dentist in Austin, TX").'),
+          scannedAt: z.iso.datetime().describe('When the scan finished.'),
+          sample: z.boolean().describe('Sample answers of the offline sample provider: example figures, not real AI answers.'),
+          engines: z
+            .array(
+              z.object({
+                engine: z.enum(['openai', 'perplexity', 'gemini']).describe('openai: the Responses API with web search; perplexity: Sonar; gemini: grounded with Google Search.'),
+                asked: z.number().int().describe('Questions put (AI_VISIBILITY_SAMPLES; a failed call is retried once within one).'),
+                answered: z.number().int().describe('Answers received: the figures are out of this.'),
+                failed: z.number().int().describe('Questions left without an answer (429, 5xx, time-out): not counted as "not named".'),
+                ...named,
+                notAsked: z.string().optional().describe('Why the engine was not asked (no key set).'),
+                sources: z
+                  .array(
+                    z.object({
+                      domain: z.string().describe('A cited site, without www.'),
+                      count: z.number().int().describe('Answers citing it.'),
+                      kind: z.enum(['own', 'competitor', 'review_site', 'directory', 'other']).describe("The business's own site, a competitor's, a review site, a directory, or another site."),
+                    }),
+                  )
+                  .describe('Cited domains, most cited first.'),
+              }),
+            )
+            .describe('Each engine: "named in `named` of `answered` answers". Under 5 answers the figure is uncertain.'),
+          competitors: z
+            .array(z.object({ name: z.string().describe("The competitor's name."), engines: z.array(z.object({ engine: z.enum(['openai', 'perplexity', 'gemini']), ...named })).describe('Its figures per engine asked.') }))
+            .describe('Each competitor of the latest analysis, the most named first.'),
+        }),
+      )
+      .describe('Scans, newest first (each keyword its own), at most 100.'),
+  })
+  .openapi('AiVisibility');
+
 export const businessDetailSchema = z
   .object({
     business: z

@@ -105,6 +105,14 @@ export const TABLES: Record<string, TableRule> = {
     erased: 'cascade from businesses',
     kept: null,
   },
+  ai_visibility_scans: {
+    holder: 'visitor',
+    exportRows: { file: 'ai-visibility', csv: true, sql: `SELECT business_id, keyword, location, question, scanned_at, sample, engines, competitors, calls, input_tokens, output_tokens FROM ai_visibility_scans WHERE business_id IN (${ACCOUNT_BUSINESSES}) ORDER BY business_id, scanned_at` },
+    holds: 'each AI-answers scan of a business: the question asked, per engine how many answers named the business and its competitors, their places, the domains cited, the calls and tokens; not the answers\' text, nothing of anyone',
+    exported: 'ai-visibility.json/.csv: every scan',
+    erased: 'cascade from businesses',
+    kept: null,
+  },
   report_requests: {
     holder: 'visitor',
     exportRows: { file: 'report-requests', csv: true, sql: `SELECT id, business_id, email, payload, marketing_consent, ip_address, user_agent, status, created_at FROM report_requests WHERE user_id = :userId OR business_id IN (${ACCOUNT_BUSINESSES})` },
@@ -307,7 +315,7 @@ export const TABLES: Record<string, TableRule> = {
   },
   provider_calls: {
     holder: 'operations',
-    holds: 'one row per paid provider call (provider, SKU, day, HTTP status) and the id of the report request, business or job that made it, decision 0270; nothing of anyone',
+    holds: 'one row per paid provider call (provider, SKU, day, HTTP status, tokens of an AI engine\'s call) and the id of the report request, business or job that made it, decision 0270; nothing of anyone',
     exported: 'never (internal)',
     erased: 'nothing to erase: the id it names leads nowhere once its request or business is erased',
     kept: null,

@@ -121,6 +121,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/businesses/{businessId}/ai-visibility": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Visibility in AI answers
+         * @description Each scan of the business in AI answers, newest first: per keyword, the question put to each AI engine several times, how many answers came back, how many named the business and at what average place, the sites they cited, and the same figures for each competitor. Answers vary from one ask to the next: read a figure as "named in 3 of 5 answers", never as a rank.
+         */
+        get: operations["getBusinessAiVisibility"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/businesses/{businessId}/visibility": {
         parameters: {
             query?: never;
@@ -1265,6 +1285,77 @@ export interface components {
             /** @description Whether its rank counts the competitors that are other locations of its brand. */
             rankWithBranches: boolean;
         };
+        AiVisibility: {
+            /** @description The business. */
+            businessId: string;
+            /**
+             * Format: date-time
+             * @description A scan waits for the AI budget (AI_VISIBILITY_MONTHLY_BUDGET_USD) until then; null when none waits.
+             */
+            waitingUntil: string | null;
+            /** @description Scans, newest first (each keyword its own), at most 100. */
+            scans: {
+                /** @description The keyword asked about. */
+                keyword: string;
+                /** @description Where the question was asked from ("Austin, TX"). */
+                location: string;
+                /** @description The question put to every engine ("best dentist in Austin, TX"). */
+                question: string;
+                /**
+                 * Format: date-time
+                 * @description When the scan finished.
+                 */
+                scannedAt: string;
+                /** @description Sample answers of the offline sample provider: example figures, not real AI answers. */
+                sample: boolean;
+                /** @description Each engine: "named in `named` of `answered` answers". Under 5 answers the figure is uncertain. */
+                engines: {
+                    /**
+                     * @description openai: the Responses API with web search; perplexity: Sonar; gemini: grounded with Google Search.
+                     * @enum {string}
+                     */
+                    engine: "openai" | "perplexity" | "gemini";
+                    /** @description Questions put (AI_VISIBILITY_SAMPLES; a failed call is retried once within one). */
+                    asked: number;
+                    /** @description Answers received: the figures are out of this. */
+                    answered: number;
+                    /** @description Questions left without an answer (429, 5xx, time-out): not counted as "not named". */
+                    failed: number;
+                    /** @description Answers that named it. */
+                    named: number;
+                    /** @description Its average place in the answers that named it (1 = named first, one decimal); null when none did. */
+                    averagePosition: number | null;
+                    /** @description Why the engine was not asked (no key set). */
+                    notAsked?: string;
+                    /** @description Cited domains, most cited first. */
+                    sources: {
+                        /** @description A cited site, without www. */
+                        domain: string;
+                        /** @description Answers citing it. */
+                        count: number;
+                        /**
+                         * @description The business's own site, a competitor's, a review site, a directory, or another site.
+                         * @enum {string}
+                         */
+                        kind: "own" | "competitor" | "review_site" | "directory" | "other";
+                    }[];
+                }[];
+                /** @description Each competitor of the latest analysis, the most named first. */
+                competitors: {
+                    /** @description The competitor's name. */
+                    name: string;
+                    /** @description Its figures per engine asked. */
+                    engines: {
+                        /** @enum {string} */
+                        engine: "openai" | "perplexity" | "gemini";
+                        /** @description Answers that named it. */
+                        named: number;
+                        /** @description Its average place in the answers that named it (1 = named first, one decimal); null when none did. */
+                        averagePosition: number | null;
+                    }[];
+                }[];
+            }[];
+        };
         VisibilityHistory: {
             /** @description The business. */
             businessId: string;
@@ -2292,6 +2383,107 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem415"];
+                };
+            };
+            /** @description Over the key's rate limit: see Retry-After. */
+            429: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    /** @description Seconds until the key may call again. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description The request headers are over 16 KB. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem431"];
+                };
+            };
+        };
+    };
+    getBusinessAiVisibility: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A business id from the list. */
+                businessId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The scans. */
+            200: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiVisibility"];
+                };
+            };
+            /** @description Invalid input: a parameter or the body is not as this document says; `fields` holds a message per field. */
+            400: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description Missing or invalid API key. */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with (RFC 6750). */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description The key lacks the scope (`forbidden`), or its owner's plan no longer includes the API (`plan_required`). */
+            403: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem403"];
+                };
+            };
+            /** @description No such object, or one that belongs to another account. */
+            404: {
+                headers: {
+                    /** @description The key's limit (IETF draft): `q` requests per window of `w` seconds. */
+                    "RateLimit-Policy": string;
+                    /** @description What is left of the limit (IETF draft): `r` requests for `t` more seconds. */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem404"];
                 };
             };
             /** @description Over the key's rate limit: see Retry-After. */

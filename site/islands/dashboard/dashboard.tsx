@@ -21,6 +21,7 @@ import { TrendHistory } from './trend-chart.tsx';
 import VisibilityCard from './visibility-card.tsx';
 import ProfileCard from './profile-card.tsx';
 import { connectUrl } from '../../../common/google-profile.ts';
+import AiAnswersCard from './ai-answers-card.tsx';
 import './dashboard.css';
 
 type State = { status: 'loading' } | { status: 'ready'; view: DashboardView; businesses: DashboardBusiness[]; res: DashboardResponse } | { status: 'error'; kind: DashboardError } | { status: 'upgrade'; access: PlanLock } | { status: 'portfolio' };
@@ -298,6 +299,8 @@ function DashboardView({ view, businesses, onRankWithBranches }: { view: Dashboa
       </section>
 
       <VisibilityCard visibility={view.visibility} trend={view.solvTrend} businessId={view.business.id} keywords={view.business.visibilityKeywords ?? []} />
+
+      <AiAnswersCard businessId={view.business.id} />
 
       {view.profile && <ProfileCard profile={view.profile} businessId={view.business.id} connectHref={connectUrl(view.business.id)} />}
 
