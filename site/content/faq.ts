@@ -4,6 +4,7 @@ import { MONITOR_REACH } from '../../common/review-reach.ts';
 import { aiPlanPhrase } from '../../common/ai-plans.ts';
 import {
   ANNUAL_SAVINGS_PERCENT,
+  PAID_PLANS,
   COMPETITOR_COUNT,
   MIN_MARKET_COMPETITORS,
   COVERAGE_FLOOR,
@@ -85,7 +86,7 @@ export const FAQ_ITEMS: readonly FaqItem[] = [
     id: 'ai-answers',
     question: 'Do you check whether AI assistants recommend my business?',
     answer: [
-      `Yes, on the paid plans. We ask ChatGPT (with web search), Perplexity and Gemini (with Google Search) what a customer would ask, "best dentist in Austin, TX" with your category and city, several times each, because their answers change from one ask to the next. You see how many answers named you ("named in 3 of 5 answers"), your average place in them, which competitors they named and which sites they cited, and how that changes over time. ${['pro', 'enterprise', 'agency'].map((t) => `${t === 'pro' ? 'Pro' : t === 'enterprise' ? 'Enterprise' : 'Agency'}: ${aiPlanPhrase(t as 'pro')}${t === 'agency' ? ' per client' : ''}`).join('; ')}. The first check runs with your first paid report.`,
+      `Yes, on the paid plans. We ask ChatGPT (with web search), Perplexity and Gemini (with Google Search) what a customer would ask, "best dentist in Austin, TX" with your category and city, several times each, because their answers change from one ask to the next. You see how many answers named you ("named in 3 of 5 answers"), your average place in them, which competitors they named and which sites they cited, and how that changes over time. ${PAID_PLANS.map((t) => `${t.charAt(0).toUpperCase()}${t.slice(1)}: ${aiPlanPhrase(t)}${t === 'agency' ? ' per client' : ''}`).join('; ')}. The first check runs with your first paid report.`,
       'It shows what the assistants told an anonymous person asking from your city that day, not what they tell everyone: treat it as a sample, not a rank. The methodology page explains how the questions are asked and the answers counted.',
     ],
   },

@@ -115,7 +115,7 @@ export const aiVisibilitySchema = z
             )
             .describe('Each engine: "named in `named` of `answered` answers". Under 5 answers the figure is uncertain.'),
           competitors: z
-            .array(z.object({ name: z.string().describe("The competitor's name."), engines: z.array(z.object({ engine: z.enum(['openai', 'perplexity', 'gemini']), ...named })).describe('Its figures per engine asked.') }))
+            .array(z.object({ name: z.string().describe("The competitor's name."), engines: z.array(z.object({ engine: z.enum(['openai', 'perplexity', 'gemini']).describe('The engine these figures are from.'), ...named })).describe('Its figures per engine asked.') }))
             .describe('Each competitor of the latest analysis, the most named first.'),
         }),
       )

@@ -1346,7 +1346,10 @@ export interface components {
                     name: string;
                     /** @description Its figures per engine asked. */
                     engines: {
-                        /** @enum {string} */
+                        /**
+                         * @description The engine these figures are from.
+                         * @enum {string}
+                         */
                         engine: "openai" | "perplexity" | "gemini";
                         /** @description Answers that named it. */
                         named: number;
