@@ -4,7 +4,7 @@ test('FAQ: one answer open at a time, the open one closes on click, keyboard wor
   await page.goto('/faq');
   await expect(page.getByRole('heading', { level: 1, name: 'Frequently Asked Questions' })).toBeVisible();
   const items = page.locator('details.faq-item');
-  await expect(items).toHaveCount(14);
+  await expect(items).toHaveCount(15);
   const summary = (text: string) => page.locator('summary', { hasText: text });
   const item = (text: string) => page.locator('details.faq-item', { has: page.locator('summary', { hasText: text }) });
 
