@@ -110,18 +110,37 @@ export interface ReportAiAnswers {
 }
 
 /** "Also named: Lone Star Smiles (3 of 15), …" or null when no competitor was named. */
-export function rivalsLine(scan: Pick<AiScan, 'engines' | 'competitors'>): string | null {
+/** The competitors the answers named most (up to 5), each "Name (k of n)" over every engine's answers. */
+export function rivalsNamed(scan: Pick<AiScan, 'engines' | 'competitors'>): string[] {
   const answered = scanTotals(scan).answered;
-  const named = scan.competitors.filter((c) => c.engines.some((e) => e.named > 0)).slice(0, 5);
-  return named.length ? `Also named: ${named.map((c) => `${c.name} (${c.engines.reduce((n, e) => n + e.named, 0)} of ${answered})`).join(', ')}` : null;
+  return scan.competitors
+    .filter((c) => c.engines.some((e) => e.named > 0))
+    .slice(0, 5)
+    .map((c) => `${c.name} (${c.engines.reduce((n, e) => n + e.named, 0)} of ${answered})`);
+}
+
+export function rivalsLine(scan: Pick<AiScan, 'engines' | 'competitors'>): string | null {
+  const named = rivalsNamed(scan);
+  return named.length ? `Also named: ${named.join(', ')}` : null;
 }
 
 const KIND_WORDS: Record<SourceKind, string> = { own: 'your website', competitor: "a competitor's website", review_site: 'review site', directory: 'directory', other: 'other site' };
 
-/** "Sources the answers cite: yelp.com (review site, 7), …" or null. */
-export function sourcesLine(scan: Pick<AiScan, 'engines'>, top = 6): string | null {
+/** The domains every engine's answers cite most, "yelp.com (review site, 7)", summed over engines. */
+export function sourcesCited(scan: Pick<AiScan, 'engines'>, top = 6): string[] {
   const by = new Map<string, { count: number; kind: SourceKind }>();
   for (const e of scan.engines) for (const s of e.sources) by.set(s.domain, { count: (by.get(s.domain)?.count ?? 0) + s.count, kind: s.kind });
-  const list = [...by].sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0])).slice(0, top);
-  return list.length ? `Sources the answers cite: ${list.map(([d, s]) => `${d} (${KIND_WORDS[s.kind]}, ${s.count})`).join(', ')}` : null;
+  return [...by]
+    .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]))
+    .slice(0, top)
+    .map(([d, s]) => `${d} (${KIND_WORDS[s.kind]}, ${s.count})`);
 }
+
+/** "Sources the answers cite: yelp.com (review site, 7), …" or null. */
+export function sourcesLine(scan: Pick<AiScan, 'engines'>, top = 6): string | null {
+  const list = sourcesCited(scan, top);
+  return list.length ? `Sources the answers cite: ${list.join(', ')}` : null;
+}
+
+/** A table's average-position cell: "1.5", or a dash when the engine never named the business. */
+export const positionCell = (e: Pick<AiEngineResult, 'named' | 'averagePosition'>) => (e.named && e.averagePosition !== null ? e.averagePosition.toFixed(1).replace(/\.0$/, '') : '—');

@@ -4,7 +4,7 @@
 // each keyword's history with its counts. Sample answers are labelled; a scan waiting for the AI
 // budget says until when.
 import { useEffect, useState } from 'react';
-import { ENGINE_LABELS, failedPhrase, namedPhrase, positionPhrase, SAMPLE_AI_LABEL, scanTotals, uncertainty, type AiScan, type SourceKind } from '../../../common/ai-visibility.ts';
+import { ENGINE_LABELS, failedPhrase, namedPhrase, positionCell, rivalsNamed, SAMPLE_AI_LABEL, scanTotals, sourcesCited, uncertainty, type AiScan } from '../../../common/ai-visibility.ts';
 import { apiRequest, messageOf } from '../../lib/api.ts';
 import { fmtDay } from './dashboard-data.ts';
 
@@ -14,19 +14,14 @@ interface AiVisibility {
   scans: Scan[];
 }
 
-const KIND_LABELS: Record<SourceKind, string> = { own: 'your website', competitor: "a competitor's website", review_site: 'review site', directory: 'directory', other: 'other site' };
-
 function latestPerKeyword(scans: Scan[]): Scan[] {
   const seen = new Set<string>();
   return scans.filter((s) => (seen.has(s.keyword) ? false : (seen.add(s.keyword), true)));
 }
 
 function KeywordScan({ scan, history }: { scan: Scan; history: Scan[] }) {
-  const sources = new Map<string, { count: number; kind: SourceKind }>();
-  for (const e of scan.engines) for (const s of e.sources) sources.set(s.domain, { count: (sources.get(s.domain)?.count ?? 0) + s.count, kind: s.kind });
-  const topSources = [...sources].sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0])).slice(0, 6);
-  const answered = scan.engines.reduce((n, e) => n + e.answered, 0);
-  const rivals = scan.competitors.filter((c) => c.engines.some((e) => e.named > 0)).slice(0, 5);
+  const sources = sourcesCited(scan);
+  const rivals = rivalsNamed(scan);
   return (
     <div className="ai-keyword" data-testid="ai-keyword">
       <h3 className="ai-question">“{scan.question}”</h3>
@@ -54,7 +49,7 @@ function KeywordScan({ scan, history }: { scan: Scan; history: Scan[] }) {
                       {failedPhrase(e.failed, e.asked) && <span className="ai-note">{failedPhrase(e.failed, e.asked)}</span>}
                       {uncertainty(e.answered) && <span className="ai-note">{uncertainty(e.answered)}</span>}
                     </td>
-                    <td data-label="Average position">{positionPhrase(e.named ? e.averagePosition : null)?.replace('average position ', '') ?? '—'}</td>
+                    <td data-label="Average position">{positionCell(e)}</td>
                   </>
                 )}
               </tr>
@@ -65,12 +60,12 @@ function KeywordScan({ scan, history }: { scan: Scan; history: Scan[] }) {
       {rivals.length > 0 && (
         <p className="ai-rivals">
           <strong>Also named:</strong>{' '}
-          {rivals.map((c) => `${c.name} (${c.engines.reduce((n, e) => n + e.named, 0)} of ${answered})`).join(', ')}
+          {rivals.join(', ')}
         </p>
       )}
-      {topSources.length > 0 && (
+      {sources.length > 0 && (
         <p className="ai-sources">
-          <strong>Sources the answers cite:</strong> {topSources.map(([domain, s]) => `${domain} (${KIND_LABELS[s.kind]}, ${s.count})`).join(', ')}
+          <strong>Sources the answers cite:</strong> {sources.join(', ')}
         </p>
       )}
       {history.length > 1 && (
