@@ -38,7 +38,6 @@ const vitest = (label: string, project: string, extra: string[] = [], env?: Comm
 // provider's data) and their SQL is in the check. The files that always start a server of their
 // own (database-server, scale-out, provider-budget-cluster) run on it in the file pass.
 const onTheServer = [
-  'sqld-statements',
   'schema', 'data-integrity', 'migration-one-place', 'migration-opt-outs',
   'lease', 'worker', 'worker-lanes', 'schedule', 'submit-to-inbox', 'report-job', 'report-sent-record',
   'intake-dedupe', 'one-business-one-place', 'rate-limit', 'api-rate-limit-processes', 'billing-processes', 'two-machines-files',
@@ -63,9 +62,15 @@ const tiers: Record<string, Command[][]> = {
     [vitest('unit', 'unit')],
   ],
   render: [[vitest('render', 'render')]],
+  // The two passes at once: each alone left about a third of a core idle while its tests waited on
+  // the processes, servers and timers they start. The statement check reads what the file pass
+  // recorded, so it runs after both.
   integration: [
-    [vitest('integration', 'integration')],
-    [vitest('integration on sqld', 'integration', onTheServer.map((name) => `tests/integration/${name}.test.ts`), { TEST_DATABASE: 'sqld' })],
+    [
+      vitest('integration', 'integration'),
+      vitest('integration on sqld', 'integration', onTheServer.map((name) => `tests/integration/${name}.test.ts`), { TEST_DATABASE: 'sqld' }),
+    ],
+    [vitest('statements on sqld', 'integration', ['tests/integration/sqld-statements.test.ts'], { TEST_DATABASE: 'sqld' })],
   ],
   browser: [
     // Built for the address the browser tests' server uses, so that server does not build again.
