@@ -56,8 +56,9 @@ export class ReportWaits extends RetryLaterError {
   }
 }
 
-/** What the reports under way today (their jobs running, not yet past the analysis) hold. */
-async function held(ctx: AppContext, day: string, exceptJob: string): Promise<number> {
+/** What the jobs under way today hold (reports not yet past their analysis, AI-answers scans):
+ *  the budgetUsd their running jobs reserved for `day`. */
+export async function held(ctx: AppContext, day: string, exceptJob: string): Promise<number> {
   const [row] = await ctx.db
     .select({ usd: sql<number>`coalesce(sum(json_extract(${jobs.progress}, '$.budgetUsd')), 0)` })
     .from(jobs)
