@@ -9,7 +9,7 @@ import { AI_ENGINES, type AiEngine } from '../../../common/ai-visibility.ts';
 import { AI_PLANS } from '../../../common/ai-plans.ts';
 import { aiVisibilityScans } from '../../../db/schema/ai-visibility.ts';
 import { businesses, competitors } from '../../../db/schema/businesses.ts';
-import { jobs, providerCalls } from '../../../db/schema/operations.ts';
+import { providerCalls } from '../../../db/schema/operations.ts';
 import type { AppContext } from '../../context.ts';
 import { PermanentJobError, RetryLaterError } from '../../jobs/errors.ts';
 import { enqueue } from '../../jobs/queue.ts';
@@ -17,8 +17,7 @@ import type { JobDefinition, JobRun, JobTools } from '../../jobs/types.ts';
 import { withLease } from '../../lib/lease.ts';
 import { utcDay } from '../../lib/provider-calls.ts';
 import { callUsd, pricesFor, type SkuPrice } from '../../lib/provider-prices.ts';
-import { daySpend } from '../../lib/provider-spend.ts';
-import { held } from '../../report/budget.ts';
+import { daySpend, reserved } from '../../lib/provider-spend.ts';
 import { effectiveTier } from '../plans/entitlements.ts';
 import { candidates, payerOf, payersByBusiness } from '../plans/payers.ts';
 import type { Contender } from './answers.ts';
@@ -87,15 +86,6 @@ async function subjectOf(ctx: AppContext, business: typeof businesses.$inferSele
   };
 }
 
-/** What the other scans under way this month reserved (their jobs running). */
-async function aiHeld(ctx: Pick<AppContext, 'db'>, month: string, exceptJob: string): Promise<number> {
-  const [row] = await ctx.db
-    .select({ usd: sql<number>`coalesce(sum(json_extract(${jobs.progress}, '$.budgetUsd')), 0)` })
-    .from(jobs)
-    .where(and(eq(jobs.type, AI_SCAN), eq(jobs.status, 'running'), sql`json_extract(${jobs.progress}, '$.budgetMonth') = ${month}`, sql`${jobs.id} <> ${exceptJob}`));
-  return Number(row?.usd ?? 0);
-}
-
 /** Reserves the scan's estimate, under the lease the reports' budget check takes, so two jobs
  *  starting at once cannot both fit into the same room; throws the wait when the scan would pass
  *  the month's AI budget or the day's provider budget. */
@@ -108,10 +98,10 @@ async function reserveBudget(ctx: AppContext, job: Pick<JobRun, 'id'>, tools: Pi
     'provider-budget',
     async () => {
       const spent = await aiMonthSpend(ctx, prices, now);
-      const others = await aiHeld(ctx, month, job.id);
+      const others = await reserved(ctx.db, { month, type: AI_SCAN }, job.id);
       if (spent + others + estimate > ctx.env.AI_VISIBILITY_MONTHLY_BUDGET_USD) return { over: 'month' as const, spent, others };
       const day = (await daySpend(ctx.db, prices, today)).usd;
-      const dayOthers = await held(ctx, today, job.id);
+      const dayOthers = await reserved(ctx.db, { day: today }, job.id);
       if (day + dayOthers + estimate > ctx.env.PROVIDER_DAILY_BUDGET_USD) return { over: 'day' as const, spent: day, others: dayOthers };
       await tools.saveProgress({ budgetDay: today, budgetMonth: month, budgetUsd: estimate });
       return null;
