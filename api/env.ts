@@ -60,6 +60,8 @@ const schema = z.object({
   // Free-report requests accepted per hour from one IP address and for one e-mail address.
   INTAKE_RATE_LIMIT_PER_IP: whole('must be a whole number of requests per hour', 1, Number.MAX_SAFE_INTEGER, 20),
   INTAKE_RATE_LIMIT_PER_EMAIL: whole('must be a whole number of requests per hour', 1, Number.MAX_SAFE_INTEGER, 5),
+  // Two visitors' free reports of one place this many minutes apart share one analysis (decision 0351); 0: never.
+  SHARED_ANALYSIS_MINUTES: whole('must be a whole number of minutes from 0 to 1440', 0, 1_440, 15),
   // Proof of work on the free-report form (decision 0350): free reports a day from one /24 (IPv4)
   // or /48 (IPv6) network, and from one e-mail domain (a free-mail domain: from one address),
   // before the form asks for one; and the share of PROVIDER_DAILY_BUDGET_USD spent from which it

@@ -51,9 +51,6 @@ async function emitReportEvent(ctx: AppContext, requestId: string, type: 'report
   else await emitEvent(ctx, { userId: request.userId, type, eventKey: `${type}:${requestId}`, data: { ...data, status: 'failed' } });
 }
 
-/** Two requests for one place within this long share one analysis (decision 0272). */
-export const SHARED_ANALYSIS_MS = 15 * 60_000;
-
 type Place = { company?: unknown; address?: unknown; zip?: unknown };
 const samePlace = (a: Place, b: Place) =>
   typeof a.company === 'string' && typeof b.company === 'string' && a.company.trim().toLowerCase() === b.company.trim().toLowerCase() &&
@@ -61,18 +58,19 @@ const samePlace = (a: Place, b: Place) =>
 
 /** The analysis of the same place (the same address, as the intake folds it, under the same
  *  company name: another listing at the address is another business) made in the last
- *  SHARED_ANALYSIS_MS for another visitor's free report; null for a request from an account or
+ *  SHARED_ANALYSIS_MINUTES for another visitor's free report; null for a request from an account or
  *  an agency, which get an analysis of their own. A visitor's request is a business of its own
  *  (decision 0212), so the place is matched on the requests, not the business (decision 0351). */
 async function sharedAnalysis(ctx: AppContext, requestId: string, now: Date): Promise<ReportData | null> {
   const mine = await ctx.db.query.reportRequests.findFirst({ where: eq(reportRequests.id, requestId), columns: { userId: true, payload: true } });
-  if (!mine || mine.userId) return null;
+  const windowMs = ctx.env.SHARED_ANALYSIS_MINUTES * 60_000;
+  if (!mine || mine.userId || windowMs === 0) return null;
   // The window's reports without their data (hundreds of KB each); the one matched is read whole.
   const recent = await ctx.db
     .select({ id: reports.id, place: reportRequests.payload })
     .from(reports)
     .innerJoin(reportRequests, eq(reportRequests.id, reports.requestId))
-    .where(and(eq(reports.reportType, 'free'), sql`${reports.consultantId} is null`, sql`${reportRequests.userId} is null`, gt(reports.createdAt, new Date(now.getTime() - SHARED_ANALYSIS_MS)), isNotNull(reports.data)))
+    .where(and(eq(reports.reportType, 'free'), sql`${reports.consultantId} is null`, sql`${reportRequests.userId} is null`, gt(reports.createdAt, new Date(now.getTime() - windowMs)), isNotNull(reports.data)))
     .orderBy(desc(reports.createdAt));
   const match = recent.find((r) => samePlace(r.place as Place, mine.payload as Place));
   if (!match) return null;

@@ -10,7 +10,6 @@ import { jobs, providerCalls } from '../../db/schema/operations.ts';
 import { reports } from '../../db/schema/reports.ts';
 import { analyseBusiness, type AnalyseOptions } from '../../api/report/analyse.ts';
 import { estimateReportUsd, nextDayStart } from '../../api/report/budget.ts';
-import { SHARED_ANALYSIS_MS } from '../../api/report/generate-job.ts';
 import { pricesFor } from '../../api/lib/provider-prices.ts';
 import { runWaitingForBudgetNow } from '../../api/jobs/queue.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
@@ -31,7 +30,7 @@ afterAll(async () => {
   for (const o of open.reverse()) await o.close();
 });
 
-async function setup(provider: 'google' | 'yelp', budget: (perReport: number) => number, base?: TestContext) {
+async function setup(provider: 'google' | 'yelp', budget: (perReport: number) => number, extra: Record<string, string> = {}) {
   const t0 = await createTestContext({ WORKER: 'off' });
   const standin = await startStandin(MARKETS.chain.market(t0.ctx.env.PUBLIC_BASE_URL));
   await t0.close();
@@ -41,7 +40,7 @@ async function setup(provider: 'google' | 'yelp', budget: (perReport: number) =>
   const probe = await createTestContext(env);
   const perReport = estimateReportUsd(probe.ctx.env, pricesFor(probe.ctx.env), 'free');
   await probe.close();
-  const t = await createTestContext({ ...env, PROVIDER_DAILY_BUDGET_USD: String(budget(perReport)), ...(base ? databaseEnv(base) : {}) });
+  const t = await createTestContext({ ...env, PROVIDER_DAILY_BUDGET_USD: String(budget(perReport)), ...extra });
   open.push(t);
   return { t, standin, perReport, env };
 }
@@ -142,7 +141,7 @@ describe('the daily provider budget', () => {
   });
 
   it('shares one analysis between two form requests for the same place minutes apart: the provider is asked once; after the window, again', async () => {
-    const { t, standin } = await setup('google', () => 100);
+    const { t, standin } = await setup('google', () => 100, { SHARED_ANALYSIS_MINUTES: '15' });
     let clock = new Date();
     const run = async () => {
       const w = createWorker(t.ctx, { registry: testRegistry({ analyse: (ctx, input) => analyseBusiness(ctx, input, { fetch: sites, now: clock }), now: () => clock }), backoffBaseMs: 1, backoffMaxMs: 1 });
@@ -177,7 +176,7 @@ describe('the daily provider budget', () => {
     const afterBar = { ...standin.hits };
 
     // Past the window, the same place is asked about again: a new analysis, its own calls.
-    clock = new Date(clock.getTime() + SHARED_ANALYSIS_MS + 60_000);
+    clock = new Date(clock.getTime() + 16 * 60_000);
     const third = await submit({ email: 'cy@bean.example' }, '198.51.100.4');
     await run();
     expect(standin.hits.searchText).toBeGreaterThan(afterBar.searchText!);
