@@ -147,8 +147,8 @@ test('submits: Processing... with a spinner while sending, then the confirmation
   await expect(done.getByRole('heading', { name: 'Report Being Generated!' })).toBeVisible({ timeout: 60_000 });
   await look(page, { path: test.info().outputPath('report-form-proof-of-work.png') });
   expect(sent.map((body) => typeof body.altcha)).toEqual(['undefined', 'string']);
-  const stored = await appCtx.db.select({ payload: reportRequests.payload }).from(reportRequests).where(eq(reportRequests.email, paying.email));
-  expect(stored.map((r) => (r.payload as { company: string }).company)).toEqual([paying.company]);
+  const paidFor = await appCtx.db.select({ payload: reportRequests.payload }).from(reportRequests).where(eq(reportRequests.email, paying.email));
+  expect(paidFor.map((r) => (r.payload as { company: string }).company)).toEqual([paying.company]);
 });
 
 for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
