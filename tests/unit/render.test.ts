@@ -2,7 +2,7 @@
 // anything else, the sample label on every page) and the score card (1200×630 PNG).
 import PDFDocument from 'pdfkit';
 import { extractText, getDocumentProxy, getMeta } from 'unpdf';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { pdfFileName, reportEmail } from '../../api/email/report-email.ts';
 import { loadEnv } from '../../api/env.ts';
 import { breakdownOf } from '../../api/report/render/breakdown.ts';
@@ -222,6 +222,20 @@ describe('renderers', () => {
       expect(pngSize(b.png)).toEqual(pngSize(a.png));
       expect((await pdfText(b.pdf)).text).toBe((await pdfText(a.pdf)).text);
       expect(b.pdfMs).toBeGreaterThan(0);
+    } finally {
+      await threads.close();
+    }
+  });
+
+  it('end a thread that waits for work, so a burst\'s memory is given back, and start one for the next render', async () => {
+    const threads = threadRenderer(1, { idleMs: 0 });
+    try {
+      const data = reportDataFixture({ seed: 9 });
+      await threads.render(data, LINKS);
+      await vi.waitFor(() => expect(threads.threads()).toBe(0), { timeout: 60_000, interval: 20 });
+      const again = threads.render(data, LINKS);
+      expect(threads.threads()).toBe(1);
+      expect(pngSize((await again).png)).toEqual({ signature: 'PNG', width: 1200, height: 630 });
     } finally {
       await threads.close();
     }
