@@ -63,18 +63,21 @@ interface Slot {
 type Reply = { id: number; png: Uint8Array; pdf: Uint8Array; pagePng?: Uint8Array; pngMs: number; pdfMs: number } | { id: number; error: string };
 
 /** How long a render thread waits for work before it ends. A thread holds its modules, parsed
- *  fonts and heap (about 150 MB); kept for good, a burst's threads held that memory for the
- *  process's life. Starting one again costs about a report's render in CPU (decision 0340). */
-export const RENDER_THREAD_IDLE_MS = 30_000;
+ *  fonts and heap; kept for good, a burst's threads held that memory for the process's life.
+ *  Starting one again costs about 1.5 s of CPU (five renders), so a process that renders every
+ *  few minutes keeps its threads (decision 0340). */
+export const RENDER_THREAD_IDLE_MS = 5 * 60_000;
 
 export interface ThreadRenderer extends Renderer {
-  /** The threads running now. */
+  /** The threads running now, those still ending included. */
   threads: () => number;
 }
 
 export function threadRenderer(size = 1, options: { idleMs?: number } = {}): ThreadRenderer {
   const idleMs = options.idleMs ?? RENDER_THREAD_IDLE_MS;
   const slots: Slot[] = [];
+  /** Threads told to end that have not exited yet. */
+  const ending = new Set<Worker>();
   const queue: Task[] = [];
   let nextId = 1;
   let closed = false;
@@ -99,6 +102,7 @@ export function threadRenderer(size = 1, options: { idleMs?: number } = {}): Thr
     });
     slot.worker.on('exit', () => {
       clearTimeout(slot.idle);
+      ending.delete(slot.worker);
       if (slots.includes(slot)) slots.splice(slots.indexOf(slot), 1);
       slot.task?.reject(new Error('render thread exited'));
       if (!closed) pump();
@@ -111,6 +115,7 @@ export function threadRenderer(size = 1, options: { idleMs?: number } = {}): Thr
   function retire(slot: Slot) {
     if (slot.task || !slots.includes(slot)) return;
     slots.splice(slots.indexOf(slot), 1);
+    ending.add(slot.worker);
     void slot.worker.terminate();
   }
 
@@ -140,7 +145,7 @@ export function threadRenderer(size = 1, options: { idleMs?: number } = {}): Thr
 
   return {
     kind: 'threads',
-    threads: () => slots.length,
+    threads: () => slots.length + ending.size,
     render(data, links, branding = null, options = {}) {
       if (closed) return Promise.reject(new Error('renderer closed'));
       return new Promise((resolve, reject) => {
