@@ -6,6 +6,9 @@ import { createUser, uniqueEmail } from '../helpers/factories.ts';
 import { expect, test } from './fixtures.ts';
 import { linkFor } from './outbox.ts';
 
+// A test here waits for an e-mail the server's worker sends (outbox.ts: up to 45 s on a busy machine).
+test.describe.configure({ timeout: 90_000 });
+
 test('forgot password: the e-mailed link sets a new password once, then sign-in works with it', async ({ page, appCtx }) => {
   const user = await createUser(appCtx);
   await page.goto('/login');

@@ -53,7 +53,9 @@ export const test = base.extend<Fixtures, { appCtx: AppContext }>({
   appCtx: [
     async ({}, use) => {
       const dnsServers = readFileSync(join(process.env.E2E_DATA_DIR!, 'dns-server.txt'), 'utf8');
-      const env = loadEnv({ NODE_ENV: 'test', DATA_DIR: process.env.E2E_DATA_DIR!, LOG_LEVEL: 'silent', WORKER: 'off', DNS_SERVERS: dnsServers, SCRYPT_COST: TEST_SCRYPT_COST });
+      // As the server's (playwright.config.ts): every seeded report is analysed on its own, never
+      // shared with another test's report of the same place (decision 0351).
+      const env = loadEnv({ NODE_ENV: 'test', DATA_DIR: process.env.E2E_DATA_DIR!, LOG_LEVEL: 'silent', WORKER: 'off', DNS_SERVERS: dnsServers, SCRYPT_COST: TEST_SCRYPT_COST, SHARED_ANALYSIS_MINUTES: '0' });
       const ctx = await createContext(env);
       await use(ctx);
       ctx.db.$client.close();

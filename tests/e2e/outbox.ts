@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import PostalMime, { type Email } from 'postal-mime';
 import { expect } from './fixtures.ts';
 
-/** The newest link to `path` e-mailed to `to` (the server's worker sends from a job, so it polls). */
+/** The newest link to `path` e-mailed to `to` (the server's worker sends from a job, so it polls:
+ *  up to 45 s, a ceiling for a busy 2-core machine, where 20 s once ran out). */
 export async function linkFor(to: string, path: string): Promise<URL> {
   const dir = join(process.env.E2E_DATA_DIR!, 'outbox');
   let found: string | undefined;
@@ -18,7 +19,7 @@ export async function linkFor(to: string, path: string): Promise<URL> {
         if (m) return (found = m[0]);
       }
       return undefined;
-    }, { timeout: 20_000 })
+    }, { timeout: 45_000 })
     .toBeTruthy();
   return new URL(found!);
 }

@@ -11,6 +11,9 @@ import { expect, test } from './fixtures.ts';
 import { linkFor } from './outbox.ts';
 import { seedReport } from './report-seed.ts';
 
+// A test here waits for an e-mail the server's worker sends (outbox.ts: up to 45 s on a busy machine).
+test.describe.configure({ timeout: 90_000 });
+
 test('export: requested on /account, downloaded from the e-mailed link', async ({ page, signIn, appCtx }, testInfo) => {
   const user = await signIn();
   await seedBusiness(appCtx, { userId: user.userId, company: 'Bluebell Yoga Studio', snapshots: [{ daysAgo: 7 }, { daysAgo: 1 }] });
