@@ -5,13 +5,21 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import type { Env } from '../env.ts';
 
+// Read once per process and file: the proof of work asks for its key on every challenge.
+const read = new Map<string, string>();
+
 export function keptSecret(env: Pick<Env, 'DATA_DIR'>, setting: string | undefined, file: string): string {
   if (setting) return setting;
-  mkdirSync(env.DATA_DIR, { recursive: true });
   const path = join(env.DATA_DIR, file);
-  if (!existsSync(path)) {
-    writeFileSync(path, randomBytes(32).toString('base64url'), { mode: 0o600 });
-    chmodSync(path, 0o600);
+  let secret = read.get(path);
+  if (secret === undefined) {
+    mkdirSync(env.DATA_DIR, { recursive: true });
+    if (!existsSync(path)) {
+      writeFileSync(path, randomBytes(32).toString('base64url'), { mode: 0o600 });
+      chmodSync(path, 0o600);
+    }
+    secret = readFileSync(path, 'utf8').trim();
+    read.set(path, secret);
   }
-  return readFileSync(path, 'utf8').trim();
+  return secret;
 }
