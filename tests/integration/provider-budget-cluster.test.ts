@@ -32,7 +32,8 @@ beforeAll(async () => {
     {
       webs: 0,
       workers: 2,
-      env: { PLACES_PROVIDER: 'google', GOOGLE_PLACES_KEY: 'g', GOOGLE_PLACES_BASE_URL: standin.base, PROVIDER_PRICES: NO_ALLOWANCE, PROVIDER_DAILY_BUDGET_USD: String(2.5 * PER_REPORT), DNS_SERVERS: await sharedTestDns(), SITE_FETCH_TIMEOUT_MS: '2000' },
+      // Five requests for one place would share the first one's analysis (decision 0351); each one here makes its own calls.
+      env: { SHARED_ANALYSIS_MINUTES: '0', PLACES_PROVIDER: 'google', GOOGLE_PLACES_KEY: 'g', GOOGLE_PLACES_BASE_URL: standin.base, PROVIDER_PRICES: NO_ALLOWANCE, PROVIDER_DAILY_BUDGET_USD: String(2.5 * PER_REPORT), DNS_SERVERS: await sharedTestDns(), SITE_FETCH_TIMEOUT_MS: '2000' },
     },
   );
 }, 180_000);
