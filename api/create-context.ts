@@ -1,28 +1,17 @@
 // The composition root's one assembly of a process's context: the database, the logger and
 // better-auth with its e-mail sender (account e-mails go through the job queue). Called by every
 // process entry (scripts/*, Astro's server context, the OpenAPI document) and the test helpers.
-import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { openDb, migrateDb } from '../db/client.ts';
 import { createAuth } from './auth.ts';
 import type { AppContext } from './context.ts';
 import { enqueueAccountEmail } from './email/account-email.ts';
 import type { Env } from './env.ts';
 import { createLogger, type Logger } from './log.ts';
+import { keptSecret } from './lib/kept-secret.ts';
 import { moveLegacyFiles } from './services/legacy-files.ts';
 
 /** AUTH_SECRET when set; else a secret generated once and kept in DATA_DIR (mode 0600). */
-function authSecret(env: Env): string {
-  if (env.AUTH_SECRET) return env.AUTH_SECRET;
-  mkdirSync(env.DATA_DIR, { recursive: true });
-  const file = join(env.DATA_DIR, 'auth-secret');
-  if (!existsSync(file)) {
-    writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
-    chmodSync(file, 0o600);
-  }
-  return readFileSync(file, 'utf8').trim();
-}
+const authSecret = (env: Env) => keptSecret(env, env.AUTH_SECRET, 'auth-secret');
 
 export async function createContext(env: Env, options: { migrate?: boolean; log?: Logger } = {}): Promise<AppContext> {
   const db = await openDb(env.DATABASE_URL, env.DATABASE_AUTH_TOKEN, { deadlineMs: env.DATABASE_TIMEOUT_MS });

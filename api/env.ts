@@ -60,6 +60,19 @@ const schema = z.object({
   // Free-report requests accepted per hour from one IP address and for one e-mail address.
   INTAKE_RATE_LIMIT_PER_IP: whole('must be a whole number of requests per hour', 1, Number.MAX_SAFE_INTEGER, 20),
   INTAKE_RATE_LIMIT_PER_EMAIL: whole('must be a whole number of requests per hour', 1, Number.MAX_SAFE_INTEGER, 5),
+  // Two visitors' free reports of one place this many minutes apart share one analysis (decision 0351); 0: never.
+  SHARED_ANALYSIS_MINUTES: whole('must be a whole number of minutes from 0 to 1440', 0, 1_440, 15),
+  // Proof of work on the free-report form (decision 0350): free reports a day from one /24 (IPv4)
+  // or /48 (IPv6) network, and from one e-mail domain (a free-mail domain: from one address),
+  // before the form asks for one; and the share of PROVIDER_DAILY_BUDGET_USD spent from which it
+  // asks every visitor. ALTCHA_HMAC_KEY signs the challenges (generated into DATA_DIR when unset);
+  // POW_COST and POW_MAX_COUNTER size the work (PBKDF2 iterations per try, most tries).
+  POW_AFTER_PER_NETWORK: whole('must be a whole number of reports per day', 0, Number.MAX_SAFE_INTEGER, 10),
+  POW_AFTER_PER_DOMAIN: whole('must be a whole number of reports per day', 0, Number.MAX_SAFE_INTEGER, 5),
+  POW_BUDGET_SHARE: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number({ error: 'must be a share of the budget from 0 to 1' }).min(0).max(1).default(0.8)),
+  ALTCHA_HMAC_KEY: z.string().min(32, 'ALTCHA_HMAC_KEY must be at least 32 characters').optional(),
+  POW_COST: whole('must be a whole number of PBKDF2 iterations from 1 to 1000000', 1, 1_000_000, 1_000),
+  POW_MAX_COUNTER: whole('must be a whole number of tries from 2 to 10000000', 2, 10_000_000, 1_000),
   // Widget leads (issue 15): accepted per hour from one IP address (429 beyond), and reports
   // requested per hour per widget key (leads beyond it are kept, queued, and requested later).
   WIDGET_RATE_LIMIT_PER_IP: whole('must be a whole number of requests per hour', 1, Number.MAX_SAFE_INTEGER, 10),

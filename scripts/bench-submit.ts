@@ -19,6 +19,8 @@ const server = await startBenchServer({
   WORKER: args.worker ? 'inline' : 'off',
   INTAKE_RATE_LIMIT_PER_IP: '100000000',
   INTAKE_RATE_LIMIT_PER_EMAIL: '100000000',
+  POW_AFTER_PER_NETWORK: '100000000',
+  POW_AFTER_PER_DOMAIN: '100000000',
 });
 const { port } = server;
 

@@ -3,7 +3,7 @@
 // day use the allowance first, as Google counts it. A call answered with an error is counted but
 // not charged (Google bills the requests it answers).
 import { and, eq, gte, lte, sql } from 'drizzle-orm';
-import { providerCalls } from '../../db/schema/operations.ts';
+import { jobs, providerCalls } from '../../db/schema/operations.ts';
 import type { Db } from '../../db/client.ts';
 import { callUsd, type SkuPrice } from './provider-prices.ts';
 import { utcDay } from './provider-calls.ts';
@@ -96,4 +96,18 @@ export async function spendLines(db: Pick<Db, 'select'>, prices: Record<string, 
     }
   }
   return lines;
+}
+
+/**
+ * What the running jobs reserved from a budget before their provider calls (their progress's
+ * budgetUsd, kept while a report is not yet past its analysis and while a scan runs), for a `day`
+ * (YYYY-MM-DD, every kind of job) or an AI-answers `month` (YYYY-MM), every job but `exceptJob`.
+ */
+export async function reserved(db: Db, period: { day: string } | { month: string; type: string }, exceptJob: string): Promise<number> {
+  const when = 'day' in period ? sql`json_extract(${jobs.progress}, '$.budgetDay') = ${period.day}` : and(eq(jobs.type, period.type), sql`json_extract(${jobs.progress}, '$.budgetMonth') = ${period.month}`);
+  const [row] = await db
+    .select({ usd: sql<number>`coalesce(sum(json_extract(${jobs.progress}, '$.budgetUsd')), 0)` })
+    .from(jobs)
+    .where(and(eq(jobs.status, 'running'), when, sql`json_extract(${jobs.progress}, '$.stage') is null`, sql`${jobs.id} <> ${exceptJob}`));
+  return Number(row?.usd ?? 0);
 }

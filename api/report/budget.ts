@@ -5,10 +5,8 @@
 // work first. A provider's own cap on the account (Yelp's ACCESS_LIMIT_REACHED, Google's
 // RESOURCE_EXHAUSTED) makes it wait the same way. The check and the hold are taken under one lease,
 // so reports started at once in several processes cannot all take the last room.
-import { and, eq, sql } from 'drizzle-orm';
 import { COMPETITOR_COUNT, type Tier } from '../../common/constants.ts';
 import { parseGridPlans } from '../../common/visibility-bands.ts';
-import { jobs } from '../../db/schema/operations.ts';
 import type { AppContext } from '../context.ts';
 import type { Env } from '../env.ts';
 import { RetryLaterError } from '../jobs/errors.ts';
@@ -19,7 +17,7 @@ import type { JobRun, JobTools } from '../jobs/types.ts';
 import { withLease } from '../lib/lease.ts';
 import { utcDay } from '../lib/provider-calls.ts';
 import { pricesFor, type SkuPrice } from '../lib/provider-prices.ts';
-import { daySpend } from '../lib/provider-spend.ts';
+import { daySpend, reserved } from '../lib/provider-spend.ts';
 import { providerCapOf } from './analysis/providers/types.ts';
 
 /** The calls one report makes, per SKU, before any cache: the business lookup, the competitor
@@ -56,15 +54,6 @@ export class ReportWaits extends RetryLaterError {
   }
 }
 
-/** What the reports under way today (their jobs running, not yet past the analysis) hold. */
-async function held(ctx: AppContext, day: string, exceptJob: string): Promise<number> {
-  const [row] = await ctx.db
-    .select({ usd: sql<number>`coalesce(sum(json_extract(${jobs.progress}, '$.budgetUsd')), 0)` })
-    .from(jobs)
-    .where(and(eq(jobs.status, 'running'), sql`json_extract(${jobs.progress}, '$.budgetDay') = ${day}`, sql`json_extract(${jobs.progress}, '$.stage') is null`, sql`${jobs.id} <> ${exceptJob}`));
-  return Number(row?.usd ?? 0);
-}
-
 export interface BudgetOptions {
   tier: Tier;
   /** A paid plan's work (monthly report, re-analysis, an agency's report): before free reports. */
@@ -96,7 +85,7 @@ export async function withinBudget<T>(ctx: AppContext, job: Pick<JobRun, 'id' | 
       'provider-budget',
       async () => {
         const spent = (await daySpend(ctx.db, prices, today)).usd;
-        const others = await held(ctx, today, job.id);
+        const others = await reserved(ctx.db, { day: today }, job.id);
         if (spent + others + estimate > ctx.env.PROVIDER_DAILY_BUDGET_USD) return { spent, others };
         await tools.saveProgress({ budgetDay: today, budgetUsd: estimate });
         return null;
@@ -134,6 +123,6 @@ export async function freeReportWaitsUntil(ctx: AppContext, now = new Date()): P
   const estimate = estimateReportUsd(ctx.env, prices, 'free');
   if (estimate === 0) return null;
   const today = utcDay(now);
-  const spent = (await daySpend(ctx.db, prices, today)).usd + (await held(ctx, today, ''));
+  const spent = (await daySpend(ctx.db, prices, today)).usd + (await reserved(ctx.db, { day: today }, ''));
   return spent + estimate > ctx.env.PROVIDER_DAILY_BUDGET_USD ? nextDayStart(now, false) : null;
 }

@@ -20,6 +20,7 @@ import { readCachedReportFile, writeReportFiles } from './files/store.ts';
 import { renderReport } from './files/render.ts';
 import { reportPdfUrl } from './render/links.ts';
 import { persistReport } from './persist.ts';
+import { placeKey } from '../lib/place-key.ts';
 import { withinBudget, type ReportWaits } from './budget.ts';
 import type { ReportWaitingPayload } from '../email/report-waiting.ts';
 import { payerOf } from '../services/plans/payers.ts';
@@ -34,6 +35,8 @@ export interface ReportJobDeps {
   renderer?: Renderer;
   /** Stage timings, for the benchmark and the logs. */
   onStage?: (stage: Stage, ms: number) => void;
+  /** The clock the shared analysis's window is read by (tests). */
+  now?: () => Date;
 }
 
 export type ReportRow = typeof reports.$inferSelect;
@@ -48,25 +51,31 @@ async function emitReportEvent(ctx: AppContext, requestId: string, type: 'report
   else await emitEvent(ctx, { userId: request.userId, type, eventKey: `${type}:${requestId}`, data: { ...data, status: 'failed' } });
 }
 
-/** Two requests for one place within this long share one analysis (decision 0272). */
-export const SHARED_ANALYSIS_MS = 15 * 60_000;
+type Place = { company?: unknown; address?: unknown; zip?: unknown };
+const samePlace = (a: Place, b: Place) =>
+  typeof a.company === 'string' && typeof b.company === 'string' && a.company.trim().toLowerCase() === b.company.trim().toLowerCase() &&
+  placeKey({ address: String(a.address ?? ''), zip: String(a.zip ?? '') }) === placeKey({ address: String(b.address ?? ''), zip: String(b.zip ?? '') });
 
-/** The analysis of the same place (the business, under the same name: another listing at the same
- *  address is another business once its listing is known) made in the last SHARED_ANALYSIS_MS
- *  for another visitor's free report; null for a request from an account or an agency, which
- *  get an analysis of their own. */
-async function sharedAnalysis(ctx: AppContext, businessId: string, requestId: string): Promise<ReportData | null> {
+/** The analysis of the same place (the same address, as the intake folds it, under the same
+ *  company name: another listing at the address is another business) made in the last
+ *  SHARED_ANALYSIS_MINUTES for another visitor's free report; null for a request from an account or
+ *  an agency, which get an analysis of their own. A visitor's request is a business of its own
+ *  (decision 0212), so the place is matched on the requests, not the business (decision 0351). */
+async function sharedAnalysis(ctx: AppContext, requestId: string, now: Date): Promise<ReportData | null> {
   const mine = await ctx.db.query.reportRequests.findFirst({ where: eq(reportRequests.id, requestId), columns: { userId: true, payload: true } });
-  const company = (mine?.payload as { company?: unknown } | null)?.company;
-  if (!mine || mine.userId || typeof company !== 'string') return null;
-  const [row] = await ctx.db
-    .select({ data: reports.data, company: sql<string | null>`json_extract(${reportRequests.payload}, '$.company')` })
+  const windowMs = ctx.env.SHARED_ANALYSIS_MINUTES * 60_000;
+  if (!mine || mine.userId || windowMs === 0) return null;
+  // The window's reports without their data (hundreds of KB each); the one matched is read whole.
+  const recent = await ctx.db
+    .select({ id: reports.id, place: reportRequests.payload })
     .from(reports)
     .innerJoin(reportRequests, eq(reportRequests.id, reports.requestId))
-    .where(and(eq(reports.businessId, businessId), eq(reports.reportType, 'free'), sql`${reports.consultantId} is null`, sql`${reportRequests.userId} is null`, gt(reports.createdAt, new Date(Date.now() - SHARED_ANALYSIS_MS)), isNotNull(reports.data)))
-    .orderBy(desc(reports.createdAt))
-    .limit(1);
-  return row && row.company?.trim().toLowerCase() === company.trim().toLowerCase() ? (row.data as ReportData) : null;
+    .where(and(eq(reports.reportType, 'free'), sql`${reports.consultantId} is null`, sql`${reportRequests.userId} is null`, gt(reports.createdAt, new Date(now.getTime() - windowMs)), isNotNull(reports.data)))
+    .orderBy(desc(reports.createdAt));
+  const match = recent.find((r) => samePlace(r.place as Place, mine.payload as Place));
+  if (!match) return null;
+  const row = await ctx.db.query.reports.findFirst({ where: eq(reports.id, match.id), columns: { data: true } });
+  return (row?.data as ReportData | undefined) ?? null;
 }
 
 /** A free report that waits: its visitor hears it is coming and about when, once per request. */
@@ -110,7 +119,7 @@ export function reportGenerateJob(deps: ReportJobDeps): JobDefinition<ReportGene
         const paid = tier !== 'free' || Boolean(consultantId);
         // Two visitors asking about one place minutes apart share one analysis (decision 0272).
         const data =
-          (consultantId ? null : await sharedAnalysis(ctx, businessId, requestId)) ??
+          (consultantId ? null : await sharedAnalysis(ctx, requestId, deps.now?.() ?? new Date())) ??
           (await withinBudget(ctx, job, tools, { tier, paid, onFirstWait: (wait) => (paid ? Promise.resolve() : tellVisitorItWaits(ctx, requestId, wait)) }, () => timed('analyse', () => deps.analyse(ctx, reportInput(business)))));
         tools.signal.throwIfAborted();
         const settled = await settleListing(ctx, { businessId, requestId, listingId: data.business.place.placeId });

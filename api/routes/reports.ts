@@ -4,18 +4,18 @@ import type { AppContext } from '../context.ts';
 import { pdfFileName } from '../email/report-email.ts';
 import { notFound, unauthenticated } from '../errors.ts';
 import { readOrRenderReportFile } from '../report/files/render.ts';
-import { threadRenderer, type Renderer } from '../report/render/renderer.ts';
+import { renderLane } from '../report/render/render-lane.ts';
 import type { ReportData } from '../report/model/types.ts';
 import { getViewer } from '../services/accounts.ts';
 import { reportBranding } from '../services/branding/sender.ts';
 import { requireValidReport, type ReportRow, saveReportToAccount, unsubscribeByReportToken } from '../services/reports.ts';
 
 export function reportRoutes(ctx: AppContext) {
-  // A file this process lacks is rendered again from the stored analysis, in a thread (started on
-  // the first need; it does not keep the process alive) so the event loop keeps serving.
-  let renderer: Renderer | undefined;
+  // A file this process lacks is rendered again from the stored analysis in the process's render
+  // lane (the worker's threads, else one of its own), so the event loop keeps serving and no
+  // further thread holds its own copy of the modules and fonts.
   const file = async (report: ReportRow, kind: 'pdf' | 'png') => {
-    const found = await readOrRenderReportFile(ctx, report, kind, () => (renderer ??= threadRenderer(1)));
+    const found = await readOrRenderReportFile(ctx, report, kind, renderLane);
     if (!found) throw notFound('The report file is not ready yet.');
     return found;
   };

@@ -17,7 +17,8 @@ export interface Limit {
 type Row = { count: number; reset_at: number };
 export const PRUNE_EVERY_MS = 60_000;
 
-function upsert(ctx: Pick<AppContext, 'db'>, input: Limit, now: number) {
+/** Counts one more in the key's window (a new window once it has ended); returns the count. */
+export function upsert(ctx: Pick<AppContext, 'db'>, input: Pick<Limit, 'key' | 'windowMs'>, now: number) {
   const resetAt = now + input.windowMs;
   return ctx.db.all<Row>(sql`
     INSERT INTO rate_limits (key, count, reset_at) VALUES (${input.key}, 1, ${resetAt})

@@ -9,8 +9,8 @@ export class ApiError extends Error {
     this.status = status;
     this.body = body;
   }
-  /** The parsed `{ code, message, fields? }` body, when the server sent one. */
-  get details(): { code?: string; message?: string; fields?: Record<string, string> } {
+  /** The parsed `{ code, message, fields? }` body (with a proof-of-work `challenge` when one is asked for), when the server sent one. */
+  get details(): { code?: string; message?: string; fields?: Record<string, string>; challenge?: unknown } {
     try {
       return JSON.parse(this.body);
     } catch {

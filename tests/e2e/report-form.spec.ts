@@ -133,6 +133,22 @@ test('submits: Processing... with a spinner while sending, then the confirmation
   await expect(blank.getByLabel('Your Role')).toHaveValue('');
   await expect(blank.getByLabel('State')).toHaveValue('');
   await expect(blank.getByLabel(CONSENT_TEXT)).not.toBeChecked();
+
+  // Past a day's count of free reports from one e-mail domain the server asks for a proof of work
+  // (decision 0350): the form solves it and sends again, the visitor does nothing more.
+  const domain = `proof-${Date.now()}.example`;
+  await appCtx.db.run(sql`INSERT INTO rate_limits (key, count, reset_at) VALUES (${`pow:domain:${domain}`}, 1000000, ${Date.now() + 86_400_000})`);
+  const sent: Array<Record<string, unknown>> = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/submit-request')) sent.push(r.postDataJSON() as Record<string, unknown>);
+  });
+  const paying = await fillValid(page, { email: `maria@${domain}` });
+  await blank.getByRole('button', { name: 'Generate My Free Report' }).click();
+  await expect(done.getByRole('heading', { name: 'Report Being Generated!' })).toBeVisible({ timeout: 60_000 });
+  await look(page, { path: test.info().outputPath('report-form-proof-of-work.png') });
+  expect(sent.map((body) => typeof body.altcha)).toEqual(['undefined', 'string']);
+  const paidFor = await appCtx.db.select({ payload: reportRequests.payload }).from(reportRequests).where(eq(reportRequests.email, paying.email));
+  expect(paidFor.map((r) => (r.payload as { company: string }).company)).toEqual([paying.company]);
 });
 
 for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {

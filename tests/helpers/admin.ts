@@ -2,12 +2,13 @@
 // a process on the test context's database, its output and exit code.
 import { spawn } from 'node:child_process';
 import { databaseEnv, type TestContext } from './context.ts';
+import { entry } from './entries.ts';
 
 export type ScriptResult = { code: number; out: string; err: string };
 
 /** Runs `script` (a path from the repository's root) with `args` in `env`; its output and exit code. */
 export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<ScriptResult> {
-  const child = spawn(process.execPath, [script, ...args], { env });
+  const child = spawn(process.execPath, [entry(script), ...args], { env });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));

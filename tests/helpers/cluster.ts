@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startSmtpServer } from './smtp.ts';
 import { freePort, startSqld, type Sqld } from './sqld.ts';
+import { entry } from './entries.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const CLUSTER_AUTH_SECRET = 'one-secret-for-every-machine-0123456789abcdef';
@@ -43,7 +44,7 @@ async function exited(child: ChildProcess, ms: number): Promise<boolean> {
 
 /** Starts `node <args>` with `env` (as `user` when given) and waits for a line containing `ready` on its standard output. */
 export async function startProcess(name: string, args: string[], env: Record<string, string>, ready: string, options: { keepDataDir?: boolean; user?: { uid: number; gid: number } } = {}): Promise<Proc> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...baseEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'], ...options.user });
+  const child = spawn(process.execPath, [entry(args[0]!), ...args.slice(1)], { cwd: ROOT, env: { ...baseEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'], ...options.user });
   let output = '';
   const note = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8000));
   child.stderr!.on('data', note);

@@ -38,6 +38,14 @@ export async function createTestContext(overrides: Record<string, string> = {}, 
     LOG_LEVEL: 'silent',
     WORKER: 'off',
     SIGNUP_RATE_LIMIT_PER_IP: '100000',
+    // No proof of work unless a test asks for it (every in-process request shares one address).
+    POW_AFTER_PER_NETWORK: '100000',
+    POW_AFTER_PER_DOMAIN: '100000',
+    POW_BUDGET_SHARE: '1',
+    POW_MAX_COUNTER: '20',
+    POW_COST: '10',
+    // Each request its own analysis, unless a test shares them (decision 0351).
+    SHARED_ANALYSIS_MINUTES: '0',
     // The product's cost where a test plays production (which refuses less).
     ...(overrides.NODE_ENV === 'production' ? {} : { SCRYPT_COST: TEST_SCRYPT_COST }),
     // Names resolve through a local stand-in (tests/helpers/dns.ts), not this machine's resolver.

@@ -2,11 +2,11 @@
 // (tests/helpers/crash-worker.ts) started against it and killed at will, SMTP servers that hold a
 // message mid-conversation, and a poll. The file's hooks close everything.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { closeMailer } from '../../api/email/mailer.ts';
 import { createTestContext, databaseEnv, type TestContext } from './context.ts';
 import { startSmtpServer, type SmtpOptions } from './smtp.ts';
+import { entry } from './entries.ts';
 
 type SmtpServer = Awaited<ReturnType<typeof startSmtpServer>>;
 
@@ -24,7 +24,7 @@ export function crashSuite() {
     },
     /** A worker process on the test's database and mail server; `lines` collects its stdout. */
     startWorker(env: Record<string, string>) {
-      const child = spawn(process.execPath, [resolve(import.meta.dirname, 'crash-worker.ts')], {
+      const child = spawn(process.execPath, [entry('tests/helpers/crash-worker.ts')], {
         env: { ...process.env, ...databaseEnv(suite.t), SMTP_URL: suite.smtp.url, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env },
         stdio: ['ignore', 'pipe', 'inherit'],
       });

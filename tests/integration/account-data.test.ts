@@ -25,6 +25,7 @@ import { call, createTestContext, databaseEnv, type TestContext } from '../helpe
 import { findMentions } from '../helpers/data-walk.ts';
 import { addClient, seedBusiness } from '../helpers/dashboard-seed.ts';
 import { createUser } from '../helpers/factories.ts';
+import { entry } from '../helpers/entries.ts';
 
 let t: TestContext;
 const base = 'https://app.example.com';
@@ -244,7 +245,7 @@ describe('delete my account', () => {
     expect((await call(t.app, 'POST', '/api/account/delete', { password: owner.password, confirmEmail: owner.email }, owner.cookie)).status).toBe(200);
     const admin = (...args: string[]) => {
       const env: NodeJS.ProcessEnv = { ...process.env, ...databaseEnv(t), LOG_LEVEL: 'silent' };
-      const child = spawn(process.execPath, ['scripts/admin.ts', ...args], { env });
+      const child = spawn(process.execPath, [entry('scripts/admin.ts'), ...args], { env });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr.on('data', (d: Buffer) => (out += d.toString()));

@@ -12,11 +12,12 @@ import { priceTable } from '../../api/lib/provider-prices.ts';
 import { subjectSpend } from '../../api/lib/provider-spend.ts';
 import { configuredEngines } from '../../api/services/ai-visibility/engines.ts';
 import { scanKeyword, type ScanInput } from '../../api/services/ai-visibility/scan.ts';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { competitors as competitorsTable } from '../../db/schema/businesses.ts';
 import { jobs } from '../../db/schema/operations.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
-import { AI_SCAN, aiScanWaiting, scheduleAiScans, startFirstAiScan } from '../../api/services/ai-visibility/job.ts';
+import { AI_SCAN, aiScanWaiting, estimateScanUsd, scheduleAiScans, startFirstAiScan } from '../../api/services/ai-visibility/job.ts';
+import { pricesFor } from '../../api/lib/provider-prices.ts';
 import { listScans } from '../../api/services/ai-visibility/store.ts';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { renderPdf } from '../../api/report/render/pdf.ts';
@@ -214,6 +215,30 @@ describe('the scan job', () => {
     expect(job!.lastError).toMatch(/^AI answers wait for the budget: this month's AI answers cost \$1\.\d\d, leaving no room for this scan's \$\d\.\d\d within AI_VISIBILITY_MONTHLY_BUDGET_USD \$1\.00/);
     const now = new Date();
     expect(await aiScanWaiting(t.ctx, business.id)).toEqual(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)));
+  });
+});
+
+describe('the AI budget with scans under way', () => {
+  it('counts what a running scan reserved: a second scan that would pass the month waits, asking nothing', async () => {
+    const engines = configuredEngines(t.ctx.env).engines.map((e) => e.id);
+    const one = estimateScanUsd(pricesFor(t.ctx.env), engines, 1, 5);
+    // Room for one Pro scan this month, not two; nothing spent yet in this database.
+    const t2 = await createTestContext({ ...standin.env, AI_VISIBILITY_SAMPLES: '5', AI_VISIBILITY_MONTHLY_BUDGET_USD: (1.5 * one).toFixed(4) });
+    try {
+      // Another scan, under way in another worker: its job runs, holding its estimate.
+      const month = new Date().toISOString().slice(0, 7);
+      await t2.ctx.db.insert(jobs).values({ type: AI_SCAN, payload: { businessId: 'elsewhere' }, status: 'running', leaseUntil: new Date(Date.now() + 3_600_000), lockedBy: 'another-worker', progress: { budgetMonth: month, budgetDay: new Date().toISOString().slice(0, 10), budgetUsd: one } });
+      const { userId } = await createUser(t2.ctx, { tier: 'pro' });
+      const { business } = await seedBusiness(t2.ctx, { userId, snapshots: [{ daysAgo: 0 }] });
+      standin.reset();
+      expect(await startFirstAiScan(t2.ctx, business.id)).toBe(true);
+      await createWorker(t2.ctx, { registry: testRegistry() }).drain();
+      expect(standin.received.openai.length + standin.received.perplexity.length + standin.received.gemini.length).toBe(0);
+      const [waiting] = await t2.ctx.db.select().from(jobs).where(and(eq(jobs.type, AI_SCAN), eq(jobs.status, 'queued')));
+      expect(waiting!.lastError).toMatch(/^AI answers wait for the budget: this month's AI answers cost \$0\.00 and \$\d+\.\d\d held by work under way, leaving no room/);
+    } finally {
+      await t2.close();
+    }
   });
 });
 

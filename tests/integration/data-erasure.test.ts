@@ -22,6 +22,7 @@ import { createTestContext, databaseEnv, type TestContext } from '../helpers/con
 import { findMentions } from '../helpers/data-walk.ts';
 import { createUser, uniqueEmail } from '../helpers/factories.ts';
 import { createReportRequest } from '../helpers/report-requests.ts';
+import { entry } from '../helpers/entries.ts';
 
 let t: TestContext;
 const base = 'https://reports.example.com';
@@ -132,7 +133,7 @@ describe('npm run admin -- forget <email>', () => {
   it('erases and prints what it removed and what it kept', async () => {
     const { request, company, report } = await freeReport();
     const env: NodeJS.ProcessEnv = { ...process.env, ...databaseEnv(t), LOG_LEVEL: 'silent' };
-    const child = spawn(process.execPath, ['scripts/admin.ts', 'forget', request.email.toUpperCase()], { env });
+    const child = spawn(process.execPath, [entry('scripts/admin.ts'), 'forget', request.email.toUpperCase()], { env });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const code = await new Promise((done) => child.on('close', done));

@@ -7,9 +7,10 @@
 import { spawn } from 'node:child_process';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ON_SQLD } from '../helpers/context.ts';
+import { entry } from '../helpers/entries.ts';
 
 const NOBODY = 65534;
 const dir = mkdtempSync(join(tmpdir(), 'localrank-readonly-'));
@@ -19,7 +20,7 @@ describe.skipIf(ON_SQLD)('a database file made read-only', () => {
   it('refuses writes with 503 and storage_readonly, spends no job attempt, and recovers by itself', async () => {
     const asRoot = process.getuid?.() === 0;
     if (asRoot) chownSync(dir, NOBODY, NOBODY);
-    const child = spawn(process.execPath, [resolve(import.meta.dirname, '../helpers/readonly-child.ts'), dir], {
+    const child = spawn(process.execPath, [entry('tests/helpers/readonly-child.ts'), dir], {
       ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
       env: { ...process.env, HOME: dir },
     });

@@ -11,7 +11,7 @@ import { reports } from '../../db/schema/reports.ts';
 import { analyseBusiness, type AnalyseOptions } from '../../api/report/analyse.ts';
 import { estimateReportUsd, nextDayStart } from '../../api/report/budget.ts';
 import { pricesFor } from '../../api/lib/provider-prices.ts';
-import { enqueue, runWaitingForBudgetNow } from '../../api/jobs/queue.ts';
+import { runWaitingForBudgetNow } from '../../api/jobs/queue.ts';
 import { createWorker } from '../../api/jobs/worker.ts';
 import { BUDGET_WAIT_PREFIX } from '../../api/jobs/faults.ts';
 import { createTestContext, databaseEnv, type TestContext } from '../helpers/context.ts';
@@ -30,7 +30,7 @@ afterAll(async () => {
   for (const o of open.reverse()) await o.close();
 });
 
-async function setup(provider: 'google' | 'yelp', budget: (perReport: number) => number, base?: TestContext) {
+async function setup(provider: 'google' | 'yelp', budget: (perReport: number) => number, extra: Record<string, string> = {}) {
   const t0 = await createTestContext({ WORKER: 'off' });
   const standin = await startStandin(MARKETS.chain.market(t0.ctx.env.PUBLIC_BASE_URL));
   await t0.close();
@@ -40,7 +40,7 @@ async function setup(provider: 'google' | 'yelp', budget: (perReport: number) =>
   const probe = await createTestContext(env);
   const perReport = estimateReportUsd(probe.ctx.env, pricesFor(probe.ctx.env), 'free');
   await probe.close();
-  const t = await createTestContext({ ...env, PROVIDER_DAILY_BUDGET_USD: String(budget(perReport)), ...(base ? databaseEnv(base) : {}) });
+  const t = await createTestContext({ ...env, PROVIDER_DAILY_BUDGET_USD: String(budget(perReport)), ...extra });
   open.push(t);
   return { t, standin, perReport, env };
 }
@@ -140,26 +140,47 @@ describe('the daily provider budget', () => {
     expect((await requests(t, [request.id]))[0]!.status).toBe('sent');
   });
 
-  it('shares one analysis between two requests for the same place minutes apart: the provider is asked once', async () => {
-    const { t, standin } = await setup('google', () => 100);
-    const first = await createReportRequest(t.ctx, { company: MARKETS.chain.company });
-    await drain(t);
+  it('shares one analysis between two form requests for the same place minutes apart: the provider is asked once; after the window, again', async () => {
+    const { t, standin } = await setup('google', () => 100, { SHARED_ANALYSIS_MINUTES: '15' });
+    let clock = new Date();
+    const run = async () => {
+      const w = createWorker(t.ctx, { registry: testRegistry({ analyse: (ctx, input) => analyseBusiness(ctx, input, { fetch: sites, now: clock }), now: () => clock }), backoffBaseMs: 1, backoffMaxMs: 1 });
+      while (await w.runNext());
+    };
+    const place = { company: MARKETS.chain.company, address: '100 Lamar Blvd', city: 'Austin', state: 'TX', zip: '78701' };
+    const submit = async (over: Record<string, string>, ip: string) => {
+      const res = await t.app.request('/api/submit-request', { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ip }, body: JSON.stringify(validForm({ ...place, ...over })) });
+      expect(res.status).toBe(202);
+      return ((await res.json()) as { requestId: string }).requestId;
+    };
+    const first = await submit({ email: 'ana@bean.example' }, '203.0.113.1');
+    await run();
     const once = { ...standin.hits };
-    // Another visitor asks about the same place (the intake files it under the same business).
-    const [again] = await t.ctx.db.insert(reportRequests).values({ businessId: first.business.id, email: 'other@example.com', fingerprint: 'other', payload: { fullName: 'Ola Other', company: MARKETS.chain.company.toUpperCase() }, marketingConsent: false }).returning();
-    await enqueue(t.ctx.db, { type: 'report.generate', payload: { requestId: again!.id, businessId: first.business.id }, key: `report:${again!.id}` });
-    await drain(t);
+    expect(Object.values(once).reduce((a, b) => a + (b ?? 0), 0)).toBeGreaterThan(0);
+    // Another visitor, minutes later, the address written another way and the name in capitals:
+    // a business of its own (decision 0212), the same place.
+    clock = new Date(clock.getTime() + 5 * 60_000);
+    const second = await submit({ email: 'ben@bean.example', company: place.company.toUpperCase(), address: '100 lamar boulevard' }, '198.51.100.2');
+    await run();
     expect(standin.hits).toEqual(once);
-    expect((await requests(t, [first.request.id, again!.id])).map((r) => r.status)).toEqual(['sent', 'sent']);
-    const rows = await t.ctx.db.select().from(reports).where(inArray(reports.requestId, [first.request.id, again!.id]));
+    expect((await requests(t, [first, second])).map((r) => r.status)).toEqual(['sent', 'sent']);
+    const rows = await t.ctx.db.select().from(reports).where(inArray(reports.requestId, [first, second]));
     expect(rows).toHaveLength(2);
     expect(rows[0]!.data).toEqual(rows[1]!.data);
-    expect(new Set((await t.ctx.db.select().from(providerCalls)).map((c) => c.subjectId))).toEqual(new Set([first.request.id]));
+    expect(new Set((await t.ctx.db.select().from(providerCalls)).map((c) => c.subjectId))).toEqual(new Set([first]));
 
-    // Under another name at the same address it is another business (its listing decides): analysed anew.
-    const [other] = await t.ctx.db.insert(reportRequests).values({ businessId: first.business.id, email: 'bar@example.com', fingerprint: 'bar', payload: { fullName: 'Bo Bar', company: 'Barton Bar' }, marketingConsent: false }).returning();
-    await enqueue(t.ctx.db, { type: 'report.generate', payload: { requestId: other!.id, businessId: first.business.id }, key: `report:${other!.id}` });
-    await drain(t);
+    // Another name at the same address is another business (its listing decides): analysed anew.
+    const bar = await submit({ email: 'bo@bar.example', company: 'Barton Bar' }, '198.51.100.3');
+    await run();
     expect(standin.hits.searchText).toBeGreaterThan(once.searchText!);
+    const afterBar = { ...standin.hits };
+
+    // Past the window, the same place is asked about again: a new analysis, its own calls.
+    clock = new Date(clock.getTime() + 16 * 60_000);
+    const third = await submit({ email: 'cy@bean.example' }, '198.51.100.4');
+    await run();
+    expect(standin.hits.searchText).toBeGreaterThan(afterBar.searchText!);
+    expect((await requests(t, [bar, third])).map((r) => r.status)).toEqual(['sent', 'sent']);
+    expect(new Set((await t.ctx.db.select().from(providerCalls)).map((c) => c.subjectId))).toEqual(new Set([first, bar, third]));
   });
 });

@@ -43,7 +43,7 @@ beforeAll(async () => {
     },
     // Every request reaches the product from the proxy's address, 127.0.0.1.
     // sqld with a key, as README "Scaling out" sets it up: every process sends the token.
-    { auth: true, env: { INTAKE_RATE_LIMIT_PER_IP: '100000', SIGNUP_RATE_LIMIT_PER_IP: '100000' } },
+    { auth: true, env: { INTAKE_RATE_LIMIT_PER_IP: '100000', SIGNUP_RATE_LIMIT_PER_IP: '100000', POW_AFTER_PER_NETWORK: '100000', POW_AFTER_PER_DOMAIN: '100000' } },
   );
 }, 180_000);
 

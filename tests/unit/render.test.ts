@@ -2,7 +2,7 @@
 // anything else, the sample label on every page) and the score card (1200×630 PNG).
 import PDFDocument from 'pdfkit';
 import { extractText, getDocumentProxy, getMeta } from 'unpdf';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { pdfFileName, reportEmail } from '../../api/email/report-email.ts';
 import { loadEnv } from '../../api/env.ts';
 import { breakdownOf } from '../../api/report/render/breakdown.ts';
@@ -214,18 +214,22 @@ describe('score card', () => {
 });
 
 describe('renderers', () => {
-  it('render the same files inline and in a worker thread', async () => {
+  it('render the same files inline and in a worker thread; a thread that waits for work ends (a burst\'s memory given back), and the next render starts one', async () => {
     const data = reportDataFixture({ seed: 9 });
-    const threads = threadRenderer(1);
+    const threads = threadRenderer(1, { idleMs: 0 });
     try {
       const [a, b] = await Promise.all([inlineRenderer().render(data, LINKS), threads.render(data, LINKS)]);
       expect(pngSize(b.png)).toEqual(pngSize(a.png));
       expect((await pdfText(b.pdf)).text).toBe((await pdfText(a.pdf)).text);
       expect(b.pdfMs).toBeGreaterThan(0);
+      await vi.waitFor(() => expect(threads.threads()).toBe(0), { timeout: 60_000, interval: 20 });
+      const again = threads.render(data, LINKS);
+      expect(threads.threads()).toBe(1);
+      expect((await again).pdf.equals(b.pdf)).toBe(true);
     } finally {
       await threads.close();
     }
-  });
+  }, 180_000);
 });
 
 describe('file names and values', () => {

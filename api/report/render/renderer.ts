@@ -58,11 +58,26 @@ interface Task {
 interface Slot {
   worker: Worker;
   task: Task | null;
+  idle?: NodeJS.Timeout;
 }
 type Reply = { id: number; png: Uint8Array; pdf: Uint8Array; pagePng?: Uint8Array; pngMs: number; pdfMs: number } | { id: number; error: string };
 
-export function threadRenderer(size = 1): Renderer {
+/** How long a render thread waits for work before it ends. A thread holds its modules, parsed
+ *  fonts and heap; kept for good, a burst's threads held that memory for the process's life.
+ *  Starting one again costs about 1.5 s of CPU (five renders), so a process that renders every
+ *  few minutes keeps its threads (decision 0340). */
+export const RENDER_THREAD_IDLE_MS = 5 * 60_000;
+
+export interface ThreadRenderer extends Renderer {
+  /** The threads running now, those still ending included. */
+  threads: () => number;
+}
+
+export function threadRenderer(size = 1, options: { idleMs?: number } = {}): ThreadRenderer {
+  const idleMs = options.idleMs ?? RENDER_THREAD_IDLE_MS;
   const slots: Slot[] = [];
+  /** Threads told to end that have not exited yet. */
+  const ending = new Set<Worker>();
   const queue: Task[] = [];
   let nextId = 1;
   let closed = false;
@@ -74,6 +89,7 @@ export function threadRenderer(size = 1): Renderer {
       const task = slot.task;
       slot.task = null;
       slot.worker.unref();
+      slot.idle = setTimeout(() => retire(slot), idleMs).unref();
       if (task && task.id === reply.id) {
         if ('error' in reply) task.reject(new Error(`render failed: ${reply.error}`));
         else task.resolve({ png: Buffer.from(reply.png), pdf: Buffer.from(reply.pdf), pngMs: reply.pngMs, pdfMs: reply.pdfMs, ...(reply.pagePng ? { pagePng: Buffer.from(reply.pagePng) } : {}) });
@@ -85,12 +101,22 @@ export function threadRenderer(size = 1): Renderer {
       slot.task = null;
     });
     slot.worker.on('exit', () => {
-      slots.splice(slots.indexOf(slot), 1);
+      clearTimeout(slot.idle);
+      ending.delete(slot.worker);
+      if (slots.includes(slot)) slots.splice(slots.indexOf(slot), 1);
       slot.task?.reject(new Error('render thread exited'));
       if (!closed) pump();
     });
     slots.push(slot);
     return slot;
+  }
+
+  /** Ends an idle thread; out of the pool at once, so no task is given to a thread that is ending. */
+  function retire(slot: Slot) {
+    if (slot.task || !slots.includes(slot)) return;
+    slots.splice(slots.indexOf(slot), 1);
+    ending.add(slot.worker);
+    void slot.worker.terminate();
   }
 
   // The lane served longest ago goes next; first come, first served inside a lane.
@@ -110,6 +136,7 @@ export function threadRenderer(size = 1): Renderer {
       const slot = slots.find((s) => !s.task) ?? (slots.length < size ? spawn() : undefined);
       if (!slot) return;
       const task = next();
+      clearTimeout(slot.idle);
       slot.task = task;
       slot.worker.ref();
       slot.worker.postMessage({ id: task.id, data: task.data, links: task.links, branding: task.branding, options: task.options });
@@ -118,6 +145,7 @@ export function threadRenderer(size = 1): Renderer {
 
   return {
     kind: 'threads',
+    threads: () => slots.length + ending.size,
     render(data, links, branding = null, options = {}) {
       if (closed) return Promise.reject(new Error('renderer closed'));
       return new Promise((resolve, reject) => {
@@ -128,7 +156,7 @@ export function threadRenderer(size = 1): Renderer {
     async close() {
       closed = true;
       for (const task of queue.splice(0)) task.reject(new Error('renderer closed'));
-      await Promise.all(slots.map((s) => s.worker.terminate()));
+      await Promise.all(slots.map((s) => (clearTimeout(s.idle), s.worker.terminate())));
     },
   };
 }

@@ -13,10 +13,11 @@ import { providerCalls } from '../../../db/schema/operations.ts';
 import type { AppContext } from '../../context.ts';
 import { PermanentJobError, RetryLaterError } from '../../jobs/errors.ts';
 import { enqueue } from '../../jobs/queue.ts';
-import type { JobDefinition } from '../../jobs/types.ts';
+import type { JobDefinition, JobRun, JobTools } from '../../jobs/types.ts';
+import { withLease } from '../../lib/lease.ts';
 import { utcDay } from '../../lib/provider-calls.ts';
 import { callUsd, pricesFor, type SkuPrice } from '../../lib/provider-prices.ts';
-import { daySpend } from '../../lib/provider-spend.ts';
+import { daySpend, reserved } from '../../lib/provider-spend.ts';
 import { effectiveTier } from '../plans/entitlements.ts';
 import { candidates, payerOf, payersByBusiness } from '../plans/payers.ts';
 import type { Contender } from './answers.ts';
@@ -85,19 +86,36 @@ async function subjectOf(ctx: AppContext, business: typeof businesses.$inferSele
   };
 }
 
-/** Throws the wait when the scan would pass the month's AI budget or the day's provider budget. */
-async function checkBudget(ctx: AppContext, estimate: number, now: Date): Promise<void> {
+/** Reserves the scan's estimate, under the lease the reports' budget check takes, so two jobs
+ *  starting at once cannot both fit into the same room; throws the wait when the scan would pass
+ *  the month's AI budget or the day's provider budget. */
+async function reserveBudget(ctx: AppContext, job: Pick<JobRun, 'id'>, tools: Pick<JobTools, 'saveProgress'>, estimate: number, now: Date): Promise<void> {
   const prices = pricesFor(ctx.env);
-  const month = await aiMonthSpend(ctx, prices, now);
-  if (month + estimate > ctx.env.AI_VISIBILITY_MONTHLY_BUDGET_USD) {
+  const today = utcDay(now);
+  const month = today.slice(0, 7);
+  const refused = await withLease(
+    ctx,
+    'provider-budget',
+    async () => {
+      const spent = await aiMonthSpend(ctx, prices, now);
+      const others = await reserved(ctx.db, { month, type: AI_SCAN }, job.id);
+      if (spent + others + estimate > ctx.env.AI_VISIBILITY_MONTHLY_BUDGET_USD) return { over: 'month' as const, spent, others };
+      const day = (await daySpend(ctx.db, prices, today)).usd;
+      const dayOthers = await reserved(ctx.db, { day: today }, job.id);
+      if (day + dayOthers + estimate > ctx.env.PROVIDER_DAILY_BUDGET_USD) return { over: 'day' as const, spent: day, others: dayOthers };
+      await tools.saveProgress({ budgetDay: today, budgetMonth: month, budgetUsd: estimate });
+      return null;
+    },
+    { busy: () => new RetryLaterError('the provider budget is being checked by another job', 5_000) },
+  );
+  if (!refused) return;
+  const underWay = refused.others ? ` and $${refused.others.toFixed(2)} held by work under way` : '';
+  if (refused.over === 'month') {
     const until = nextMonthStart(now);
-    throw new RetryLaterError(`${AI_BUDGET_WAIT}: this month's AI answers cost $${month.toFixed(2)}, leaving no room for this scan's $${estimate.toFixed(2)} within AI_VISIBILITY_MONTHLY_BUDGET_USD $${ctx.env.AI_VISIBILITY_MONTHLY_BUDGET_USD.toFixed(2)}; starts again ${until.toISOString()}`, until.getTime() - now.getTime(), until);
+    throw new RetryLaterError(`${AI_BUDGET_WAIT}: this month's AI answers cost $${refused.spent.toFixed(2)}${underWay}, leaving no room for this scan's $${estimate.toFixed(2)} within AI_VISIBILITY_MONTHLY_BUDGET_USD $${ctx.env.AI_VISIBILITY_MONTHLY_BUDGET_USD.toFixed(2)}; starts again ${until.toISOString()}`, until.getTime() - now.getTime(), until);
   }
-  const day = (await daySpend(ctx.db, prices, utcDay(now))).usd;
-  if (day + estimate > ctx.env.PROVIDER_DAILY_BUDGET_USD) {
-    const until = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
-    throw new RetryLaterError(`${AI_BUDGET_WAIT}: today's provider spend $${day.toFixed(2)} leaves no room for this scan's $${estimate.toFixed(2)} within PROVIDER_DAILY_BUDGET_USD; starts again ${until.toISOString()}`, until.getTime() - now.getTime(), until);
-  }
+  const until = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+  throw new RetryLaterError(`${AI_BUDGET_WAIT}: today's provider spend $${refused.spent.toFixed(2)}${underWay} leaves no room for this scan's $${estimate.toFixed(2)} within PROVIDER_DAILY_BUDGET_USD; starts again ${until.toISOString()}`, until.getTime() - now.getTime(), until);
 }
 
 export function aiScanJob(options: { now?: () => Date; ask?: Pick<AskOptions, 'deadline' | 'fetchImpl'> } = {}): JobDefinition<AiScanPayload> {
@@ -116,7 +134,7 @@ export function aiScanJob(options: { now?: () => Date; ask?: Pick<AskOptions, 'd
       const done = Array.isArray(job.progress.done) ? (job.progress.done as string[]) : [];
       const remaining = keywords.filter((k) => !done.includes(k));
       const now = options.now?.() ?? new Date();
-      if (!sample) await checkBudget(ctx, estimateScanUsd(pricesFor(ctx.env), engines.map((e) => e.id), remaining.length, ctx.env.AI_VISIBILITY_SAMPLES), now);
+      if (!sample) await reserveBudget(ctx, job, tools, estimateScanUsd(pricesFor(ctx.env), engines.map((e) => e.id), remaining.length, ctx.env.AI_VISIBILITY_SAMPLES), now);
       const subject = await subjectOf(ctx, business);
       for (const keyword of remaining) {
         tools.signal.throwIfAborted();

@@ -294,9 +294,9 @@ export const TABLES: Record<string, TableRule> = {
   },
   rate_limits: {
     holder: 'operations',
-    holds: 'counters keyed by IP address or e-mail, each for at most an hour',
+    holds: 'counters keyed by IP address, network, e-mail or e-mail domain, each for at most a day; the signatures of used proof-of-work challenges until they expire',
     exported: 'never (internal)',
-    erased: 'counters keyed by the address are deleted; the rest expire within the hour',
+    erased: 'counters keyed by the address are deleted; the rest expire within the day',
     kept: null,
   },
   leases: {

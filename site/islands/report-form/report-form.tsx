@@ -11,6 +11,7 @@ import {
   type ReportRequestFields,
 } from '../../../common/schemas/report-request-rules.ts';
 import { ApiError, apiRequest } from '../../lib/api.ts';
+import type { PowChallenge } from '../../lib/solve-pow.ts';
 import { AddressFields } from '../ui/address-fields.tsx';
 import { toast } from '../../lib/toasts.ts';
 import './report-form.css';
@@ -41,6 +42,21 @@ const whenLocal = (iso: string) => {
   const at = new Date(iso);
   return `${at.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric' })}, from ${at.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })}`;
 };
+
+/** Sends the request; when the server asks for a proof of work (decision 0350), solves its
+ *  challenge and sends it again, twice at most, without the visitor doing anything. */
+async function submitWithProof(payload: Record<string, unknown>) {
+  for (let round = 0; ; round++) {
+    try {
+      return await apiRequest<{ waitsUntil?: string }>('POST', '/api/submit-request', payload);
+    } catch (error) {
+      const challenge = round < 2 && error instanceof ApiError && error.status === 400 ? error.details.challenge : undefined;
+      if (!challenge) throw error;
+      const { solvePow } = await import('../../lib/solve-pow.ts');
+      payload.altcha = await solvePow(challenge as PowChallenge);
+    }
+  }
+}
 
 export default function ReportForm() {
   const [phase, setPhase] = useState<Phase>('idle');
@@ -84,7 +100,7 @@ export default function ReportForm() {
     }
     setPhase('submitting');
     try {
-      const answer = await apiRequest<{ waitsUntil?: string }>('POST', '/api/submit-request', payload);
+      const answer = await submitWithProof(payload);
       setWaitsUntil(answer?.waitsUntil ?? null);
       setCompany(String(payload.company));
       setPhase('success');
@@ -94,13 +110,13 @@ export default function ReportForm() {
       // spec's toast; any other refusal (a limit, the network) is said once, the same in both places.
       const details = error instanceof ApiError ? error.details : {};
       setPhase('idle');
-      if (details.fields) {
+      if (details.fields && !details.fields.altcha) {
         setErrors(details.fields as ReportRequestErrors);
         focusFirstError(details.fields as ReportRequestErrors);
         toast({ title: 'Submission Failed', description: 'Please check your information and try again.', variant: 'destructive' });
         return;
       }
-      const message = details.message ?? 'We could not send your request. Please check your connection and try again.';
+      const message = details.fields?.altcha ?? details.message ?? 'We could not send your request. Please check your connection and try again.';
       setFormError(message);
       toast({ title: 'Submission Failed', description: message, variant: 'destructive' });
     }
