@@ -4,10 +4,11 @@ import { BRAND_COLOURS } from '../constants.ts';
 import { z } from '../zod.ts';
 import { plainText } from './plain-text.ts';
 import { isEmail, isWebsiteUrl, MESSAGES } from './report-request-rules.ts';
+import { LOGO_MAX_BYTES, MAIL_PORTS } from './branding-limits.ts';
+
+export { LOGO_MAX_BYTES, LOGO_TYPES, MAIL_PORTS } from './branding-limits.ts';
 
 export const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
-export const LOGO_MAX_BYTES = 1024 * 1024;
-export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 
 const colour = (fallback: string) => z.string().trim().regex(HEX_COLOUR, 'Use a colour like #3B82F6').transform((v) => v.toUpperCase()).default(fallback);
 /** Optional text of characters that show (decision 0211); `label` names the field in its message. */
@@ -46,7 +47,6 @@ export const BRANDING_PREVIEW_PER_MINUTE = 30;
  *  update, stays as stored; an empty one removes it. Only the ports mail is submitted on: any other
  *  would let "Send a test" knock on other services (decision 0210). */
 export const MAIL_SECURITY = ['tls', 'starttls', 'none'] as const;
-export const MAIL_PORTS = [587, 465, 25, 2525] as const;
 export const MAIL_PORT_MESSAGE = 'Use port 587 (STARTTLS), 465 (TLS), 25 or 2525';
 /** "Send a test" presses one agency may make per hour. */
 export const MAIL_SERVER_TESTS_PER_HOUR = 10;

@@ -5,9 +5,10 @@ import { z } from '../zod.ts';
 import { PLAIN_LINE_PATTERN, PLAIN_LINES_PATTERN, plainText } from './plain-text.ts';
 import { REQUIRED, TEXT_BOUNDS } from './report-request-rules.ts';
 import { emailField, reportRequestSchema } from './report-request.ts';
+import { REPORT_FREQUENCIES } from './client-frequencies.ts';
 
-export const REPORT_FREQUENCIES = ['monthly', 'weekly'] as const;
-export type ReportFrequency = (typeof REPORT_FREQUENCIES)[number];
+export { REPORT_FREQUENCIES, type ReportFrequency } from './client-frequencies.ts';
+
 export const NOTES_MAX = 2000;
 
 const business = reportRequestSchema.pick({ company: true, website: true, address: true, city: true, state: true, zip: true });

@@ -6,9 +6,11 @@ import { plainText } from './plain-text.ts';
 import { normaliseHostPattern, WIDGET_COMPONENTS } from '../widget.ts';
 import { MESSAGES } from './report-request-rules.ts';
 import { reportRequestSchema } from './report-request.ts';
+import { LEAD_EMAIL_MODES, scoreCardChoiceError } from './widget-choices.ts';
+
+export { LEAD_EMAIL_MODES, SCORE_CARD_OFF_MESSAGE, scoreCardChoiceError } from './widget-choices.ts';
 
 export const WIDGET_HOSTNAMES_MAX = 20;
-export const LEAD_EMAIL_MODES = ['each', 'daily'] as const;
 /** The honeypot's field name: an input hidden from people; a bot that fills it is thanked and ignored. */
 export const WIDGET_HONEYPOT = 'nickname';
 
@@ -26,12 +28,6 @@ const hostname = z
     return normalised;
   });
 
-export const SCORE_CARD_OFF_MESSAGE = 'Turn on the score card to show a client\'s scores, or choose No client.';
-
-/** A score card's client only with the score card on (the /widget form checks it too, before sending). */
-export function scoreCardChoiceError(components: readonly string[], scoreCardClientId: string | null): string | undefined {
-  return scoreCardClientId && !components.includes('score-card') ? SCORE_CARD_OFF_MESSAGE : undefined;
-}
 
 export const widgetKeySchema = z.strictObject({
   name: z.string().trim().min(1, 'Required').max(80).check(plainText('The name')),

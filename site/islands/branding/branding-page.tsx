@@ -7,7 +7,7 @@ import type { BrandingProfile } from '../../../api/services/branding/profiles.ts
 import { BRAND_COLOURS } from '../../../common/constants.ts';
 import { paletteChanges } from '../../../api/report/model/branding.ts';
 import { contrastRatio, MIN_CONTRAST, textOn } from '../../../common/colour.ts';
-import { LOGO_MAX_BYTES, LOGO_TYPES } from '../../../common/schemas/branding.ts';
+import { LOGO_MAX_BYTES, LOGO_TYPES } from '../../../common/schemas/branding-limits.ts';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
 import { fieldsToCorrect, withoutError } from '../../lib/form-errors.ts';
 import { screenAccess } from '../../lib/plan-access.ts';

@@ -3,7 +3,7 @@
 // again) with "Send a test", or else the operator's neutral address (api/services/agency-mail/mail-server.ts).
 import { useEffect, useState, type FormEvent } from 'react';
 import type { getMailServer } from '../../../api/services/agency-mail/mail-server.ts';
-import { MAIL_PORTS, mailServerSchema } from '../../../common/schemas/branding.ts';
+import { MAIL_PORTS } from '../../../common/schemas/branding-limits.ts';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
 import { fieldsToCorrect, issueFields, withoutError } from '../../lib/form-errors.ts';
 import { toast } from '../../lib/toasts.ts';
@@ -15,6 +15,21 @@ const SECURITY_LABELS = { tls: 'TLS (usually port 465)', starttls: 'STARTTLS (us
 
 /** The mail server form's fields, named short for the toast. */
 const SERVER_LABELS: Record<string, string> = { host: 'SMTP host', port: 'Port', security: 'Security', fromAddress: 'Send from', username: 'User name', password: 'Password' };
+const OFFLINE = 'Could not reach LocalRank. Please check your connection and try again.';
+
+// The route's schema brings zod (about 25 KB gzip): fetched when the form is first saved, not
+// with the screen (issue 47). A failed fetch is tried again on the next save.
+let schema: Promise<typeof import('../../../common/schemas/branding.ts')['mailServerSchema']> | null = null;
+function loadMailServerSchema() {
+  schema ??= import('../../../common/schemas/branding.ts').then(
+    (m) => m.mailServerSchema,
+    (error: unknown) => {
+      schema = null;
+      throw error;
+    },
+  );
+  return schema;
+}
 
 export default function MailServerSection() {
   const [settings, setSettings] = useState<MailSettings | null>(null);
@@ -34,6 +49,13 @@ export default function MailServerSection() {
     // A blank password field keeps the stored one.
     const { password, ...rest } = data;
     // The route's schema, so the form says what the server would, before it is asked.
+    let mailServerSchema;
+    try {
+      mailServerSchema = await loadMailServerSchema();
+    } catch {
+      toast({ title: 'Could Not Save', description: OFFLINE, variant: 'destructive' });
+      return;
+    }
     const parsed = mailServerSchema.safeParse({ ...rest, ...(password ? { password } : {}) });
     if (!parsed.success) {
       const fields = issueFields(parsed.error.issues);

@@ -3,7 +3,7 @@
 // validates with the report form's rules and answers per field; those messages show under each.
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { AddressFields } from '../ui/address-fields.tsx';
-import { REPORT_FREQUENCIES } from '../../../common/schemas/clients.ts';
+import { REPORT_FREQUENCIES } from '../../../common/schemas/client-frequencies.ts';
 import { ApiError, apiRequest, messageOf } from '../../lib/api.ts';
 import { toast } from '../../lib/toasts.ts';
 import { FREQUENCY_LABELS, type ClientSummary, type ProfileOption } from './clients-data.ts';

@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 're
 import type { ClientSummary } from '../../../api/services/clients.ts';
 import type { LeadSummary, ScoreCardGap, WidgetKeySummary } from '../../../api/services/widget.ts';
 import type { BrandingProfile } from '../../../api/services/branding/profiles.ts';
-import { LEAD_EMAIL_MODES, scoreCardChoiceError } from '../../../common/schemas/widget.ts';
+import { LEAD_EMAIL_MODES, scoreCardChoiceError } from '../../../common/schemas/widget-choices.ts';
 import { isMarket, NO_MARKET } from '../../../common/constants.ts';
 import {
   DEFAULT_WIDGET_THEME,
