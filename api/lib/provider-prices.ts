@@ -10,6 +10,9 @@
 //   with each SKU's free monthly events.
 // - Places API (New) usage and billing (developers.google.com/maps/documentation/places/web-service/usage-and-billing):
 //   "you are billed at the highest SKU applicable to your request" by the fields of the mask.
+//   Each field's tier: the Place Details (New) and Text Search (New) pages' field lists (IDs Only,
+//   Essentials, Pro, Enterprise, Enterprise + Atmosphere); a search's photos are Pro, Place
+//   Details' are IDs Only.
 // - Yelp Places API plans (docs.developer.yelp.com/docs/plans): $229 a month for 1,000 calls a day
 //   (Starter), so $229 / 30,000 calls = $7.63 per 1,000; the daily cap answers 429 ACCESS_LIMIT_REACHED
 //   and resets at midnight UTC (docs.developer.yelp.com/docs/fusion-rate-limiting).
@@ -60,19 +63,20 @@ export const LIST_PRICES: Record<string, SkuPrice> = {
 
 // The Places API (New) fields of each tier above Essentials (the usage-and-billing page's lists,
 // the ones this product can ask for and their neighbours). A field in none of them is Essentials.
-const PRO = new Set(['accessibilityOptions', 'businessStatus', 'containingPlaces', 'displayName', 'googleMapsLinks', 'googleMapsUri', 'iconBackgroundColor', 'iconMaskBaseUri', 'primaryType', 'primaryTypeDisplayName', 'pureServiceAreaBusiness', 'subDestinations', 'utcOffsetMinutes']);
+const PRO = new Set(['accessibilityOptions', 'businessStatus', 'containingPlaces', 'displayName', 'googleMapsLinks', 'googleMapsUri', 'iconBackgroundColor', 'iconMaskBaseUri', 'openingDate', 'primaryType', 'primaryTypeDisplayName', 'pureServiceAreaBusiness', 'searchUri', 'subDestinations', 'timeZone', 'utcOffsetMinutes']);
 const ENTERPRISE = new Set(['currentOpeningHours', 'currentSecondaryOpeningHours', 'internationalPhoneNumber', 'nationalPhoneNumber', 'priceLevel', 'priceRange', 'rating', 'regularOpeningHours', 'regularSecondaryOpeningHours', 'userRatingCount', 'websiteUri']);
-const ATMOSPHERE = new Set(['allowsDogs', 'curbsidePickup', 'delivery', 'dineIn', 'editorialSummary', 'evChargeOptions', 'fuelOptions', 'goodForChildren', 'goodForGroups', 'goodForWatchingSports', 'liveMusic', 'menuForChildren', 'outdoorSeating', 'parkingOptions', 'paymentOptions', 'reservable', 'restroom', 'reviews', 'reviewSummary', 'generativeSummary', 'routingSummaries', 'servesBeer', 'servesBreakfast', 'servesBrunch', 'servesCocktails', 'servesCoffee', 'servesDessert', 'servesDinner', 'servesLunch', 'servesVegetarianFood', 'servesWine', 'takeout']);
-const IDS_ONLY = new Set(['id', 'name', 'attributions', 'photos.name']);
+const ATMOSPHERE = new Set(['allowsDogs', 'curbsidePickup', 'delivery', 'dineIn', 'editorialSummary', 'evChargeAmenitySummary', 'evChargeOptions', 'fuelOptions', 'goodForChildren', 'goodForGroups', 'goodForWatchingSports', 'liveMusic', 'menuForChildren', 'neighborhoodSummary', 'outdoorSeating', 'parkingOptions', 'paymentOptions', 'reservable', 'restroom', 'reviews', 'reviewSummary', 'generativeSummary', 'routingSummaries', 'servesBeer', 'servesBreakfast', 'servesBrunch', 'servesCocktails', 'servesCoffee', 'servesDessert', 'servesDinner', 'servesLunch', 'servesVegetarianFood', 'servesWine', 'takeout']);
+// IDs Only: Place Details' list; a search's page token too. A search's photos are Pro, Place Details' free.
+const IDS_ONLY = new Set(['id', 'name', 'attributions', 'movedPlace', 'movedPlaceId', 'nextPageToken']);
 
 /** The tier a field mask is billed at: the costliest field's. */
-export function maskTier(mask: string): 'ids_only' | 'essentials' | 'pro' | 'enterprise' | 'atmosphere' {
+export function maskTier(mask: string, call: 'details' | 'search' = 'details'): 'ids_only' | 'essentials' | 'pro' | 'enterprise' | 'atmosphere' {
   const fields = mask.split(',').map((f) => f.trim().replace(/^places\./, '')).filter(Boolean);
   const top = (f: string) => f.split('.')[0]!;
   if (fields.some((f) => f === '*' || ATMOSPHERE.has(top(f)))) return 'atmosphere';
   if (fields.some((f) => ENTERPRISE.has(top(f)))) return 'enterprise';
-  if (fields.some((f) => PRO.has(top(f)))) return 'pro';
-  if (fields.every((f) => IDS_ONLY.has(f))) return 'ids_only';
+  if (fields.some((f) => PRO.has(top(f)) || (call === 'search' && top(f) === 'photos'))) return 'pro';
+  if (fields.every((f) => IDS_ONLY.has(top(f)) || top(f) === 'photos')) return 'ids_only';
   return 'essentials';
 }
 
@@ -81,7 +85,7 @@ export function skuOf(url: URL, headers: Headers, geocoderUrl: string | null): {
   if (geocoderUrl && url.href.startsWith(geocoderUrl.split('?')[0]!)) return { provider: 'geocoder', sku: 'geocoder.geocode' };
   const path = url.pathname;
   if (path.startsWith('/v1/places')) {
-    const tier = maskTier(headers.get('x-goog-fieldmask') ?? '*');
+    const tier = maskTier(headers.get('x-goog-fieldmask') ?? '*', /:search(Text|Nearby)$/.test(path) ? 'search' : 'details');
     if (path.endsWith(':searchText')) return { provider: 'google', sku: tier === 'essentials' ? 'google.text_search.pro' : `google.text_search.${tier}` };
     if (path.endsWith(':searchNearby')) return { provider: 'google', sku: tier === 'essentials' || tier === 'ids_only' ? 'google.nearby_search.pro' : `google.nearby_search.${tier}` };
     if (/^\/v1\/places\/[^/:]+$/.test(path)) return { provider: 'google', sku: `google.place_details.${tier}` };
