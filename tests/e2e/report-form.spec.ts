@@ -34,9 +34,9 @@ async function fillValid(page: Page, overrides: Partial<Record<string, string>> 
 
 test('lists the roles and the 50 states as two-letter codes', async ({ page }) => {
   const form = await openForm(page);
-  await expect(form.getByLabel('Your Role').locator('option:not([disabled])')).toHaveText(['Business Owner', 'Director', 'General Manager', 'Marketing Manager', 'Other']);
-  expect(await form.getByLabel('Your Role').locator('option:not([disabled])').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value))).toEqual(['owner', 'director', 'gm', 'marketing', 'other']);
-  const states = await form.getByLabel('State').locator('option:not([disabled])').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
+  await expect(form.getByLabel('Your Role').locator('option:not([hidden])')).toHaveText(['Business Owner', 'Director', 'General Manager', 'Marketing Manager', 'Other']);
+  expect(await form.getByLabel('Your Role').locator('option:not([hidden])').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value))).toEqual(['owner', 'director', 'gm', 'marketing', 'other']);
+  const states = await form.getByLabel('State').locator('option:not([hidden])').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
   expect(states).toHaveLength(50);
   for (const code of states) expect(code).toMatch(/^[A-Z]{2}$/);
   await expect(form.getByLabel('Email Address')).toHaveAttribute('type', 'email');

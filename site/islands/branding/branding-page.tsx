@@ -197,7 +197,7 @@ function ProfileForm({ profile, onCancel, onSaved }: { profile: Profile | null; 
 
   return (
     <div className="branding-editor">
-    <form ref={form} className="card cf" onSubmit={submit} onChange={() => setFields(fieldsOf(form.current))} onInput={(e) => setErrors((now) => withoutError(now, (e.target as HTMLElement).id.replace(/^bp-/, '')))} noValidate aria-busy={busy} aria-labelledby="bp-title">
+    <form ref={form} className="card cf" onSubmit={submit} onInput={(e) => { setFields(fieldsOf(form.current)); setErrors((now) => withoutError(now, (e.target as HTMLElement).id.replace(/^bp-/, ''))); }} noValidate aria-busy={busy} aria-labelledby="bp-title">
       <h2 className="card-title" id="bp-title">{profile ? `Edit ${profile.companyName}` : 'New branding profile'}</h2>
       <div className="cf-grid">
         {field('companyName', 'Company name (shown instead of LocalRank)', { required: true, defaultValue: profile?.companyName, autoComplete: 'organization' })}

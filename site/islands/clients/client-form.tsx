@@ -49,7 +49,7 @@ export default function ClientForm({ client, profiles, onSaved, onCancel }: { cl
 
   const text = (name: string, autoComplete: string, type = 'text') => ({ type, autoComplete, className: 'input', required: true, defaultValue: (client?.business as Record<string, string> | null)?.[name] });
   return (
-    <form className="card cf" onSubmit={submit} noValidate aria-busy={busy} aria-labelledby="cf-title" onChange={(e) => setErrors((now) => withoutError(now, (e.target as unknown as HTMLInputElement).name))}>
+    <form className="card cf" onSubmit={submit} noValidate aria-busy={busy} aria-labelledby="cf-title" onInput={(e) => setErrors((now) => withoutError(now, (e.target as unknown as HTMLInputElement).name))}>
       <h2 id="cf-title" className="card-title">{editing ? `Edit ${client!.clientName}` : 'Add a client'}</h2>
       <fieldset className="cf-grid">
         <legend>Who receives the reports</legend>

@@ -94,7 +94,7 @@ export default function ContactForm() {
     );
   const sending = phase === 'sending';
   return (
-    <form ref={form} className="contact-form" action="/api/contact" method="post" noValidate={ready} onSubmit={onSubmit} aria-busy={sending} onChange={(e) => clearError((e.target as Element).getAttribute('name'))}>
+    <form ref={form} className="contact-form" action="/api/contact" method="post" noValidate={ready} onSubmit={onSubmit} aria-busy={sending} onInput={(e) => clearError((e.target as Element).getAttribute('name'))}>
       <h2 id="contact-form-title" className="contact-title">
         Send us a message
       </h2>
@@ -112,8 +112,8 @@ export default function ContactForm() {
       </div>
       <div className="field">
         <label htmlFor="contact-subject">Subject</label>
-        <select {...a11y('subject')} className="select" required defaultValue="">
-          <option value="" disabled>
+        <select {...a11y('subject')} className="select" required>
+          <option value="" hidden>
             Select a subject
           </option>
           {CONTACT_SUBJECTS.map((s) => (

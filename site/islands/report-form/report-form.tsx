@@ -156,15 +156,15 @@ export default function ReportForm() {
   const submitting = phase === 'submitting';
   const input = (type: string, autoComplete: string) => ({ type, autoComplete, className: 'input', required: true });
   return (
-    <form ref={form} className="rf" noValidate={ready} onSubmit={onSubmit} aria-busy={submitting} onChange={(e) => clearError((e.target as Element).getAttribute('name') as ReportRequestFields)}>
+    <form ref={form} className="rf" noValidate={ready} onSubmit={onSubmit} aria-busy={submitting} onInput={(e) => clearError((e.target as Element).getAttribute('name') as ReportRequestFields)}>
       <div className="rf-grid">
         <Field name="fullName" label="Full Name" error={errors.fullName}>{(a) => <input {...a} {...input('text', 'name')} placeholder="Jane Smith" />}</Field>
         <Field name="email" label="Email Address" error={errors.email}>{(a) => <input {...a} {...input('email', 'email')} placeholder="jane@yourbusiness.com" />}</Field>
         <Field name="company" label="Company Name" error={errors.company}>{(a) => <input {...a} {...input('text', 'organization')} placeholder="Your Business LLC" />}</Field>
         <Field name="role" label="Your Role" error={errors.role}>
           {(a) => (
-            <select {...a} className="select" required defaultValue="">
-              <option value="" disabled>Select your role</option>
+            <select {...a} className="select" required>
+              <option value="" hidden>Select your role</option>
               {REPORT_ROLES.map((r) => <option key={r.value} value={r.value}>{r.label}</option>)}
             </select>
           )}

@@ -24,7 +24,7 @@ export function AddressFields({ Field, errors, values, pairClass }: { Field: (pr
       <div className={pairClass}>
         <Field name="state" label={ADDRESS_LABELS.state} error={errors.state}>
           {(a) => (
-            <select {...a} className="select" required defaultValue="" autoComplete="address-level1">
+            <select {...a} className="select" required autoComplete="address-level1">
               <StateOptions />
             </select>
           )}
