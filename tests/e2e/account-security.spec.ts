@@ -89,18 +89,23 @@ test('signed-in top bar: Account, Logout, and Dashboard goes to /dashboard', asy
   await look(page, { path: 'test-results/top-bar-signed-in.png', clip: { x: 0, y: 0, width: 1280, height: 80 } });
 });
 
-test('signed-out marketing pages load no React; a toast page is axe-clean with the toast showing', async ({ page, signIn }) => {
-  const scripts: string[] = [];
-  page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
-  await page.goto('/faq');
-  await page.waitForLoadState('networkidle');
-  expect(scripts.filter((u) => /react/.test(u))).toEqual([]);
+test.describe(() => {
+  // Which scripts a first visit fetches: a context of its own, no warm cache.
+  test.use({ freshContext: true });
 
-  await signIn();
-  await page.route('**/api/auth/logout', (route) => route.fulfill({ status: 500, body: '' }));
-  await page.goto('/faq');
-  await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Logout failed' })).toBeVisible();
-  const results = await axe(page).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  test('signed-out marketing pages load no React; a toast page is axe-clean with the toast showing', async ({ page, signIn }) => {
+    const scripts: string[] = [];
+    page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
+    await page.goto('/faq');
+    await page.waitForLoadState('networkidle');
+    expect(scripts.filter((u) => /react/.test(u))).toEqual([]);
+
+    await signIn();
+    await page.route('**/api/auth/logout', (route) => route.fulfill({ status: 500, body: '' }));
+    await page.goto('/faq');
+    await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Logout failed' })).toBeVisible();
+    const results = await axe(page).analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  });
 });

@@ -20,6 +20,9 @@ import { uniqueEmail } from '../helpers/factories.ts';
 import { expect, test } from './fixtures.ts';
 import { mailsTo } from './outbox.ts';
 
+// Every response the pages get is searched: a context of its own, so none is served from a warm cache unseen.
+test.use({ freshContext: true });
+
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 test("an agency's client and widget lead meet the agency's name only: every e-mail, page and file, searched", async ({ page, signIn, appCtx, baseURL }, info) => {

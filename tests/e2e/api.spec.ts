@@ -67,27 +67,32 @@ test('a Pro account has no API keys section', async ({ page, signIn }) => {
   await expect(page.getByRole('region', { name: 'API keys' })).toHaveCount(0);
 });
 
-test('the API docs are ours: rendered from the document, with examples, and nothing fetched from elsewhere', async ({ page, baseURL }) => {
-  const foreign: string[] = [];
-  page.on('request', (r) => {
-    if (!r.url().startsWith(baseURL!)) foreign.push(r.url());
+test.describe(() => {
+  // Every request a first visit makes: a context of its own, nothing served from a warm cache unseen.
+  test.use({ freshContext: true });
+
+  test('the API docs are ours: rendered from the document, with examples, and nothing fetched from elsewhere', async ({ page, baseURL }) => {
+    const foreign: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(baseURL!)) foreign.push(r.url());
+    });
+    await page.goto('/docs/api');
+    await expect(page.getByRole('heading', { level: 1, name: 'LocalRank API' })).toBeVisible();
+    const create = page.locator('#createReport');
+    await expect(create.getByRole('heading')).toContainText('POST /api/v1/reports');
+    await expect(create.locator('pre').first()).toContainText('Idempotency-Key: $(uuidgen)');
+    await expect(create.locator('pre').nth(1)).toContainText("await localrank.POST('/reports'");
+    // The typed client, one command away, and each webhook event's body.
+    await expect(page.getByRole('region', { name: 'Install the TypeScript client' })).toContainText(`npm install ${baseURL}/api-client/v1/localrank-api-client-1.0.0.tgz`);
+    await expect(page.locator('[id="event-alert.created"]')).toContainText('reviewRating');
+    expect((await page.request.get('/api-client/v1/localrank-api-client-1.0.0.tgz')).headers()['content-type']).toBe('application/gzip');
+    await expect(page.locator('#getBusiness')).toContainText('GET /api/v1/businesses/{businessId}');
+    await expect(page.locator('#error-plan_required')).toContainText('plan_required');
+    await look(page, { path: 'test-results/docs-api.png', fullPage: false });
+    await page.locator('#createReport').scrollIntoViewIfNeeded();
+    await look(page, { path: 'test-results/docs-api-operation.png' });
+    expect(foreign).toEqual([]);
   });
-  await page.goto('/docs/api');
-  await expect(page.getByRole('heading', { level: 1, name: 'LocalRank API' })).toBeVisible();
-  const create = page.locator('#createReport');
-  await expect(create.getByRole('heading')).toContainText('POST /api/v1/reports');
-  await expect(create.locator('pre').first()).toContainText('Idempotency-Key: $(uuidgen)');
-  await expect(create.locator('pre').nth(1)).toContainText("await localrank.POST('/reports'");
-  // The typed client, one command away, and each webhook event's body.
-  await expect(page.getByRole('region', { name: 'Install the TypeScript client' })).toContainText(`npm install ${baseURL}/api-client/v1/localrank-api-client-1.0.0.tgz`);
-  await expect(page.locator('[id="event-alert.created"]')).toContainText('reviewRating');
-  expect((await page.request.get('/api-client/v1/localrank-api-client-1.0.0.tgz')).headers()['content-type']).toBe('application/gzip');
-  await expect(page.locator('#getBusiness')).toContainText('GET /api/v1/businesses/{businessId}');
-  await expect(page.locator('#error-plan_required')).toContainText('plan_required');
-  await look(page, { path: 'test-results/docs-api.png', fullPage: false });
-  await page.locator('#createReport').scrollIntoViewIfNeeded();
-  await look(page, { path: 'test-results/docs-api-operation.png' });
-  expect(foreign).toEqual([]);
 });
 
 for (const width of [1280, 390]) {

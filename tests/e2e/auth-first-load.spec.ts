@@ -9,6 +9,9 @@ import { scriptBytesBeforeInput } from '../../scripts/lib/script-bytes.ts';
 import { createUser } from '../helpers/factories.ts';
 import { expect, test } from './fixtures.ts';
 
+// A first load is measured: nothing cached from another test.
+test.use({ freshContext: true });
+
 const BUDGET_BYTES = 20_000;
 
 const SUBMIT: Record<string, string> = { '/login': 'Sign In', '/signup': 'Create Account', '/forgot-password': 'Send Reset Link' };

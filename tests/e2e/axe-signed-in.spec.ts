@@ -11,6 +11,9 @@ import { widgetKeys, widgetLeads } from '../../db/schema/widget.ts';
 import { addClient, seedBusiness } from '../helpers/dashboard-seed.ts';
 import { expect, test } from './fixtures.ts';
 
+// A first load is measured: nothing cached from another test.
+test.use({ freshContext: true });
+
 const SIGNED_IN_BUDGET_BYTES = 60_000;
 /** After the network is idle: long enough for an idle callback's import, shorter than the bench's. */
 const QUIET_MS = 1000;

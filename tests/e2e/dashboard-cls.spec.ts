@@ -8,6 +8,9 @@ import { layoutShifts, recordLayoutShifts } from './layout-shifts.ts';
 import { seedBusiness } from '../helpers/dashboard-seed.ts';
 import { expect, test } from './fixtures.ts';
 
+// A first load is measured: nothing cached from another test.
+test.use({ freshContext: true });
+
 for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
   test(`at ${viewport.width} px the dashboard's data arrives without moving the page (CLS ≤ 0.05)`, async ({ page, appCtx, signIn }, info) => {
     const owner = await signIn({ tier: 'pro' });

@@ -5,6 +5,9 @@
 import { look } from './look.ts';
 import { layoutShifts, recordLayoutShifts } from './layout-shifts.ts';
 import { expect, test } from './fixtures.ts';
+
+// A first load is measured: nothing cached from another test.
+test.use({ freshContext: true });
 import { routeStripe } from './stripe-route.ts';
 
 for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
