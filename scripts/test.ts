@@ -5,8 +5,8 @@
 //   integration  the Hono app, worker and processes on a database file, then the files whose
 //                subject is SQL again on one libSQL server (sqld), a fresh database per file
 //   browser      a fresh build, then the Playwright tests against the built server
-// Stops at the first failing step; ends with each step's wall time, the ten slowest files of each
-// runner and the summary line. `node scripts/test.ts check` runs the first tier only.
+// A step starts once the steps it needs have passed, so a failure stops what comes after it. Ends
+// with each step's wall time, the ten slowest files of each runner and the summary line. `node scripts/test.ts check` runs the first tier only.
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,37 +46,39 @@ const onTheServer = [
   'admin-cli',
 ];
 
-/** A tier's steps: each inner list runs at once, the next list after it. */
-const tiers: Record<string, Command[][]> = {
+/** A tier's steps. Each starts once the steps it comes `after` (of the tiers being run) have
+ *  passed: the static checks at once, then the unit and render tests; then the two integration
+ *  passes and the site's build at once; the browser tests last, alone. */
+type Step = Command & { after?: string[] };
+const STATIC = ['types', 'lint', 'dependencies', 'OpenAPI lint'];
+const CHECKED = [...STATIC, 'unit', 'render'];
+const tiers: Record<string, Step[]> = {
   check: [
-    [
-      // astro check type-checks every file of tsconfig.json, .ts as well as .astro (a separate
-      // `tsc --noEmit` checked the same files again).
-      { label: 'types', command: 'astro', args: ['check', '--minimumSeverity', 'warning'] },
-      { label: 'lint', command: 'eslint', args: ['.', '--max-warnings', '0'] },
-      // No import cycle (type-only imports included) and the layers of api/README.md.
-      { label: 'dependencies', command: 'depcruise', args: ['--config', '.dependency-cruiser.mjs', 'api', 'common', 'db', 'widget-sdk/src'] },
-      // The public API's generated OpenAPI document, linted with Redocly's recommended rules (offline).
-      { label: 'OpenAPI lint', command: 'node', args: ['scripts/openapi-lint.ts'] },
-    ],
-    [vitest('unit', 'unit')],
+    // astro check type-checks every file of tsconfig.json, .ts as well as .astro (a separate
+    // `tsc --noEmit` checked the same files again).
+    { label: 'types', command: 'astro', args: ['check', '--minimumSeverity', 'warning'] },
+    { label: 'lint', command: 'eslint', args: ['.', '--max-warnings', '0'] },
+    // No import cycle (type-only imports included) and the layers of api/README.md.
+    { label: 'dependencies', command: 'depcruise', args: ['--config', '.dependency-cruiser.mjs', 'api', 'common', 'db', 'widget-sdk/src'] },
+    // The public API's generated OpenAPI document, linted with Redocly's recommended rules (offline).
+    { label: 'OpenAPI lint', command: 'node', args: ['scripts/openapi-lint.ts'] },
+    // After them: beside them it only made the four slower (the static checks keep both cores busy).
+    { ...vitest('unit', 'unit'), after: STATIC },
   ],
-  render: [[vitest('render', 'render')]],
+  render: [{ ...vitest('render', 'render'), after: ['unit'] }],
   // The two passes at once: each alone left about a third of a core idle while its tests waited on
-  // the processes, servers and timers they start. The statement check reads what the file pass
-  // recorded, so it runs after both.
+  // the processes, servers and timers they start, and the site's build (below) fills some of what
+  // is left. The statement check reads what the file pass recorded, so it runs after both.
   integration: [
-    [
-      vitest('integration', 'integration'),
-      vitest('integration on sqld', 'integration', onTheServer.map((name) => `tests/integration/${name}.test.ts`), { TEST_DATABASE: 'sqld' }),
-    ],
-    [vitest('statements on sqld', 'integration', ['tests/integration/sqld-statements.test.ts'], { TEST_DATABASE: 'sqld' })],
+    { ...vitest('integration', 'integration'), after: CHECKED },
+    { ...vitest('integration on sqld', 'integration', onTheServer.map((name) => `tests/integration/${name}.test.ts`), { TEST_DATABASE: 'sqld' }), after: CHECKED },
+    { ...vitest('statements on sqld', 'integration', ['tests/integration/sqld-statements.test.ts'], { TEST_DATABASE: 'sqld' }), after: ['integration', 'integration on sqld'] },
   ],
   browser: [
     // Built for the address the browser tests' server uses, so that server does not build again.
     // A server module reaching a browser bundle is a bug at its import, never a warning to live with.
-    [{ label: 'build', command: 'astro', args: ['build'], env: { PUBLIC_BASE_URL: `http://127.0.0.1:${process.env.E2E_PORT ?? 43210}` }, refuse: /externalized for browser compatibility/ }],
-    [{ label: 'end-to-end', command: 'playwright', args: ['test'], report: () => readPlaywright('test-results/e2e.json') }],
+    { label: 'build', command: 'astro', args: ['build'], env: { PUBLIC_BASE_URL: `http://127.0.0.1:${process.env.E2E_PORT ?? 43210}` }, refuse: /externalized for browser compatibility/, after: CHECKED },
+    { label: 'end-to-end', command: 'playwright', args: ['test'], report: () => readPlaywright('test-results/e2e.json'), after: ['build', 'statements on sqld'] },
   ],
 };
 
@@ -143,20 +145,33 @@ if (unknown.length) {
 rmSync('test-results', { recursive: true, force: true });
 const started = Date.now();
 const busyAtStart = machineBusySeconds();
+const chosen = (wanted.length ? wanted : Object.keys(tiers)).flatMap((tier) => tiers[tier]!);
+const labels = new Set(chosen.map((step) => step.label));
+const needs = (step: Step) => (step.after ?? []).filter((label) => labels.has(label));
+// Both integration passes start their processes from one build of their bundles.
+let bundles: Promise<void> | undefined;
 const outcomes: Outcome[] = [];
-let ok = true;
-for (const tier of wanted.length ? wanted : Object.keys(tiers)) {
-  // Both integration passes start their processes from one build of their bundles.
-  if (tier === 'integration') await buildEntries();
-  for (const group of tiers[tier]!) {
-    const results = await Promise.all(group.map((step) => run(step, group.length === 1)));
-    outcomes.push(...results);
-    if (results.some((r) => !r.ok)) {
-      ok = false;
-      break;
-    }
+const scheduled = new Map<string, Promise<Outcome | undefined>>();
+/** `step`'s outcome, run once every step it needs has passed; undefined when one did not. */
+function outcomeOf(step: Step): Promise<Outcome | undefined> {
+  let outcome = scheduled.get(step.label);
+  if (!outcome) {
+    outcome = (async () => {
+      const before = await Promise.all(needs(step).map((label) => outcomeOf(chosen.find((s) => s.label === label)!)));
+      if (before.some((o) => !o?.ok)) return undefined;
+      if (step.command === 'vitest' && step.args.includes('integration')) await (bundles ??= buildEntries());
+      // Its output streams when nothing else runs beside it: every step not yet ended waits for it.
+      const alone = chosen.every((other) => other === step || outcomes.some((o) => o.label === other.label) || needs(other).includes(step.label));
+      const result = await run(step, alone);
+      outcomes.push(result);
+      return result;
+    })();
+    scheduled.set(step.label, outcome);
   }
-  if (!ok) break;
+  return outcome;
 }
+const ended = await Promise.all(chosen.map(outcomeOf));
+const ok = ended.every((o) => o?.ok);
+outcomes.sort((a, b) => chosen.findIndex((s) => s.label === a.label) - chosen.findIndex((s) => s.label === b.label));
 summarise(outcomes, (Date.now() - started) / 1000, cpuSince(busyAtStart));
 process.exit(ok ? 0 : 1);
