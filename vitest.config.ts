@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { WaitingFirst } from './tests/helpers/sequencer.ts';
 
 // Three projects, run as tiers by `npm test` (scripts/test.ts, docs/testing.md): unit tests that
 // render nothing (part of `npm run check`), the renderers and the widget build (render), and the
@@ -19,6 +20,8 @@ export default defineConfig({
     // The app keeps no per-test state in a module: every service takes the context it is given.
     isolate: false,
     globalSetup: ['tests/helpers/template-db.ts'],
+    // Files that mostly wait on the processes and servers they start go first (tests/helpers/sequencer.ts).
+    sequence: { sequencer: WaitingFirst },
     projects: [
       { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], exclude: RENDER } },
       { extends: true, test: { name: 'render', include: RENDER } },

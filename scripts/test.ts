@@ -47,8 +47,8 @@ const onTheServer = [
 ];
 
 /** A tier's steps. Each starts once the steps it comes `after` (of the tiers being run) have
- *  passed: the static checks at once, then the unit and render tests; then the two integration
- *  passes and the site's build at once; the browser tests last, alone. */
+ *  passed: the static checks at once, then the unit and render tests, then the two integration
+ *  passes at once, then the site's build and the browser tests. */
 type Step = Command & { after?: string[] };
 const STATIC = ['types', 'lint', 'dependencies', 'OpenAPI lint'];
 const CHECKED = [...STATIC, 'unit', 'render'];
@@ -67,8 +67,8 @@ const tiers: Record<string, Step[]> = {
   ],
   render: [{ ...vitest('render', 'render'), after: ['unit'] }],
   // The two passes at once: each alone left about a third of a core idle while its tests waited on
-  // the processes, servers and timers they start, and the site's build (below) fills some of what
-  // is left. The statement check reads what the file pass recorded, so it runs after both.
+  // the processes, servers and timers they start. The statement check reads what the file pass
+  // recorded, so it runs after both.
   integration: [
     { ...vitest('integration', 'integration'), after: CHECKED },
     { ...vitest('integration on sqld', 'integration', onTheServer.map((name) => `tests/integration/${name}.test.ts`), { TEST_DATABASE: 'sqld' }), after: CHECKED },
@@ -77,8 +77,10 @@ const tiers: Record<string, Step[]> = {
   browser: [
     // Built for the address the browser tests' server uses, so that server does not build again.
     // A server module reaching a browser bundle is a bug at its import, never a warning to live with.
-    { label: 'build', command: 'astro', args: ['build'], env: { PUBLIC_BASE_URL: `http://127.0.0.1:${process.env.E2E_PORT ?? 43210}` }, refuse: /externalized for browser compatibility/, after: CHECKED },
-    { label: 'end-to-end', command: 'playwright', args: ['test'], report: () => readPlaywright('test-results/e2e.json'), after: ['build', 'statements on sqld'] },
+    // After the integration tier: its web processes serve the site from dist/ (scale-out's answered
+    // 502 while a build beside it replaced the folder).
+    { label: 'build', command: 'astro', args: ['build'], env: { PUBLIC_BASE_URL: `http://127.0.0.1:${process.env.E2E_PORT ?? 43210}` }, refuse: /externalized for browser compatibility/, after: [...CHECKED, 'statements on sqld'] },
+    { label: 'end-to-end', command: 'playwright', args: ['test'], report: () => readPlaywright('test-results/e2e.json'), after: ['build'] },
   ],
 };
 

@@ -243,7 +243,10 @@ describe('on every surface, for the business and each competitor', () => {
     expect(note).toMatch(/Zilker Dental Studio: works, very large page \(\d+\.\d MB of HTML; the first 1\.9 MB read\)/);
     expect(note).toMatch(/Mueller Modern Dental: works, drawn by javascript \(the HTML is a shell a script fills in\), \d+ website checks not seen/);
     expect(note).toContain('Eastside Dental: did not answer (the connection was refused or dropped)');
-    expect(note).toContain('Barton Creek Dental: answers with an error (HTTP 503 on 3 tries)');
+    // How many times the server was asked depends on what is left of the 3 s budget between tries
+    // (two under load): the count itself is the subject of the cases above, with a budget no
+    // machine uses up.
+    expect(note).toMatch(/Barton Creek Dental: answers with an error \(HTTP 503 on [1-3] tr(y|ies)\)/);
   });
 
   it('the PDF, the e-mail and `npm run report` say it', async () => {
