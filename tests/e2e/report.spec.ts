@@ -83,14 +83,27 @@ test('an unknown link gets a clear page with status 404', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Report not found' })).toBeVisible();
 });
 
-test('a signed-in visitor saves the business to their account', async ({ page, appCtx, signIn, baseURL }) => {
+test('a signed-in visitor saves the business to their account, with a press made before the button has loaded', async ({ page, appCtx, signIn, baseURL }) => {
   const { token, business } = await seedReport(appCtx, baseURL!);
   const user = await signIn();
+  // The button's script is held back: the press comes before it, as on a slow phone.
+  let release!: () => void;
+  const held = new Promise<void>((done) => (release = done));
+  await page.route(/\/_astro\/save-report\.[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const posts: string[] = [];
+  page.on('request', (r) => void (r.method() === 'POST' && posts.push(new URL(r.url()).pathname)));
   await page.goto(`/report/${token}`);
   await page.getByRole('button', { name: 'Save to my account' }).click();
+  await expect(page.locator('astro-island[ssr]').getByRole('button', { name: 'Save to my account' })).toBeVisible();
+  expect(posts).toEqual([]);
+  release();
   await expect(page.getByRole('link', { name: 'Saved to your account' })).toHaveAttribute('href', `/dashboard/${business.id}`);
   const row = (await appCtx.db.select().from(businesses).where(eq(businesses.id, business.id)))[0]!;
   expect(row.userId).toBe(user.userId);
+  expect(posts).toEqual([`/api/reports/${token}/save`]);
   await page.reload();
   await expect(page.getByRole('link', { name: 'Saved to your account' })).toBeVisible();
 });

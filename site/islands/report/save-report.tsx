@@ -1,5 +1,7 @@
 // 'Save to my account' on the online report: the signed link proves the e-mail, the session says
-// whose account. The server decides; this only shows the answer.
+// whose account. The server decides; this only shows the answer. Hydrated on first use
+// (client:interaction): a press before then is a held submit of the form, made again once the
+// island is ready, never lost (a click on a bare button before hydration did nothing).
 import { useState } from 'react';
 import { apiRequest, messageOf } from '../../lib/api.ts';
 import { toast } from '../../lib/toasts.ts';
@@ -14,7 +16,8 @@ export default function SaveReport({ token, businessId, initiallySaved }: Props)
   const [saved, setSaved] = useState(initiallySaved);
   const [busy, setBusy] = useState(false);
 
-  async function save() {
+  async function save(event: { preventDefault: () => void }) {
+    event.preventDefault();
     setBusy(true);
     try {
       await apiRequest('POST', `/api/reports/${encodeURIComponent(token)}/save`);
@@ -36,9 +39,11 @@ export default function SaveReport({ token, businessId, initiallySaved }: Props)
     );
   }
   return (
-    <button type="button" className="btn btn-primary" onClick={save} disabled={busy}>
-      {busy ? <span className="spinner" aria-hidden="true" /> : null}
-      {busy ? 'Saving...' : 'Save to my account'}
-    </button>
+    <form onSubmit={save}>
+      <button type="submit" className="btn btn-primary" disabled={busy}>
+        {busy ? <span className="spinner" aria-hidden="true" /> : null}
+        {busy ? 'Saving...' : 'Save to my account'}
+      </button>
+    </form>
   );
 }
